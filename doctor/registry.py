@@ -1,0 +1,111 @@
+"""One registry per kind of check. Checks register themselves with a decorator; discovery imports
+every module under `torchdoctor.checks.<kind>`, so there is no hand-kept list. A duplicate code or
+name is an error at import time: codes are an API that outside tooling refers to."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+from .model import Result, Status
+
+# The order areas are shown in.
+AREAS = (
+    "Python & packages",
+    "torch",
+    "NVIDIA driver & GPUs",
+    "CUDA toolkit & extensions",
+    "host & data loading",
+    "distributed",
+)
+
+_CODE = re.compile(r"^TE[1-4]\d\d$")
+_NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+
+
+class RegistryError(RuntimeError):
+    pass
+
+
+@dataclass(frozen=True)
+class Example:
+    """Facts (a dict of sections, everything else unknown) and the status the check must give.
+
+    `contains` is text the message must include, so an example proves the specifics are reported,
+    not only the colour of the verdict.
+    """
+
+    expect: str
+    facts: Mapping[str, Any]
+    note: str = ""
+    contains: str = ""
+
+
+@dataclass(frozen=True)
+class EnvCheck:
+    code: str
+    name: str
+    title: str
+    area: str
+    needs: tuple[str, ...]
+    examples: tuple[Example, ...]
+    func: Callable[..., Result] = field(repr=False)
+    doc: str = ""
+
+    def __call__(self, facts: Any) -> Result:
+        return self.func(facts)
+
+
+_ENV: dict[str, EnvCheck] = {}
+
+
+def env_check(*, code: str, name: str, title: str, area: str, needs: tuple[str, ...] = (),
+              examples: list[Example] | tuple[Example, ...] = ()) -> Callable[[Callable[..., Result]], Callable[..., Result]]:
+    """Register an environment check: a pure function of Facts that returns a Result."""
+
+    def register(func: Callable[..., Result]) -> Callable[..., Result]:
+        if not _CODE.match(code):
+            raise RegistryError(f"{func.__module__}: env check code {code!r} is not of the form TE[1-4]xx")
+        if not _NAME.match(name):
+            raise RegistryError(f"{func.__module__}: env check name {name!r} is not kebab-case")
+        if area not in AREAS:
+            raise RegistryError(f"{code}: unknown area {area!r}; one of {AREAS}")
+        for other in _ENV.values():
+            if other.code == code and other.func.__module__ != func.__module__:
+                raise RegistryError(f"duplicate env check code {code}: {other.func.__module__} and {func.__module__}")
+            if other.name == name and other.code != code:
+                raise RegistryError(f"duplicate env check name {name}: {other.code} and {code}")
+        for ex in examples:
+            if ex.expect not in {s.value for s in Status}:
+                raise RegistryError(f"{code}: example expects unknown status {ex.expect!r}")
+        _ENV[code] = EnvCheck(code, name, title, area, tuple(needs), tuple(examples), func,
+                              inspect.cleandoc(func.__doc__ or ""))
+        return func
+
+    return register
+
+
+def _discover(package: str) -> None:
+    pkg = importlib.import_module(package)
+    for info in pkgutil.iter_modules(pkg.__path__):
+        if not info.name.startswith("_"):
+            importlib.import_module(f"{package}.{info.name}")
+
+
+def env_checks() -> list[EnvCheck]:
+    """Every environment check, ordered by code."""
+    if not _ENV:
+        _discover("torchdoctor.checks.env")
+    return [_ENV[c] for c in sorted(_ENV)]
+
+
+def find_env_check(key: str) -> EnvCheck | None:
+    key = key.strip()
+    for check in env_checks():
+        if key.upper() == check.code or key.lower() == check.name:
+            return check
+    return None

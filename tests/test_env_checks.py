@@ -1,0 +1,39 @@
+"""Every environment check runs over its own examples: the examples are the tests."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from torchdoctor.facts.model import Facts
+from torchdoctor.registry import env_checks
+from torchdoctor.runner import run_check
+
+CASES = [(check, i, ex) for check in env_checks() for i, ex in enumerate(check.examples)]
+
+
+@pytest.mark.parametrize("check,index,example", CASES,
+                         ids=[f"{c.code}-{e.expect}-{i}" for c, i, e in CASES])
+def test_example(check, index, example):
+    facts = Facts.partial(**example.facts)
+    finding = run_check(check, facts)
+    assert finding.status.value == example.expect, f"{check.code} example {index} ({example.note}): {finding.message}"
+    if example.contains:
+        blob = finding.message + "\n" + (finding.fix.summary + "\n" + "\n".join(finding.fix.commands) if finding.fix else "")
+        assert example.contains in blob, f"{example.contains!r} not in:\n{blob}"
+    if finding.status.value in ("warning", "error"):
+        assert finding.fix is not None and finding.fix.summary, f"{check.code}: a problem without a fix"
+
+
+@pytest.mark.parametrize("check", env_checks(), ids=lambda c: c.code)
+def test_check_is_documented_and_has_firing_and_quiet_examples(check):
+    statuses = {e.expect for e in check.examples}
+    assert statuses & {"warning", "error"}, f"{check.code} never shows it can fire"
+    assert "ok" in statuses, f"{check.code} never shows it stays quiet on a healthy machine"
+    for section in ("## What it checks", "## Why it matters", "## How to fix"):
+        assert section in check.doc, f"{check.code} docstring lacks {section}"
+    module_file = Path(__import__(check.func.__module__, fromlist=["_"]).__file__)
+    assert module_file.stem == check.name.replace("-", "_"), "file name must be the snake_case of the check name"
+    assert re.match(r"^[A-Z]", check.title)
