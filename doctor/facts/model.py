@@ -234,6 +234,7 @@ class NvCacheFacts:
     path: str = _u()  # CUDA_CACHE_PATH or ~/.nv/ComputeCache
     exists: bool = _u()
     size_bytes: int | None = _u()
+    size_complete: bool = _u()  # False: the walk stopped early and size_bytes is a lower bound
     writable: bool | None = _u()
     disabled: bool = _u()  # CUDA_CACHE_DISABLE=1
 
@@ -255,7 +256,8 @@ class NetworkInterface:
 @dataclass(frozen=True)
 class NetworkFacts:
     interfaces: list[NetworkInterface] = _u()
-    master_port: int | None = _u()  # MASTER_PORT, when set
+    master_port: int | None = _u()  # MASTER_PORT, when set to a valid port
+    master_port_raw: str | None = _u()  # MASTER_PORT as written, None: unset (set, with no master_port: invalid)
     master_port_in_use: bool | None = _u()
     master_port_holder: str | None = _u()  # "pid 1234 (python)" when visible
 

@@ -1,0 +1,213 @@
+"""Build locks of torch's JIT C++/CUDA extensions (`torch.utils.cpp_extension.load`).
+
+torch <= 2.13 guards a build with `FileBaton`: it creates `<build_dir>/lock` with O_CREAT|O_EXCL,
+keeps the descriptor open while ninja runs in the build directory, and removes the file when done.
+A build killed midway (OOM, SIGKILL, Ctrl-C, a cancelled job) leaves the file behind, and every
+later build of that extension spins in `baton.wait()` forever.
+
+Build directories are `$TORCH_EXTENSIONS_DIR/<name>` or
+`<cache>/torch_extensions/py<XY><abiflags>_<cuXYZ|rocmXY|cpu>/<name>` (older torch: no middle
+folder), so two levels below a root hold every lock; nothing deeper is walked.
+
+`holders()` is also what `--fix` calls to re-prove, right before removing a lock, that no live
+process is building there.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Iterable, Mapping
+
+from .model import ExtensionLock, ExtensionsFacts, PythonFacts, known
+
+LOCK_NAME = "lock"
+MAX_DIRS = 5000  # per level; a root this large is not a torch_extensions tree
+
+
+def build_roots(environ: Mapping[str, str], home: str, system: str | None = None) -> list[str]:
+    """Where torch builds extensions for this environment, most specific first.
+
+    TORCH_EXTENSIONS_DIR wins when set; the user cache dir (XDG_CACHE_HOME or ~/.cache, on
+    macOS ~/Library/Caches) is examined as well, since another interpreter without the variable
+    uses it. Only existing directories are returned.
+    """
+    candidates = []
+    if environ.get("TORCH_EXTENSIONS_DIR"):
+        candidates.append(environ["TORCH_EXTENSIONS_DIR"])
+    if system == "Darwin":
+        candidates.append(os.path.join(home, "Library", "Caches", "torch_extensions"))
+    elif system == "Windows":
+        local = environ.get("LOCALAPPDATA") or os.path.join(home, "AppData", "Local")
+        candidates.append(os.path.join(local, "torch_extensions", "torch_extensions", "Cache"))
+    else:
+        cache = environ.get("XDG_CACHE_HOME") or os.path.join(home, ".cache")
+        candidates.append(os.path.join(cache, "torch_extensions"))
+    roots: list[str] = []
+    seen: set[str] = set()
+    for path in candidates:
+        path = os.path.abspath(os.path.expanduser(path))
+        real = os.path.realpath(path)
+        if real not in seen and os.path.isdir(path):
+            seen.add(real)
+            roots.append(path)
+    return roots
+
+
+def _subdirs(path: str) -> list[str]:
+    out = []
+    try:
+        with os.scandir(path) as it:
+            for entry in it:
+                if len(out) >= MAX_DIRS:
+                    break
+                try:
+                    if entry.is_dir(follow_symlinks=False):
+                        out.append(entry.path)
+                except OSError:
+                    continue
+    except OSError:
+        pass
+    return sorted(out)
+
+
+def _lock_in(build_dir: str) -> os.stat_result | None:
+    try:
+        return os.lstat(os.path.join(build_dir, LOCK_NAME))
+    except OSError:
+        return None
+
+
+def find_build_dirs(roots: Iterable[str]) -> list[str]:
+    """root/<name>/ and root/<py.._cu..>/<name>/: every directory that may hold a build lock."""
+    dirs: list[str] = []
+    for root in roots:
+        for first in _subdirs(root):
+            dirs.append(first)
+            dirs.extend(_subdirs(first))
+    return dirs
+
+
+# --------------------------------------------------------------------------- holders
+
+def _inside(path: str | None, directory: str) -> bool:
+    if not path:
+        return False
+    return path == directory or path.startswith(directory.rstrip(os.sep) + os.sep)
+
+
+def _mentions(arg: str, directory: str) -> bool:
+    """`arg` names `directory` or a path inside it (not merely a sibling sharing its prefix)."""
+    start = arg.find(directory)
+    while start != -1:
+        end = start + len(directory)
+        if end == len(arg) or arg[end] == os.sep or not (arg[end].isalnum() or arg[end] in "._-"):
+            return True
+        start = arg.find(directory, start + 1)
+    return False
+
+
+def _open_paths(proc) -> list[str]:
+    """Paths of the files a process has open; [] when it cannot be examined.
+
+    On Linux the links in /proc/<pid>/fd are read directly: psutil's open_files() also reads an
+    fdinfo file per descriptor, which is slow for processes with many descriptors.
+    """
+    import psutil
+
+    fd_dir = f"/proc/{proc.pid}/fd"
+    if os.path.isdir("/proc/self/fd"):
+        paths = []
+        try:
+            for fd in os.listdir(fd_dir):
+                try:
+                    target = os.readlink(os.path.join(fd_dir, fd))
+                except OSError:
+                    continue
+                if target.startswith("/"):
+                    paths.append(target)
+        except OSError:
+            return []
+        return paths
+    try:
+        return [f.path for f in proc.open_files()]
+    except (psutil.Error, OSError):
+        return []
+
+
+def _uses(spellings: set[str], paths: Iterable[str], cmdline: Iterable[str]) -> bool:
+    return any(_inside(p, s) for s in spellings for p in paths) or \
+        any(_mentions(arg, s) for s in spellings for arg in cmdline)
+
+
+def holders_by_dir(build_dirs: Iterable[str]) -> dict[str, list[int]]:
+    """Live pids using each build directory, in one pass over the process table.
+
+    A process uses a build directory when its working directory is in it (ninja, nvcc and the
+    compilers run there), when it has a file in it open (the python process that created the lock
+    keeps its descriptor open until the build ends), or when its command line names it. Processes
+    that cannot be examined (another user's, a vanished one) are passed over; zombies are dead, and
+    torchdoctor's own process is not a builder.
+    """
+    import psutil
+
+    wanted: dict[str, set[str]] = {}  # build dir as given -> spellings to match (given, real)
+    for d in build_dirs:
+        given = os.path.abspath(d)
+        wanted[d] = {given, os.path.realpath(given)}
+    found: dict[str, set[int]] = {d: set() for d in wanted}
+    if not wanted:
+        return {}
+
+    me = os.getpid()  # torchdoctor builds nothing; the directory it holds open to examine it is no build
+    for proc in psutil.process_iter(["pid", "cwd", "cmdline", "status"]):
+        try:
+            info = proc.info
+            if info["pid"] == me or info.get("status") == psutil.STATUS_ZOMBIE:
+                continue
+            cwd = [info["cwd"]] if info.get("cwd") else []
+            cmdline = info.get("cmdline") or []
+            files: list[str] | None = None  # the descriptor table: read once, and only if needed
+            for d, spellings in wanted.items():
+                if not _uses(spellings, cwd, cmdline):
+                    if files is None:
+                        files = _open_paths(proc)
+                    if not _uses(spellings, files, ()):
+                        continue
+                found[d].add(info["pid"])
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            continue
+    return {d: sorted(p) for d, p in found.items()}
+
+
+def holders(build_dir: str) -> list[int]:
+    """Live pids using one build directory (see `holders_by_dir`)."""
+    return holders_by_dir([build_dir]).get(build_dir, [])
+
+
+# --------------------------------------------------------------------------- collector
+
+def find_locks(roots: Iterable[str], now: float | None = None) -> tuple[int, list[ExtensionLock]]:
+    """(number of build dirs examined, the locks found with their holders)."""
+    now = time.time() if now is None else now
+    build_dirs = find_build_dirs(roots)
+    with_lock = [(d, st) for d in build_dirs if (st := _lock_in(d)) is not None]
+    users = holders_by_dir([d for d, _ in with_lock])
+    locks = [
+        ExtensionLock(
+            path=os.path.join(d, LOCK_NAME),
+            age_s=round(max(0.0, now - st.st_mtime), 1),
+            mtime=st.st_mtime,
+            inode=st.st_ino,
+            holders=users.get(d, []),
+        )
+        for d, st in with_lock
+    ]
+    return len(build_dirs), locks
+
+
+def collect(target, python: PythonFacts) -> ExtensionsFacts:
+    system = python.system if known(python.system) else None
+    roots = build_roots(target.environ, target.home, system)
+    count, locks = find_locks(roots)
+    return ExtensionsFacts(roots=roots, build_dirs=count, locks=locks)
