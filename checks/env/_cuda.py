@@ -1,0 +1,96 @@
+"""Reading helpers shared by the CUDA checks (TE2xx). Pure functions of Facts; the module name
+starts with an underscore so check discovery skips it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from torchdoctor.data import tables
+from torchdoctor.facts.model import Unknown, known
+
+# For the examples: a site-packages folder, and a GPU as the nvidia collector records it.
+SITE = "/home/ada/venv/lib/python3.11/site-packages"
+
+
+def example_gpu(name: str, cc: str, index: int = 0) -> dict[str, Any]:
+    return {"index": index, "name": name, "compute_capability": cc}
+
+
+def fact(facts: Any, dotted: str, default: Any = None) -> Any:
+    """facts.get(dotted), with `default` for anything unknown."""
+    value = facts.get(dotted)
+    return value if known(value) else default
+
+
+def pip(facts: Any) -> str:
+    """pip of the diagnosed interpreter: "/venv/bin/python -m pip" ("python -m pip" if unknown)."""
+    exe = fact(facts, "python.executable")
+    return f"{exe if exe and ' ' not in exe else 'python'} -m pip"
+
+
+def dists(facts: Any, name: str) -> list[Any]:
+    """Installed distributions of that name, in sys.path order."""
+    return [d for d in fact(facts, "packages.distributions") or [] if d.name == name]
+
+
+def system(facts: Any) -> str:
+    """The OS the wheels are for; Linux when unknown (the tables' own default)."""
+    return fact(facts, "python.system") or "Linux"
+
+
+def is_linux_x86(facts: Any) -> bool:
+    """Whether the Linux x86_64 arch-list table applies (unknown counts as yes)."""
+    return system(facts) == "Linux" and (fact(facts, "python.machine") or "x86_64") in ("x86_64", "AMD64")
+
+
+def python_version(facts: Any) -> str | None:
+    return fact(facts, "python.version")
+
+
+def torch_label(facts: Any) -> str:
+    """ "torch 2.13.0+cu130", or "torch (CUDA 13.0)" when the version is unknown."""
+    version = fact(facts, "torch.version")
+    if version:
+        return f"torch {version}"
+    cuda = fact(facts, "torch.cuda")
+    return f"torch (CUDA {cuda})" if cuda else "torch"
+
+
+def gpus(facts: Any) -> list[Any]:
+    return list(fact(facts, "nvidia.gpus") or [])
+
+
+def gpu_cc(gpu: Any) -> str | None:
+    cc = gpu.compute_capability
+    return None if isinstance(cc, Unknown) else cc
+
+
+def gpu_label(gpu: Any, cc: str) -> str:
+    """ "GPU 0 (NVIDIA GeForce GTX 1080, 6.1)": the index, the name and the compute capability."""
+    name = gpu.name
+    return f"GPU {gpu.index} ({cc})" if isinstance(name, Unknown) else f"GPU {gpu.index} ({name}, {cc})"
+
+
+def gpu_ccs(facts: Any) -> list[str]:
+    return sorted({cc for cc in (gpu_cc(g) for g in gpus(facts)) if cc}, key=tables.cc_int)
+
+
+def suggest(facts: Any, *, exclude_tag: str | None = None, driver: bool = True,
+            accept: Any = None) -> tables.Suggestion | None:
+    """The official build to install instead, for this machine's GPUs, Python and (unless
+    driver=False) driver."""
+    version = fact(facts, "torch.version")
+    if not version:
+        return None
+    return tables.suggest_build(
+        version,
+        driver=fact(facts, "nvidia.driver_version") if driver else None,
+        ccs=gpu_ccs(facts),
+        system=system(facts),
+        python=python_version(facts),
+        exclude_tag=exclude_tag,
+        accept=accept,
+    )
+
+
+COMPANIONS = "reinstall torchvision/torchaudio from the same index if you use them"

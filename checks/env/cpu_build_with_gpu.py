@@ -1,0 +1,85 @@
+from torchdoctor.model import Fix, error, ok
+from torchdoctor.registry import Example, env_check
+
+from ._cuda import COMPANIONS, example_gpu, fact, gpu_cc, gpu_label, gpus, pip, suggest, torch_label
+
+
+RTX4090 = example_gpu("NVIDIA GeForce RTX 4090", "8.9")
+
+
+@env_check(
+    code="TE203",
+    name="cpu-build-with-gpu",
+    title="Installed torch build can use the NVIDIA GPUs",
+    area="torch",
+    needs=("torch.cuda", "nvidia.gpus"),
+    examples=[
+        Example("error", {"torch": {"version": "2.13.0+cpu", "cuda": None, "hip": None},
+                          "nvidia": {"driver_version": "580.95.05", "gpus": [RTX4090]}},
+                "CPU wheel from the cpu index on a GPU box",
+                contains="install torch==2.13.0+cu130 --index-url https://download.pytorch.org/whl/cu130"),
+        Example("error", {"torch": {"version": "2.13.0", "cuda": None, "hip": None},
+                          "nvidia": {"driver_version": "560.94", "gpus": [example_gpu("NVIDIA GeForce RTX 3060", "8.6")]},
+                          "python": {"system": "Windows", "version": "3.12.4"}},
+                "Windows: plain `pip install torch` is the CPU build; an R560 driver needs the CUDA 12.6 build",
+                contains="torch==2.13.0+cu126"),
+        Example("error", {"torch": {"version": "2.13.0+rocm7.2", "cuda": None, "hip": "7.2.26015"},
+                          "nvidia": {"driver_version": "580.95.05", "gpus": [RTX4090]}},
+                "an AMD ROCm build on an NVIDIA machine", contains="ROCm"),
+        Example("ok", {"torch": {"version": "2.13.0+cpu", "cuda": None, "hip": None},
+                       "nvidia": {"driver_version": None, "gpus": []}},
+                "the healthy laptop", contains="nothing to do"),
+        Example("ok", {"torch": {"version": "2.13.0+cpu", "cuda": None}, "nvidia": {"gpus": []}},
+                "--quick from an old report: torch.hip unknown"),
+        Example("ok", {"torch": {"version": "2.13.0+cu130", "cuda": "13.0", "hip": None},
+                       "nvidia": {"driver_version": "580.95.05", "gpus": [RTX4090]}}),
+        Example("ok", {"torch": {"version": "2.13.0+rocm7.2", "cuda": None, "hip": "7.2.26015"},
+                       "nvidia": {"driver_version": None, "gpus": []}}, "ROCm build on an AMD machine"),
+    ],
+)
+def cpu_build_withexample_gpu(facts):
+    """
+    ## What it checks
+    Whether the installed torch can use the machine's NVIDIA GPUs at all: a CPU-only build
+    (`torch.version.cuda` is None, often `+cpu`) or an AMD ROCm build on a machine with NVIDIA
+    GPUs. A CPU build on a machine without an NVIDIA GPU is fine: nothing to do.
+
+    ## Why it matters
+    A CPU build never sees the GPU: `torch.cuda.is_available()` is False and `.cuda()` raises
+    "Torch not compiled with CUDA enabled". It happens when pip picked the CPU wheel (the default
+    on Windows, `--index-url .../whl/cpu`, a requirements file pinning `+cpu`) or a package
+    reinstalled torch from PyPI.
+
+    ## How to fix
+    Reinstall torch from the PyTorch index of a CUDA build that the driver supports and that has
+    kernels for the GPUs; the message gives the exact command.
+    """
+    cuda = facts.torch.cuda
+    hip = fact(facts, "torch.hip")
+    label = torch_label(facts)
+    found = gpus(facts)
+    if cuda:
+        return ok(f"{label} is a CUDA {cuda} build")
+    if not found:
+        if hip:
+            return ok(f"{label} is a ROCm {hip} build, and there is no NVIDIA GPU here")
+        return ok("CPU build on a machine without NVIDIA GPU: nothing to do", torch=label)
+
+    names = ", ".join(gpu_label(g, gpu_cc(g) or "compute capability unknown") for g in found)
+    evidence = {"torch": label, "torch.version.cuda": None, "torch.version.hip": hip, "NVIDIA GPUs": names,
+                "driver": fact(facts, "nvidia.driver_version")}
+    has = "an NVIDIA GPU" if len(found) == 1 else f"{len(found)} NVIDIA GPUs"
+    if hip:
+        them = "it" if len(found) == 1 else "them"
+        problem = f"{label} is an AMD ROCm build, but this machine has {has}: {names}; torch cannot use {them}"
+    else:
+        problem = (f"{label} is a CPU-only build, but this machine has {has}: {names}; "
+                   "torch.cuda.is_available() is False and .cuda() raises 'Torch not compiled with CUDA enabled'")
+    build = suggest(facts)
+    if build is None:
+        fix = Fix("Install a CUDA build of torch that your driver supports (see https://pytorch.org/get-started/locally/)",
+                  (f"{pip(facts)} install torch --index-url https://download.pytorch.org/whl/cu126",))
+    else:
+        fix = Fix(f"Reinstall torch as {build.label}, which this driver and GPU support; {COMPANIONS}",
+                  (build.command(pip(facts)),))
+    return error(problem, fix=fix, evidence=evidence, related=("cuda-not-compiled",))

@@ -1,0 +1,264 @@
+import os
+import re
+
+from torchdoctor.data import tables
+from torchdoctor.model import Fix, error, ok, skip, warning
+from torchdoctor.registry import Example, env_check
+
+from ._cuda import SITE, fact, gpus
+
+# Forward compatibility (cuda-compat) is supported on data-center GPUs only (and a few
+# NGC-Server-Ready RTX SKUs); these names mark consumer and workstation cards.
+NOT_DATACENTER = re.compile(r"GeForce|TITAN|Quadro|\bRTX\b", re.I)
+
+_SYMPTOM = {
+    "nvJitLink": "'undefined symbol: __nvJitLinkComplete_{pip_major}_{pip_minor}' (from libcusparse)",
+    "cudnn": "'cuDNN version incompatibility: PyTorch was compiled against {pip} but found runtime version {ld}'",
+}
+
+
+def _torch(cuda):
+    return {"version": f"2.8.0+cu{cuda.replace('.', '')}", "cuda": cuda}
+
+
+def _pip(*libs):
+    """packages facts: (dist name, version, nvidia/<sub>, {file: version})."""
+    return {"distributions": [{"name": name, "version": version, "location": SITE} for name, version, _, _ in libs],
+            "pip_cuda_lib_dirs": [{"path": f"{SITE}/nvidia/{sub}/lib", "libraries": files, "origin": f"pip:{name}"}
+                                  for name, _, sub, files in libs]}
+
+
+def _ld(*dirs, compat=()):
+    return {"ld_library_path": [d for d, _ in dirs],
+            "ld_cuda_lib_dirs": [{"path": d, "libraries": files, "origin": "LD_LIBRARY_PATH"} for d, files in dirs],
+            "compat_libcuda": list(compat)}
+
+
+NVJITLINK_124 = ("nvidia-nvjitlink-cu12", "12.4.127", "nvjitlink", {"libnvJitLink.so.12": "12"})
+CUDNN_910 = ("nvidia-cudnn-cu12", "9.10.2.21", "cudnn", {"libcudnn.so.9": "9", "libcudnn_ops.so.9": "9"})
+CUDA121 = ("/usr/local/cuda-12.1/lib64", {"libnvJitLink.so.12": "12.1.105", "libnvJitLink.so.12.1.105": "12.1.105"})
+COMPAT = "/usr/local/cuda-13.0/compat"
+
+
+@env_check(
+    code="TE204",
+    name="cuda-libs-conflict",
+    title="One copy of each CUDA library",
+    area="CUDA toolkit & extensions",
+    examples=[
+        Example("error", {"torch": {"version": "2.5.1", "cuda": "12.4"}, "packages": _pip(NVJITLINK_124),
+                          "toolchain": _ld(CUDA121)},
+                "a system CUDA 12.1 on LD_LIBRARY_PATH under pip's nvJitLink 12.4 (pytorch#134929)",
+                contains="__nvJitLinkComplete_12_4"),
+        Example("warning", {"torch": _torch("12.8"), "packages": _pip(CUDNN_910),
+                            "toolchain": _ld(("/opt/cudnn-8.9/lib", {"libcudnn.so.8": "8.9.7", "libcudnn.so.8.9.7": "8.9.7"}))},
+                "cuDNN 8 on the path next to torch's cuDNN 9: another soname, but other libraries may take it",
+                contains="unset LD_LIBRARY_PATH"),
+        Example("error", {"torch": {**_torch("12.8"), "loaded_libraries": [
+                              f"{SITE}/nvidia/cudnn/lib/libcudnn.so.9",
+                              "/usr/local/cuda-12.8/lib64/libcudnn_ops.so.9"]},
+                          "packages": _pip(CUDNN_910)},
+                "the probe saw one library family mapped from two directories"),
+        Example("error", {"torch": _torch("13.0"), "toolchain": _ld((COMPAT, {"libcuda.so.1": "580.95.05"}),
+                                                                   compat=[f"{COMPAT}/libcuda.so.1"]),
+                          "nvidia": {"gpus": [{"index": 0, "name": "NVIDIA GeForce RTX 4090"}]}},
+                "cuda-compat on a GeForce card", contains="Error 804"),
+        Example("warning", {"torch": {**_torch("12.4"), "loaded_libraries": [f"{SITE}/nvidia/nvjitlink/lib/libnvJitLink.so.12"]},
+                            "packages": _pip(NVJITLINK_124), "toolchain": _ld(CUDA121)},
+                "the same older copy, but this torch preloaded its own: latent"),
+        Example("ok", {"torch": _torch("13.0"), "toolchain": _ld((COMPAT, {"libcuda.so.1": "580.95.05"}),
+                                                                compat=[f"{COMPAT}/libcuda.so.1"]),
+                       "nvidia": {"gpus": [{"index": 0, "name": "NVIDIA H100 80GB HBM3"}]}},
+                "cuda-compat on a data-center GPU is what it is for"),
+        Example("ok", {"torch": {"version": "2.5.1", "cuda": "12.4"}, "packages": _pip(NVJITLINK_124),
+                       "toolchain": _ld(("/usr/local/cuda-12.4/lib64", {"libnvJitLink.so.12": "12.4.127"}))},
+                "a system CUDA of the same version: no conflict"),
+        Example("ok", {"torch": _torch("12.8"), "packages": _pip(CUDNN_910), "toolchain": _ld()},
+                "no LD_LIBRARY_PATH", contains="no CUDA library"),
+        Example("skip", {"torch": {"version": "2.13.0+cpu", "cuda": None}, "toolchain": _ld(CUDA121)},
+                "a CPU build loads no CUDA library"),
+    ],
+)
+def cuda_libs_conflict(facts):
+    """
+    ## What it checks
+    The CUDA libraries torch gets from pip (`nvidia-*` wheels under `site-packages/nvidia`)
+    against CUDA libraries of the same family (cuDNN, cuBLAS, nvJitLink, cuSPARSE, NCCL, cudart,
+    ...) in the directories of `LD_LIBRARY_PATH`; the libraries the torch probe saw mapped after
+    import, when it ran; and a cuda-compat `libcuda` on `LD_LIBRARY_PATH` on a GPU that does not
+    support CUDA forward compatibility.
+
+    ## Why it matters
+    `LD_LIBRARY_PATH` comes before the wheels' own search path, so a system CUDA of another
+    version can shadow the copy torch was built against: "undefined symbol:
+    __nvJitLinkComplete_12_4" (pytorch#134929, #131312), "cuDNN version incompatibility",
+    "libcudnn.so.N: cannot open shared object file", or one library family loaded twice from
+    two directories. cuda-compat's libcuda lets a newer CUDA run on an older driver only on
+    data-center GPUs; on GeForce, RTX and Quadro cards CUDA fails with "Error 804: forward
+    compatibility was attempted on non supported HW".
+
+    ## How to fix
+    Take the CUDA directories out of `LD_LIBRARY_PATH` for the environment torch runs in (torch's
+    wheels bring their own libraries), or make them the same version as the wheels; drop the
+    cuda-compat directory on consumer GPUs and upgrade the host driver instead.
+    """
+    if fact(facts, "torch.cuda", "unknown") is None:
+        return skip("torch is not a CUDA build: it loads no CUDA library")
+    pip_libs = _pip_families(facts)
+    ld_dirs = [d for d in (fact(facts, "toolchain.ld_cuda_lib_dirs") or [])
+               if d.path not in {p for _, _, p in pip_libs.values()}]
+    loaded = fact(facts, "torch.loaded_libraries")
+    compat = fact(facts, "toolchain.compat_libcuda") or []
+    if not pip_libs and not ld_dirs and loaded is None and not compat:
+        return skip("nothing to compare: no pip CUDA libraries, LD_LIBRARY_PATH or loaded libraries known")
+
+    problems, bad_dirs, statuses = [], [], []
+    loaded_dirs = _loaded_dirs(loaded or [])
+
+    for d in ld_dirs:
+        for family, (ld_version, filename) in _families(d.libraries).items():
+            if family not in pip_libs or family == "cuda":
+                continue
+            pip_version, pip_label, pip_dir = pip_libs[family]
+            relation = _compare(pip_version, ld_version)
+            if relation is None:
+                continue
+            used = loaded_dirs.get(family)
+            if relation == "older" and (used is None or d.path in used):
+                symptom = _SYMPTOM.get(family, "'undefined symbol' errors").format(
+                    pip=pip_version, ld=ld_version, pip_major=_part(pip_version, 0), pip_minor=_part(pip_version, 1))
+                problems.append(f"LD_LIBRARY_PATH puts {d.path} before the wheels, with {family} {ld_version} ({filename}), "
+                                f"older than the {pip_label} torch needs: the loader can take the older copy and fail with {symptom}")
+                statuses.append("error")
+            else:
+                why = {"older": "torch preloaded its own copy, but other libraries and extensions can still take this one",
+                       "newer": "the loader can take it instead of the wheel's and mix two releases in one process",
+                       "major": "torch does not load another major version, but anything in the process that asks for "
+                                f"it (TensorFlow, ONNX Runtime, an extension) gets {filename} beside torch's copy"}[relation]
+                problems.append(f"{d.path} on LD_LIBRARY_PATH holds {family} {ld_version} ({filename}) while torch uses "
+                                f"the {pip_label}: {why}")
+                statuses.append("warning")
+            bad_dirs.append(d.path)
+
+    for family, dirs in sorted(loaded_dirs.items()):
+        if len(dirs) > 1:
+            problems.append(f"torch's process mapped {family} from {len(dirs)} directories ({', '.join(sorted(dirs))}): "
+                            "two copies of one library mix versions and crash or fail with 'undefined symbol'")
+            statuses.append("error")
+            bad_dirs += [p for p in sorted(dirs) if p not in {p for _, _, p in pip_libs.values()}]
+
+    note = None
+    if compat:
+        compat_dirs = sorted({os.path.dirname(p) for p in compat})
+        names = [g.name for g in gpus(facts) if isinstance(g.name, str)]
+        consumer = [n for n in names if NOT_DATACENTER.search(n)]
+        if consumer:
+            problems.append(f"cuda-compat's libcuda ({', '.join(compat)}) is on LD_LIBRARY_PATH, but {consumer[0]} is not a "
+                            "data-center GPU: CUDA fails with 'Error 804: forward compatibility was attempted on non "
+                            "supported HW'")
+            statuses.append("error")
+            bad_dirs += compat_dirs
+        else:
+            note = (f"cuda-compat's libcuda ({', '.join(compat)}) is on LD_LIBRARY_PATH: forward compatibility works on "
+                    "data-center GPUs only" + ("" if names else "; the GPUs here are unknown"))
+
+    evidence = {"pip CUDA libraries": {f: f"{v} ({label})" for f, (v, label, _) in sorted(pip_libs.items())},
+                "LD_LIBRARY_PATH CUDA dirs": [d.path for d in ld_dirs]}
+    if loaded is not None:
+        evidence["loaded from"] = {f: sorted(d) for f, d in sorted(loaded_dirs.items())}
+    if note:
+        evidence["note"] = note
+    if not problems:
+        return ok("no CUDA library in two versions: nothing on LD_LIBRARY_PATH conflicts with torch's wheels"
+                  if ld_dirs else "no CUDA library conflicts: no CUDA directory on LD_LIBRARY_PATH", **evidence)
+
+    fix = _fix(facts, bad_dirs, compat_problem=bool(compat) and note is None)
+    status = error if "error" in statuses else warning
+    return status("; ".join(problems), fix=fix, evidence=evidence,
+                  related=("cuda-libs-conflict",) + (("cuda-forward-compat-unsupported",) if compat and note is None else ()))
+
+
+def _families(libraries):
+    """{family: (most specific version, file)} for one directory's CUDA libraries."""
+    out = {}
+    for filename, version in sorted(libraries.items()):
+        lib = tables.cuda_library(filename)
+        if lib is None:
+            continue
+        family = lib[0]
+        version = version or lib[1]
+        if family not in out or len(version) > len(out[family][0]):
+            out[family] = (version, filename)
+    return out
+
+
+def _pip_families(facts):
+    """{family: (version, "nvidia-cudnn-cu12 9.10.2.21", dir)}: the version from the owning
+    distribution when it is installed, else from the file names."""
+    dists = fact(facts, "packages.distributions") or []
+    out = {}
+    for d in fact(facts, "packages.pip_cuda_lib_dirs") or []:
+        for family, (version, filename) in _families(d.libraries).items():
+            stem = tables.PIP_PACKAGE.get(family)
+            owners = [x for x in dists if stem and (x.name == stem or x.name.startswith(stem + "-cu"))
+                      and (not version or x.version.split(".")[0] == version.split(".")[0])]
+            if owners:
+                out[family] = (owners[0].version, f"{owners[0].name} {owners[0].version}", d.path)
+            elif version:
+                out[family] = (version, f"{filename} in {d.path}", d.path)
+    return out
+
+
+def _loaded_dirs(paths):
+    out = {}
+    for path in paths:
+        lib = tables.cuda_library(os.path.basename(path))
+        if lib is not None:
+            out.setdefault(lib[0], set()).add(os.path.dirname(path))
+    return out
+
+
+def _numbers(version):
+    try:
+        return tables.driver_tuple(version)
+    except ValueError:
+        return ()
+
+
+def _part(version, i):
+    numbers = _numbers(version)
+    return numbers[i] if len(numbers) > i else 0
+
+
+def _compare(pip_version, ld_version):
+    """The LD copy against the pip one, compared as far as both names tell (major.minor at most):
+    None (the same), "older" or "newer" (same major), "major" (another major: another soname)."""
+    pip, ld = _numbers(pip_version), _numbers(ld_version)
+    n = min(len(pip), len(ld), 2)
+    if n == 0 or pip[:n] == ld[:n]:
+        return None
+    if pip[0] != ld[0]:
+        return "major"
+    return "older" if ld[:n] < pip[:n] else "newer"
+
+
+def _fix(facts, bad_dirs, compat_problem):
+    bad = list(dict.fromkeys(bad_dirs))
+    current = fact(facts, "toolchain.ld_library_path")
+    on_path = [d for d in bad if current is not None and d in current]
+    commands, summary = [], []
+    if on_path:
+        keep = [p for p in current if p not in on_path]
+        commands.append(f"export LD_LIBRARY_PATH={':'.join(keep)}" if keep else "unset LD_LIBRARY_PATH")
+        summary.append("Take the conflicting directories out of LD_LIBRARY_PATH where torch runs (its wheels bring "
+                       "their own CUDA libraries), and where it is set for good (~/.bashrc, a module file, a "
+                       "Dockerfile ENV)")
+    elsewhere = [d for d in bad if d not in on_path]
+    if elsewhere:
+        patterns = " ".join(f"-e {d}" for d in elsewhere)
+        commands.append(f"env | grep -E '^LD_(LIBRARY_PATH|PRELOAD)='; grep -rn {patterns} /etc/ld.so.conf /etc/ld.so.conf.d")
+        summary.append(f"Find what brings in {', '.join(elsewhere)} (LD_LIBRARY_PATH, LD_PRELOAD, /etc/ld.so.conf.d, "
+                       "another package's RPATH) and remove it")
+    if compat_problem:
+        summary.append("on a consumer GPU upgrade the host driver instead of using cuda-compat")
+    return Fix("; ".join(summary), tuple(commands))

@@ -1,0 +1,122 @@
+from packaging.version import Version
+
+from torchdoctor.data import tables
+from torchdoctor.model import Fix, error, ok, skip
+from torchdoctor.registry import Example, env_check
+
+from ._cuda import COMPANIONS, example_gpu, fact, pip, suggest, system, torch_label
+
+_GPU = example_gpu("NVIDIA GeForce RTX 4090", "8.9")
+
+
+@env_check(
+    code="TE201",
+    name="driver-too-old",
+    title="NVIDIA driver new enough for torch's CUDA build",
+    area="NVIDIA driver & GPUs",
+    needs=("torch.cuda", "nvidia.driver_version"),
+    examples=[
+        Example("error", {"torch": {"version": "2.13.0+cu130", "cuda": "13.0"},
+                          "nvidia": {"driver_version": "550.54.15", "cuda_driver_version": "12.4", "gpus": [_GPU]}},
+                "a CUDA 13 build on an R550 driver: the CUDA 12.6 build of the same release fits",
+                contains="python -m pip install torch==2.13.0+cu126 --index-url https://download.pytorch.org/whl/cu126"),
+        Example("error", {"torch": {"version": "2.11.0", "cuda": "13.0"},
+                          "nvidia": {"driver_version": "570.172.08", "cuda_driver_version": "12.8"}},
+                "plain `pip install torch` has been a CUDA 13 build since 2.11", contains="580.65.06"),
+        Example("error", {"torch": {"version": "2.4.1+cu121", "cuda": "12.1"},
+                          "nvidia": {"driver_version": "470.82.01", "cuda_driver_version": "11.4"}},
+                "below the CUDA 12 family floor; the CUDA 11.8 build still runs on R470",
+                contains="torch==2.4.1+cu118"),
+        Example("error", {"torch": {"version": "2.13.0+cu130", "cuda": "13.0"},
+                          "nvidia": {"driver_version": "560.94", "cuda_driver_version": "12.6"},
+                          "python": {"system": "Windows", "version": "3.12.4"}},
+                "Windows: CUDA 13 needs an R580 driver, no exact number published", contains="R580"),
+        Example("ok", {"torch": {"version": "2.13.0+cu130", "cuda": "13.0"},
+                       "nvidia": {"driver_version": "580.65.06", "cuda_driver_version": "13.0"}},
+                "exactly at the CUDA 13 floor", contains="580.65.06"),
+        Example("ok", {"torch": {"version": "2.8.0+cu128", "cuda": "12.8"},
+                       "nvidia": {"driver_version": "535.104.05", "cuda_driver_version": "12.2"}},
+                "between the family floor and the 12.8 driver: minor-version compatibility",
+                contains="minor-version compatibility"),
+        Example("ok", {"torch": {"version": "2.8.0+cu128", "cuda": "12.8"},
+                       "nvidia": {"driver_version": "525.60.13"}},
+                "exactly at the CUDA 12 floor"),
+        Example("ok", {"torch": {"version": "2.8.0+cu128", "cuda": "12.8"},
+                       "nvidia": {"driver_version": "580.95.05", "cuda_driver_version": "13.0"}},
+                "a newer driver runs older CUDA builds"),
+        Example("skip", {"torch": {"version": "2.13.0+cpu", "cuda": None},
+                         "nvidia": {"driver_version": "580.65.06"}}, "CPU build: TE203's business"),
+        Example("skip", {"torch": {"version": "2.13.0+cu130", "cuda": "13.0"},
+                         "nvidia": {"driver_version": None}}, "no NVIDIA driver at all"),
+    ],
+)
+def driver_too_old(facts):
+    """
+    ## What it checks
+    The NVIDIA driver version against the minimum that torch's CUDA build needs: the toolkit
+    driver of that CUDA release, or, through CUDA minor-version compatibility, the floor of its
+    CUDA family (11.x: 450.80.02, 12.x: 525.60.13, 13.x: 580.65.06 on Linux).
+
+    ## Why it matters
+    Below the family floor CUDA does not initialise: torch warns "The NVIDIA driver on your
+    system is too old", `torch.cuda.is_available()` returns False and CUDA calls fail with "CUDA
+    driver version is insufficient for CUDA runtime version". Since torch 2.11 a plain
+    `pip install torch` on Linux is a CUDA 13 build that needs an R580 driver, so machines on
+    R535/R550/R570 drivers lose their GPU after an upgrade. Between the floor and the toolkit
+    driver everything runs, except JIT compilation of PTX made by the newer toolkit ("the
+    provided PTX was compiled with an unsupported toolchain").
+
+    ## How to fix
+    Upgrade the driver, or install the CUDA build of the same torch release that the driver
+    supports (`--index-url https://download.pytorch.org/whl/cu126` and the like); the message
+    names the newest one that fits.
+    """
+    cuda = facts.torch.cuda
+    driver = facts.nvidia.driver_version
+    if cuda is None:
+        return skip("torch is not a CUDA build; no driver requirement")
+    if driver is None:
+        return skip("no NVIDIA driver on this machine")
+
+    os_name = system(facts)
+    version = fact(facts, "torch.version")
+    tag = tables.build_tag(version, cuda)
+    floor, _ = tables.wheel_driver(tag, os_name)
+    ga_driver = tables.toolkit_driver(cuda, os_name)  # the driver that supports CUDA X.Y itself
+    if floor is None:
+        return skip(f"no driver table entry for CUDA {cuda}", torch_cuda=cuda)
+    max_cuda = fact(facts, "nvidia.cuda_driver_version")
+    label = torch_label(facts) if tables.local_tag(version or "") else f"{torch_label(facts)} (CUDA {cuda})"
+    evidence = {"driver": driver, "torch CUDA": cuda, "driver's CUDA": max_cuda, "family floor": floor,
+                f"CUDA {cuda} driver": ga_driver}
+
+    if (max_cuda and Version(max_cuda) >= Version(cuda)) or (ga_driver and tables.driver_at_least(driver, ga_driver)):
+        return ok(f"driver {driver} supports CUDA {cuda} ({label})", **evidence)
+    if tables.driver_at_least(driver, floor):
+        evidence["note"] = (f"driver {driver} is older than CUDA {cuda}'s own driver ({ga_driver or 'not published'}): "
+                            f"{label} runs through CUDA minor-version compatibility, but JIT-compiling its PTX "
+                            "(a GPU without native kernels in the build) fails with 'the provided PTX was compiled "
+                            "with an unsupported toolchain' until the driver is upgraded")
+        return ok(f"driver {driver} runs {label} through CUDA minor-version compatibility (floor {floor})", **evidence)
+
+    branch = f"R{tables.driver_tuple(floor)[0]}"
+    # On Windows NVIDIA publishes no CUDA 13 floor, only the branch: then `floor` is "580".
+    need = f"driver >= {floor}" if "." in floor else f"an {branch} driver or newer"
+    alternative = suggest(facts, exclude_tag=tag)
+    install = alternative.command(pip(facts)) if alternative else None
+    if version and tables.local_tag(version) is None and tag.startswith("cu13"):  # the PyPI default wheel
+        first = next(r["torch"] for r in tables.releases() if r["pypi_default_cuda"].startswith("cu13"))
+        evidence["note"] = (f"plain `pip install torch` has installed a CUDA 13 build since torch {first}; "
+                            "those need an R580 driver")
+    symptom = ("CUDA cannot initialise ('The NVIDIA driver on your system is too old', "
+               "torch.cuda.is_available() is False)")
+    if alternative:
+        message = (f"{label} needs {need}; you have {driver}: upgrade the driver, or install "
+                   f"{alternative.label}: {install}. Until then {symptom}")
+        fix = Fix(f"Upgrade the NVIDIA driver ({need}, {branch} branch), or install {alternative.label}, "
+                  f"which driver {driver} supports; {COMPANIONS}", (install,))
+    else:
+        message = (f"{label} needs {need}; you have {driver}, and no official torch build for your Python runs on it: "
+                   f"upgrade the driver. Until then {symptom}")
+        fix = Fix(f"Upgrade the NVIDIA driver ({need}, {branch} branch)")
+    return error(message, fix=fix, evidence=evidence, related=("cuda-driver-too-old",))

@@ -1,0 +1,197 @@
+from packaging.version import Version
+
+from torchdoctor.data import tables
+from torchdoctor.facts.model import known
+from torchdoctor.model import Fix, Status, error, ok, skip, warning
+from torchdoctor.registry import Example, env_check
+
+from ._cuda import fact, pip, suggest, system, torch_label
+
+
+def _tc(nvcc="13.0", gcc="12.2.0", ninja=True, home=None):
+    """toolchain facts for the examples: nvcc=None means no CUDA toolkit at all."""
+    home = home if home is not None else (f"/usr/local/cuda-{nvcc}" if nvcc else None)
+    return {"cuda_home": home, "cuda_home_source": "CUDA_HOME" if home else None, "cuda_home_exists": bool(nvcc),
+            "nvcc_path": f"{home}/bin/nvcc" if nvcc else None, "nvcc_version": nvcc,
+            "gcc_path": "/usr/bin/gcc" if gcc else None, "gcc_version": gcc,
+            "ninja_path": "/usr/bin/ninja" if ninja else None, "ninja_version": "1.11.1" if ninja else None}
+
+
+def _torch(version, cuda):
+    return {"version": version, "cuda": cuda}
+
+
+CU130 = _torch("2.13.0+cu130", "13.0")
+CPU = _torch("2.13.0+cpu", None)
+
+
+@env_check(
+    code="TE208",
+    name="extension-toolchain-mismatch",
+    title="Toolchain able to build C++/CUDA extensions for this torch",
+    area="CUDA toolkit & extensions",
+    needs=("torch.version", "torch.cuda"),
+    examples=[
+        Example("error", {"torch": CU130, "toolchain": _tc(nvcc="12.4", gcc="12.2.0")},
+                "a CUDA 12 toolkit with a CUDA 13 torch",
+                contains="The detected CUDA version (12.4) mismatches the version that was used to compile PyTorch (13.0)"),
+        Example("error", {"torch": _torch("2.5.1+cu124", "12.4"), "toolchain": _tc(nvcc="12.4", gcc="14.2.0")},
+                "gcc 14 with nvcc 12.4 (which takes gcc < 14)", contains="export CC=gcc-13 CXX=g++-13"),
+        Example("error", {"torch": CPU, "toolchain": _tc(nvcc=None, gcc="9.4.0")},
+                "torch 2.13 builds extensions as C++20; gcc 9 does not know -std=c++20", contains="c++20"),
+        Example("warning", {"torch": CU130, "toolchain": _tc(nvcc=None, gcc="12.2.0")},
+                "a CUDA torch and no CUDA toolkit anywhere", contains="CUDA_HOME"),
+        Example("warning", {"torch": CU130, "toolchain": {**_tc(nvcc=None), "cuda_home": "/opt/cuda-13.0",
+                                                          "cuda_home_source": "CUDA_HOME", "cuda_home_exists": False}},
+                "CUDA_HOME names a folder that is not there", contains="/opt/cuda-13.0"),
+        Example("warning", {"torch": CPU, "toolchain": _tc(nvcc=None, ninja=False)},
+                "no ninja", contains="pip install ninja"),
+        Example("ok", {"torch": CU130, "toolchain": _tc(nvcc="13.0", gcc="12.2.0")},
+                "nvcc 13.0, gcc 12.2, ninja: everything fits", contains="nvcc 13.0"),
+        Example("ok", {"torch": _torch("2.13.0+cu126", "12.6"), "toolchain": _tc(nvcc="12.8", gcc="13.3.0")},
+                "same major, newer minor: torch only warns", contains="12.8"),
+        Example("ok", {"torch": _torch("2.5.1+cu124", "12.4"), "toolchain": _tc(nvcc="12.4", gcc="13.2.0")},
+                "gcc 13 is the newest nvcc 12.4 takes"),
+        Example("ok", {"torch": _torch("2.14.0+cu132", "13.2"), "toolchain": _tc(nvcc="13.2", gcc="15.1.0")},
+                "torch defines no gcc bounds for nvcc 13.2 (it only warns)"),
+        Example("ok", {"torch": CPU, "toolchain": _tc(nvcc=None, gcc="10.5.0")},
+                "a CPU torch needs no CUDA toolkit; gcc 10 takes -std=c++20"),
+    ],
+)
+def extension_toolchain_mismatch(facts):
+    """
+    ## What it checks
+    What torch.utils.cpp_extension checks only mid-build: the CUDA toolkit it would use (found
+    like torch does: `CUDA_HOME`/`CUDA_PATH`, else `nvcc` on PATH, else /usr/local/cuda) against
+    torch's CUDA version, the host gcc against the range that nvcc version accepts
+    (`CUDA_GCC_VERSIONS`) and against the C++ standard torch compiles extensions with (C++20 from
+    torch 2.13), and whether ninja is there. For a CPU or ROCm torch only gcc and ninja count.
+
+    ## Why it matters
+    JIT extensions (`torch.utils.cpp_extension.load`) and `pip install` of packages that compile
+    against torch (flash-attn, apex, xformers, detectron2, ...) fail late and cryptically: "The
+    detected CUDA version (12.4) mismatches the version that was used to compile PyTorch (13.0)",
+    "#error -- unsupported GNU version!", "unrecognized command-line option '-std=c++20'", "Ninja
+    is required to load C++ extensions", or "CUDA_HOME environment variable is not set".
+    torch.compile also needs a working C compiler.
+
+    ## How to fix
+    Use a CUDA toolkit of the same major version as torch's CUDA and point `CUDA_HOME` at it; use
+    a gcc inside nvcc's range (`export CC=gcc-13 CXX=g++-13`, which torch passes on to nvcc as
+    `-ccbin`); `pip install ninja`.
+    """
+    tc = facts.toolchain
+    if not known(tc):
+        return skip(f"the build toolchain is unknown ({tc.reason})")
+    version, cuda = facts.torch.version, facts.torch.cuda
+    label = torch_label(facts)
+    problems: list[tuple[Status, str, str, tuple[str, ...]]] = []
+    notes: list[str] = []
+    evidence = {"CUDA_HOME": _show(tc.cuda_home, tc.cuda_home_source), "nvcc": fact(facts, "toolchain.nvcc_version"),
+                "gcc": fact(facts, "toolchain.gcc_version"), "ninja": fact(facts, "toolchain.ninja_version") or fact(facts, "toolchain.ninja_path")}
+    nvcc = fact(facts, "toolchain.nvcc_version") if cuda else None
+    gcc = fact(facts, "toolchain.gcc_version")
+
+    if cuda:
+        problems += _toolkit(facts, tc, cuda, nvcc, label, notes)
+    if system(facts) == "Linux":
+        problems += _gcc(facts, tc, version, nvcc, gcc, notes)
+    else:
+        notes.append(f"host compiler not checked on {system(facts)} (torch uses clang on macOS, MSVC on Windows)")
+    if known(tc.ninja_path) and tc.ninja_path is None:
+        problems.append((Status.WARNING, "ninja is not on PATH: torch.utils.cpp_extension.load raises 'Ninja is "
+                         "required to load C++ extensions', and setup.py builds fall back to slow serial compiles",
+                         "Install ninja into this environment", (f"{pip(facts)} install ninja",)))
+    if notes:
+        evidence["note"] = "; ".join(notes)
+
+    if not problems:
+        parts = [f"nvcc {nvcc}" if nvcc else None, f"gcc {gcc}" if gcc else None,
+                 f"ninja {evidence['ninja']}" if evidence["ninja"] else None]
+        return ok(f"the extension toolchain fits {label}: " + ", ".join(p for p in parts if p), **evidence)
+    worst = error if any(s is Status.ERROR for s, *_ in problems) else warning
+    fix = Fix("; ".join(summary for _, _, summary, _ in problems),
+              tuple(dict.fromkeys(c for *_, commands in problems for c in commands)))
+    return worst("; ".join(text for _, text, _, _ in problems), fix=fix, evidence=evidence,
+                 related=("extension-build-error",))
+
+
+def _show(home, source):
+    if not known(home):
+        return None
+    return f"{home} (from {source})" if home else None
+
+
+def _toolkit(facts, tc, cuda, nvcc, label, notes):
+    """The CUDA toolkit against a CUDA torch."""
+    home = tc.cuda_home
+    if not known(home):
+        notes.append(f"CUDA toolkit unknown ({home.reason})")
+        return []
+    install = (f"conda install -c nvidia cuda-toolkit={cuda}  # or NVIDIA's installer / the distribution's "
+               f"cuda-toolkit-{cuda.replace('.', '-')} package", f"export CUDA_HOME=/usr/local/cuda-{cuda}")
+    if home is None:
+        return [(Status.WARNING, f"no CUDA toolkit found (CUDA_HOME and CUDA_PATH unset, no nvcc on PATH, no "
+                 f"/usr/local/cuda), so CUDA extensions cannot build against {label}: torch says 'CUDA_HOME "
+                 "environment variable is not set'",
+                 f"If you build CUDA extensions, install a CUDA {cuda} toolkit and point CUDA_HOME at it", install)]
+    if tc.cuda_home_exists is False:
+        return [(Status.WARNING, f"CUDA_HOME resolves to {home} ({tc.cuda_home_source}), which does not exist: "
+                 "CUDA extensions cannot build", f"Point CUDA_HOME at an installed CUDA {cuda} toolkit", install[1:])]
+    if known(tc.nvcc_path) and tc.nvcc_path is None:
+        return [(Status.WARNING, f"there is no nvcc in {home}/bin ({tc.cuda_home_source}): building CUDA extensions "
+                 f"fails with \"nvcc not found at '{home}/bin/nvcc'\"",
+                 f"Point CUDA_HOME at a complete CUDA {cuda} toolkit", install[1:])]
+    if not nvcc:
+        notes.append("nvcc's version is unknown")
+        return []
+    have, want = Version(nvcc), Version(cuda)
+    if have.major != want.major:
+        alternative = suggest(facts, exclude_tag=tables.build_tag(fact(facts, "torch.version"), cuda),
+                              accept=lambda _minor, b: Version(b["cuda"]).major == have.major)
+        commands = install[1:] + ((alternative.command(pip(facts)),) if alternative else ())
+        other = f", or install {alternative.label} to match nvcc" if alternative else ""
+        return [(Status.ERROR, f"nvcc {nvcc} (in {home}) is CUDA {have.major}, torch's is CUDA {cuda}: building "
+                 f"extensions raises 'The detected CUDA version ({nvcc}) mismatches the version that was used to "
+                 f"compile PyTorch ({cuda})'",
+                 f"Point CUDA_HOME at a CUDA {want.major}.x toolkit{other}", commands)]
+    if have != want:
+        notes.append(f"nvcc {nvcc} differs from torch's CUDA {cuda} in the minor version only: torch warns and builds")
+    return []
+
+
+def _gcc(facts, tc, version, nvcc, gcc, notes):
+    """The host gcc against nvcc's range and torch's C++ standard."""
+    if not known(tc.gcc_path):
+        return []
+    if tc.gcc_path is None:
+        return [(Status.WARNING, "no gcc on PATH: C++/CUDA extensions cannot build, and neither can torch.compile's "
+                 "generated code", "Install gcc/g++", ("sudo apt install build-essential  # or your distribution's gcc g++",))]
+    if not gcc:
+        notes.append("gcc's version is unknown")
+        return []
+    problems = []
+    bounds = tables.gcc_range_for_nvcc(nvcc) if nvcc else None
+    newest = int(bounds[1]) - 1 if bounds else 12
+    switch = (f"sudo apt install gcc-{newest} g++-{newest}", f"export CC=gcc-{newest} CXX=g++-{newest}")
+    if nvcc and bounds is None:
+        notes.append(f"torch defines no gcc bounds for nvcc {nvcc} and only warns")
+    elif bounds and not Version(bounds[0]) <= Version(gcc) < Version(bounds[1]):
+        too = "newer" if Version(gcc) >= Version(bounds[1]) else "older"
+        problems.append((Status.ERROR, f"gcc {gcc} is {too} than nvcc {nvcc} accepts (>= {bounds[0]}, < {bounds[1]}): "
+                         "CUDA extensions fail with '#error -- unsupported GNU version!' (torch: 'The current installed "
+                         f"version of g++ ({gcc}) is greater than the maximum required version by CUDA {nvcc}')"
+                         if too == "newer" else
+                         f"gcc {gcc} is older than nvcc {nvcc} accepts (>= {bounds[0]}, < {bounds[1]}): CUDA extensions "
+                         "fail with 'unsupported GNU version'",
+                         f"Build with gcc {newest}, which nvcc {nvcc} supports (torch passes $CC to nvcc as -ccbin)", switch))
+    standard, min_gcc = tables.cxx_standard(version)
+    if Version(gcc) < Version(min_gcc):
+        problems.append((Status.ERROR, f"gcc {gcc} cannot build extensions for torch {tables.base_version(version)}: "
+                         f"they compile with -std={standard}, which gcc accepts from {min_gcc} "
+                         f"(\"unrecognized command-line option '-std={standard}'\")",
+                         f"Build with gcc {newest}", switch))
+    elif standard == "c++20" and Version(gcc) < Version("11.3"):
+        notes.append(f"gcc {gcc} takes -std=c++20, but PyTorch's own build asks for gcc >= 11.3 for it (unverified): "
+                     "if an extension fails on C++20 features, try a newer gcc")
+    return problems

@@ -1,0 +1,191 @@
+from torchdoctor.data import tables
+from torchdoctor.model import Fix, error, ok, skip
+from torchdoctor.registry import Example, env_check
+
+from ._cuda import (COMPANIONS, SITE, dists, example_gpu, fact, gpu_cc, gpu_label, gpus, is_linux_x86, pip, suggest,
+                    torch_label)
+
+
+GTX1080 = example_gpu("NVIDIA GeForce GTX 1080", "6.1")
+V100 = example_gpu("Tesla V100-SXM2-32GB", "7.0")
+RTX5090 = example_gpu("NVIDIA GeForce RTX 5090", "12.0")
+RTX4090 = example_gpu("NVIDIA GeForce RTX 4090", "8.9")
+DRIVER_580 = {"driver_version": "580.95.05", "cuda_driver_version": "13.0"}
+
+
+def _cudnn_dist(version):
+    return {"distributions": [{"name": "nvidia-cudnn-cu12", "version": version, "location": SITE}]}
+
+
+@env_check(
+    code="TE202",
+    name="gpu-arch-unsupported",
+    title="Every GPU has kernels in the installed torch",
+    area="NVIDIA driver & GPUs",
+    needs=("nvidia.gpus", "torch.version", "torch.cuda"),
+    examples=[
+        Example("error", {"torch": {"version": "2.13.0+cu130", "cuda": "13.0"}, "nvidia": {**DRIVER_580, "gpus": [GTX1080]}},
+                "Pascal on a CUDA 13 wheel (quick mode: arch list from the table)",
+                contains="install torch==2.13.0+cu126 --index-url https://download.pytorch.org/whl/cu126"),
+        Example("error", {"torch": {"version": "2.7.0+cu128", "cuda": "12.8"}, "nvidia": {**DRIVER_580, "gpus": [V100]}},
+                "2.7's CUDA 12.8 wheels have no Volta kernels", contains="torch==2.7.0+cu126"),
+        Example("error", {"torch": {"version": "2.7.0+cu126", "cuda": "12.6"}, "nvidia": {**DRIVER_580, "gpus": [RTX5090]}},
+                "Blackwell needs a CUDA 12.8+ build", contains="torch==2.7.0+cu128"),
+        Example("error", {"torch": {"version": "2.11.0+cu126", "cuda": "12.6"}, "nvidia": {**DRIVER_580, "gpus": [GTX1080]},
+                          "packages": _cudnn_dist("9.17.1.4")},
+                "kernels are there, but a newer cuDNN wheel refuses SM < 7.5", contains="nvidia-cudnn-cu12==9.10.2.21"),
+        Example("error", {"torch": {"version": "2.13.0+cu130", "cuda": "13.0", "arch_list": ["sm_80", "sm_86"]},
+                          "nvidia": {**DRIVER_580, "gpus": [example_gpu("Orin", "8.7")]}},
+                "an iGPU runs only its own SASS: sm_86 does not run on 8.7", contains="JetPack"),
+        Example("ok", {"torch": {"version": "2.13.0+cu130", "cuda": "13.0"}, "nvidia": {**DRIVER_580, "gpus": [RTX4090]}},
+                "Ada runs the wheel's sm_86 SASS", contains="sm_86"),
+        Example("ok", {"torch": {"version": "2.13.0+cu130", "cuda": "13.0", "arch_list": ["sm_86"]},
+                       "nvidia": {**DRIVER_580, "gpus": [RTX4090]}},
+                "arch list from the probe: 8.9 on sm_86"),
+        Example("ok", {"torch": {"version": "2.8.0+cu128", "cuda": "12.8"}, "nvidia": {**DRIVER_580, "gpus": [V100]}},
+                "2.8-2.10 kept sm_70 in the CUDA 12.8 wheels"),
+        Example("ok", {"torch": {"version": "2.11.0+cu126", "cuda": "12.6"}, "nvidia": {**DRIVER_580, "gpus": [GTX1080]},
+                       "packages": _cudnn_dist("9.10.2.21")},
+                "Pascal on cu126 with the cuDNN it pins"),
+        Example("ok", {"torch": {"version": "2.13.0+cu130", "cuda": "13.0", "arch_list": ["sm_80", "sm_90", "compute_90"]},
+                       "nvidia": {**DRIVER_580, "gpus": [example_gpu("NVIDIA B200", "10.0")]}},
+                "no SASS for 10.0 but compute_90 PTX JIT-compiles for it", contains="PTX"),
+        Example("skip", {"torch": {"version": "2.13.0+cpu", "cuda": None}, "nvidia": {"gpus": [RTX4090]}},
+                "CPU build: TE203's business"),
+        Example("skip", {"torch": {"version": "2.13.0+cu130", "cuda": "13.0"}, "nvidia": {"gpus": []}}, "no GPU"),
+    ],
+)
+def gpu_arch_unsupported(facts):
+    """
+    ## What it checks
+    Each NVIDIA GPU's compute capability against the architectures torch was compiled for
+    (`torch.cuda.get_arch_list()`, or, with `--quick`, the default list of the official wheel for
+    that torch release and CUDA build), with torch's own rules: `sm_XY` code runs on the same
+    major with minor >= Y, except on the integrated Jetson GPUs (5.3, 6.2, 7.2, 8.7), which run
+    only their own code; `compute_XY` PTX is JIT-compiled for any newer GPU. It also checks the
+    cuDNN that torch loads: cuDNN 9.11 and newer refuse GPUs below compute capability 7.5.
+
+    ## Why it matters
+    Without a matching kernel every CUDA op fails with "no kernel image is available for
+    execution on the device" (torch warns "sm_XX is not compatible with the current PyTorch
+    installation" only once CUDA starts). This hits GTX 10xx and other Pascal/Maxwell cards on
+    CUDA 12.8+ and 13 wheels, V100 on torch 2.7 and 2.11+ CUDA 12.8/13 wheels, and RTX 50xx
+    (Blackwell) on CUDA 12.6 and older wheels. With cuDNN >= 9.11 torch raises "cuDNN version
+    ... is not compatible with devices with SM < 7.5" at the first convolution.
+
+    ## How to fix
+    Install the CUDA build of torch that carries kernels for the GPU (the message names it and
+    the index URL); for cuDNN, go back to the cuDNN the build pins. GPUs no official wheel
+    covers need a source build with `TORCH_CUDA_ARCH_LIST` set to their compute capability.
+    """
+    cuda = facts.torch.cuda
+    if cuda is None:
+        return skip("torch is not a CUDA build")
+    if not facts.nvidia.gpus:
+        return skip("no NVIDIA GPU")
+    known_gpus = [(g, gpu_cc(g)) for g in gpus(facts) if gpu_cc(g)]
+    if not known_gpus:
+        return skip("the GPUs' compute capability is unknown")
+
+    version = facts.torch.version
+    tag = tables.build_tag(version, cuda)
+    label = torch_label(facts)
+    archs = fact(facts, "torch.arch_list")
+    source = "torch.cuda.get_arch_list()"
+    if not archs:  # --quick, or an old torch that answers [] without a usable GPU
+        if not tables.is_release(version):
+            return skip(f"arch list of {label} unknown: the import probe gave none, and it is not an official release")
+        if not is_linux_x86(facts):
+            return skip(f"arch list of {label} unknown: the table covers Linux x86_64 wheels only")
+        archs = tables.arch_list_for(version, tag)
+        source = f"default arch list of the official torch {tables.torch_minor(version)} {tag} wheels"
+        if archs is None:
+            return skip(f"arch list of {label} unknown: no table entry for torch {tables.torch_minor(version)} {tag}")
+    evidence = {"arch list": " ".join(archs), "arch list from": source,
+                "GPUs": [gpu_label(g, cc) for g, cc in known_gpus]}
+
+    kernels = [(g, cc, tables.kernel_for(archs, cc)) for g, cc in known_gpus]
+    missing = [(g, cc) for g, cc, kernel in kernels if kernel is None]
+    ptx = [(g, cc, kernel) for g, cc, kernel in kernels if kernel and kernel.startswith("compute_")]
+    cudnn, cudnn_from = _cudnn(facts, version, tag, cuda)
+    refused = [(g, cc) for g, cc, kernel in kernels if kernel and cudnn and tables.cudnn_refuses(cudnn, cc)]
+    if cudnn:
+        evidence["cuDNN"] = f"{cudnn} ({cudnn_from})"
+
+    if not missing and not refused:
+        runs = [f"{gpu_label(g, cc)} runs {_kind(kernel)}" for g, cc, kernel in kernels]
+        if ptx:
+            evidence["note"] = ("; ".join(f"{gpu_label(g, cc)} has no native kernels and runs {entry} PTX" for g, cc, entry in ptx)
+                                + ": the first CUDA calls JIT-compile kernels (can take minutes; cached in "
+                                "~/.nv/ComputeCache) and need a driver that supports the wheel's CUDA "
+                                f"{cuda} itself")
+        return ok(f"{label} has kernels for every GPU: " + ", ".join(runs), **evidence)
+
+    problems = []
+    for g, cc in missing:
+        problems.append(f"{gpu_label(g, cc)} has no kernels in {label} (built for {' '.join(archs)}): "
+                        "every CUDA op on it fails with 'no kernel image is available for execution on the device'")
+    for g, cc in refused:
+        problems.append(f"{gpu_label(g, cc)} is below compute capability 7.5, which cuDNN {cudnn} ({cudnn_from}) refuses: torch "
+                        f"raises 'cuDNN version {_cudnn_int(cudnn)} is not compatible with devices with SM < 7.5' "
+                        "at the first cuDNN op (convolutions, RNNs)")
+    fix = _fix(facts, version, tag, cuda, missing, refused, cudnn_from)
+    return error("; ".join(problems), fix=fix, evidence=evidence, related=("cuda-no-kernel-image",))
+
+
+def _kind(entry):
+    return f"{entry} PTX (JIT-compiled)" if entry.startswith("compute_") else f"{entry} SASS"
+
+
+def _cudnn(facts, version, tag, cuda):
+    """The cuDNN torch loads: what the probe saw, else the nvidia-cudnn wheel, else the build's pin."""
+    for dotted in ("torch.cudnn_runtime", "torch.cudnn_compiled"):
+        value = fact(facts, dotted)
+        if value:
+            return str(value), dotted
+    major = (tables.major_minor(cuda) or (0, 0))[0]
+    wheel = dists(facts, f"nvidia-cudnn-cu{major}")
+    if wheel:
+        return wheel[0].version, f"{wheel[0].name} {wheel[0].version}"
+    pinned = (tables.build(version, tag) or {}).get("cudnn")
+    return (pinned, f"pinned by torch {tables.torch_minor(version)} {tag}") if pinned else (None, None)
+
+
+def _cudnn_int(cudnn):
+    """ "9.17.1.4" -> 91701, the number torch prints (cuDNN 9 encoding)."""
+    major, minor, patch = (tables.driver_tuple(cudnn) + (0, 0))[:3]
+    return major * 10000 + minor * 100 + patch
+
+
+def _fix(facts, version, tag, cuda, missing, refused, cudnn_from):
+    ccs = [cc for _, cc in missing + refused]
+    low = min(tables.cc_int(cc) for cc in ccs)
+
+    def fits_cudnn(_minor, build):
+        return not build.get("cudnn") or not tables.cudnn_refuses(build["cudnn"], low)
+
+    if refused and not missing and cudnn_from and cudnn_from.startswith("nvidia-cudnn"):
+        pinned = (tables.build(version, tag) or {}).get("cudnn")
+        if pinned and not tables.cudnn_refuses(pinned, low):
+            name = cudnn_from.split()[0]
+            return Fix(f"Go back to the cuDNN that torch {tables.torch_minor(version)} {tag} pins ({pinned}); "
+                       "something upgraded it past 9.10", (f"{pip(facts)} install {name}=={pinned}",))
+    if any(tables.is_igpu(cc) for cc in ccs):
+        return Fix("This is an integrated Jetson GPU: install NVIDIA's PyTorch wheel for your JetPack release "
+                   "(the x86 and server aarch64 wheels carry no kernels for it)")
+    alternative = suggest(facts, exclude_tag=tag, accept=fits_cudnn)
+    extra = ""
+    if alternative is None:
+        alternative = suggest(facts, exclude_tag=tag, accept=fits_cudnn, driver=False)
+        if alternative is not None:
+            floor, _ = tables.wheel_driver(alternative.tag)
+            extra = f" (it needs driver >= {floor}: upgrade the driver first)"
+    if alternative is None:
+        arch = ";".join(sorted(set(ccs), key=tables.cc_int))
+        return Fix(f"No official torch wheel has kernels for compute capability {arch}: build PyTorch from source "
+                   f"with TORCH_CUDA_ARCH_LIST={arch} and a CUDA toolkit that still supports it",
+                   (f'TORCH_CUDA_ARCH_LIST="{arch}" {pip(facts)} install -v --no-build-isolation .  '
+                    "# in a pytorch source checkout",))
+    what = "kernels for compute capability " + ", ".join(sorted(set(ccs), key=tables.cc_int))
+    return Fix(f"Install {alternative.label}, which has {what}{extra}; {COMPANIONS}",
+               (alternative.command(pip(facts)),))

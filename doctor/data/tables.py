@@ -1,0 +1,429 @@
+"""Small pure helpers over the reference tables (cuda_driver.json, torch_releases.json).
+
+Versions: torch and CUDA versions parse with `packaging.version`; NVIDIA driver strings compare
+as tuples of ints ("580.65.06" -> (580, 65, 6)); compute capabilities are ints, major*10 + minor
+("8.9" -> 89, "12.0" -> 120), the way torch encodes them. Nothing here touches the machine.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable
+
+from packaging.version import InvalidVersion, Version
+
+from . import load
+
+INDEX_URL = "https://download.pytorch.org/whl"
+
+# --------------------------------------------------------------------------- parsing
+
+
+def driver_tuple(version: str) -> tuple[int, ...]:
+    """ "580.65.06" -> (580, 65, 6); "570.26" -> (570, 26). Trailing junk ("-beta") is ignored."""
+    parts = []
+    for piece in str(version).strip().split("."):
+        digits = re.match(r"\d+", piece)
+        if digits is None:
+            break
+        parts.append(int(digits.group()))
+    if not parts:
+        raise ValueError(f"not a driver version: {version!r}")
+    return tuple(parts)
+
+
+def driver_at_least(have: str, need: str) -> bool:
+    return driver_tuple(have) >= driver_tuple(need)
+
+
+def _version(text: str) -> Version | None:
+    try:
+        return Version(str(text))
+    except InvalidVersion:
+        return None
+
+
+def major_minor(version: str) -> tuple[int, int] | None:
+    """ "12.8" / "12.8.1" / "2.13.0+cu130" -> (12, 8) / (12, 8) / (2, 13)."""
+    v = _version(version)
+    if v is None:
+        return None
+    release = v.release + (0,)
+    return release[0], release[1]
+
+
+def torch_minor(version: str) -> str | None:
+    """ "2.13.0+cu130" -> "2.13"."""
+    mm = major_minor(version)
+    return f"{mm[0]}.{mm[1]}" if mm else None
+
+
+def base_version(version: str) -> str:
+    """ "2.13.0+cu130" -> "2.13.0" (the public version, without the local build tag)."""
+    v = _version(version)
+    return v.public if v is not None else str(version).split("+")[0]
+
+
+def local_tag(version: str) -> str | None:
+    """ "2.13.0+cu130" -> "cu130"; "2.13.0" -> None."""
+    v = _version(version)
+    return v.local if v is not None else None
+
+
+def is_release(version: str) -> bool:
+    """A published release (not a nightly, pre-release or source build with a git tag)."""
+    v = _version(version)
+    if v is None or v.is_prerelease or v.is_devrelease:
+        return False
+    return v.local is None or re.fullmatch(r"cu\d+|cpu|rocm[\d.]+|xpu", v.local) is not None
+
+
+def cuda_tag(cuda: str) -> str:
+    """ "12.8" -> "cu128"; "13.0" -> "cu130"."""
+    mm = major_minor(cuda)
+    if mm is None:
+        raise ValueError(f"not a CUDA version: {cuda!r}")
+    return f"cu{mm[0]}{mm[1]}"
+
+
+def tag_cuda(tag: str) -> str | None:
+    """ "cu128" -> "12.8"; "cu102" -> "10.2"; anything else -> None."""
+    m = re.fullmatch(r"cu(\d+)(\d)", tag or "")
+    return f"{int(m.group(1))}.{m.group(2)}" if m else None
+
+
+def build_tag(torch_version: str | None, cuda: str | None) -> str | None:
+    """The CUDA tag of an installed torch: its local tag when it has one ("+cu126"), else derived
+    from torch.version.cuda (the PyPI default wheels carry no local tag)."""
+    if not cuda:
+        return None
+    tag = local_tag(torch_version) if torch_version else None
+    if tag and tag.startswith("cu") and tag_cuda(tag):
+        return tag
+    return cuda_tag(cuda)
+
+
+def cc_int(cc: str | int) -> int:
+    """ "8.9" -> 89, "12.0" -> 120, "10.1" -> 101; an int passes through."""
+    if isinstance(cc, int):
+        return cc
+    major, _, minor = str(cc).strip().partition(".")
+    return int(major) * 10 + int(minor or 0)
+
+
+def cc_str(cc: int) -> str:
+    return f"{cc // 10}.{cc % 10}"
+
+
+# --------------------------------------------------------------------------- CUDA libraries
+
+# The CUDA-family shared objects torch loads (what it preloads from the nvidia-* wheels, plus
+# libcuda). Group 1: the library ("libcudnn_ops"); group 2: the version in the file name, if any.
+CUDA_LIBRARY = re.compile(
+    r"^(lib(?:cudart|cublasLt|cublas|cudnn(?:_[a-z0-9_]+)?|nccl|nvJitLink|cusparseLt|cusparse|"
+    r"nvrtc(?:-builtins)?|cufft|curand|cusolver|cupti|nvshmem_host|cufile|cuda))"
+    r"\.so(?:\.(\d+(?:\.\d+)*))?$"
+)
+
+# Library family -> the pip distribution that ships it (without the -cu11/-cu12/-cu13 suffix,
+# which CUDA 13's unsuffixed packages lack). libcuda comes with the driver, never from pip.
+PIP_PACKAGE = {
+    "cudart": "nvidia-cuda-runtime", "cublas": "nvidia-cublas", "cublasLt": "nvidia-cublas",
+    "cudnn": "nvidia-cudnn", "nccl": "nvidia-nccl", "nvJitLink": "nvidia-nvjitlink",
+    "cusparse": "nvidia-cusparse", "cusparseLt": "nvidia-cusparselt", "nvrtc": "nvidia-cuda-nvrtc",
+    "nvrtc-builtins": "nvidia-cuda-nvrtc", "cufft": "nvidia-cufft", "curand": "nvidia-curand",
+    "cusolver": "nvidia-cusolver", "cupti": "nvidia-cuda-cupti", "nvshmem_host": "nvidia-nvshmem",
+    "cufile": "nvidia-cufile",
+}
+
+
+def cuda_library(filename: str) -> tuple[str, str] | None:
+    """ "libcudnn_ops.so.9.1.0" -> ("cudnn", "9.1.0"); "libcudart.so" -> ("cudart", ""); a file
+    that is not a CUDA-family shared object -> None. cuDNN's sub-libraries count as cudnn."""
+    m = CUDA_LIBRARY.match(filename)
+    if m is None:
+        return None
+    family = m.group(1)[3:]
+    return ("cudnn" if family.startswith("cudnn") else family), m.group(2) or ""
+
+
+# --------------------------------------------------------------------------- drivers
+
+
+def _rows(table: str, section: str) -> list[dict[str, Any]]:
+    return load(table)[section]["rows"]
+
+
+def toolkit_driver(cuda: str, system: str = "Linux") -> str | None:
+    """Minimum driver of a CUDA toolkit release (data-tables 1.1). "12.8" is the GA release;
+    "12.8.1" is Update 1. None where the table has no number (Windows for 13.x) or no row."""
+    mm = major_minor(cuda)
+    if mm is None:
+        return None
+    rows = [r for r in _rows("cuda_driver", "toolkit_drivers") if major_minor(r["cuda"]) == mm]
+    if not rows:
+        return None
+    key = "windows" if system == "Windows" else "linux"
+    parts = str(cuda).split(".")
+    if len(parts) >= 3:
+        wanted = Version(cuda)
+        exact = [r for r in rows if Version(r["version"]) == wanted]
+        older = [r for r in rows if Version(r["version"]) <= wanted and not r.get("prerelease")]
+        if exact or older:
+            row = exact[0] if exact else max(older, key=lambda r: Version(r["version"]))
+            return row[key]
+    ga = [r for r in rows if not r.get("prerelease")]
+    return min(ga, key=lambda r: Version(r["version"]))[key] if ga else None
+
+
+def family_floor(cuda: str, system: str = "Linux") -> str | None:
+    """Lowest driver that runs any build of CUDA `cuda`'s major through minor-version
+    compatibility (data-tables 1.2); before CUDA 11, the toolkit's own driver. On Windows for
+    13.x, where NVIDIA publishes no number, the branch ("580")."""
+    mm = major_minor(cuda)
+    if mm is None:
+        return None
+    for row in _rows("cuda_driver", "family_floors"):
+        if row["family"] == mm[0]:
+            if system == "Windows":
+                return row["windows"] or str(row["branch"])
+            return row["linux"]
+    return toolkit_driver(cuda, system)
+
+
+def min_driver_for_cuda(cuda: str, system: str = "Linux") -> tuple[str | None, str | None]:
+    """(family floor, toolkit driver) for a CUDA version: `min_driver_for_cuda("12.8")` ->
+    ("525.60.13", "570.26")."""
+    return family_floor(cuda, system), toolkit_driver(cuda, system)
+
+
+def wheel_driver(tag: str, system: str = "Linux") -> tuple[str | None, str | None]:
+    """(family floor, toolkit driver) for a PyTorch wheel tag (data-tables 1.3): the toolkit
+    driver is that of the update the wheels are built with ("cu128" -> 12.8.1 -> 570.124.06).
+    Falls back to `min_driver_for_cuda` for tags the table lacks."""
+    for row in _rows("cuda_driver", "wheel_tags"):
+        if row["tag"] == tag:
+            if system == "Windows":
+                return (row["windows_floor"] or family_floor(row["cuda"], system),
+                        toolkit_driver(row["toolkit"], system))
+            return row["floor"], row["toolkit_driver"]
+    cuda = tag_cuda(tag)
+    return min_driver_for_cuda(cuda, system) if cuda else (None, None)
+
+
+# --------------------------------------------------------------------------- releases
+
+
+def releases() -> list[dict[str, Any]]:
+    """Every torch minor in the table, oldest first."""
+    return _rows("torch_releases", "releases")
+
+
+def release(torch_version: str) -> dict[str, Any] | None:
+    minor = torch_minor(torch_version)
+    return next((r for r in releases() if r["torch"] == minor), None)
+
+
+def builds(torch_version: str) -> list[dict[str, Any]]:
+    """The CUDA builds of a torch minor: [{"tag": "cu126", "cuda": "12.6", "cudnn": ...}, ...]."""
+    row = release(torch_version)
+    return list(row["cuda_builds"]) if row else []
+
+
+def build(torch_version: str, tag: str) -> dict[str, Any] | None:
+    return next((b for b in builds(torch_version) if b["tag"] == tag), None)
+
+
+def pypi_default_cuda(torch_version: str) -> str | None:
+    row = release(torch_version)
+    return row["pypi_default_cuda"] if row else None
+
+
+def numpy2_supported(torch_version: str) -> bool:
+    """torch < 2.3 was built against numpy 1.x and breaks under numpy 2."""
+    return Version(base_version(torch_version)) >= Version(load("torch_releases")["numpy_abi"]["numpy2_min_torch"])
+
+
+def cxx_standard(torch_version: str) -> tuple[str, str]:
+    """(C++ standard extensions compile with, the oldest gcc that accepts its -std flag)."""
+    rows = load("torch_releases")["extension_toolchain"]["cxx_standard"]["rows"]
+    mm = major_minor(torch_version) or (0, 0)
+    chosen = rows[0]
+    for row in rows:
+        if mm >= major_minor(row["from_torch"]):
+            chosen = row
+    return chosen["standard"], chosen["min_gcc"]
+
+
+def gcc_range_for_nvcc(nvcc: str) -> tuple[str, str] | None:
+    """Host gcc range [min, max_exclusive) torch accepts with this nvcc: "12.4" -> ("6.0", "14").
+    None when torch has no bounds for it (13.1, 13.2: torch only warns)."""
+    mm = major_minor(nvcc)
+    if mm is None:
+        return None
+    bounds = load("torch_releases")["extension_toolchain"]["cuda_gcc_versions"].get(f"{mm[0]}.{mm[1]}")
+    return (bounds[0], bounds[1]) if bounds else None
+
+
+# --------------------------------------------------------------------------- architectures
+
+
+def arch_entries(archs: Iterable[str]) -> list[str]:
+    """TORCH_CUDA_ARCH_LIST syntax -> torch.cuda.get_arch_list() syntax:
+    ["8.6", "12.0+PTX"] -> ["sm_86", "sm_120", "compute_120"]."""
+    out: list[str] = []
+    for arch in archs:
+        number, ptx = (arch[:-4], True) if arch.endswith("+PTX") else (arch, False)
+        cc = cc_int(number)
+        out.append(f"sm_{cc}")
+        if ptx:
+            out.append(f"compute_{cc}")
+    return out
+
+
+def arch_row(torch_version: str, cuda_or_tag: str) -> dict[str, Any] | None:
+    minor = torch_minor(torch_version)
+    tag = cuda_or_tag if cuda_or_tag.startswith("cu") else cuda_tag(cuda_or_tag)
+    return next((r for r in _rows("torch_releases", "arch_lists") if r["torch"] == minor and r["tag"] == tag), None)
+
+
+def arch_list_for(torch_version: str, cuda_or_tag: str) -> list[str] | None:
+    """Default arch list of the official Linux x86_64 wheel, as get_arch_list() prints it:
+    arch_list_for("2.7.0", "12.8") -> ["sm_75", ..., "sm_120", "compute_120"]. None if unknown."""
+    row = arch_row(torch_version, cuda_or_tag)
+    return arch_entries(row["archs"]) if row else None
+
+
+def parse_arch(entry: str) -> tuple[str, int] | None:
+    """ "sm_86" -> ("sm", 86); "compute_120" -> ("compute", 120); "sm_90a" -> ("sm", 90) (torch
+    drops the a/f suffix too); anything else -> None."""
+    m = re.fullmatch(r"(sm|compute)_(\d+)[a-z]?", entry.strip())
+    return (m.group(1), int(m.group(2))) if m else None
+
+
+def _requirement() -> tuple[set[int], dict[int, set[int]]]:
+    req = load("torch_releases")["device_requirement"]
+    igpu = {cc_int(c) for c in req["igpu_only_own"]}
+    extra = {cc_int(k): {cc_int(c) for c in v} for k, v in req["extra_devices"].items()}
+    return igpu, extra
+
+
+def sass_runs_on(code: str | int, device: str | int) -> bool:
+    """torch's DEVICE_REQUIREMENT: sm_XY runs on the same major with minor >= Y; the iGPU
+    variants (5.3, 6.2, 7.2, 8.7, 10.1) run only their own code; sm_101 also runs on 11.0."""
+    code, device = cc_int(code), cc_int(device)
+    igpu, extra = _requirement()
+    if device in extra.get(code, ()):
+        return True
+    if code in igpu or device in igpu:
+        return code == device
+    return code // 10 == device // 10 and device >= code
+
+
+def is_igpu(cc: str | int) -> bool:
+    """An integrated (Jetson/Tegra) GPU, which runs only code built for it."""
+    return cc_int(cc) in _requirement()[0]
+
+
+def ptx_runs_on(code: str | int, device: str | int) -> bool:
+    """compute_XY PTX JIT-compiles for any device >= XY (given a new enough driver)."""
+    return cc_int(device) >= cc_int(code)
+
+
+def kernel_for(arch_list: Iterable[str], device: str | int) -> str | None:
+    """The arch-list entry that runs on the device: the newest matching SASS, else the newest
+    PTX that JIT-compiles for it; None if nothing runs."""
+    parsed = ((parse_arch(e), e) for e in arch_list)
+    entries = sorted((p + (e,) for p, e in parsed if p), key=lambda t: t[1], reverse=True)
+    for wanted, runs in (("sm", sass_runs_on), ("compute", ptx_runs_on)):
+        for kind, code, entry in entries:
+            if kind == wanted and runs(code, device):
+                return entry
+    return None
+
+
+def covers(arch_list: Iterable[str], device: str | int) -> bool:
+    return kernel_for(list(arch_list), device) is not None
+
+
+def cudnn_refuses(cudnn: str, cc: str | int) -> bool:
+    """cuDNN >= 9.11 refuses GPUs below SM 7.5 (torch raises at cuDNN init)."""
+    rule = load("torch_releases")["cudnn_min_sm"]
+    mm = major_minor(cudnn)
+    return mm is not None and mm >= major_minor(rule["cudnn"]) and cc_int(cc) < cc_int(rule["min_cc"])
+
+
+# --------------------------------------------------------------------------- suggestions
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """An official build to install instead: torch `minor` (`version` when it is the same
+    release as the installed one) with CUDA `tag`."""
+
+    minor: str
+    tag: str
+    cuda: str
+    version: str | None = None  # "2.13.0" when only the CUDA build changes
+
+    def command(self, pip: str = "pip") -> str:
+        """The install command; `pip` may be the diagnosed interpreter's ("/venv/bin/python -m pip")."""
+        url = f"{INDEX_URL}/{self.tag}"
+        if self.version:
+            # The local tag matters: `torch==2.13.0` is already satisfied by 2.13.0+cu130.
+            return f"{pip} install torch=={self.version}+{self.tag} --index-url {url}"
+        return f'{pip} install "torch=={self.minor}.*" --index-url {url}'
+
+    @property
+    def label(self) -> str:
+        return f"the CUDA {self.cuda} build" + ("" if self.version else f" of torch {self.minor}")
+
+
+def _python_fits(row: dict[str, Any], python: str | None) -> bool:
+    mm = major_minor(python) if python else None
+    if mm is None:
+        return True
+    lo, hi = row["python"]["min"], row["python"]["max"]
+    return mm >= major_minor(lo) and (hi is None or mm <= major_minor(hi))
+
+
+def suggest_build(torch_version: str, *, driver: str | None = None, ccs: Iterable[str | int] = (),
+                  system: str = "Linux", python: str | None = None, exclude_tag: str | None = None,
+                  accept: Callable[[str, dict[str, Any]], bool] | None = None) -> Suggestion | None:
+    """The build to install instead of the current one: a CUDA build of the same torch minor if
+    one fits, else of the newest torch minor that has one. A build fits when the driver meets its
+    family floor, its arch list (Linux x86_64 table) covers every compute capability in `ccs`, the
+    Python version is supported, and `accept(minor, build)` agrees. Within a release the order is:
+    builds whose own toolkit driver the driver meets, then stable before experimental, then the
+    newest CUDA."""
+    ccs = [cc_int(c) for c in ccs]
+    current = torch_minor(torch_version)
+    rows = sorted(releases(), key=lambda r: Version(r["torch"]), reverse=True)
+    rows.sort(key=lambda r: r["torch"] != current)  # the installed minor first, then newest down
+
+    for row in rows:
+        same = row["torch"] == current
+        if not same and not _python_fits(row, python):
+            continue
+        def preference(b: dict[str, Any]) -> tuple[bool, bool, Version]:
+            toolkit = wheel_driver(b["tag"], system)[1]
+            full = driver is None or toolkit is None or driver_at_least(driver, toolkit)
+            return full, not b.get("experimental", False), Version(b["cuda"])
+
+        for b in sorted(row["cuda_builds"], key=preference, reverse=True):
+            if same and b["tag"] == exclude_tag:
+                continue
+            if driver:
+                floor, _ = wheel_driver(b["tag"], system)
+                if floor is None or not driver_at_least(driver, floor):
+                    continue
+            if ccs:
+                archs = arch_list_for(row["torch"], b["tag"])
+                if archs is None or not all(covers(archs, cc) for cc in ccs):
+                    continue
+            if accept is not None and not accept(row["torch"], b):
+                continue
+            version = base_version(torch_version) if same and is_release(torch_version) else None
+            return Suggestion(row["torch"], b["tag"], b["cuda"], version)
+    return None

@@ -1,0 +1,252 @@
+"""The reference tables: every file loads and is well-formed, the tables agree with each other,
+and spot values match shared/anchors/data-tables.md."""
+
+from __future__ import annotations
+
+import json
+import re
+from importlib import resources
+
+import pytest
+from packaging.version import Version
+
+from torchdoctor.data import load, tables
+
+DATA_FILES = sorted(p.name for p in resources.files("torchdoctor.data").iterdir() if p.name.endswith(".json"))
+STATUSES = {"verified", "derived", "fixture", "unverified"}
+DRIVER = re.compile(r"^\d{3}(\.\d{2,3}){1,2}$")
+
+
+@pytest.mark.parametrize("name", DATA_FILES)
+def test_every_table_loads_with_provenance(name):
+    data = json.loads(resources.files("torchdoctor.data").joinpath(name).read_text(encoding="utf-8"))
+    assert data["schema"] == 1
+    assert data["source"] and all(u.startswith("https://") for u in data["source"])
+    assert re.fullmatch(r"\d{4}-\d{2}", data["updated"])
+
+
+# --------------------------------------------------------------------------- cuda_driver.json
+
+
+def toolkit_rows():
+    return load("cuda_driver")["toolkit_drivers"]["rows"]
+
+
+def test_toolkit_rows_are_well_formed_and_monotonic():
+    rows = toolkit_rows()
+    assert len(rows) == 60  # every row of data-tables 1.1
+    for r in rows:
+        assert r["status"] in STATUSES
+        assert DRIVER.match(r["linux"]), r
+        assert r["windows"] is None or DRIVER.match(r["windows"]), r
+        assert tables.major_minor(r["version"]) == tables.major_minor(r["cuda"]), r
+        assert (r["windows"] is None) == r["cuda"].startswith("13."), r  # Windows unbundled from 13.x
+    ordered = sorted(rows, key=lambda r: Version(r["version"]))
+    drivers = [tables.driver_tuple(r["linux"]) for r in ordered]
+    assert drivers == sorted(drivers), "a newer toolkit never needs an older Linux driver"
+
+
+def test_every_cuda_minor_has_a_ga_row():
+    for cuda in {r["cuda"] for r in toolkit_rows()}:
+        assert tables.toolkit_driver(cuda) is not None, cuda
+
+
+def test_family_floors_and_wheel_tags():
+    floors = {r["family"]: r for r in load("cuda_driver")["family_floors"]["rows"]}
+    assert {f: r["linux"] for f, r in floors.items()} == {13: "580.65.06", 12: "525.60.13", 11: "450.80.02"}
+    tags = load("cuda_driver")["wheel_tags"]["rows"]
+    for row in tags:
+        assert tables.tag_cuda(row["tag"]) == row["cuda"]
+        floor, toolkit = row["floor"], row["toolkit_driver"]
+        assert tables.driver_at_least(toolkit, floor)
+        # The toolkit driver is the row of 1.1 for the update the wheels are built with.
+        assert tables.toolkit_driver(row["toolkit"]) == toolkit, row
+        family = floors.get(tables.major_minor(row["cuda"])[0])
+        assert floor == (family["linux"] if family else toolkit), row
+    used = {b["tag"] for r in tables.releases() for b in r["cuda_builds"]}
+    assert used <= {r["tag"] for r in tags}, "every CUDA build of a release has a driver row"
+
+
+@pytest.mark.parametrize("cuda,system,expected", [
+    ("12.8", "Linux", ("525.60.13", "570.26")),  # 12.8 GA needs 570.26
+    ("12.8.1", "Linux", ("525.60.13", "570.124.06")),
+    ("13.0", "Linux", ("580.65.06", "580.65.06")),
+    ("13.2.2", "Linux", ("580.65.06", "595.71.05")),
+    ("11.8", "Linux", ("450.80.02", "520.61.05")),
+    ("12.4", "Windows", ("527.41", "551.61")),
+    ("13.0", "Windows", ("580", None)),  # no Windows number published: the branch
+    ("10.2", "Linux", ("440.33", "440.33")),  # no minor-version compatibility before CUDA 11
+])
+def test_min_driver_for_cuda(cuda, system, expected):
+    assert tables.min_driver_for_cuda(cuda, system) == expected
+
+
+def test_wheel_driver_spot_checks():
+    assert tables.wheel_driver("cu130") == ("580.65.06", "580.95.05")  # cu130 family floor 580.65.06
+    assert tables.wheel_driver("cu128") == ("525.60.13", "570.124.06")
+    assert tables.wheel_driver("cu126", "Windows") == ("527.41", "561.17")
+    assert tables.wheel_driver("cu132", "Windows") == ("580", None)
+
+
+def test_driver_versions_compare_as_tuples():
+    assert tables.driver_tuple("580.65.06") == (580, 65, 6)
+    assert tables.driver_at_least("580.65.06", "580.65.06")
+    assert tables.driver_at_least("570.124.06", "570.26")  # 124 > 26 numerically, not as text
+    assert not tables.driver_at_least("550.54.15", "580.65.06")
+    assert tables.driver_at_least("580.95.05", "580")
+
+
+# --------------------------------------------------------------------------- torch_releases.json
+
+
+def test_release_rows_are_well_formed():
+    rows = tables.releases()
+    assert [r["torch"] for r in rows] == sorted((r["torch"] for r in rows), key=Version)
+    for r in rows:
+        assert r["status"] in STATUSES
+        assert Version(r["python"]["min"]) and (r["python"]["max"] is None or Version(r["python"]["max"]) > Version(r["python"]["min"]))
+        assert r["pypi_default_cuda"] in {b["tag"] for b in r["cuda_builds"]}, r["torch"]
+        assert r["cxx_standard"] in {"c++14", "c++17", "c++20"}
+        for b in r["cuda_builds"]:
+            assert tables.cuda_tag(b["cuda"]) == b["tag"]
+            for key in ("cudnn", "nccl"):
+                assert b.get(key) is None or re.fullmatch(r"\d+(\.\d+){2,3}", b[key])
+
+
+def test_arch_lists_match_the_builds():
+    rows = load("torch_releases")["arch_lists"]["rows"]
+    keys = {(r["torch"], r["tag"]) for r in rows}
+    assert len(keys) == len(rows), "one row per (torch, tag)"
+    builds = {(r["torch"], b["tag"]) for r in tables.releases() for b in r["cuda_builds"]}
+    assert keys == builds
+    for r in rows:
+        assert r["status"] in STATUSES
+        for arch in r["archs"]:
+            assert re.fullmatch(r"\d+\.\d(\+PTX)?", arch), arch
+
+
+def test_release_spot_checks():
+    assert tables.pypi_default_cuda("2.11.0") == "cu130"  # the first CUDA-13 default
+    assert tables.pypi_default_cuda("2.15.0") == "cu132"
+    assert tables.release("2.13.0")["python"] == {"min": "3.10", "max": "3.15"}
+    assert tables.release("2.15.0")["python"]["min"] == "3.11"
+    assert [b["tag"] for b in tables.builds("2.7.1")] == ["cu118", "cu126", "cu128"]
+    assert tables.build("2.13.0", "cu126")["cudnn"] == "9.10.2.21"
+    assert tables.build("2.10.0", "cu130")["cudnn"] == "9.15.1.9"
+
+
+def test_arch_list_spot_checks():
+    assert "sm_70" not in tables.arch_list_for("2.7.0+cu128", "12.8")  # torch 2.7 cu128 has no Volta
+    assert "sm_70" in tables.arch_list_for("2.8.0", "cu128")
+    assert tables.arch_list_for("2.13.0", "13.0") == ["sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120", "compute_120"]
+    assert tables.arch_list_for("2.3.0", "cu118")[-2:] == ["sm_37", "sm_90"]  # the script's order
+    assert tables.arch_list_for("2.11.0", "cu130")[-1] == "sm_120"  # no PTX in 2.11 (fixture)
+    assert tables.arch_list_for("2.13.0", "cu124") is None
+
+
+@pytest.mark.parametrize("code,device,runs", [
+    ("sm_86", "8.9", True),  # sm_86 SASS runs on 8.9 ...
+    ("sm_86", "8.7", False),  # ... but not on the Orin iGPU
+    ("sm_87", "8.7", True),
+    ("sm_80", "8.6", True),
+    ("sm_86", "8.0", False),  # not on an older minor
+    ("sm_90", "10.0", False),  # not across majors
+    ("sm_70", "7.2", False),  # Xavier runs only sm_72
+    ("sm_60", "6.1", True),
+    ("sm_100", "10.3", True),
+    ("sm_100", "10.1", False),
+    ("sm_101", "11.0", True),  # old-Thor code also runs on 11.0
+    ("sm_120", "12.1", True),
+    ("compute_120", "12.1", True),  # compute_120 PTX runs on 12.1
+    ("compute_90", "12.0", True),  # PTX JIT-compiles forward across majors
+    ("compute_120", "10.0", False),
+])
+def test_device_requirement(code, device, runs):
+    assert tables.covers([code], device) is runs
+
+
+def test_kernel_for_prefers_the_newest_sass_then_ptx():
+    archs = tables.arch_list_for("2.13.0", "13.0")
+    assert tables.kernel_for(archs, "8.9") == "sm_86"
+    assert tables.kernel_for(archs, "12.1") == "sm_120"
+    assert tables.kernel_for(["sm_80", "compute_80"], "9.0") == "compute_80"
+    assert tables.kernel_for(archs, "6.1") is None
+    assert tables.kernel_for(["sm_90a", "bogus", "sm_100f"], "10.3") == "sm_100f"
+
+
+def test_cudnn_sm_floor():
+    assert tables.cudnn_refuses("9.11.0", "7.0")
+    assert tables.cudnn_refuses("9.17.1.4", "6.1")
+    assert not tables.cudnn_refuses("9.10.2.21", "6.1")
+    assert not tables.cudnn_refuses("9.20.0.48", "7.5")
+
+
+def test_numpy_abi():
+    assert not tables.numpy2_supported("2.2.2")  # torch < 2.3 needs numpy < 2
+    assert tables.numpy2_supported("2.3.0+cu121")
+
+
+def test_domain_library_pairs():
+    section = load("torch_releases")["domain_libraries"]
+    rows = {r["torch"]: r for r in section["rows"]}
+    assert rows["2.0.1"]["torchaudio"] == "2.0.2"  # off by one patch
+    assert rows["1.10.0"]["torchvision"] == ["0.11.0", "0.11.1"]
+    for torch, row in rows.items():
+        assert row["status"] in STATUSES
+        mm = tables.major_minor(torch.replace(".x", ".0"))
+        if mm >= (2, 0):  # torchvision minor = torch minor + 15 for 2.x
+            assert all(tables.major_minor(v.replace(".x", ".0")) == (0, mm[1] + 15) for v in row["torchvision"]), torch
+
+
+@pytest.mark.parametrize("nvcc,expected", [
+    ("11.0", ("5.0", "10")), ("11.4", ("6.0", "12")), ("12.2", ("6.0", "13")), ("12.4", ("6.0", "14")),
+    ("12.8", ("6.0", "15")), ("13.0", ("6.0", "16")), ("13.1", None), ("13.2", None),
+])
+def test_gcc_range_for_nvcc(nvcc, expected):
+    assert tables.gcc_range_for_nvcc(nvcc) == expected
+
+
+def test_cxx_standard():
+    assert tables.cxx_standard("2.13.0") == ("c++20", "10")  # C++20 from 2.13
+    assert tables.cxx_standard("2.12.1+cu130")[0] == "c++17"
+    assert tables.cxx_standard("2.0.1")[0] == "c++14"
+
+
+# --------------------------------------------------------------------------- parsing and suggestions
+
+
+def test_version_helpers():
+    assert tables.torch_minor("2.13.0+cu130") == "2.13"
+    assert tables.base_version("2.13.0+cu130") == "2.13.0"
+    assert tables.local_tag("2.13.0") is None
+    assert tables.build_tag("2.13.0", "13.0") == "cu130"  # PyPI default: no local tag
+    assert tables.build_tag("2.7.1+cu118", "11.8") == "cu118"
+    assert tables.tag_cuda("cu102") == "10.2" and tables.tag_cuda("cpu") is None
+    assert tables.is_release("2.13.0+cu130") and not tables.is_release("2.14.0.dev20260801+cu130")
+    assert not tables.is_release("2.13.0a0+git1234abc")
+    assert tables.cc_int("12.0") == 120 and tables.cc_str(86) == "8.6"
+
+
+def test_cuda_library_names():
+    assert tables.cuda_library("libcudnn_ops.so.9.1.0") == ("cudnn", "9.1.0")
+    assert tables.cuda_library("libnvJitLink.so.12") == ("nvJitLink", "12")
+    assert tables.cuda_library("libcublasLt.so.12.8.4.1") == ("cublasLt", "12.8.4.1")
+    assert tables.cuda_library("libcuda.so.1") == ("cuda", "1")
+    assert tables.cuda_library("libcudadebugger.so.1") is None
+    assert tables.cuda_library("libtorch_cuda.so") is None
+
+
+def test_suggest_build():
+    # A CUDA 13 build on an R550 driver: the CUDA 12.6 build of the same release.
+    s = tables.suggest_build("2.13.0+cu130", driver="550.54.15", exclude_tag="cu130")
+    assert (s.minor, s.tag, s.version) == ("2.13", "cu126", "2.13.0")
+    assert s.command() == "pip install torch==2.13.0+cu126 --index-url https://download.pytorch.org/whl/cu126"
+    # The stable build the driver fully supports comes before the newer experimental one.
+    assert tables.suggest_build("2.13.0+cpu", driver="580.95.05").tag == "cu130"
+    # Blackwell on torch 2.6: no 2.6 build has sm_120, so the newest release that does.
+    s = tables.suggest_build("2.6.0+cu124", ccs=["12.0"], python="3.12")
+    assert s.version is None and s.command().startswith('pip install "torch==2.15.*"')
+    # An R470 driver and Python 3.11: the newest torch with a CUDA 11.8 build.
+    assert tables.suggest_build("2.13.0", driver="470.82.01", python="3.11").minor == "2.7"
+    # Compute capability 3.5 has kernels in no official wheel.
+    assert tables.suggest_build("2.6.0", ccs=["3.5"]) is None
