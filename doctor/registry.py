@@ -96,10 +96,16 @@ def _discover(package: str) -> None:
             importlib.import_module(f"{package}.{info.name}")
 
 
+_DISCOVERED: set[str] = set()
+
+
 def env_checks() -> list[EnvCheck]:
     """Every environment check, ordered by code."""
-    if not _ENV:
+    # A flag, not `if not _ENV`: importing one check module directly (a test of its helpers)
+    # registers that check alone, and must not stop the others from being found.
+    if "env" not in _DISCOVERED:
         _discover("torchdoctor.checks.env")
+        _DISCOVERED.add("env")
     return [_ENV[c] for c in sorted(_ENV)]
 
 
