@@ -1,0 +1,519 @@
+"""Facts from the text of `python -m torch.utils.collect_env`, as people paste it into bug reports.
+
+`torchdoctor env --facts report.txt` runs the environment checks on a machine the maintainer has
+never seen: every field the report prints becomes a fact, and everything it lacks stays Unknown,
+so the checks that need it are skipped instead of guessing.
+
+`parse(text)` returns a PARTIAL facts dict in the JSON shape of `Facts` (sections as dicts, only
+the fields the text supports, `meta.source == "collect_env"`), ready for
+`Facts.from_json(d, default_reason="not in the collect_env report")`.
+
+What the report's lines mean (torch/utils/collect_env.py, 1.0 to 2.13; see
+shared/anchors/env-anchors.md section 1):
+
+* "CUDA used to build PyTorch" is `torch.version.cuda`; when torch imported, "None" and
+  "Could not collect" both mean it is None (a CPU or ROCm build); "N/A" everywhere means torch
+  did not import (or is not installed), so the torch fields stay unknown.
+* "CUDA runtime version" is NOT the runtime torch loads: it is `nvcc --version` on PATH.
+* "cuDNN version" is the SYSTEM libcudnn (`ldconfig -p`), not necessarily the one torch loads
+  (pytorch#78489, #104808). torch.cudnn_runtime is therefore taken, in order, from the pip
+  nvidia-cudnn-cuNN wheel that Linux wheels load, from the cuDNN in a conda `pytorch` build
+  string, and only for source or container builds (which link the system library) from the
+  system list, when every file there names the same full version. Otherwise it stays unknown.
+* "Could not collect" next to the driver or GPUs says nvidia-smi did not run; that is not proof
+  that there is no driver, so those facts stay unknown (on macOS, where there is no NVIDIA
+  driver to find, they are recorded as absent).
+* The [pip3] lines are `pip list` filtered to torch, numpy, triton and the NVIDIA wheels; they
+  become packages.distributions only when the list is whole (collect_env always prints the
+  [conda] lines after it). conda rows that pip did not install are added with installer "conda".
+* env.variables stays unknown: the report shows only CUDA_MODULE_LOADING and the allocator
+  config (see report_variables()); a partial dict would make every env-variable check say
+  "not set" about variables the report never mentions.
+
+Robust to what issue trackers do to the text: ``` fences, <details>, "> " quoting, CRLF,
+indentation, lines wrapped by mail clients, warnings printed before the report, a report cut
+off half way, and a report whose newlines were flattened into one line.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from functools import lru_cache
+from typing import Any
+
+SOURCE = "collect_env"
+LOCATION = "collect_env report"
+CONDA_LOCATION = "collect_env report (conda list)"
+
+# Top-level lines of the report, oldest and newest spellings. A line is read as a field only
+# when it starts with one of these; everything else (CPU block, warnings, prose) is ignored.
+LABELS = (
+    "PyTorch version",
+    "Is debug build",
+    "CUDA used to build PyTorch",
+    "ROCM used to build PyTorch",
+    "XPU used to build PyTorch",
+    "OS",
+    "GCC version",
+    "Clang version",
+    "CMake version",
+    "Libc version",
+    "Python version",
+    "Python platform",
+    "Is CUDA available",
+    "CUDA runtime version",
+    "CUDA_MODULE_LOADING set to",
+    "GPU models and configuration",
+    "Nvidia driver version",
+    "cuDNN version",
+    "Is XPU available",
+    "HIP runtime version",
+    "MIOpen runtime version",
+    "Is XNNPACK available",
+    "Caching allocator config",
+    "CPU",
+    "Versions of relevant libraries",
+)
+# Fields whose value may continue on the following lines.
+_MULTILINE = {"GPU models and configuration", "cuDNN version", "CPU"}
+# Labels that identify the report (CPU, OS and the version lines of other tools are too generic).
+_SIGNATURE = set(LABELS) - {"OS", "CPU", "GCC version", "Clang version", "CMake version"}
+
+_LABEL_RE = re.compile(r"^(" + "|".join(re.escape(label) for label in sorted(LABELS, key=len, reverse=True)) + r"):(?:\s+|$)(.*)$")
+# For text whose newlines were flattened: a label preceded by whitespace starts a new line.
+_FLAT_SPLIT = re.compile(r"\s+(?=(?:" + "|".join(re.escape(label) for label in sorted(
+    LABELS, key=len, reverse=True)) + r"):\s|\[pip3?\]\s|\[conda\]\s)")
+
+_NOT_COLLECTED = {"could not collect", "", "n/a", "no cuda", "none"}
+_TRUE = {"true", "yes"}
+_FALSE = {"false", "no"}
+_ARCHES = {"x86_64", "amd64", "aarch64", "arm64", "ppc64le", "s390x", "i386", "i686", "armv7l", "riscv64"}
+_VERSION = re.compile(r"^(\d+(?:\.\d+)+)")
+_GPU_LINE = re.compile(r"^GPU (\d+):\s*(.+?)\s*(?:\(UUID: [^)]*\))?\s*$")
+_LIBCUDNN = re.compile(r"cudnn[\w]*\.so\.(\d+\.\d+\.\d+)\b")
+_PIP_FREEZE = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)\s*==\s*(\S+)$")
+_PIP_OLD = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)\s*\((\S+)\)$")  # "[pip] numpy (1.15.4)"
+_CONDA_CUDNN = re.compile(r"cudnn(\d+\.\d+\.\d+)")
+# conda list rows for packages pip installed (already among the [pip3] lines) or in develop mode.
+_CONDA_SKIP_BUILDS = {"<pip>", "<develop>", "pypi_0"}
+
+
+# --------------------------------------------------------------------------- text clean-up
+
+def _lines(text: str) -> list[str]:
+    """The report's lines with the issue-tracker wrapping taken off."""
+    text = text.replace("\ufeff", "").replace("\r\n", "\n").replace("\r", "\n")
+    out: list[str] = []
+    for raw in text.split("\n"):
+        line = raw.strip()
+        while line.startswith(">"):  # markdown quoting, possibly nested
+            line = line[1:].strip()
+        if line.startswith(("```", "~~~")):
+            line = line.lstrip("`~").strip()  # a fence, maybe with the report flattened after it
+            if ":" not in line:
+                continue
+        if re.fullmatch(r"</?(details|summary|pre|code)[^>]*>.*", line, re.I) and not _LABEL_RE.match(line):
+            continue
+        line = line.strip("`").strip()  # a report wrapped in single backticks
+        if line.count(":") >= 2 or line.count("[pip") + line.count("[conda]") >= 2:
+            # Newlines flattened into spaces: split before every label.
+            parts = [re.sub(r"(\s+>)+\s*$", "", p).strip() for p in _FLAT_SPLIT.split(line)]
+            if sum(1 for p in parts if _LABEL_RE.match(p) or p.startswith("[")) >= 2:
+                for part in parts:  # "[pip3] triton==3.1.0 ### Reproduction": the entry, then the rest
+                    m = re.match(r"^(\[pip3?\]\s+(?:\S+==\S+|\S+\s+\([^)]*\)))\s+(.+)$", part)
+                    out.extend(m.groups() if m else (part,))
+                continue
+        out.append(line)
+    return out
+
+
+def _split(text: str) -> tuple[dict[str, str], dict[str, list[str]], list[str], bool]:
+    """Of the FIRST report in `text`: field -> first-line value, field -> continuation lines,
+    the [pip3]/[conda] lines, and whether the pip list is whole. collect_env always prints the
+    conda lines after the pip ones, so a pip list with nothing after it was cut off."""
+    values: dict[str, str] = {}
+    extra: dict[str, list[str]] = {}
+    packages: list[str] = []
+    current: str | None = None
+    pip_seen = pip_closed = False
+    lines = _lines(text)
+    # The report starts at "PyTorch version:"; a manual "Python version: 3.8" above it is prose.
+    start = next((i for i, line in enumerate(lines) if line.startswith("PyTorch version:")), 0)
+    for line in lines[start:]:
+        if pip_seen and line and not line.startswith("[pip"):
+            pip_closed = True
+        m = _LABEL_RE.match(line)
+        if m:
+            label, value = m.group(1), m.group(2).strip()
+            if label in values:
+                if label == "CPU":  # "Familia de CPU: 25" in a flattened, localised lscpu block
+                    continue
+                break  # a second report pasted below the first: read the first only
+            values[label] = value
+            extra[label] = []
+            current = label
+            continue
+        if line.startswith(("[pip", "[conda]")):
+            packages.append(line)
+            pip_seen = pip_seen or line.startswith("[pip")
+            current = None
+            continue
+        if current in _MULTILINE and line:
+            extra[current].append(line)
+    return values, extra, packages, pip_closed
+
+
+def looks_like_collect_env(text: str) -> bool:
+    """True when `text` is (part of) a collect_env report, so `--facts` knows how to read it."""
+    if not text or not text.strip():
+        return False
+    stripped = text.lstrip("\ufeff \t\r\n")
+    if stripped[:1] in "{[" and not stripped.startswith(("[pip", "[conda]")):
+        try:
+            json.loads(stripped)
+            return False
+        except ValueError:
+            pass
+    values, _, packages, _ = _split(text)
+    found = _SIGNATURE & set(values)
+    return len(found) >= 3 or (len(found) >= 1 and len(packages) >= 1)
+
+
+# --------------------------------------------------------------------------- small readers
+
+def _given(value: str | None) -> bool:
+    return value is not None and value.strip().lower() not in _NOT_COLLECTED
+
+
+def _bool(value: str | None) -> bool | None:
+    if value is None:
+        return None
+    v = value.strip().lower()
+    return True if v in _TRUE else False if v in _FALSE else None
+
+
+def _major_minor(value: str) -> str | None:
+    m = re.match(r"^(\d+)\.(\d+)", value.strip())
+    return f"{m.group(1)}.{m.group(2)}" if m else None
+
+
+def _three(version: str) -> str | None:
+    m = re.match(r"^(\d+\.\d+\.\d+)", version)
+    return m.group(1) if m else None
+
+
+def _norm(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _base(version: str) -> str:
+    return version.split("+", 1)[0]
+
+
+def gcc_version(value: str) -> str | None:
+    """'(Ubuntu 11.4.0-1ubuntu1~22.04) 11.4.0' -> '11.4.0'; '(GCC) 8.5.0 20210514 (Red Hat ...)' -> '8.5.0'."""
+    rest = value.strip()
+    if rest.startswith("("):
+        depth = 0
+        for i, ch in enumerate(rest):
+            depth += ch == "("
+            depth -= ch == ")"
+            if depth == 0:
+                rest = rest[i + 1:]
+                break
+    m = re.match(r"\s*(\d+\.\d+(?:\.\d+)?)", rest)
+    return m.group(1) if m else None
+
+
+# --------------------------------------------------------------------------- GPU names
+
+@lru_cache(maxsize=1)
+def _gpu_patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
+    from ..data import load
+
+    return tuple((re.compile(p["pattern"], re.I), p["cc"]) for p in load("gpu_names")["patterns"])
+
+
+def compute_capability(name: str) -> str | None:
+    """'NVIDIA H100 80GB HBM3' -> '9.0', from doctor/data/gpu_names.json; None when not listed."""
+    for pattern, cc in _gpu_patterns():
+        if pattern.search(name):
+            return cc
+    return None
+
+
+# --------------------------------------------------------------------------- sections
+
+def _packages(lines: list[str]) -> tuple[list[dict[str, Any]] | None, list[tuple[str, str, str, str]]]:
+    """(pip distributions or None when pip could not be read, conda rows (name, version, build, channel))."""
+    pip: list[dict[str, Any]] | None = None
+    conda: list[tuple[str, str, str, str]] = []
+    for line in lines:
+        m = re.match(r"^\[(pip3?|conda)\]\s*(.*)$", line)
+        if not m:
+            continue
+        tool, rest = m.group(1), m.group(2).strip()
+        if tool.startswith("pip"):
+            if rest.lower() in ("could not collect", ""):
+                continue
+            pip = pip if pip is not None else []
+            if rest.lower() == "no relevant packages":
+                continue
+            pm = _PIP_FREEZE.match(rest) or _PIP_OLD.match(rest)
+            if pm:
+                pip.append({"name": _norm(pm.group(1)), "version": pm.group(2), "location": LOCATION})
+        else:
+            tokens = rest.split()
+            if len(tokens) >= 2 and re.match(r"^\d", tokens[1]):
+                conda.append((tokens[0], tokens[1], tokens[2] if len(tokens) > 2 else "",
+                              tokens[3] if len(tokens) > 3 else ""))
+    return pip, conda
+
+
+def _conda_distributions(conda: list[tuple[str, str, str, str]], pip: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+    """Packages conda itself installed; the ones pip installed (build pypi_0, <pip>) are the [pip3] lines."""
+    seen = {(d["name"], _base(d["version"])) for d in pip or []}
+    out = []
+    for name, version, build, channel in conda:
+        if name.startswith("_") or build in _CONDA_SKIP_BUILDS or channel == "pypi":
+            continue
+        pname = "torch" if name == "pytorch" else _norm(name)
+        if (pname, _base(version)) in seen:
+            continue
+        seen.add((pname, _base(version)))
+        out.append({"name": pname, "version": version, "location": CONDA_LOCATION, "installer": "conda"})
+    return out
+
+
+def _python(values: dict[str, str]) -> dict[str, Any]:
+    py: dict[str, Any] = {}
+    version = values.get("Python version")
+    if _given(version):
+        m = _VERSION.match(version.strip())
+        if m:
+            py["version"] = m.group(1)
+        if "[" in version:  # the full sys.version, not the "3.7" of old reports
+            py["free_threaded"] = "free-threading build" in version
+            if "[PyPy" in version:
+                py["implementation"] = "PyPy"
+            elif re.search(r"\[(GCC|Clang|MSC|clang)", version):
+                py["implementation"] = "CPython"
+
+    platform = values.get("Python platform")
+    if _given(platform):
+        platform = platform.strip()
+        py["platform"] = platform
+        head = platform.split("-", 1)[0].lower()
+        system = {"linux": "Linux", "windows": "Windows", "macos": "Darwin", "darwin": "Darwin"}.get(head)
+        if system:
+            py["system"] = system
+        tokens = re.split(r"[-\s]", platform)
+        arch = next((t for t in tokens if t.lower() in _ARCHES), None)
+        if arch:
+            py["machine"] = arch
+        if system == "Linux":
+            py["wsl"] = "microsoft" in platform.lower()
+        elif system:
+            py["wsl"] = False
+
+    os_line = values.get("OS")
+    if _given(os_line):
+        os_line = os_line.strip()
+        m = re.match(r"^(.*\S)\s*\(([A-Za-z0-9_]+)\)$", os_line)
+        if m and m.group(2).lower() in _ARCHES:
+            os_line = m.group(1)
+            py.setdefault("machine", m.group(2))
+        py["os_release"] = os_line
+        low = os_line.lower()
+        if "system" not in py:
+            if low.startswith("microsoft windows"):
+                py["system"] = "Windows"
+            elif low.startswith(("macos", "mac osx", "mac os x")):
+                py["system"] = "Darwin"
+
+    libc = values.get("Libc version")
+    if libc is not None:
+        m = re.match(r"^glibc-(\d+\.\d+)", libc.strip())
+        if m:
+            py["glibc"] = m.group(1)
+        elif libc.strip().upper() == "N/A" or libc.strip() == "-":
+            # collect_env prints N/A off Linux; '-' is libc_ver() finding no glibc (musl).
+            py["glibc"] = None
+    if "glibc" not in py and _given(platform):
+        m = re.search(r"-with-glibc(\d+\.\d+)", platform)
+        if m:
+            py["glibc"] = m.group(1)
+    if "glibc" not in py and py.get("system") in ("Windows", "Darwin"):
+        py["glibc"] = None
+    return py
+
+
+def _cudnn_from_system(first: str | None, more: list[str]) -> str | None:
+    """The one cuDNN version the system list names; None when it names several, or a file
+    without a full version ('libcudnn.so.8', 'cudnn64_8.dll') that could be another."""
+    if not _given(first):
+        return None
+    versions = set()
+    for line in [first, *more]:
+        for entry in line.split():
+            if "cudnn" not in entry.lower():
+                continue
+            m = _LIBCUDNN.search(entry)
+            if not m:
+                return None
+            versions.add(m.group(1))
+    return versions.pop() if len(versions) == 1 else None
+
+
+def _own_build(version: str) -> bool:
+    """A source or container build (1.8.0a0+c068180, 2.7.0a0+7c8ec84dab.nv25.03): it links the
+    system cuDNN. Official wheels and conda packages bring their own."""
+    return bool(re.search(r"a0(\+|$)|\+git|\.nv\d", version))
+
+
+def parse(text: str) -> dict[str, Any]:
+    """The facts a collect_env report supports, as a partial `Facts` JSON dict."""
+    values, extra, package_lines, pip_closed = _split(text)
+    facts: dict[str, Any] = {}
+
+    py = _python(values)
+    system = py.get("system")
+
+    # ------------------------------------------------------------------ packages
+    pip, conda = _packages(package_lines)
+    if pip is not None and pip_closed:
+        facts["packages"] = {"distributions": pip + _conda_distributions(conda, pip)}
+    # else: cut off inside the pip list, so what it lacks is unknown, not absent.
+
+    # ------------------------------------------------------------------ torch
+    torch: dict[str, Any] = {}
+    version = values.get("PyTorch version")
+    imported = _given(version)
+    if imported:
+        torch["import_status"] = "ok"
+        torch["version"] = version.strip()
+        debug = _bool(values.get("Is debug build"))
+        if debug is not None:
+            torch["debug"] = debug
+        available = _bool(values.get("Is CUDA available"))
+        if available is not None:
+            torch["cuda_available"] = available
+        cuda = values.get("CUDA used to build PyTorch")
+        if cuda is not None:
+            torch["cuda"] = cuda.strip() if _given(cuda) else None
+        hip = values.get("ROCM used to build PyTorch")
+        if hip is not None:
+            torch["hip"] = hip.strip() if _given(hip) else None
+        elif torch.get("cuda"):
+            torch["hip"] = None  # a build targets CUDA or ROCm, never both
+        cudnn = _cudnn_runtime(torch, system, pip, conda, values, extra)
+        if cudnn is not None:
+            torch["cudnn_runtime"] = cudnn
+    if torch:
+        facts["torch"] = torch
+
+    if py:
+        facts["python"] = py
+
+    # ------------------------------------------------------------------ toolchain
+    toolchain: dict[str, Any] = {}
+    gcc = values.get("GCC version")
+    if _given(gcc) and gcc_version(gcc):
+        toolchain["gcc_version"] = gcc_version(gcc)
+    nvcc = values.get("CUDA runtime version")  # `nvcc --version` on PATH, whatever its label says
+    if _given(nvcc) and _major_minor(nvcc):
+        toolchain["nvcc_version"] = _major_minor(nvcc)
+    if toolchain:
+        facts["toolchain"] = toolchain
+
+    # ------------------------------------------------------------------ nvidia
+    nvidia = _nvidia(values, extra, system)
+    if nvidia:
+        facts["nvidia"] = nvidia
+
+    # env.variables stays unknown: the report shows at most CUDA_MODULE_LOADING and the
+    # allocator config, and a known-but-partial dict would let every env-variable check say
+    # "not set" about variables the report never mentions. report_variables() has the two.
+
+    facts["meta"] = {"source": SOURCE}
+    return facts
+
+
+def _cudnn_runtime(torch: dict[str, Any], system: str | None, pip: list[dict[str, Any]] | None,
+                   conda: list[tuple[str, str, str, str]], values: dict[str, str],
+                   extra: dict[str, list[str]]) -> str | None:
+    if not torch.get("cuda"):
+        return None
+    # 1. Linux pip wheels load the cuDNN of the nvidia-cudnn-cuNN wheel, not the system one.
+    if system in (None, "Linux"):
+        for dist in pip or []:
+            if re.fullmatch(r"nvidia-cudnn-cu\d+", dist["name"]):
+                return _three(dist["version"])
+    # 2. conda's pytorch package names the cuDNN it was built with and ships.
+    base = _base(torch.get("version", ""))
+    for name, version, build, _channel in conda:
+        if name == "pytorch" and _base(version) == base:
+            m = _CONDA_CUDNN.search(build)
+            if m:
+                return m.group(1)
+    # 3. The system libcudnn, for builds that link it, when the report names exactly one version.
+    if _own_build(torch.get("version", "")):
+        return _cudnn_from_system(values.get("cuDNN version"), extra.get("cuDNN version", []))
+    return None
+
+
+def _nvidia(values: dict[str, str], extra: dict[str, list[str]], system: str | None) -> dict[str, Any]:
+    nvidia: dict[str, Any] = {}
+    gpu_value = values.get("GPU models and configuration")
+    gpus = []
+    if gpu_value is not None:
+        lines = [gpu_value, *extra.get("GPU models and configuration", [])]
+        for line in (part for text in lines for part in re.split(r"\s+(?=GPU \d+:)", text)):
+            m = _GPU_LINE.match(re.sub(r"(\s+>)+\s*$", "", line.strip()))
+            if m:
+                gpu: dict[str, Any] = {"index": int(m.group(1)), "name": m.group(2)}
+                cc = compute_capability(m.group(2))
+                if cc:
+                    gpu["compute_capability"] = cc
+                gpus.append(gpu)
+    if gpus:
+        nvidia["gpus"] = gpus
+
+    driver = values.get("Nvidia driver version")
+    driver_m = re.match(r"^(\d+(?:\.\d+)+)(?:\s|$)", driver.strip()) if driver is not None else None
+    if driver_m and system != "Darwin":
+        nvidia["driver_version"] = driver_m.group(1)
+    elif system == "Darwin" and not gpus and not _given(gpu_value) and not _given(driver):
+        # macOS has had no NVIDIA driver for years; collect_env prints No CUDA / Could not collect.
+        nvidia["driver_version"] = None
+        nvidia["gpus"] = []
+    # Elsewhere "Could not collect" only says nvidia-smi did not run: leave the driver unknown.
+    return nvidia
+
+
+def report_variables(text: str) -> dict[str, str]:
+    """The environment variables a report shows (CUDA_MODULE_LOADING, *_ALLOC_CONF). Not put in
+    facts.env.variables, which means "all behaviour-changing variables"; see parse()."""
+    return _variables(_split(text)[0])
+
+
+def _variables(values: dict[str, str]) -> dict[str, str]:
+    variables: dict[str, str] = {}
+    loading = values.get("CUDA_MODULE_LOADING set to")
+    if _given(loading):
+        variables["CUDA_MODULE_LOADING"] = loading.strip()
+    alloc = values.get("Caching allocator config")
+    if _given(alloc):
+        alloc = alloc.strip()
+        if alloc.startswith("{"):  # 2.6+: a dict of the three *_ALLOC_CONF variables
+            try:
+                parsed = ast.literal_eval(alloc)
+            except (ValueError, SyntaxError):
+                parsed = None
+            if isinstance(parsed, dict):
+                variables.update({str(k): str(v) for k, v in parsed.items() if v})
+        else:  # older torch read PYTORCH_CUDA_ALLOC_CONF only
+            variables["PYTORCH_CUDA_ALLOC_CONF"] = alloc
+    return variables
