@@ -78,6 +78,7 @@ class Distribution:
     requires: list[str] = field(default_factory=list)  # Requires-Dist lines
     requires_python: str | None = None
     installer: str | None = None  # pip, uv, conda ...
+    editable: str | None = None  # project folder of an editable install (direct_url.json), else None
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,232 @@
+"""The command line. One Typer app; data goes to stdout, errors to stderr as one line.
+
+Exit status: 0 clean, 1 findings at or above --fail-on, 2 bad usage or an internal error.
+Imports of the heavy parts (collectors, checks) happen inside the commands, so that commands
+that never look at the machine stay fast.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+app = typer.Typer(
+    name="torchdoctor",
+    help="Diagnostics for PyTorch: the machine, the traceback, the training code.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+
+@app.callback()
+def _root() -> None:
+    """Diagnostics for PyTorch: the machine, the traceback, the training code."""
+
+
+class UsageError(Exception):
+    """Bad input from the user: printed as one line, exit status 2."""
+
+
+class EnvFormat(str, Enum):
+    text = "text"
+    json = "json"
+    markdown = "markdown"
+
+
+class FailOn(str, Enum):
+    error = "error"
+    warning = "warning"
+
+
+def _stdout_console():
+    from rich.console import Console
+
+    return Console(highlight=False, soft_wrap=False)
+
+
+def _write(text: str) -> None:
+    sys.stdout.write(text)
+    sys.stdout.flush()
+
+
+@app.command("env")
+def env_command(
+    checks: Optional[List[str]] = typer.Argument(None, help="Run only these checks (codes like TE201 or names like driver-too-old)."),
+    format: EnvFormat = typer.Option(EnvFormat.text, "--format", "-f", help="text, json (the torchdoctor.env/v1 schema) or markdown (for a bug report, names redacted)."),
+    facts_file: Optional[Path] = typer.Option(None, "--facts", help="Diagnose saved facts instead of this machine: torchdoctor JSON, or the text of `python -m torch.utils.collect_env` ('-' reads stdin)."),
+    python: Optional[str] = typer.Option(None, "--python", help="Diagnose another interpreter's environment (a virtualenv's or conda env's python)."),
+    fix: bool = typer.Option(False, "--fix", help="Apply the fixes that are safe to automate (stale extension build locks), showing exactly what is removed."),
+    fail_on: FailOn = typer.Option(FailOn.error, "--fail-on", help="Exit 1 when a finding is at least this severe."),
+    quick: bool = typer.Option(False, "--quick", help="Skip importing torch: facts from package metadata, version.py and NVML only."),
+    timeout: float = typer.Option(60.0, "--timeout", min=1.0, help="Seconds the child `import torch` may take before it counts as a hang."),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="Show the evidence of passing checks too."),
+    list_checks: bool = typer.Option(False, "--list", help="List the checks and exit."),
+) -> None:
+    """Examine this machine (or saved facts): torch, driver, GPUs, toolchain, host, distributed."""
+    from .registry import env_checks, find_env_check
+
+    all_checks = env_checks()
+    if list_checks:
+        for c in all_checks:
+            _write(f"{c.code}  {c.name:<32} {c.title}\n")
+        return
+    selected = all_checks
+    if checks:
+        selected = []
+        for key in checks:
+            found = find_env_check(key)
+            if found is None:
+                raise UsageError(f"no check named {key!r} (see `torchdoctor env --list`)")
+            selected.append(found)
+    if fix and facts_file is not None:
+        raise UsageError("--fix changes this machine; it cannot be combined with --facts")
+    if facts_file is not None and python is not None:
+        raise UsageError("--facts and --python both say what to diagnose; give one")
+
+    facts = _load_facts(facts_file) if facts_file is not None else _collect(python, quick, timeout)
+
+    from .runner import exit_code, run_env_checks
+
+    findings = run_env_checks(facts, selected)
+    if fix:
+        facts, findings = _apply_fixes(facts, findings, selected, python, quick, timeout)
+
+    if format is EnvFormat.json:
+        from .render.json_report import render_env as render_json
+
+        _write(render_json(facts, findings))
+    elif format is EnvFormat.markdown:
+        from .render.markdown import render_env as render_md
+
+        _write(render_md(facts, findings))
+    else:
+        from .render.human import render_env as render_human
+
+        render_human(facts, findings, _stdout_console(), verbose=verbose)
+    raise typer.Exit(exit_code(findings, fail_on.value))
+
+
+def _collect(python: Optional[str], quick: bool, timeout: float):
+    from .facts import Target, collect
+    from .facts.python_env import validate_interpreter
+
+    if python is not None:
+        problem = validate_interpreter(python)
+        if problem:
+            raise UsageError(problem)
+        is_current = os.path.abspath(python) == os.path.abspath(sys.executable)
+        target = Target(python=python, is_current=is_current, probe_timeout=timeout, quick=quick)
+    else:
+        target = Target(probe_timeout=timeout, quick=quick)
+    return collect(target)
+
+
+def _load_facts(path: Path):
+    import json
+
+    from .facts.model import Facts, FactsError
+    from .render.json_report import ENV_SCHEMA
+
+    name = "standard input" if str(path) == "-" else str(path)
+    try:
+        raw = sys.stdin.buffer.read() if str(path) == "-" else path.read_bytes()
+    except IsADirectoryError:
+        raise UsageError(f"--facts {name}: is a directory, not a file") from None
+    except OSError as exc:
+        raise UsageError(f"--facts {name}: {exc.strerror or exc}") from None
+    text = raw.decode("utf-8", "replace").lstrip("\ufeff")
+    if not text.strip():
+        raise UsageError(f"--facts {name}: the file is empty")
+    if text.lstrip().startswith("{"):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise UsageError(f"--facts {name}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+        schema = data.get("schema") if isinstance(data, dict) else None
+        if schema != ENV_SCHEMA:
+            raise UsageError(f"--facts {name}: schema is {schema!r}, expected {ENV_SCHEMA!r} "
+                             "(save facts with `torchdoctor env --format json`)")
+        try:
+            facts = Facts.from_json(data.get("facts"), default_reason="not in the saved facts")
+        except FactsError as exc:
+            raise UsageError(f"--facts {name}: {exc}") from None
+        from dataclasses import replace
+
+        return replace(facts, meta=replace(facts.meta, source="json"))
+    from .facts import collect_env_text
+
+    if collect_env_text.looks_like_collect_env(text):
+        try:
+            return Facts.from_json(collect_env_text.parse(text), default_reason="not in the collect_env report")
+        except FactsError as exc:
+            raise UsageError(f"--facts {name}: could not read the collect_env report: {exc}") from None
+    raise UsageError(f"--facts {name}: neither torchdoctor JSON (`torchdoctor env --format json`) "
+                     "nor the output of `python -m torch.utils.collect_env`")
+
+
+def _apply_fixes(facts, findings, selected, python, quick, timeout):
+    from .fixes import apply
+    from .runner import run_env_checks
+
+    applied = apply(findings)
+    err = sys.stderr
+    if not applied:
+        err.write("torchdoctor: --fix: nothing to fix automatically\n")
+        return facts, findings
+    for a in applied:
+        err.write(f"torchdoctor: --fix: {a.describe()}\n")
+    if any(a.done for a in applied):
+        # Show the machine as it is now, not as it was before the fix.
+        facts = _collect(python, quick, timeout)
+        findings = run_env_checks(facts, selected)
+    return facts, findings
+
+
+def main(argv: Optional[List[str]] = None) -> None:
+    """Entry point: run the app, turn every failure into one line and a status."""
+    command = typer.main.get_command(app)
+    args = sys.argv[1:] if argv is None else argv
+    if not args:
+        args = ["--help"]
+    try:
+        code = command.main(args=args, prog_name="torchdoctor", standalone_mode=False)
+    except UsageError as exc:
+        sys.stderr.write(f"torchdoctor: error: {exc}\n")
+        code = 2
+    except typer.Exit as exc:
+        code = getattr(exc, "exit_code", 0)
+    except typer.Abort:
+        sys.stderr.write("torchdoctor: aborted\n")
+        code = 130
+    except typer.TyperException as exc:  # click-style usage errors: bad option, bad value
+        message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
+        sys.stderr.write(f"torchdoctor: error: {' '.join(message.split())}\n")
+        code = 2
+    except KeyboardInterrupt:
+        sys.stderr.write("torchdoctor: interrupted\n")
+        code = 130
+    except BrokenPipeError:
+        # `torchdoctor env | head`: the reader left; that is not an error of ours.
+        try:
+            sys.stdout = open(os.devnull, "w")
+        except OSError:
+            pass
+        code = 0
+    except Exception as exc:  # never a traceback from torchdoctor itself
+        if os.environ.get("TORCHDOCTOR_DEBUG"):
+            raise
+        sys.stderr.write(f"torchdoctor: internal error: {type(exc).__name__}: {exc} "
+                         "(set TORCHDOCTOR_DEBUG=1 for the traceback, and please report it)\n")
+        code = 2
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Renderers: pure functions of findings (and facts) into text. They decide nothing."""
