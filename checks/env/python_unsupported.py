@@ -1,0 +1,155 @@
+from __future__ import annotations
+
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+from packaging.version import Version
+
+from torchdoctor.data import tables
+from torchdoctor.model import Fix, error, ok, skip, warning
+from torchdoctor.registry import Example, env_check
+
+from ._install import fact, first, pip, torch_dist, torch_version, version
+
+
+def _xy(text: str) -> tuple[int, int]:
+    major, _, rest = text.partition(".")
+    return int(major), int(rest.rstrip("t") or 0)
+
+
+def _supporting(py: tuple[int, int]) -> list[str]:
+    """Torch minors (oldest first) whose supported Python range includes this Python."""
+    return [row["torch"] for row in tables.releases()
+            if _xy(row["python"]["min"]) <= py and (row["python"]["max"] is None or py <= _xy(row["python"]["max"]))]
+
+
+def _commands(facts, row: dict | None, py: tuple[int, int], torch_text: str, too_old: bool) -> tuple[str, ...]:
+    """Either another torch for this Python, or this torch in a new environment with a Python it supports."""
+    torches = _supporting(py)
+    commands = []
+    if torches and too_old:
+        commands.append(f"{pip(facts)} install \"torch=={torches[-1]}.*\"   # the newest torch for Python {py[0]}.{py[1]}")
+    elif torches:
+        commands.append(f"{pip(facts)} install --upgrade \"torch>={torches[0]}\"")
+    if row is not None:
+        target = row["python"]["min"] if too_old else row["python"]["max"]
+        if target:
+            commands.append(f"python{target} -m venv .venv && .venv/bin/pip install torch=={torch_text}")
+    return tuple(commands)
+
+
+def _span(row: dict) -> str:
+    lo, hi = row["python"]["min"], row["python"]["max"]
+    return f"{lo}–{hi}" if hi else f"{lo}+"
+
+
+@env_check(
+    code="TE105",
+    name="python-unsupported",
+    title="The Python version is one torch supports",
+    area="Python & packages",
+    needs=("python.version",),
+    examples=[
+        Example("ok", {"python": {"version": "3.11.7"},
+                       "packages": {"distributions": [{**torch_dist("torch", "2.13.0+cpu"), "requires_python": ">=3.10"}]}}),
+        Example("error", {"python": {"version": "3.13.1"},
+                          "packages": {"distributions": [{**torch_dist("torch", "2.4.1"), "requires_python": ">=3.8.0"}]}},
+                "torch 2.4 on Python 3.13", contains="3.8–3.12"),
+        Example("error", {"python": {"version": "3.10.12"},
+                          "packages": {"distributions": [{**torch_dist("torch", "2.15.0"), "requires_python": ">=3.11"}]}},
+                "below Requires-Python", contains=">=3.11"),
+        Example("warning", {"python": {"version": "3.13.0"},
+                            "packages": {"distributions": [torch_dist("torch", "2.4.1")]},
+                            "torch": {"import_status": "ok", "version": "2.4.1"}},
+                "imports, but outside the supported range", contains="2.6"),
+        Example("warning", {"python": {"version": "3.12.3"},
+                            "packages": {"distributions": [torch_dist("torch", "2.3.1")]}},
+                "experimental support", contains="experimental"),
+        Example("error", {"python": {"version": "3.13.1", "free_threaded": True},
+                          "packages": {"distributions": [torch_dist("torch", "2.5.1")]}},
+                "free-threaded Python before torch 2.6", contains="free-threaded"),
+        Example("ok", {"python": {"version": "3.14.0", "free_threaded": True},
+                       "packages": {"distributions": [torch_dist("torch", "2.9.1")]}}),
+        Example("skip", {"python": {"version": "3.12.1"}, "packages": {"distributions": [], "torch_version_file": None}}),
+    ],
+)
+def python_unsupported(facts):
+    """
+    ## What it checks
+    The interpreter's Python version against the `Requires-Python` of the installed torch's
+    metadata and against the Python versions that torch release supports (PyTorch's release
+    compatibility matrix: e.g. torch 2.4 supports 3.8–3.12, 2.9 supports 3.10–3.14), including
+    free-threaded (`3.13t`) builds, which torch ships from 2.6 on.
+
+    ## Why it matters
+    A torch outside its Python range was not built for this interpreter: it came from a source
+    build, `--ignore-requires-python`, or files copied between environments, and fails with `No
+    module named 'torch._C'`, crashes, or misbehaves in untested ways. For a new install, pip
+    silently picks an old torch or finds none ("No matching distribution found for torch").
+
+    ## How to fix
+    Use a Python the torch release supports (a new virtual environment with that Python), or
+    install a torch release that supports this Python.
+    """
+    found = torch_version(facts)
+    if found is None:
+        return skip("torch is not installed")
+    torch_text = found[0]
+    py_text = facts.python.version
+    pv = version(py_text)
+    if pv is None:
+        return skip(f"cannot read the Python version {py_text!r}")
+    py = (pv.major, pv.minor)
+    free_threaded = fact(facts, "python.free_threaded") is True
+    imported = fact(facts, "torch.import_status") == "ok"
+    row = tables.release(torch_text)
+    dist = first(facts, "torch")
+    evidence = {"python": py_text + ("t (free-threaded)" if free_threaded else ""), "torch": torch_text}
+    too_old = row is not None and py < _xy(row["python"]["min"])
+
+    if dist is not None and dist.requires_python:
+        try:
+            spec = SpecifierSet(dist.requires_python)
+        except InvalidSpecifier:
+            spec = None
+        if spec is not None and not spec.contains(Version(pv.base_version), prereleases=True):
+            evidence["Requires-Python"] = dist.requires_python
+            too_old = too_old or any(s.operator in (">=", ">", "~=") and not s.contains(Version(pv.base_version))
+                                     for s in spec)
+            return error(f"torch {torch_text} requires Python {dist.requires_python} and this interpreter is "
+                         f"Python {py_text}",
+                         fix=Fix(f"Use a Python that this torch supports, or a torch that supports Python {py[0]}.{py[1]}",
+                                 _commands(facts, row, py, torch_text, too_old)),
+                         evidence=evidence, related=("no-wheel-for-python",))
+    if row is None:
+        return ok(f"Python {py_text} with torch {torch_text} (no support table for this release; its "
+                  "Requires-Python allows it)")
+    evidence["supported"] = _span(row)
+    hi = row["python"]["max"]
+    experimental = row.get("python_experimental") or []
+    above = hi is not None and py > _xy(hi) and f"{py[0]}.{py[1]}" not in experimental
+    if too_old or above:
+        message = (f"torch {row['torch']} supports Python {_span(row)}; this interpreter is Python {py_text}")
+        fix = Fix(f"Use Python {_span(row)} for torch {row['torch']}, or a torch release built for Python {py[0]}.{py[1]}",
+                  _commands(facts, row, py, torch_text, too_old))
+        if imported:
+            return warning(message + ": it imports, but this combination was never built or tested by PyTorch",
+                           fix=fix, evidence=evidence, related=("no-wheel-for-python",))
+        return error(message + ": no official wheel exists for this pair", fix=fix, evidence=evidence,
+                     related=("no-wheel-for-python",))
+    if free_threaded:
+        thread_rows = [r for r in tables.releases()
+                       if any(x.endswith("t") for x in r.get("python_experimental") or [])]
+        first_ft = thread_rows[0]["torch"] if thread_rows else "2.6"
+        if _xy(row["torch"]) < _xy(first_ft):
+            return error(f"torch {row['torch']} has no free-threaded build; this interpreter is free-threaded "
+                         f"Python {py_text}t", fix=Fix(f"Use the regular (GIL) build of Python {py[0]}.{py[1]}, or "
+                                                       f"torch {first_ft} or later",
+                                                       (f"{pip(facts)} install --upgrade \"torch>={first_ft}\"",)),
+                         evidence=evidence, related=("no-wheel-for-python",))
+    if f"{py[0]}.{py[1]}" in experimental:
+        return warning(f"torch {row['torch']} supports Python {py[0]}.{py[1]} only as experimental (fully supported: "
+                       f"{_span(row)}); expect missing features such as torch.compile",
+                       fix=Fix(f"Use Python {_span(row)}, or a torch release that fully supports Python {py[0]}.{py[1]}",
+                               _commands(facts, row, py, torch_text, False)),
+                       evidence=evidence, related=("no-wheel-for-python",))
+    suffix = " (free-threaded builds are experimental in torch)" if free_threaded else ""
+    return ok(f"Python {py_text} is supported by torch {row['torch']} ({_span(row)}){suffix}")
