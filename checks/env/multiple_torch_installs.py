@@ -85,6 +85,14 @@ def _install(facts, d) -> str:
                                                            "version": "2.14.0a0+git5678def"}}},
                 "an editable source install"),
         Example("skip", {"packages": {"distributions": [], "torch_version_file": None}}),
+        Example("warning", {"packages": {"distributions": [
+            {"name": "torch", "version": "2.6.0", "location": "collect_env report"},
+            {"name": "torch", "version": "2.8.0", "location": "collect_env report", "installer": "conda"}]}},
+                "a pasted report whose pip and conda lists disagree (pytorch/vision#9174)", contains="2.6.0, 2.8.0"),
+        Example("ok", {"packages": {"distributions": [
+            {"name": "torch", "version": "2.1.2", "location": "collect_env report"},
+            {"name": "torch", "version": "2.1.2", "location": "collect_env report", "installer": "conda"}]}},
+                "pip and conda listing the same install"),
     ],
 )
 def multiple_torch_installs(facts):
@@ -110,6 +118,19 @@ def multiple_torch_installs(facts):
     if not torches and found is None:
         return skip("torch is not installed")
     evidence = {"torch installs (in sys.path order)": [f"{d.version} in {d.location}" for d in torches]}
+    if not all(os.path.isabs(d.location) for d in torches):
+        # A pasted report (collect_env) names versions but not folders, and its pip and conda
+        # lists often show the same install twice: only differing versions prove two installs.
+        versions = sorted({base_version(d.version) for d in torches})
+        if len(versions) > 1:
+            return warning(
+                f"the report lists {len(versions)} torch versions ({', '.join(versions)}): two installs, and "
+                "`import torch` may not load the one pip or conda manages",
+                fix=Fix("Keep one torch: uninstall every copy, then install the one you want in this interpreter",
+                        (f"{pip(facts)} uninstall -y torch", "conda remove pytorch  # if conda installed one",
+                         f"{pip(facts)} install torch=={torches[0].version}")),
+                evidence=evidence)
+        return ok(f"one torch version in the report: {torches[0].version}", **evidence)
     user_site = fact(facts, "python.user_site")
     uninstall_all = tuple(f"{pip(facts)} uninstall -y torch" for _ in torches) or (f"{pip(facts)} uninstall -y torch",)
 
