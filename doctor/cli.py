@@ -70,6 +70,15 @@ def env_command(
     list_checks: bool = typer.Option(False, "--list", help="List the checks and exit."),
 ) -> None:
     """Examine this machine (or saved facts): torch, driver, GPUs, toolchain, host, distributed."""
+    if fix and facts_file is not None:
+        raise UsageError("--fix changes this machine; it cannot be combined with --facts")
+    if facts_file is not None and python is not None:
+        raise UsageError("--facts and --python both say what to diagnose; give one")
+    # Start the slow part first: the child `import torch` runs while the checks are loaded.
+    pending = None
+    if not list_checks and facts_file is None:
+        pending = _Pending(_target(python, quick, timeout))
+
     from .registry import env_checks, find_env_check
 
     all_checks = env_checks()
@@ -85,12 +94,8 @@ def env_command(
             if found is None:
                 raise UsageError(f"no check named {key!r} (see `torchdoctor env --list`)")
             selected.append(found)
-    if fix and facts_file is not None:
-        raise UsageError("--fix changes this machine; it cannot be combined with --facts")
-    if facts_file is not None and python is not None:
-        raise UsageError("--facts and --python both say what to diagnose; give one")
 
-    facts = _load_facts(facts_file) if facts_file is not None else _collect(python, quick, timeout)
+    facts = _load_facts(facts_file) if facts_file is not None else pending.result()
 
     from .runner import exit_code, run_env_checks
 
@@ -113,19 +118,47 @@ def env_command(
     raise typer.Exit(exit_code(findings, fail_on.value))
 
 
-def _collect(python: Optional[str], quick: bool, timeout: float):
-    from .facts import Target, collect
+class _Pending:
+    """Facts being collected in a daemon thread (a daemon, so a usage error can exit at once)."""
+
+    def __init__(self, target) -> None:
+        import threading
+
+        self._box: dict = {}
+        self._thread = threading.Thread(target=self._work, args=(target,), daemon=True)
+        self._thread.start()
+
+    def _work(self, target) -> None:
+        from .facts import collect
+
+        try:
+            self._box["facts"] = collect(target)
+        except BaseException as exc:  # handed to the main thread, which reports it
+            self._box["error"] = exc
+
+    def result(self):
+        from .facts.model import FactsError
+
+        self._thread.join()
+        if "error" in self._box:
+            exc = self._box["error"]
+            if isinstance(exc, FactsError):
+                raise UsageError(str(exc))
+            raise exc
+        return self._box["facts"]
+
+
+def _target(python: Optional[str], quick: bool, timeout: float):
+    from .facts import Target
     from .facts.python_env import validate_interpreter
 
-    if python is not None:
-        problem = validate_interpreter(python)
-        if problem:
-            raise UsageError(problem)
-        is_current = os.path.abspath(python) == os.path.abspath(sys.executable)
-        target = Target(python=python, is_current=is_current, probe_timeout=timeout, quick=quick)
-    else:
-        target = Target(probe_timeout=timeout, quick=quick)
-    return collect(target)
+    if python is None:
+        return Target(probe_timeout=timeout, quick=quick)
+    problem = validate_interpreter(python)
+    if problem:
+        raise UsageError(problem)
+    is_current = os.path.abspath(python) == os.path.abspath(sys.executable)
+    return Target(python=python, is_current=is_current, probe_timeout=timeout, quick=quick)
 
 
 def _load_facts(path: Path):
@@ -184,7 +217,7 @@ def _apply_fixes(facts, findings, selected, python, quick, timeout):
         err.write(f"torchdoctor: --fix: {a.describe()}\n")
     if any(a.done for a in applied):
         # Show the machine as it is now, not as it was before the fix.
-        facts = _collect(python, quick, timeout)
+        facts = _Pending(_target(python, quick, timeout)).result()
         findings = run_env_checks(facts, selected)
     return facts, findings
 
