@@ -15,6 +15,8 @@ from typing import List, Optional
 
 import typer
 
+from .facts._probe_launch import DEFAULT_TIMEOUT as DEFAULT_PROBE_TIMEOUT  # a tiny module
+
 app = typer.Typer(
     name="torchdoctor",
     help="Diagnostics for PyTorch: the machine, the traceback, the training code.",
@@ -65,7 +67,7 @@ def env_command(
     fix: bool = typer.Option(False, "--fix", help="Apply the fixes that are safe to automate (stale extension build locks), showing exactly what is removed."),
     fail_on: FailOn = typer.Option(FailOn.error, "--fail-on", help="Exit 1 when a finding is at least this severe."),
     quick: bool = typer.Option(False, "--quick", help="Skip importing torch: facts from package metadata, version.py and NVML only."),
-    timeout: float = typer.Option(60.0, "--timeout", min=1.0, help="Seconds the child `import torch` may take before it counts as a hang."),
+    timeout: float = typer.Option(DEFAULT_PROBE_TIMEOUT, "--timeout", min=1.0, help="Seconds the child `import torch` may take before it counts as a hang."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Show the evidence of passing checks too."),
     list_checks: bool = typer.Option(False, "--list", help="List the checks and exit."),
 ) -> None:

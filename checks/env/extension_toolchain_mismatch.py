@@ -39,13 +39,17 @@ CPU = _torch("2.13.0+cpu", None)
                 "gcc 14 with nvcc 12.4 (which takes gcc < 14)", contains="export CC=gcc-13 CXX=g++-13"),
         Example("error", {"torch": CPU, "toolchain": _tc(nvcc=None, gcc="9.4.0")},
                 "torch 2.13 builds extensions as C++20; gcc 9 does not know -std=c++20", contains="c++20"),
-        Example("warning", {"torch": CU130, "toolchain": _tc(nvcc=None, gcc="12.2.0")},
-                "a CUDA torch and no CUDA toolkit anywhere", contains="CUDA_HOME"),
+        Example("warning", {"torch": CU130, "toolchain": _tc(nvcc=None, gcc="12.2.0"), "extensions": {"build_dirs": 1}},
+                "a CUDA torch, extensions built here before, and no CUDA toolkit anywhere", contains="CUDA_HOME"),
+        Example("ok", {"torch": CU130, "toolchain": _tc(nvcc=None, gcc="12.2.0"), "extensions": {"build_dirs": 0}},
+                "no toolkit, but nothing was ever built here: a note, not a warning"),
         Example("warning", {"torch": CU130, "toolchain": {**_tc(nvcc=None), "cuda_home": "/opt/cuda-13.0",
                                                           "cuda_home_source": "CUDA_HOME", "cuda_home_exists": False}},
                 "CUDA_HOME names a folder that is not there", contains="/opt/cuda-13.0"),
-        Example("warning", {"torch": CPU, "toolchain": _tc(nvcc=None, ninja=False)},
-                "no ninja", contains="pip install ninja"),
+        Example("warning", {"torch": CPU, "toolchain": _tc(nvcc=None, ninja=False), "extensions": {"build_dirs": 3}},
+                "no ninja where extensions get built", contains="pip install ninja"),
+        Example("ok", {"torch": CPU, "toolchain": _tc(nvcc=None, ninja=False)},
+                "no ninja on a machine that never built an extension"),
         Example("ok", {"torch": CU130, "toolchain": _tc(nvcc="13.0", gcc="12.2.0")},
                 "nvcc 13.0, gcc 12.2, ninja: everything fits", contains="nvcc 13.0"),
         Example("ok", {"torch": _torch("2.13.0+cu126", "12.6"), "toolchain": _tc(nvcc="12.8", gcc="13.3.0")},
@@ -92,13 +96,19 @@ def extension_toolchain_mismatch(facts):
     nvcc = fact(facts, "toolchain.nvcc_version") if cuda else None
     gcc = fact(facts, "toolchain.gcc_version")
 
+    # A missing tool only matters to someone who builds extensions; an existing build dir
+    # under ~/.cache/torch_extensions says they do. Everyone else gets a note, not a warning.
+    builds = fact(facts, "extensions.build_dirs")
+    builds_extensions = isinstance(builds, int) and builds > 0
     if cuda:
-        problems += _toolkit(facts, tc, cuda, nvcc, label, notes)
+        problems += _toolkit(facts, tc, cuda, nvcc, label, notes, builds_extensions)
     if system(facts) == "Linux":
         problems += _gcc(facts, tc, version, nvcc, gcc, notes)
     else:
         notes.append(f"host compiler not checked on {system(facts)} (torch uses clang on macOS, MSVC on Windows)")
-    if known(tc.ninja_path) and tc.ninja_path is None:
+    if known(tc.ninja_path) and tc.ninja_path is None and not builds_extensions:
+        notes.append(f"ninja is not installed: needed only to build C++ extensions ({pip(facts)} install ninja)")
+    elif known(tc.ninja_path) and tc.ninja_path is None:
         problems.append((Status.WARNING, "ninja is not on PATH: torch.utils.cpp_extension.load raises 'Ninja is "
                          "required to load C++ extensions', and setup.py builds fall back to slow serial compiles",
                          "Install ninja into this environment", (f"{pip(facts)} install ninja",)))
@@ -122,7 +132,7 @@ def _show(home, source):
     return f"{home} (from {source})" if home else None
 
 
-def _toolkit(facts, tc, cuda, nvcc, label, notes):
+def _toolkit(facts, tc, cuda, nvcc, label, notes, builds_extensions):
     """The CUDA toolkit against a CUDA torch."""
     home = tc.cuda_home
     if not known(home):
@@ -130,6 +140,9 @@ def _toolkit(facts, tc, cuda, nvcc, label, notes):
         return []
     install = (f"conda install -c nvidia cuda-toolkit={cuda}  # or NVIDIA's installer / the distribution's "
                f"cuda-toolkit-{cuda.replace('.', '-')} package", f"export CUDA_HOME=/usr/local/cuda-{cuda}")
+    if home is None and not builds_extensions:
+        notes.append(f"no CUDA toolkit installed: needed only to build CUDA extensions against {label}")
+        return []
     if home is None:
         return [(Status.WARNING, f"no CUDA toolkit found (CUDA_HOME and CUDA_PATH unset, no nvcc on PATH, no "
                  f"/usr/local/cuda), so CUDA extensions cannot build against {label}: torch says 'CUDA_HOME "

@@ -17,7 +17,24 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping
 
-from .model import Facts, FactsError, Meta, PythonFacts, Unknown, known  # noqa: F401  (re-exported)
+from typing import TYPE_CHECKING
+
+from . import _probe_launch
+
+if TYPE_CHECKING:
+    from .model import Facts, PythonFacts
+
+# The model is imported on first use (PEP 562), so that launching the torch probe, which lives
+# in this package, does not wait for the model's dataclasses to be built.
+_REEXPORTED = ("Facts", "FactsError", "Meta", "PythonFacts", "Unknown", "known")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _REEXPORTED:
+        from . import model
+
+        return getattr(model, name)
+    raise AttributeError(name)
 
 
 @dataclass(frozen=True)
@@ -27,7 +44,7 @@ class Target:
     python: str = sys.executable
     is_current: bool = True
     environ: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
-    probe_timeout: float = 60.0  # the child `import torch`; a hang is a finding, not a wait
+    probe_timeout: float = _probe_launch.DEFAULT_TIMEOUT  # the child `import torch`; a hang is a finding, not a wait
     quick: bool = False  # skip the import; facts from metadata, version.py, NVML and ctypes
     home: str = field(default_factory=lambda: os.path.expanduser("~"))
 
@@ -57,6 +74,7 @@ def _collector(section: str) -> Callable[..., Any]:
 
 def _run_with_limit(func: Callable[[], Any], limit: float) -> tuple[Any, float]:
     """Run in a daemon thread so a wedged driver call cannot keep torchdoctor waiting or alive."""
+    from .model import Unknown
     box: dict[str, Any] = {}
     start = time.perf_counter()
 
@@ -75,8 +93,9 @@ def _run_with_limit(func: Callable[[], Any], limit: float) -> tuple[Any, float]:
     return box["value"], elapsed
 
 
-def collect(target: Target | None = None, sections: tuple[str, ...] | None = None) -> Facts:
+def collect(target: Target | None = None, sections: tuple[str, ...] | None = None) -> "Facts":
     from . import python_env
+    from .model import Facts, FactsError, Meta, Unknown, known
 
     target = target or Target()
     durations: dict[str, float] = {}
@@ -118,5 +137,5 @@ def _version() -> str:
     return __version__
 
 
-def with_section(facts: Facts, **sections: Any) -> Facts:
+def with_section(facts: "Facts", **sections: Any) -> "Facts":
     return replace(facts, **sections)

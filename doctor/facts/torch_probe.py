@@ -13,19 +13,13 @@ import signal as _signal
 import time
 from typing import Any
 
-from . import _torch_child
-from ._run import run
+from . import _probe_launch
 from .model import FactsError, PythonFacts, TorchFacts, Unknown, decode, known
 from .packages import torch_version_file
-from .python_env import last_payload, new_marker, source_of
+from .python_env import last_payload
 
 STDERR_TAIL = 6000  # characters of the child's stderr kept (the faulthandler stack fits)
 _ERROR_FIELDS = ("error_type", "error_message", "traceback", "signal")
-
-
-def _dump_after(timeout: float) -> float:
-    """When the child prints its stacks: shortly before the parent gives up on it."""
-    return round(max(0.2, timeout - min(5.0, max(0.5, timeout * 0.1))), 2)
 
 
 def signal_name(number: int) -> str:
@@ -74,11 +68,11 @@ def quick(python: PythonFacts) -> TorchFacts:
 def collect(target, python: PythonFacts) -> TorchFacts:
     if target.quick:
         return quick(python)
-    marker = new_marker()
     timeout = float(target.probe_timeout)
-    code = source_of(_torch_child) + f"\nmain({marker!r}, {_dump_after(timeout)!r})\n"
-    start = time.perf_counter()
-    ran = run([target.python, "-X", "faulthandler", "-c", code], timeout=timeout, env=dict(target.environ))
+    launched = _probe_launch.take(target.python, timeout) or \
+        _probe_launch.launch(target.python, timeout, dict(target.environ))
+    child, marker, start = launched
+    ran = child.wait(max(0.1, timeout - (time.perf_counter() - start)))
     duration = round(time.perf_counter() - start, 3)
     return interpret(ran, marker, duration, timeout)
 
