@@ -151,3 +151,15 @@ def test_list_and_subset():
     proc = torchdoctor("env", "TE403", "shm-too-small", "--format", "json")
     assert proc.returncode in (0, 1)
     assert [f["code"] for f in json.loads(proc.stdout)["findings"]] == ["TE403", "TE402"]
+
+
+def test_json_report_matches_its_published_schema(live_report):
+    import jsonschema
+
+    from torchdoctor.data import load
+
+    schema = load("env_report.schema")
+    jsonschema.validate(live_report, schema)
+    for fixture in (FIXTURES / "facts").glob("*.json"):
+        proc = torchdoctor("env", "--facts", str(fixture), "--format", "json")
+        jsonschema.validate(json.loads(proc.stdout), schema)

@@ -12,7 +12,9 @@ from packaging.version import Version
 
 from torchdoctor.data import load, tables
 
-DATA_FILES = sorted(p.name for p in resources.files("torchdoctor.data").iterdir() if p.name.endswith(".json"))
+# Reference tables only; *.schema.json files are JSON Schemas of our own outputs.
+DATA_FILES = sorted(p.name for p in resources.files("torchdoctor.data").iterdir()
+                    if p.name.endswith(".json") and not p.name.endswith(".schema.json"))
 STATUSES = {"verified", "derived", "fixture", "unverified"}
 DRIVER = re.compile(r"^\d{3}(\.\d{2,3}){1,2}$")
 

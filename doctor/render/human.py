@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from typing import Any
 
 from rich.console import Console
@@ -32,13 +34,10 @@ def _value(value: Any) -> str:
 
 
 def render_env(facts: Facts, findings: list[Finding], console: Console, *, verbose: bool = False) -> None:
-    head = Text("torchdoctor env", style="bold")
     line = headline(facts)
-    if line:
-        head.append(" · " + line, style="")
     if facts.meta.source not in ("live", "example"):
-        head.append(f"  (from {facts.meta.source} facts)", style="dim")
-    console.print(head)
+        line += f" (from {facts.meta.source} facts)"
+    _print_wrapped(console, Text("torchdoctor env" + (" · " if line else ""), style="bold"), line, 2)
 
     by_area: dict[str, list[Finding]] = {}
     for f in findings:
@@ -56,29 +55,36 @@ def render_env(facts: Facts, findings: list[Finding], console: Console, *, verbo
     console.print(Text(last, style=style))
 
 
+def _print_wrapped(console: Console, prefix: Text, body: str, indent: int, style: str = "") -> None:
+    """`prefix` then `body`, wrapped to the console with every further line indented by `indent`,
+    so a long path or command stays readable as one block (and no line ends in padding)."""
+    width = max(40, console.width - indent)
+    first = max(20, console.width - len(prefix.plain))
+    lines = textwrap.wrap(body, width=first, break_long_words=False, break_on_hyphens=False) or [""]
+    rest = textwrap.wrap(" ".join(lines[1:]), width=width, break_long_words=False, break_on_hyphens=False)
+    head = prefix.copy()
+    head.append(lines[0], style=style)
+    console.print(head, soft_wrap=True)
+    for line in rest:
+        console.print(Text(" " * indent + line, style=style), soft_wrap=True)
+
+
 def _finding(f: Finding, console: Console, verbose: bool) -> None:
     symbol, style = SYMBOL[f.status]
-    row = Text("  ")
-    row.append(symbol, style=style)
-    row.append(f" {f.code} ", style="bold" if f.status.rank >= Status.WARNING.rank else "")
-    row.append(f.message, style="dim" if f.status is Status.SKIP else "")
-    console.print(row)
+    head = Text("  ")
+    head.append(symbol, style=style)
+    head.append(f" {f.code} ", style="bold" if f.status.rank >= Status.WARNING.rank else "")
+    _print_wrapped(console, head, f.message, 10, "dim" if f.status is Status.SKIP else "")
     problem = f.status in (Status.WARNING, Status.ERROR, Status.CRASH)
     if (problem or verbose) and f.evidence and f.status is not Status.SKIP:
         for key, value in f.evidence.items():
             if key == "traceback" and not verbose:
                 continue
-            ev = Text("      ")
-            ev.append(f"{key}: ", style="dim")
-            ev.append(_value(value))
-            console.print(ev)
+            _print_wrapped(console, Text(f"        {key}: ", style="dim"), _value(value), 10)
     if f.fix and problem:
-        fix = Text("      fix: ", style="bold cyan")
-        fix.append(f.fix.summary)
-        console.print(fix)
+        _print_wrapped(console, Text("        fix: ", style="bold cyan"), f.fix.summary, 10)
         for cmd in f.fix.commands:
-            console.print(Text("        $ " + cmd, style="cyan"))
-        for action in f.fix.actions:
-            console.print(Text(f"        (torchdoctor env --fix can {action.kind.replace('-', ' ')}: {action.path})", style="dim"))
+            _print_wrapped(console, Text("          $ ", style="cyan"), cmd, 12, "cyan")
     if problem and f.related:
-        console.print(Text("      more: " + ", ".join(f"torchdoctor kb show {r}" for r in f.related), style="dim"))
+        _print_wrapped(console, Text("        more: ", style="dim"),
+                       ", ".join(f"torchdoctor kb show {r}" for r in f.related), 14, "dim")
