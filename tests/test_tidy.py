@@ -73,3 +73,35 @@ def test_no_module_imports_torch_at_top_level():
     for path in (ROOT / "doctor").rglob("*.py"):
         source = path.read_text()
         assert not re.search(r"^(import torch|from torch\b)", source, re.M), path
+
+
+def test_readme_documents_every_check():
+    readme = (ROOT / "README.md").read_text()
+    for check in env_checks():
+        assert f"| {check.code} | {check.name} |" in readme, f"README's check table lacks {check.code}"
+
+
+def test_readme_test_command_is_what_ci_runs():
+    readme = (ROOT / "README.md").read_text()
+    command = 'python -m pip install -e ".[test]" && python -m pytest -q'
+    assert command in readme
+    assert command in (ROOT / ".ci" / "run").read_text()
+
+
+def test_related_ids_are_knowledge_base_ids():
+    # The catalog of knowledge-base ids lives beside the repository (shared/); on a checkout
+    # without it there is nothing to compare against.
+    catalog = ROOT.parent / "shared" / "kb-catalog.md"
+    if not catalog.exists():
+        import pytest
+
+        pytest.skip("shared/kb-catalog.md is not beside this checkout")
+    ids = set(re.findall(r"^\| ([a-z0-9-]+) \|", catalog.read_text(), re.M))
+    from torchdoctor.facts.model import Facts
+    from torchdoctor.runner import run_check
+
+    for check in env_checks():
+        for example in check.examples:
+            finding = run_check(check, Facts.partial(**example.facts))
+            unknown = set(finding.related) - ids
+            assert not unknown, f"{check.code} links to {unknown}, which are not knowledge-base ids"
