@@ -163,3 +163,29 @@ def test_json_report_matches_its_published_schema(live_report):
     for fixture in (FIXTURES / "facts").glob("*.json"):
         proc = torchdoctor("env", "--facts", str(fixture), "--format", "json")
         jsonschema.validate(json.loads(proc.stdout), schema)
+
+
+def test_fix_removes_only_the_stale_lock_and_reports_it(tmp_path):
+    from ext_dirs import make_build_dir
+
+    build = make_build_dir(tmp_path, age=3 * 24 * 3600)
+    env = {**os.environ, "TORCH_EXTENSIONS_DIR": str(tmp_path), "NO_COLOR": "1"}
+    before = subprocess.run([sys.executable, "-m", "torchdoctor", "env", "TE401", "--quick"],
+                            capture_output=True, text=True, env=env, timeout=60)
+    assert before.returncode == 1 and "stale build lock for fused_adam" in before.stdout
+    assert (build / "lock").exists(), "without --fix nothing is touched"
+
+    fixed = subprocess.run([sys.executable, "-m", "torchdoctor", "env", "TE401", "--quick", "--fix"],
+                           capture_output=True, text=True, env=env, timeout=60)
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    assert f"removed {build / 'lock'}" in fixed.stderr
+    assert not (build / "lock").exists()
+    assert (build / "build.ninja").exists(), "the build directory and its files stay"
+    assert "no extension build locks" in fixed.stdout  # the report shows the machine after the fix
+
+
+def test_fix_with_nothing_to_fix_says_so(tmp_path):
+    env = {**os.environ, "TORCH_EXTENSIONS_DIR": str(tmp_path)}
+    proc = subprocess.run([sys.executable, "-m", "torchdoctor", "env", "TE401", "--quick", "--fix"],
+                          capture_output=True, text=True, env=env, timeout=60)
+    assert proc.returncode == 0 and "nothing to fix" in proc.stderr
