@@ -1,0 +1,204 @@
+"""Matching parsed text against the knowledge base, and ranking what matched.
+
+A hit's strength is where it matched times how specific the pattern is:
+- where: the final exception, the direct cause of a chained one, the original error inside a
+  DataLoader worker and a rank's own error count fully; an exception handled earlier a little
+  less; a log line or any other line less again, and a warning least. A wrapper that only says a
+  child failed (torchrun's ChildFailedError) counts little: the cause is elsewhere in the text.
+- how specific: the pattern's weight, set by the entry's author (1.0 for a message that names the
+  failure exactly).
+An entry's confidence is its best hit, nudged up a little for each further pattern that agrees.
+Only entries at or above CONFIDENT are answers; nothing is dressed up from a weak hit.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from .loader import KnowledgeBase, load
+from .parse import ExceptionBlock, Parsed, parse
+from .schema import Entry, Pattern
+
+CONFIDENT = 0.5
+CLOSE = 0.2  # runners-up within this of the best are shown
+
+ROLE_WEIGHT = {"final": 1.0, "cause": 1.0, "worker": 1.0, "rank": 0.95, "context": 0.85, "other": 0.8}
+LOG_WEIGHT = 0.75
+LINE_WEIGHT = 0.7
+WARNING_LINE_WEIGHT = 0.5
+WRAPPER_WEIGHT = 0.4
+AGREEMENT_BONUS = 0.03
+_WRAPPERS = re.compile(r"(?:ChildFailedError|SignalException)$")
+_WARNING_LINE = re.compile(r"Warning\b|\bwarn(?:ing)?\b|^\[W|^W\d{4}", re.IGNORECASE)
+
+
+@dataclass
+class Hit:
+    scope: str
+    line: int
+    text: str
+    strength: float
+    captures: dict[str, str]
+
+
+@dataclass
+class Match:
+    id: str
+    title: str
+    confidence: float
+    captures: dict[str, str]
+    evidence: list[Hit]
+    entry: Entry = field(repr=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "title": self.title,
+            "confidence": round(self.confidence, 3),
+            "captures": self.captures,
+            "evidence": [{"scope": h.scope, "line": h.line, "text": h.text} for h in self.evidence],
+            "summary": self.entry.summary,
+            "happened": happened(self.entry, self.captures),
+            "fixes": [{"summary": f.summary, "commands": list(f.commands), "code": f.code} for f in self.entry.fixes],
+            "related": list(self.entry.related),
+            "references": list(self.entry.references),
+        }
+
+
+_COMPILED: dict[tuple[str, bool, bool], re.Pattern[str]] = {}
+
+
+def _compile(pattern: Pattern, multiline: bool) -> re.Pattern[str]:
+    key = (pattern.regex, pattern.ignore_case, multiline)
+    rx = _COMPILED.get(key)
+    if rx is None:
+        flags = (re.IGNORECASE if pattern.ignore_case else 0) | (re.MULTILINE if multiline else 0)
+        rx = _COMPILED[key] = re.compile(pattern.regex, flags)
+    return rx
+
+
+class _Haystack:
+    """One scope's text joined, with line numbers recoverable from offsets."""
+
+    def __init__(self, items: list[tuple[int, str]]) -> None:
+        self.items = items
+        self.text = "\n".join(t for _, t in items)
+        self.lower: str | None = None
+        self.starts: list[int] = []
+        offset = 0
+        for _, t in items:
+            self.starts.append(offset)
+            offset += len(t) + 1
+
+    def contains_all(self, literals: list[str], ignore_case: bool) -> bool:
+        if ignore_case:
+            if self.lower is None:
+                self.lower = self.text.lower()
+            return all(lit in self.lower for lit in literals)
+        return all(lit in self.text for lit in literals)
+
+    def locate(self, offset: int) -> tuple[int, str]:
+        i = bisect.bisect_right(self.starts, offset) - 1
+        return self.items[i]
+
+
+def _captures(m: re.Match[str]) -> dict[str, str]:
+    return {k: v.strip() for k, v in m.groupdict().items() if v is not None and v.strip()}
+
+
+def _exception_strength(block: ExceptionBlock) -> float:
+    strength = ROLE_WEIGHT.get(block.role, 0.8)
+    if _WRAPPERS.search(block.type):
+        strength *= WRAPPER_WEIGHT
+    return strength
+
+
+def _hits_for(entry: Entry, literals: list[list[str]], parsed: Parsed, stacks: dict[str, _Haystack]) -> list[Hit]:
+    hits: list[Hit] = []
+    for pattern, lits in zip(entry.patterns, literals):
+        stack = stacks[pattern.scope]
+        if not stack.items or not stack.contains_all(lits, pattern.ignore_case):
+            continue
+        if pattern.scope == "exception":
+            rx = _compile(pattern, multiline=True)
+            for block in parsed.exceptions:
+                if pattern.exception_type and not re.search(pattern.exception_type, block.type):
+                    continue
+                if pattern.frame and not any(re.search(pattern.frame, f) for f in block.frames):
+                    continue
+                m = rx.search(block.text)
+                if m:
+                    first = block.text.splitlines()[0] if block.text else block.type
+                    hits.append(Hit("exception", block.line_no, first[:300],
+                                    _exception_strength(block) * pattern.weight, _captures(m)))
+        else:
+            rx = _compile(pattern, multiline=True)
+            seen = 0
+            for m in rx.finditer(stack.text):
+                line_no, text = stack.locate(m.start())
+                base = LOG_WEIGHT if pattern.scope == "log" else LINE_WEIGHT
+                if _WARNING_LINE.search(text) and pattern.scope == "line":
+                    base = WARNING_LINE_WEIGHT
+                hits.append(Hit(pattern.scope, line_no, text[:300], base * pattern.weight, _captures(m)))
+                seen += 1
+                if seen >= 20:  # the same log line repeated a thousand times adds nothing
+                    break
+    return hits
+
+
+def match_parsed(parsed: Parsed, kb: KnowledgeBase | None = None) -> list[Match]:
+    kb = kb or load()
+    exception_items = [(b.line_no, b.text) for b in parsed.exceptions]
+    stacks = {
+        "exception": _Haystack(exception_items),
+        "line": _Haystack(parsed.lines),
+        "log": _Haystack(parsed.log_lines),
+    }
+    matches: list[Match] = []
+    for entry in kb.entries.values():
+        hits = _hits_for(entry, kb.literals.get(entry.id) or [[] for _ in entry.patterns], parsed, stacks)
+        if not hits:
+            continue
+        hits.sort(key=lambda h: (-h.strength, -h.line))
+        best = hits[0]
+        agreeing = len({(h.scope, h.text) for h in hits[1:] if h.strength >= CONFIDENT * 0.8})
+        confidence = min(0.99, best.strength + AGREEMENT_BONUS * min(agreeing, 3))
+        captures: dict[str, str] = {}
+        for h in hits:
+            for k, v in h.captures.items():
+                captures.setdefault(k, v)
+        evidence = []
+        for h in hits:
+            if all((h.line, h.text) != (e.line, e.text) for e in evidence):
+                evidence.append(h)
+            if len(evidence) == 3:
+                break
+        matches.append(Match(entry.id, entry.title, confidence, captures, evidence, entry))
+    matches.sort(key=lambda m: (-m.confidence, -m.evidence[0].line, m.id))
+    return matches
+
+
+def explain(source: Any, kb: KnowledgeBase | None = None, *, include_weak: bool = False) -> list[Match]:
+    """Knowledge-base matches for a traceback or log (str, bytes or a file), best first.
+
+    Only confident matches are returned unless `include_weak` is set.
+    """
+    parsed = source if isinstance(source, Parsed) else parse(source)
+    matches = match_parsed(parsed, kb)
+    return matches if include_weak else [m for m in matches if m.confidence >= CONFIDENT]
+
+
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def happened(entry: Entry, captures: dict[str, str]) -> list[str]:
+    """The entry's 'what happened' lines with the user's values; lines missing a value are left out."""
+    out = []
+    for line in entry.happened:
+        names = _PLACEHOLDER.findall(line)
+        if all(n in captures for n in names):
+            out.append(_PLACEHOLDER.sub(lambda m: captures[m.group(1)], line))
+    return out

@@ -1,0 +1,327 @@
+"""From raw text (a traceback, a whole training log, bytes from a pipe) to its structure.
+
+Streaming: lines are read one at a time and only the interesting ones are kept — tracebacks,
+exception lines with their message, CUDA/NCCL log lines — so a 100 MB log costs bounded memory.
+A cheap trigger test decides which lines deserve attention; everything else is dropped at once.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from collections import deque
+from dataclasses import dataclass, field
+from typing import IO, Iterable, Iterator
+
+# ------------------------------------------------------------------ normalisation
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07")
+# Prefixes that launchers and loggers put in front of every line.
+_PREFIX = re.compile(
+    r"^(?:"
+    r"\[(?:rank|default)\d+\]:\s?"  # [rank3]: (torch), [default0]: (torchrun --tee)
+    r"|\d+:\s(?=\S)"  # 0: (torchrun --role/--tee short form, srun -l)
+    r"|\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?(?:\s*[-|]\s*|\s+)"  # 2024-05-01 12:00:00,123 -
+    r"|[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+\s+\S+:\d+\]\s"  # glog: W0501 12:00:00.123 1234 file.cpp:12]
+    r")+"
+)
+
+
+def normalize_line(line: str) -> str:
+    line = line.rstrip("\r\n")
+    if "\x1b" in line:
+        line = _ANSI.sub("", line)
+    if "\r" in line:  # progress bars redraw with CR; keep what was printed last
+        line = line.rsplit("\r", 1)[-1] or line.replace("\r", "")
+    return _PREFIX.sub("", line, count=1)
+
+
+# ------------------------------------------------------------------ structure
+_TRACEBACK = re.compile(r"^\s*(?:Original )?Traceback \(most recent call last\):")
+_FRAME = re.compile(r'^\s+File "(?P<file>[^"]+)", line (?P<line>\d+)(?:, in (?P<func>.+))?')
+_EXC = re.compile(
+    r"^(?P<type>(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Warning|Interrupt|Exit|Failure|Failed|Fault|"
+    r"Timeout|Abort|NotSupported\w*|error))(?::[ \t]*(?P<msg>.*))?$"
+)
+# A logging level in front of an exception ("ERROR:root:RuntimeError: ...", "trainer - ERROR - ...").
+_LEVEL = re.compile(r"^(?:[\w.]+\s+-\s+)?(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)(?::[\w.]*:|\s+-\s+|:\s)\s*")
+_CPP_WHAT = re.compile(r"^\s*what\(\):\s+(?P<msg>.*)$")
+_CPP_TERMINATE = re.compile(r"terminate called after throwing an instance of '(?P<type>[^']+)'")
+_CHAIN_CAUSE = "The above exception was the direct cause of the following exception:"
+_CHAIN_CONTEXT = "During handling of the above exception, another exception occurred:"
+_WORKER = re.compile(r"Caught (?P<type>[\w.]+) in DataLoader worker process (?P<worker>\d+)")
+_RANK_PREFIX = re.compile(r"^(?:\x1b\[[0-9;]*m)*\[(?:rank|default)(?P<rank>\d+)\]:")
+_LOG = re.compile(
+    r"NCCL (?:WARN|INFO|ERROR)|ncclInternalError|ncclSystemError|ncclUnhandledCudaError|ncclInvalidUsage"
+    r"|ncclRemoteError|CUDA error|CUDA kernel errors|CUBLAS_STATUS|CUDNN_STATUS|cudaError"
+    r"|ProcessGroupNCCL|Watchdog caught|\[(?:W|E) \w+\.cpp:\d+\]|^\[[WE]\d{4}|ERROR:torch\.distributed"
+    r"|WARNING:torch\.distributed|Segmentation fault|Bus error|Aborted \(core dumped\)|Killed$|OOM killer"
+)
+# A line deserves attention when it contains one of these (lower-cased); everything else in a
+# log is noise. They are matched over whole chunks at once through a trie-shaped regex: testing
+# each line separately with a case-insensitive alternation costs 30x more.
+TRIGGER_WORDS = (
+    "error", "exception", "traceback", "warn", "fatal", "fail", "killed", "abort", "assert", "denied",
+    "not found", "no such", "cannot", "can't", "unable", "invalid", "unsupported", "not supported",
+    "not implemented", "timed out", "timeout", "mismatch", "expected", "out of memory", "nccl", "cuda",
+    "cudnn", "cublas", "segmentation", "core dumped", "unrecognized", "undefined symbol", "insufficient",
+    "too old", "no kernel", "not compiled", "does not exist", "has no attribute", "missing key",
+    "unexpected key", "size mismatch", "caught", "root cause", "recursion", "nan", "illegal", "deadlock",
+    "hang", "refused", "in use", "shm", "shared memory", "what():", "signal",
+)
+
+
+def _trie_regex(words: tuple[str, ...]) -> re.Pattern[str]:
+    trie: dict = {}
+    for word in words:
+        node = trie
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def build(node: dict) -> str:
+        ends = "" in node
+        branches = [re.escape(ch) + build(child) for ch, child in sorted(node.items()) if ch]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{body})?" if ends else body
+
+    return re.compile(build(trie))
+
+
+_TRIGGER = _trie_regex(TRIGGER_WORDS)
+_MESSAGE_STOP = re.compile(r"^\s*(?:Traceback \(most recent|File \"|During handling|The above exception|"
+                           r"Exception raised from|frame #\d|=+$|-+$|\[\d+\]:$|Root Cause)")
+
+MAX_MESSAGE_LINES = 40
+MAX_KEPT_LINES = 20000  # of interesting lines, for the `line`/`log` scopes (newest kept)
+MAX_EXCEPTIONS = 400  # newest kept
+MAX_LINE_CHARS = 4000  # a giant single line is cut: patterns never need more
+
+
+@dataclass
+class ExceptionBlock:
+    type: str
+    message: str  # the message line plus its continuation lines
+    frames: list[str] = field(default_factory=list)  # "file:line in func", innermost last
+    line_no: int = 0  # 1-based line of the exception line in the input
+    # "final" (the last exception in the text), "cause" (the direct cause in a chain), "context"
+    # (an exception during whose handling another occurred), "worker" (the original error inside a
+    # DataLoader worker), "rank" (a rank's root cause in a torchrun summary), "other"
+    role: str = "other"
+    rank: int | None = None
+    in_worker: bool = False
+
+    @property
+    def text(self) -> str:
+        return f"{self.type}: {self.message}" if self.message else self.type
+
+
+@dataclass
+class Parsed:
+    exceptions: list[ExceptionBlock]
+    lines: list[tuple[int, str]]  # (line number, normalised text) of the interesting lines
+    log_lines: list[tuple[int, str]]  # the subset that are CUDA/NCCL/c10 log lines
+    total_lines: int
+    total_chars: int
+
+    @property
+    def final(self) -> ExceptionBlock | None:
+        return self.exceptions[-1] if self.exceptions else None
+
+
+CHUNK_CHARS = 1 << 22  # 4 Mi characters per chunk: big enough to amortise, small enough to bound memory
+
+
+def iter_chunks(source: str | bytes | IO[str] | IO[bytes] | Iterable[str]) -> Iterator[str]:
+    """Text in chunks that end at a line boundary; undecodable bytes replaced, never fatal."""
+    if isinstance(source, bytes):
+        source = source.decode("utf-8", "replace")
+    if isinstance(source, str):
+        start = 0
+        while start < len(source):
+            end = source.find("\n", start + CHUNK_CHARS)
+            end = len(source) if end < 0 else end + 1
+            yield source[start:end]
+            start = end
+        return
+    read = getattr(source, "read", None)
+    if read is None:  # an iterable of lines
+        buf: list[str] = []
+        size = 0
+        for line in source:
+            line = line.decode("utf-8", "replace") if isinstance(line, bytes) else line
+            buf.append(line if line.endswith("\n") else line + "\n")
+            size += len(line)
+            if size >= CHUNK_CHARS:
+                yield "".join(buf)
+                buf, size = [], 0
+        if buf:
+            yield "".join(buf)
+        return
+    decoder = codecs.getincrementaldecoder("utf-8")("replace")
+    rest = ""
+    while True:
+        data = read(CHUNK_CHARS)
+        if not data:
+            break
+        text = rest + (decoder.decode(data) if isinstance(data, bytes) else data)
+        cut = text.rfind("\n") + 1
+        if cut == 0:
+            if len(text) < 4 * CHUNK_CHARS:
+                rest = text
+                continue
+            cut = len(text)  # a line longer than 16 Mi characters: hand it over in pieces
+        yield text[:cut]
+        rest = text[cut:]
+    rest += decoder.decode(b"", final=True) if not isinstance(rest, bytes) else ""
+    if rest:
+        yield rest
+
+
+class _Reader:
+    """The line-by-line state machine: tracebacks, chained exceptions, messages, log lines."""
+
+    def __init__(self) -> None:
+        self.exceptions: deque[ExceptionBlock] = deque(maxlen=MAX_EXCEPTIONS)
+        self.kept: deque[tuple[int, str]] = deque(maxlen=MAX_KEPT_LINES)
+        self.logs: deque[tuple[int, str]] = deque(maxlen=MAX_KEPT_LINES)
+        self.frames: list[str] = []
+        self.in_traceback = False
+        self.current: ExceptionBlock | None = None  # an exception whose message may continue
+        self.worker_pending: int | None = None
+
+    @property
+    def busy(self) -> bool:
+        """Inside a traceback or a message: the next lines matter even without a trigger word."""
+        return self.in_traceback or self.current is not None
+
+    def _keep(self, number: int, line: str) -> None:
+        self.kept.append((number, line))
+        if _LOG.search(line):
+            self.logs.append((number, line))
+
+    def feed(self, raw: str, number: int) -> None:
+        if len(raw) > MAX_LINE_CHARS:
+            raw = raw[:MAX_LINE_CHARS]
+        line = normalize_line(raw)
+        stripped = line.strip()
+
+        current = self.current
+        if current is not None:
+            # Continuation of an exception message: non-empty lines that start nothing new.
+            if stripped and not _MESSAGE_STOP.match(line) and not _TRACEBACK.match(line) \
+                    and current.message.count("\n") < MAX_MESSAGE_LINES and not _EXC.match(stripped):
+                current.message += "\n" + stripped
+                self._keep(number, line)
+                return
+            self.current = None
+
+        if _TRACEBACK.match(line):
+            self.in_traceback = True
+            self.frames = []
+            if not stripped.startswith("Original"):
+                self.worker_pending = None  # a new traceback of the main process
+            self.kept.append((number, line))
+            return
+        if stripped == _CHAIN_CAUSE or stripped == _CHAIN_CONTEXT:
+            if self.exceptions:
+                self.exceptions[-1].role = "cause" if stripped == _CHAIN_CAUSE else "context"
+            self.kept.append((number, line))
+            return
+        if self.in_traceback:
+            m = _FRAME.match(line)
+            if m:
+                self.frames.append(f"{m['file']}:{m['line']} in {m['func'] or '?'}")
+                return
+            if line.startswith("    ") and not _EXC.match(stripped):
+                return  # the source line under a frame (or a ^^^^ marker)
+
+        exc = _EXC.match(stripped)
+        if exc is None and _LEVEL.match(stripped):
+            exc = _EXC.match(_LEVEL.sub("", stripped, count=1))
+        what = _CPP_WHAT.match(line) if exc is None else None
+        if exc or what:
+            block = ExceptionBlock(
+                type=exc["type"] if exc else "c10::Error",
+                message=(exc["msg"] or "").strip() if exc else what["msg"].strip(),
+                frames=self.frames if self.in_traceback else [],
+                line_no=number,
+            )
+            w = _WORKER.search(block.message)
+            if w:
+                self.worker_pending = int(w["worker"])
+            elif self.worker_pending is not None and self.in_traceback:
+                block.in_worker = True
+            r = _RANK_PREFIX.match(raw)
+            if r:
+                block.rank = int(r["rank"])
+            self.exceptions.append(block)
+            self.current = block
+            self.in_traceback = False
+            self.frames = []
+            self._keep(number, line)
+            return
+
+        self.in_traceback = False
+        self._keep(number, line)
+
+
+def parse(source: str | bytes | IO[str] | IO[bytes] | Iterable[str]) -> Parsed:
+    reader = _Reader()
+    number = 1  # the line number of the line that starts at `cursor`
+    total_chars = 0
+    for chunk in iter_chunks(source):
+        total_chars += len(chunk)
+        size = len(chunk)
+        cursor = 0  # everything before it is counted (and, where it mattered, read)
+
+        def read_from(start: int) -> int:
+            """Feed lines from `start` while the reader needs them; returns where it stopped."""
+            nonlocal number
+            p = start
+            while True:
+                end = chunk.find("\n", p)
+                end = size if end < 0 else end
+                reader.feed(chunk[p:end], number)
+                number += 1
+                p = end + 1
+                if p >= size or not reader.busy:
+                    return p
+
+        if reader.busy:  # a traceback that began in the previous chunk
+            cursor = read_from(0)
+        # Only lines with a trigger word start work; the rest of the log is skipped in C.
+        for m in _TRIGGER.finditer(chunk.lower()):
+            if m.start() < cursor:
+                continue
+            start = chunk.rfind("\n", cursor, m.start()) + 1 if m.start() > cursor else cursor
+            if start < cursor:
+                start = cursor
+            number += chunk.count("\n", cursor, start)
+            cursor = read_from(start)
+        if cursor < size:
+            number += chunk.count("\n", cursor, size)
+            if not chunk.endswith("\n"):
+                number += 1
+    total_lines = number - 1
+
+    blocks = list(reader.exceptions)
+    _assign_roles(blocks)
+    return Parsed(blocks, list(reader.kept), list(reader.logs), total_lines, total_chars)
+
+
+def _assign_roles(blocks: list[ExceptionBlock]) -> None:
+    """Mark DataLoader-worker originals, per-rank errors, and the final exception of the main
+    process (the last one that is not a worker's original: the re-raise "Caught X in DataLoader
+    worker process N" is the main process's final error, the worker's own error its cause)."""
+    for b in blocks:
+        if b.in_worker:
+            b.role = "worker"
+        elif b.rank is not None and b.role == "other":
+            b.role = "rank"
+    for b in reversed(blocks):
+        if b.role != "worker":
+            if b.role in ("other", "rank"):
+                b.role = "final"
+            break

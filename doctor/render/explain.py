@@ -1,0 +1,216 @@
+"""Rendering explanations and knowledge entries: text for people, JSON (torchdoctor.explain/v1) for
+programs. Pure functions of matches, the parsed error and (with --env) findings."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from typing import Any
+
+from rich.console import Console
+from rich.text import Text
+
+from ..kb.matcher import CLOSE, Match, happened
+from ..kb.parse import ExceptionBlock, Parsed
+from ..kb.schema import Entry
+from ..model import Finding, Status
+
+EXPLAIN_SCHEMA = "torchdoctor.explain/v1"
+
+GENERIC_NEXT_STEPS = (
+    "Read the last exception in the output first; with a chained exception, the one marked "
+    "'The above exception was the direct cause' is the root.",
+    "For CUDA errors, rerun with CUDA_LAUNCH_BLOCKING=1 so the traceback points at the failing operation.",
+    "For errors inside DataLoader workers, rerun with num_workers=0 to get the plain traceback.",
+    "Check the machine: torchdoctor env",
+    "Search the knowledge base by words from the message: torchdoctor kb search <words>",
+)
+
+
+def primary_error(parsed: Parsed, matches: list[Match]) -> ExceptionBlock | None:
+    """The exception the answer is about: the one the best match hit, else the final one."""
+    if matches:
+        line = matches[0].evidence[0].line
+        for block in parsed.exceptions:
+            if block.line_no == line:
+                return block
+    return parsed.final
+
+
+def error_json(block: ExceptionBlock | None) -> dict[str, Any] | None:
+    if block is None:
+        return None
+    return {"type": block.type, "message": block.message, "line": block.line_no, "role": block.role,
+            "frames": block.frames[-10:], "rank": block.rank, "in_dataloader_worker": block.in_worker}
+
+
+def env_notes(match: Match, findings: list[Finding] | None) -> list[dict[str, Any]]:
+    """What this machine's env checks say about a match's cause: confirmed, or found healthy."""
+    if not findings:
+        return []
+    by_code = {f.code: f for f in findings}
+    notes = []
+    for code in match.entry.related:
+        f = by_code.get(code)
+        if f is None or f.status in (Status.SKIP, Status.CRASH):
+            continue
+        verdict = "confirmed" if f.status in (Status.WARNING, Status.ERROR) else "healthy"
+        notes.append({"code": code, "verdict": verdict, "status": f.status.value, "message": f.message,
+                      "fix": f.fix.to_json() if f.fix else None})
+    return notes
+
+
+def explain_document(parsed: Parsed, matches: list[Match], findings: list[Finding] | None = None) -> dict[str, Any]:
+    out = []
+    for m in matches:
+        d = m.to_json()
+        notes = env_notes(m, findings)
+        if findings is not None:
+            d["env"] = notes
+        out.append(d)
+    return {
+        "schema": EXPLAIN_SCHEMA,
+        "error": error_json(primary_error(parsed, matches)),
+        "matches": out,
+        "input": {"lines": parsed.total_lines, "characters": parsed.total_chars,
+                  "exceptions": len(parsed.exceptions)},
+    }
+
+
+def render_json(parsed: Parsed, matches: list[Match], findings: list[Finding] | None = None) -> str:
+    return json.dumps(explain_document(parsed, matches, findings), indent=2, ensure_ascii=False) + "\n"
+
+
+def _para(console: Console, text: str, indent: int = 2, style: str = "") -> None:
+    width = max(40, console.width - indent)
+    for block in text.strip().split("\n\n"):
+        for line in textwrap.wrap(" ".join(block.split()), width=width, break_long_words=False,
+                                  break_on_hyphens=False):
+            console.print(Text(" " * indent + line, style=style), soft_wrap=True)
+
+
+def _code(console: Console, code: str, indent: int) -> None:
+    for line in code.rstrip().splitlines():
+        console.print(Text(" " * indent + line, style="cyan"), soft_wrap=True)
+
+
+def _fixes(console: Console, entry: Entry) -> None:
+    for i, fix in enumerate(entry.fixes, 1):
+        head = Text(f"  {i}. ", style="bold")
+        head.append(fix.summary)
+        console.print(head, soft_wrap=True)
+        for cmd in fix.commands:
+            console.print(Text(f"       $ {cmd}", style="cyan"), soft_wrap=True)
+        if fix.code:
+            _code(console, fix.code, 7)
+
+
+def render_text(parsed: Parsed, matches: list[Match], console: Console,
+                findings: list[Finding] | None = None) -> None:
+    if not matches:
+        console.print(Text("No confident match in the knowledge base.", style="bold yellow"))
+        block = parsed.final
+        if block is not None:
+            console.print()
+            console.print(Text("The error torchdoctor extracted", style="bold"))
+            first = block.text.splitlines()[0] if block.text else block.type
+            _para(console, f"{first}  (line {block.line_no})")
+        elif parsed.total_lines:
+            console.print(Text("  No exception or error line was found in the text.", style="dim"))
+        console.print()
+        console.print(Text("Next steps", style="bold"))
+        for step in GENERIC_NEXT_STEPS:
+            _para(console, "- " + step)
+        return
+
+    best = matches[0]
+    entry = best.entry
+    title = Text(entry.title, style="bold")
+    title.append(f"   {best.id} · confidence {best.confidence:.2f}", style="dim")
+    console.print(title)
+    console.print()
+    console.print(Text("What happened", style="bold"))
+    for hit in best.evidence[:2]:
+        _para(console, f"{hit.text}  (line {hit.line})")
+    for line in happened(entry, best.captures):
+        _para(console, line)
+    console.print()
+    console.print(Text("Why", style="bold"))
+    _para(console, entry.summary)
+    _para(console, entry.explanation, style="dim")
+    console.print()
+    console.print(Text("Fix", style="bold"))
+    _fixes(console, entry)
+    notes = env_notes(best, findings)
+    if findings is not None:
+        console.print()
+        console.print(Text("On this machine", style="bold"))
+        if not notes:
+            _para(console, "no environment check bears on this cause", style="dim")
+        for note in notes:
+            mark = "✗ confirmed" if note["verdict"] == "confirmed" else "✓ healthy"
+            _para(console, f"{mark} by {note['code']}: {note['message']}")
+    if entry.related:
+        console.print()
+        console.print(Text("Would have caught it earlier", style="bold"))
+        env = [c for c in entry.related if c.startswith("TE")]
+        lint = [c for c in entry.related if c.startswith("TD")]
+        other = [c for c in entry.related if not c.startswith(("TE", "TD"))]
+        if env:
+            _para(console, "torchdoctor env " + " ".join(env))
+        if lint:
+            _para(console, "torchdoctor check --select " + ",".join(lint) + " train.py")
+        if other:
+            _para(console, " ".join(other))
+    if entry.references:
+        console.print()
+        console.print(Text("References", style="bold"))
+        for ref in entry.references:
+            console.print(Text("  " + ref, style="dim"), soft_wrap=True)
+    close = [m for m in matches[1:] if best.confidence - m.confidence <= CLOSE]
+    if close:
+        console.print()
+        console.print(Text("Also possible", style="bold"))
+        for m in close:
+            _para(console, f"{m.id} ({m.confidence:.2f}): {m.title} — torchdoctor kb show {m.id}")
+
+
+# ------------------------------------------------------------------ kb browsing
+
+def render_entry(entry: Entry, console: Console) -> None:
+    console.print(Text(entry.title, style="bold"))
+    console.print(Text(f"{entry.id} · {entry.area} · seed {entry.seed}", style="dim"))
+    console.print()
+    _para(console, entry.summary)
+    console.print()
+    _para(console, entry.explanation, style="")
+    console.print()
+    console.print(Text("Fix", style="bold"))
+    _fixes(console, entry)
+    if entry.related:
+        console.print()
+        console.print(Text("Checks that catch it: " + ", ".join(entry.related), style="dim"))
+    if entry.see_also:
+        console.print(Text("See also: " + ", ".join(entry.see_also), style="dim"))
+    if entry.references:
+        console.print()
+        console.print(Text("References", style="bold"))
+        for ref in entry.references:
+            console.print(Text("  " + ref, style="dim"), soft_wrap=True)
+    console.print()
+    console.print(Text("Seen in the wild", style="bold"))
+    for ex in entry.examples:
+        console.print(Text("  " + ex.source, style="dim"), soft_wrap=True)
+
+
+def render_list(entries: list[Entry], console: Console) -> None:
+    area = None
+    for e in entries:
+        if e.area != area:
+            if area is not None:
+                console.print()
+            area = e.area
+            console.print(Text(area, style="bold underline"))
+        row = Text(f"  {e.id:<34}", style="cyan")
+        row.append(e.title)
+        console.print(row, soft_wrap=True)

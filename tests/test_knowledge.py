@@ -1,0 +1,66 @@
+"""The knowledge base stays consistent as it grows: every entry's examples match it and rank it
+first, its near misses do not match it, and no entry's example is claimed by another entry above it."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from torchdoctor.kb import explain
+from torchdoctor.kb.loader import _parse_toml, _toml_files, build_index, digest, load
+
+ROOT = Path(__file__).resolve().parents[1]
+CATALOG = (Path(__file__).parent / "fixtures" / "kb_catalog_ids.txt").read_text().split()
+KB = load()
+EXAMPLES = [(e.id, i, ex) for e in KB.entries.values() for i, ex in enumerate(e.examples)]
+NEAR = [(e.id, i, n) for e in KB.entries.values() for i, n in enumerate(e.near_misses)]
+
+
+def test_every_catalog_id_has_an_entry():
+    missing = sorted(set(CATALOG) - set(KB.entries))
+    assert not missing, f"catalog ids without an entry: {missing}"
+
+
+def test_catalog_copy_matches_the_shared_catalog():
+    shared = ROOT.parent / "shared" / "kb-catalog.md"
+    if not shared.exists():
+        pytest.skip("shared/kb-catalog.md is not beside this checkout")
+    ids = re.findall(r"^\| ([a-z0-9-]+) \|", shared.read_text(), re.M)
+    assert sorted(i for i in ids if i != "id") == sorted(CATALOG)
+
+
+def test_entries_parse_strictly_and_the_index_is_current():
+    files = _toml_files()
+    entries = _parse_toml(files)  # raises SchemaError on any unknown key, bad regex, wrong id
+    assert set(entries) == set(KB.entries)
+    index = json.loads((ROOT / "knowledge" / "index.json").read_text())
+    assert index["digest"] == digest(files), "knowledge/index.json is stale: run python -m torchdoctor.kb.loader"
+    assert index == json.loads(json.dumps(build_index(files))), "index differs from a fresh build"
+
+
+@pytest.mark.parametrize("entry_id", sorted(KB.entries))
+def test_entry_has_real_examples(entry_id):
+    entry = KB.entries[entry_id]
+    assert len(entry.examples) >= 2, f"{entry_id}: at least two real error texts, with their source URL"
+    assert len({ex.source for ex in entry.examples}) >= 2 or len(entry.examples) >= 3, \
+        f"{entry_id}: examples should come from more than one report"
+    assert entry.near_misses, f"{entry_id}: a near miss shows what it must not match"
+
+
+@pytest.mark.parametrize("entry_id,index,example", EXAMPLES, ids=[f"{e}-{i}" for e, i, _ in EXAMPLES])
+def test_example_matches_its_entry_first(entry_id, index, example):
+    matches = explain(example.text)
+    assert matches, f"{entry_id} example {index} matched nothing"
+    assert matches[0].id == entry_id, \
+        f"{entry_id} example {index}: ranked {[(m.id, round(m.confidence, 2)) for m in matches[:3]]}"
+    for key, value in example.captures.items():
+        assert matches[0].captures.get(key) == value, f"capture {key}: {matches[0].captures}"
+
+
+@pytest.mark.parametrize("entry_id,index,near", NEAR, ids=[f"{e}-near-{i}" for e, i, _ in NEAR])
+def test_near_miss_does_not_match(entry_id, index, near):
+    ids = [m.id for m in explain(near.text)]
+    assert entry_id not in ids, f"{entry_id} near miss {index} ({near.note}) matched: {ids}"
