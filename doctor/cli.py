@@ -218,12 +218,12 @@ def kb_show(entry_id: str = typer.Argument(..., metavar="ID", help="An entry id,
     from .render.explain import render_entry
 
     kb = load()
-    entry = kb.entries.get(entry_id.strip().lower())
-    if entry is None:
-        close = difflib.get_close_matches(entry_id, list(kb.entries), n=3)
+    key = entry_id.strip().lower()
+    if key not in kb.heads:
+        close = difflib.get_close_matches(entry_id, list(kb.heads), n=3)
         hint = f"; did you mean {', '.join(close)}?" if close else " (see `torchdoctor kb list`)"
         raise UsageError(f"no knowledge entry {entry_id!r}{hint}")
-    render_entry(entry, _stdout_console())
+    render_entry(kb.entry(key), _stdout_console())
 
 
 @kb_app.command("search")

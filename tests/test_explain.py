@@ -268,3 +268,30 @@ def test_ipython_handler_is_installed_and_explains():
         hook.uninstall()
     assert "[cuda-device-side-assert" in out.getvalue()
     assert ipython is not None
+
+
+def test_large_file_parallel_scan_equals_sequential(tmp_path):
+    # > PARALLEL_MIN_BYTES, with tracebacks straddling the 4 Mi-character chunk boundaries.
+    from torchdoctor.kb import parse as P
+
+    filler = "epoch 1 step 17 loss 0.1234 lr 3e-4 tok/s 51234 " * 2 + "\n"
+    parts, size, k = [], 0, 0
+    while size < P.PARALLEL_MIN_BYTES + (2 << 20):
+        parts.append(filler * 30000)
+        parts.append(ASSERT.replace("214", str(k)))
+        size += len(filler) * 30000 + len(ASSERT)
+        k += 1
+    text = "".join(parts)
+    path = tmp_path / "big.log"
+    path.write_text(text)
+    with open(path, "rb") as fh:
+        parallel = P.parse(fh)
+    sequential = P.parse(text)
+    key = lambda p: [(b.type, b.message, b.line_no, b.role, tuple(b.frames)) for b in p.exceptions]  # noqa: E731
+    assert key(parallel) == key(sequential)
+    assert parallel.total_lines == sequential.total_lines == text.count("\n")
+    assert len(parallel.exceptions) == k
+    # line numbers are right: each exception sits on the line its text says
+    lines = text.split("\n")
+    for block in parallel.exceptions:
+        assert lines[block.line_no - 1].startswith("RuntimeError: CUDA error")

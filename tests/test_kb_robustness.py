@@ -71,6 +71,7 @@ ADVERSARIAL = textwrap.dedent(r'''
         for i, p in enumerate(entry.patterns):
             rx = re.compile(p.regex, (re.I if p.ignore_case else 0) | re.M)
             lits = kb.literals[entry.id][i]
+            lits = [lit for group in lits for lit in group]
             inputs = fillers + near + [l * 2000 for l in lits] + [(l + " ") * 1000 + "!" for l in lits]
             for s in inputs:
                 t0 = time.perf_counter()

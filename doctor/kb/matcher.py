@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .loader import KnowledgeBase, load
+from .loader import Head, KnowledgeBase, load
 from .parse import ExceptionBlock, Parsed, parse
 from .schema import Entry, Pattern
 
@@ -93,12 +93,15 @@ class _Haystack:
             self.starts.append(offset)
             offset += len(t) + 1
 
-    def contains_all(self, literals: list[str], ignore_case: bool) -> bool:
+    def contains_all(self, groups: Any, ignore_case: bool) -> bool:
+        """Whether the text holds one substring of every group (an AND of ORs)."""
         if ignore_case:
             if self.lower is None:
                 self.lower = self.text.lower()
-            return all(lit in self.lower for lit in literals)
-        return all(lit in self.text for lit in literals)
+            text = self.lower
+        else:
+            text = self.text
+        return all(any(lit in text for lit in group) for group in groups)
 
     def locate(self, offset: int) -> tuple[int, str]:
         i = bisect.bisect_right(self.starts, offset) - 1
@@ -116,9 +119,9 @@ def _exception_strength(block: ExceptionBlock) -> float:
     return strength
 
 
-def _hits_for(entry: Entry, literals: list[list[str]], parsed: Parsed, stacks: dict[str, _Haystack]) -> list[Hit]:
+def _hits_for(head: Head, parsed: Parsed, stacks: dict[str, _Haystack]) -> list[Hit]:
     hits: list[Hit] = []
-    for pattern, lits in zip(entry.patterns, literals):
+    for pattern, lits in zip(head.patterns, head.literals):
         stack = stacks[pattern.scope]
         if not stack.items or not stack.contains_all(lits, pattern.ignore_case):
             continue
@@ -149,7 +152,7 @@ def _hits_for(entry: Entry, literals: list[list[str]], parsed: Parsed, stacks: d
     return hits
 
 
-def match_parsed(parsed: Parsed, kb: KnowledgeBase | None = None) -> list[Match]:
+def match_parsed(parsed: Parsed, kb: KnowledgeBase | None = None, min_confidence: float = 0.0) -> list[Match]:
     kb = kb or load()
     exception_items = [(b.line_no, b.text) for b in parsed.exceptions]
     stacks = {
@@ -157,26 +160,32 @@ def match_parsed(parsed: Parsed, kb: KnowledgeBase | None = None) -> list[Match]
         "line": _Haystack(parsed.lines),
         "log": _Haystack(parsed.log_lines),
     }
-    matches: list[Match] = []
-    for entry in kb.entries.values():
-        hits = _hits_for(entry, kb.literals.get(entry.id) or [[] for _ in entry.patterns], parsed, stacks)
+    scored = []
+    for head in kb.heads.values():
+        hits = _hits_for(head, parsed, stacks)
         if not hits:
             continue
         hits.sort(key=lambda h: (-h.strength, -h.line))
         best = hits[0]
         agreeing = len({(h.scope, h.text) for h in hits[1:] if h.strength >= CONFIDENT * 0.8})
         confidence = min(0.99, best.strength + AGREEMENT_BONUS * min(agreeing, 3))
+        scored.append((head, hits, confidence))
+    matches: list[Match] = []
+    for head, hits, confidence in scored:
+        if confidence < min_confidence:
+            continue
         captures: dict[str, str] = {}
         for h in hits:
             for k, v in h.captures.items():
                 captures.setdefault(k, v)
-        evidence = []
+        evidence: list[Hit] = []
         for h in hits:
             if all((h.line, h.text) != (e.line, e.text) for e in evidence):
                 evidence.append(h)
             if len(evidence) == 3:
                 break
-        matches.append(Match(entry.id, entry.title, confidence, captures, evidence, entry))
+        # Only now is the entry's file read: explanations are needed for the answers alone.
+        matches.append(Match(head.id, head.title, confidence, captures, evidence, kb.entry(head.id)))
     matches.sort(key=lambda m: (-m.confidence, -m.evidence[0].line, m.id))
     return matches
 
@@ -187,8 +196,7 @@ def explain(source: Any, kb: KnowledgeBase | None = None, *, include_weak: bool 
     Only confident matches are returned unless `include_weak` is set.
     """
     parsed = source if isinstance(source, Parsed) else parse(source)
-    matches = match_parsed(parsed, kb)
-    return matches if include_weak else [m for m in matches if m.confidence >= CONFIDENT]
+    return match_parsed(parsed, kb, 0.0 if include_weak else CONFIDENT)
 
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")

@@ -8,7 +8,9 @@ A cheap trigger test decides which lines deserve attention; everything else is d
 from __future__ import annotations
 
 import codecs
+import os
 import re
+import sys
 from collections import deque
 from dataclasses import dataclass, field
 from typing import IO, Iterable, Iterator
@@ -57,16 +59,17 @@ _LOG = re.compile(
     r"|WARNING:torch\.distributed|Segmentation fault|Bus error|Aborted \(core dumped\)|Killed$|OOM killer"
 )
 # A line deserves attention when it contains one of these (lower-cased); everything else in a
-# log is noise. They are matched over whole chunks at once through a trie-shaped regex: testing
-# each line separately with a case-insensitive alternation costs 30x more.
+# log is noise. They are matched over whole chunks at once through a trie-shaped regex (testing
+# each line with a case-insensitive alternation costs 30x more), by worker processes for a large
+# file (see _scanned).
 TRIGGER_WORDS = (
-    "error", "exception", "traceback", "warn", "fatal", "fail", "killed", "abort", "assert", "denied",
-    "not found", "no such", "cannot", "can't", "unable", "invalid", "unsupported", "not supported",
+    "error", "exception", "traceback", "warn", "interrupt", "fatal", "fail", "killed", "abort", "assert",
+    "denied", "not found", "no such", "cannot", "can't", "unable", "invalid", "unsupported", "not supported",
     "not implemented", "timed out", "timeout", "mismatch", "expected", "out of memory", "nccl", "cuda",
     "cudnn", "cublas", "segmentation", "core dumped", "unrecognized", "undefined symbol", "insufficient",
     "too old", "no kernel", "not compiled", "does not exist", "has no attribute", "missing key",
     "unexpected key", "size mismatch", "caught", "root cause", "recursion", "nan", "illegal", "deadlock",
-    "hang", "refused", "in use", "shm", "shared memory", "what():", "signal",
+    "hang", "refused", "in use", "shm", "shared memory", "what():", "signal", "raised", "backend",
 )
 
 
@@ -267,11 +270,55 @@ class _Reader:
         self._keep(number, line)
 
 
+PARALLEL_MIN_BYTES = 32 << 20  # below this, starting worker processes costs more than it saves
+
+
+def _trigger_starts(chunk: str) -> list[int]:
+    return [m.start() for m in _TRIGGER.finditer(chunk.lower())]
+
+
+def _scanned(source: str | bytes | IO[str] | IO[bytes] | Iterable[str]) -> Iterator[tuple[str, list[int]]]:
+    """Chunks with the offsets of their trigger words. A large file is scanned by worker
+    processes (the scan is the whole cost of a long log), a few chunks ahead of the reader, so
+    memory stays bounded."""
+    chunks = iter_chunks(source)
+    workers = min(4, os.cpu_count() or 1)
+    size = 0
+    fileno = getattr(source, "fileno", None)
+    if fileno is not None:
+        try:
+            size = os.fstat(fileno()).st_size
+        except (OSError, ValueError):
+            size = 0
+    if workers < 2 or size < PARALLEL_MIN_BYTES or sys.platform == "win32":
+        for chunk in chunks:
+            yield chunk, _trigger_starts(chunk)
+        return
+    import multiprocessing
+
+    try:
+        pool = multiprocessing.get_context("fork").Pool(workers)
+    except (OSError, ValueError):
+        for chunk in chunks:
+            yield chunk, _trigger_starts(chunk)
+        return
+    with pool:
+        window: deque = deque()
+        for chunk in chunks:
+            window.append((chunk, pool.apply_async(_trigger_starts, (chunk,))))
+            if len(window) >= 2 * workers:
+                first, result = window.popleft()
+                yield first, result.get()
+        while window:
+            first, result = window.popleft()
+            yield first, result.get()
+
+
 def parse(source: str | bytes | IO[str] | IO[bytes] | Iterable[str]) -> Parsed:
     reader = _Reader()
     number = 1  # the line number of the line that starts at `cursor`
     total_chars = 0
-    for chunk in iter_chunks(source):
+    for chunk, starts in _scanned(source):
         total_chars += len(chunk)
         size = len(chunk)
         cursor = 0  # everything before it is counted (and, where it mattered, read)
@@ -292,10 +339,10 @@ def parse(source: str | bytes | IO[str] | IO[bytes] | Iterable[str]) -> Parsed:
         if reader.busy:  # a traceback that began in the previous chunk
             cursor = read_from(0)
         # Only lines with a trigger word start work; the rest of the log is skipped in C.
-        for m in _TRIGGER.finditer(chunk.lower()):
-            if m.start() < cursor:
+        for hit in starts:
+            if hit < cursor:
                 continue
-            start = chunk.rfind("\n", cursor, m.start()) + 1 if m.start() > cursor else cursor
+            start = chunk.rfind("\n", cursor, hit) + 1 if hit > cursor else cursor
             if start < cursor:
                 start = cursor
             number += chunk.count("\n", cursor, start)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import textwrap
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.text import Text
@@ -13,7 +13,9 @@ from rich.text import Text
 from ..kb.matcher import CLOSE, Match, happened
 from ..kb.parse import ExceptionBlock, Parsed
 from ..kb.schema import Entry
-from ..model import Finding, Status
+
+if TYPE_CHECKING:
+    from ..model import Finding
 
 EXPLAIN_SCHEMA = "torchdoctor.explain/v1"
 
@@ -44,10 +46,12 @@ def error_json(block: ExceptionBlock | None) -> dict[str, Any] | None:
             "frames": block.frames[-10:], "rank": block.rank, "in_dataloader_worker": block.in_worker}
 
 
-def env_notes(match: Match, findings: list[Finding] | None) -> list[dict[str, Any]]:
+def env_notes(match: Match, findings: "list[Finding] | None") -> list[dict[str, Any]]:
     """What this machine's env checks say about a match's cause: confirmed, or found healthy."""
     if not findings:
         return []
+    from ..model import Status
+
     by_code = {f.code: f for f in findings}
     notes = []
     for code in match.entry.related:
@@ -60,7 +64,7 @@ def env_notes(match: Match, findings: list[Finding] | None) -> list[dict[str, An
     return notes
 
 
-def explain_document(parsed: Parsed, matches: list[Match], findings: list[Finding] | None = None) -> dict[str, Any]:
+def explain_document(parsed: Parsed, matches: list[Match], findings: "list[Finding] | None" = None) -> dict[str, Any]:
     out = []
     for m in matches:
         d = m.to_json()
@@ -77,7 +81,7 @@ def explain_document(parsed: Parsed, matches: list[Match], findings: list[Findin
     }
 
 
-def render_json(parsed: Parsed, matches: list[Match], findings: list[Finding] | None = None) -> str:
+def render_json(parsed: Parsed, matches: list[Match], findings: "list[Finding] | None" = None) -> str:
     return json.dumps(explain_document(parsed, matches, findings), indent=2, ensure_ascii=False) + "\n"
 
 
@@ -106,7 +110,7 @@ def _fixes(console: Console, entry: Entry) -> None:
 
 
 def render_text(parsed: Parsed, matches: list[Match], console: Console,
-                findings: list[Finding] | None = None) -> None:
+                findings: "list[Finding] | None" = None) -> None:
     if not matches:
         console.print(Text("No confident match in the knowledge base.", style="bold yellow"))
         block = parsed.final
