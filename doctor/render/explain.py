@@ -86,11 +86,21 @@ def render_json(parsed: Parsed, matches: list[Match], findings: "list[Finding] |
 
 
 def _para(console: Console, text: str, indent: int = 2, style: str = "") -> None:
+    """Wrapped paragraphs; a line starting with "- " starts a list item with a hanging indent."""
     width = max(40, console.width - indent)
     for block in text.strip().split("\n\n"):
-        for line in textwrap.wrap(" ".join(block.split()), width=width, break_long_words=False,
-                                  break_on_hyphens=False):
-            console.print(Text(" " * indent + line, style=style), soft_wrap=True)
+        items: list[str] = []
+        for line in block.splitlines():
+            if line.lstrip().startswith("- ") or not items:
+                items.append(line.strip())
+            else:
+                items[-1] += " " + line.strip()
+        for item in items:
+            bullet = item.startswith("- ")
+            wrapped = textwrap.wrap(" ".join(item.split()), width=width, break_long_words=False,
+                                    break_on_hyphens=False, subsequent_indent="  " if bullet else "")
+            for line in wrapped:
+                console.print(Text(" " * indent + line, style=style), soft_wrap=True)
 
 
 def _code(console: Console, code: str, indent: int) -> None:
@@ -141,6 +151,7 @@ def render_text(parsed: Parsed, matches: list[Match], console: Console,
     console.print()
     console.print(Text("Why", style="bold"))
     _para(console, entry.summary)
+    console.print()
     _para(console, entry.explanation, style="dim")
     console.print()
     console.print(Text("Fix", style="bold"))
