@@ -108,6 +108,15 @@ def _code(console: Console, code: str, indent: int) -> None:
         console.print(Text(" " * indent + line, style="cyan"), soft_wrap=True)
 
 
+def _why_and_fixes(console: Console, entry: Entry, explanation_style: str) -> None:
+    _para(console, entry.summary)
+    console.print()
+    _para(console, entry.explanation, style=explanation_style)
+    console.print()
+    console.print(Text("Fix", style="bold"))
+    _fixes(console, entry)
+
+
 def _fixes(console: Console, entry: Entry) -> None:
     for i, fix in enumerate(entry.fixes, 1):
         head = Text(f"  {i}. ", style="bold")
@@ -150,12 +159,7 @@ def render_text(parsed: Parsed, matches: list[Match], console: Console,
         _para(console, line)
     console.print()
     console.print(Text("Why", style="bold"))
-    _para(console, entry.summary)
-    console.print()
-    _para(console, entry.explanation, style="dim")
-    console.print()
-    console.print(Text("Fix", style="bold"))
-    _fixes(console, entry)
+    _why_and_fixes(console, entry, "dim")
     notes = env_notes(best, findings)
     if findings is not None:
         console.print()
@@ -196,12 +200,7 @@ def render_entry(entry: Entry, console: Console) -> None:
     console.print(Text(entry.title, style="bold"))
     console.print(Text(f"{entry.id} · {entry.area} · seed {entry.seed}", style="dim"))
     console.print()
-    _para(console, entry.summary)
-    console.print()
-    _para(console, entry.explanation, style="")
-    console.print()
-    console.print(Text("Fix", style="bold"))
-    _fixes(console, entry)
+    _why_and_fixes(console, entry, "")
     if entry.related:
         console.print()
         console.print(Text("Checks that catch it: " + ", ".join(entry.related), style="dim"))
