@@ -112,6 +112,13 @@ def test_logging_levels_in_front_of_an_exception():
         assert [(b.type, b.message) for b in parse(line).exceptions] == [("RuntimeError", "boom")]
 
 
+def test_ctrl_c_echo_and_exc_module_types():
+    text = "^CTraceback (most recent call last):\n  File \"t.py\", line 1, in <module>\nKeyboardInterrupt\n"
+    assert [(b.type, b.frames) for b in parse(text).exceptions] == [("KeyboardInterrupt", ["t.py:1 in <module>"])]
+    blocks = parse("torch._inductor.exc.TritonMissing: Cannot find a working triton installation.\n").exceptions
+    assert [b.type for b in blocks] == ["torch._inductor.exc.TritonMissing"]
+
+
 def test_undecodable_bytes_are_replaced_not_fatal():
     blocks = parse(b"RuntimeError: caf\xe9 \xff\xfe CUDA error: device-side assert triggered\n").exceptions
     assert blocks and "\ufffd" in blocks[0].message

@@ -38,11 +38,12 @@ def normalize_line(line: str) -> str:
 
 
 # ------------------------------------------------------------------ structure
-_TRACEBACK = re.compile(r"^\s*(?:Original )?Traceback \(most recent call last\):")
+# "^C" is the terminal echoing Ctrl-C on the same line as the traceback of the KeyboardInterrupt.
+_TRACEBACK = re.compile(r"^\s*(?:\^C)?(?:Original )?Traceback \(most recent call last\):")
 _FRAME = re.compile(r'^\s+File "(?P<file>[^"]+)", line (?P<line>\d+)(?:, in (?P<func>.+))?')
 _EXC = re.compile(
     r"^(?P<type>(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Warning|Interrupt|Exit|Failure|Failed|Fault|"
-    r"Timeout|Abort|NotSupported\w*|error))(?::[ \t]*(?P<msg>.*))?$"
+    r"Timeout|Abort|NotSupported\w*|error)|(?:[A-Za-z_]\w*\.)+exc\.[A-Z]\w*)(?::[ \t]*(?P<msg>.*))?$"
 )
 # A logging level in front of an exception ("ERROR:root:RuntimeError: ...", "trainer - ERROR - ...").
 _LEVEL = re.compile(r"^(?:[\w.]+\s+-\s+)?(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)(?::[\w.]*:|\s+-\s+|:\s)\s*")
