@@ -245,6 +245,121 @@ def kb_search(words: List[str] = typer.Argument(..., help="Words from the messag
         console.print(row, soft_wrap=True)
 
 
+class CheckFormat(str, Enum):
+    text = "text"
+    json = "json"
+    sarif = "sarif"
+    github = "github"
+
+
+def _codes(values: Optional[List[str]]) -> tuple:
+    out = []
+    for v in values or []:
+        out += [c.strip().upper() for c in v.split(",") if c.strip()]
+    return tuple(out)
+
+
+@app.command("check")
+def check_command(
+    paths: Optional[List[str]] = typer.Argument(None, help="Files or directories (default: the current directory)."),
+    format: CheckFormat = typer.Option(CheckFormat.text, "--format", "-f", help="text, json (torchdoctor.check/v1), sarif (2.1.0) or github (workflow annotations)."),
+    select: Optional[List[str]] = typer.Option(None, "--select", help="Only these rules: codes or prefixes (TD1, TD101), comma-separated."),
+    ignore: Optional[List[str]] = typer.Option(None, "--ignore", help="Skip these rules: codes or prefixes."),
+    target_torch: Optional[str] = typer.Option(None, "--target-torch", help="The torch version the code targets (default: config, else the installed torch)."),
+    exit_zero: bool = typer.Option(False, "--exit-zero", help="Exit 0 even when findings remain."),
+    statistics: bool = typer.Option(False, "--statistics", help="Count the findings per rule."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the report to this file instead of standard output."),
+) -> None:
+    """Static analysis of training code for the pitfalls that bite at scale."""
+    from .lint.config import ConfigError, load_config
+    from .lint.engine import Selection, check_paths
+    from .registry import find_lint_rule, lint_rules
+
+    try:
+        config = load_config(".")
+    except ConfigError as exc:
+        raise UsageError(str(exc)) from None
+    chosen_select = _codes(select) or config.select
+    for code in chosen_select + _codes(ignore):
+        if not any(r.code.startswith(code) for r in lint_rules()) and find_lint_rule(code) is None:
+            raise UsageError(f"no lint rule matches {code!r} (see `torchdoctor rule --list`)")
+    selection = Selection(select=chosen_select, ignore=_codes(ignore) + config.ignore,
+                          per_file_ignores=config.per_file_ignores, exclude=config.exclude)
+    target = target_torch or config.target_torch or _installed_torch_version()
+    if target is not None:
+        from packaging.version import InvalidVersion, Version
+
+        try:
+            Version(target)
+        except InvalidVersion:
+            raise UsageError(f"--target-torch {target!r} is not a version") from None
+    from .lint import context
+
+    context.TARGET_TORCH = target
+    result = check_paths(paths or ["."], selection)
+
+    if format is CheckFormat.json:
+        from .render.lint import render_json
+
+        text = render_json(result)
+    elif format is CheckFormat.github:
+        from .render.lint import render_github
+
+        text = render_github(result)
+    elif format is CheckFormat.sarif:
+        from . import __version__
+        from .render.lint import render_sarif
+
+        text = render_sarif(result, selection.rules(lint_rules()), __version__)
+    else:
+        text = None
+    if text is not None:
+        if output is not None:
+            output.write_text(text, encoding="utf-8")
+        else:
+            _write(text)
+    else:
+        from .render.lint import render_text
+
+        if output is not None:
+            from rich.console import Console
+
+            with open(output, "w", encoding="utf-8") as fh:
+                render_text(result, Console(file=fh, width=120, color_system=None), statistics=statistics)
+        else:
+            render_text(result, _stdout_console(), statistics=statistics)
+    failed = bool(result.findings or result.errors)
+    raise typer.Exit(0 if exit_zero or not failed else 1)
+
+
+def _installed_torch_version() -> Optional[str]:
+    """The installed torch's version from its metadata: never `import torch` (check must start fast)."""
+    try:
+        from importlib.metadata import PackageNotFoundError, version
+
+        return version("torch").split("+")[0]
+    except (PackageNotFoundError, ValueError):
+        return None
+
+
+@app.command("rule")
+def rule_command(
+    code: Optional[str] = typer.Argument(None, help="A rule code or name, e.g. TD101."),
+    list_rules: bool = typer.Option(False, "--list", help="List every lint rule."),
+) -> None:
+    """Print a lint rule's documentation."""
+    from .registry import find_lint_rule, lint_rules
+
+    if list_rules or code is None:
+        for r in lint_rules():
+            _write(f"{r.code}  {r.name:<34} {r.title}{'' if r.default else '  (off by default)'}\n")
+        return
+    rule = find_lint_rule(code)
+    if rule is None:
+        raise UsageError(f"no lint rule {code!r} (see `torchdoctor rule --list`)")
+    _write(f"{rule.code} {rule.name}: {rule.title}\n\n{rule.doc}\n")
+
+
 class _Pending:
     """Facts being collected in a daemon thread (a daemon, so a usage error can exit at once)."""
 

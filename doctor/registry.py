@@ -115,3 +115,64 @@ def find_env_check(key: str) -> EnvCheck | None:
         if key.upper() == check.code or key.lower() == check.name:
             return check
     return None
+
+
+# --------------------------------------------------------------------------- lint rules
+_LINT_CODE = re.compile(r"^TD[1-4]\d\d$")
+
+
+@dataclass(frozen=True)
+class LintRule:
+    code: str
+    name: str
+    title: str
+    on: tuple[type, ...]  # the ast node types the rule is called with, in the one traversal
+    severity: str  # "error", "warning" or "note"
+    valid: tuple[str, ...]  # code that must stay quiet
+    invalid: tuple[str, ...]  # code whose lines marked `# <-` must be reported
+    func: Callable[..., Any] = field(repr=False)
+    doc: str = ""
+    related: tuple[str, ...] = ()  # knowledge-base ids
+    default: bool = True  # off-by-default rules (hints) run only when selected
+
+
+_LINT: dict[str, LintRule] = {}
+
+
+def lint_rule(*, code: str, name: str, title: str, on: tuple[type, ...], severity: str = "error",
+              valid: list[str] | tuple[str, ...] = (), invalid: list[str] | tuple[str, ...] = (),
+              related: tuple[str, ...] = (), default: bool = True) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register a lint rule: `func(node, module)` returns a Violation, an iterable of them, or None."""
+
+    def register(func: Callable[..., Any]) -> Callable[..., Any]:
+        if not _LINT_CODE.match(code):
+            raise RegistryError(f"{func.__module__}: lint code {code!r} is not of the form TD[1-4]xx")
+        if not _NAME.match(name):
+            raise RegistryError(f"{func.__module__}: lint rule name {name!r} is not kebab-case")
+        if severity not in ("error", "warning", "note"):
+            raise RegistryError(f"{code}: severity {severity!r}")
+        for other in _LINT.values():
+            if other.code == code and other.func.__module__ != func.__module__:
+                raise RegistryError(f"duplicate lint code {code}: {other.func.__module__} and {func.__module__}")
+            if other.name == name and other.code != code:
+                raise RegistryError(f"duplicate lint rule name {name}: {other.code} and {code}")
+        _LINT[code] = LintRule(code, name, title, tuple(on), severity, tuple(valid), tuple(invalid), func,
+                               inspect.cleandoc(func.__doc__ or ""), tuple(related), default)
+        return func
+
+    return register
+
+
+def lint_rules() -> list[LintRule]:
+    if "lint" not in _DISCOVERED:
+        _discover("torchdoctor.checks.lint")
+        _DISCOVERED.add("lint")
+    return [_LINT[c] for c in sorted(_LINT)]
+
+
+def find_lint_rule(key: str) -> LintRule | None:
+    key = key.strip()
+    for rule in lint_rules():
+        if key.upper() == rule.code or key.lower() == rule.name:
+            return rule
+    return None

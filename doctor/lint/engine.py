@@ -1,0 +1,253 @@
+"""Running lint rules over files: discovery, reading, one parse and one traversal per file,
+`# noqa`, selection. Each file is isolated: a syntax error, an undecodable or unreadable file, or
+a rule that crashes becomes a reported error for that file, and the run goes on."""
+
+from __future__ import annotations
+
+import ast
+import fnmatch
+import os
+import re
+import tokenize
+import traceback
+from dataclasses import dataclass, field
+from io import BytesIO
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from ..registry import LintRule, lint_rules
+from .model import CheckResult, FileError, LintFinding, Violation
+from .module import SourceModule
+
+MAX_FILE_BYTES = 10 * 1024 * 1024
+_ALWAYS_SKIPPED_DIRS = {".git", ".hg", ".svn", "__pycache__", ".venv", "venv", ".tox", ".nox", ".mypy_cache",
+                        ".pytest_cache", ".ruff_cache", "node_modules", "build", "dist", ".eggs", "site-packages"}
+_NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]*(?:\s*,\s*[A-Z]+[0-9]*)*))?", re.IGNORECASE)
+
+
+@dataclass
+class Selection:
+    select: tuple[str, ...] = ()  # code prefixes; empty: the default rules
+    ignore: tuple[str, ...] = ()
+    per_file_ignores: dict[str, tuple[str, ...]] = field(default_factory=dict)  # glob -> code prefixes
+    exclude: tuple[str, ...] = ()  # globs of paths to skip
+
+    def rules(self, rules: list[LintRule]) -> list[LintRule]:
+        chosen = []
+        for rule in rules:
+            picked = any(rule.code.startswith(p) for p in self.select) if self.select else rule.default
+            if picked and not any(rule.code.startswith(p) for p in self.ignore):
+                chosen.append(rule)
+        return chosen
+
+    def ignored_in(self, path: str, code: str) -> bool:
+        for pattern, codes in self.per_file_ignores.items():
+            if _glob_match(path, pattern) and any(code.startswith(c) for c in codes):
+                return True
+        return False
+
+
+def _glob_match(path: str, pattern: str) -> bool:
+    path = path.replace(os.sep, "/")
+    return fnmatch.fnmatch(path, pattern) or fnmatch.fnmatch(path, f"*/{pattern}") or \
+        fnmatch.fnmatch(os.path.basename(path), pattern)
+
+
+# ------------------------------------------------------------------ discovery
+
+class _GitIgnore:
+    """The patterns of .gitignore files met on the way down (the common subset of the syntax:
+    globs, `dir/`, leading `/` anchors, `!` negation, `**`)."""
+
+    def __init__(self) -> None:
+        self.rules: list[tuple[str, re.Pattern[str], bool, bool]] = []  # base, regex, negate, dir_only
+
+    def add(self, directory: str) -> None:
+        try:
+            text = Path(directory, ".gitignore").read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return
+        for raw in text.splitlines():
+            line = raw.strip()
+            if not line or line.startswith("#"):
+                continue
+            negate = line.startswith("!")
+            line = line[1:] if negate else line
+            dir_only = line.endswith("/")
+            line = line.rstrip("/")
+            anchored = "/" in line
+            line = line.lstrip("/")
+            rx = re.escape(line).replace(r"\*\*/", "(?:.*/)?").replace(r"\*\*", ".*").replace(r"\*", "[^/]*").replace(r"\?", "[^/]")
+            rx = f"^{rx}$" if anchored else f"(?:^|.*/){rx}$"
+            self.rules.append((directory, re.compile(rx), negate, dir_only))
+
+    def ignored(self, path: str, is_dir: bool) -> bool:
+        verdict = False
+        for base, rx, negate, dir_only in self.rules:
+            if dir_only and not is_dir:
+                continue
+            rel = os.path.relpath(path, base).replace(os.sep, "/")
+            if rel.startswith(".."):
+                continue
+            if rx.match(rel):
+                verdict = not negate
+        return verdict
+
+
+def discover(paths: Iterable[str], selection: Selection) -> Iterator[str | FileError]:
+    """Python files under the paths, in a stable order; .gitignore and excludes respected."""
+    seen: set[str] = set()
+    for given in paths:
+        if not os.path.exists(given):
+            yield FileError(given, "no such file or directory")
+            continue
+        if os.path.isfile(given):
+            real = os.path.realpath(given)
+            if real not in seen:
+                seen.add(real)
+                yield given
+            continue
+        ignore = _GitIgnore()
+        for anc in reversed([given, *[str(p) for p in Path(given).resolve().parents]]):
+            ignore.add(anc)
+        visited_dirs: set[str] = set()
+        for root, dirs, files in os.walk(given, followlinks=False):
+            real_root = os.path.realpath(root)
+            if real_root in visited_dirs:  # a bind mount or a loop: walk each directory once
+                dirs[:] = []
+                continue
+            visited_dirs.add(real_root)
+            if root != given:
+                ignore.add(root)
+            dirs[:] = sorted(d for d in dirs if d not in _ALWAYS_SKIPPED_DIRS and not d.startswith(".")
+                             and not ignore.ignored(os.path.join(root, d), True)
+                             and not any(_glob_match(os.path.join(root, d), e) for e in selection.exclude))
+            for name in sorted(files):
+                if not name.endswith((".py", ".pyi")):
+                    continue
+                path = os.path.normpath(os.path.join(root, name))
+                if ignore.ignored(path, False) or any(_glob_match(path, e) for e in selection.exclude):
+                    continue
+                real = os.path.realpath(path)
+                if real in seen:
+                    continue
+                seen.add(real)
+                yield path
+
+
+def read_source(path: str) -> str | FileError:
+    try:
+        size = os.path.getsize(path)
+        if size > MAX_FILE_BYTES:
+            return FileError(path, f"not checked: {size / 2**20:.0f} MiB is larger than the {MAX_FILE_BYTES >> 20} MiB limit")
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError as exc:
+        return FileError(path, f"cannot read: {exc.strerror or exc}")
+    try:
+        encoding, _ = tokenize.detect_encoding(BytesIO(data).readline)
+        return data.decode(encoding)
+    except (SyntaxError, LookupError, UnicodeDecodeError) as exc:
+        return FileError(path, f"cannot decode: {exc}")
+
+
+# ------------------------------------------------------------------ running
+
+def _noqa_codes(line: str) -> set[str] | None:
+    """None: no noqa; empty set: a bare `# noqa` (everything); else the codes listed."""
+    m = _NOQA.search(line)
+    if m is None:
+        return None
+    codes = m.group("codes")
+    return set() if not codes else {c.strip().upper() for c in codes.split(",")}
+
+
+def _position(v: Violation) -> tuple[int, int, int, int]:
+    node = v.node
+    line = v.line if v.line is not None else getattr(node, "lineno", 1)
+    col = v.column if v.column is not None else getattr(node, "col_offset", 0)
+    end_line = getattr(node, "end_lineno", None) or line
+    end_col = getattr(node, "end_col_offset", None)
+    if end_col is None:
+        end_col = col
+    return line, col + 1, end_line, end_col + 1
+
+
+def check_module(module: SourceModule, rules: list[LintRule], selection: Selection,
+                 result: CheckResult, display_path: str | None = None) -> None:
+    path = display_path or module.path
+    by_type: dict[type, list[LintRule]] = {}
+    for rule in rules:
+        for t in rule.on:
+            by_type.setdefault(t, []).append(rule)
+    raw: list[tuple[LintRule, Violation]] = []
+    broken: set[str] = set()
+    for node in ast.walk(module.tree):
+        for rule in by_type.get(type(node), ()):
+            if rule.code in broken:
+                continue
+            try:
+                out = rule.func(node, module)
+                if out is None:
+                    continue
+                for v in ([out] if isinstance(out, Violation) else out):
+                    raw.append((rule, v))
+            except Exception as exc:  # one broken rule never takes the file or the run down
+                broken.add(rule.code)
+                tb = traceback.extract_tb(exc.__traceback__)[-1]
+                result.errors.append(FileError(path, f"rule {rule.code} crashed ({type(exc).__name__}: {exc} at "
+                                                     f"{os.path.basename(tb.filename)}:{tb.lineno}); "
+                                                     "this is a torchdoctor bug, please report it"))
+    seen: set[tuple[str, int, int]] = set()
+    for rule, v in raw:
+        line, col, end_line, end_col = _position(v)
+        key = (rule.code, line, col)
+        if key in seen:
+            continue
+        seen.add(key)
+        text = module.lines[line - 1] if 0 < line <= len(module.lines) else ""
+        codes = _noqa_codes(text)
+        if codes is not None and (not codes or any(rule.code.startswith(c) for c in codes)):
+            result.suppressed += 1
+            continue
+        if selection.ignored_in(path, rule.code):
+            continue
+        result.findings.append(LintFinding(rule.code, rule.name, path, line, col, end_line, end_col, v.message,
+                                           v.severity or rule.severity, v.fix, rule.related))
+
+
+def check_paths(paths: Iterable[str], selection: Selection | None = None) -> CheckResult:
+    selection = selection or Selection()
+    rules = selection.rules(lint_rules())
+    result = CheckResult()
+    for item in discover(paths, selection):
+        if isinstance(item, FileError):
+            result.errors.append(item)
+            continue
+        text = read_source(item)
+        if isinstance(text, FileError):
+            result.errors.append(text)
+            continue
+        result.files += 1
+        result.lines += text.count("\n") + 1
+        try:
+            module = SourceModule.parse(item, text)
+        except SyntaxError as exc:
+            result.errors.append(FileError(item, f"syntax error: {exc.msg}", exc.lineno, exc.offset))
+            continue
+        except (ValueError, RecursionError, MemoryError) as exc:
+            result.errors.append(FileError(item, f"cannot parse: {type(exc).__name__}: {exc}"))
+            continue
+        check_module(module, rules, selection, result)
+    result.findings.sort(key=lambda f: (f.path, f.line, f.column, f.code))
+    return result
+
+
+def check_source(text: str, path: str = "<string>", select: tuple[str, ...] = ()) -> CheckResult:
+    """Lint one source text (tests and the Python API)."""
+    selection = Selection(select=select)
+    result = CheckResult(files=1, lines=text.count("\n") + 1)
+    module = SourceModule.parse(path, text)
+    check_module(module, selection.rules(lint_rules()), selection, result)
+    result.findings.sort(key=lambda f: (f.line, f.column, f.code))
+    return result

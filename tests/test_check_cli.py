@@ -1,0 +1,141 @@
+"""`torchdoctor check` end to end: formats, exit status, selection, noqa, configuration, and
+files that cannot be checked."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+BAD = "import torch\ntorch.set_grad_enabled(False)\n"
+
+
+def run(cwd, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "torchdoctor", "check", *args], capture_output=True, text=True,
+                          cwd=cwd, env={**os.environ, "NO_COLOR": "1", "COLUMNS": "200"}, timeout=120)
+
+
+@pytest.fixture
+def project(tmp_path):
+    (tmp_path / "train.py").write_text(BAD)
+    (tmp_path / "ok.py").write_text("import torch\nx = torch.zeros(3)\n")
+    return tmp_path
+
+
+def test_text_output_and_exit_status(project):
+    proc = run(project)
+    assert proc.returncode == 1
+    assert proc.stdout.startswith("train.py:2:1: TD106 ")
+    assert "fix: " in proc.stdout and "Found 1 finding in 2 files." in proc.stdout
+    (project / "train.py").write_text("import torch\n")
+    clean = run(project)
+    assert clean.returncode == 0 and "All checks passed (2 files)." in clean.stdout
+
+
+def test_exit_zero_and_statistics(project):
+    proc = run(project, "--exit-zero", "--statistics")
+    assert proc.returncode == 0 and "    1  TD106  grad-disabled-globally" in proc.stdout
+
+
+def test_json_matches_its_schema(project):
+    import jsonschema
+
+    from torchdoctor.data import load
+
+    data = json.loads(run(project, "--format", "json").stdout)
+    jsonschema.validate(data, load("check_report.schema"))
+    f = data["findings"][0]
+    assert (f["code"], f["path"], f["line"], f["column"]) == ("TD106", "train.py", 2, 1)
+
+
+def test_github_annotations(project):
+    out = run(project, "--format", "github").stdout
+    assert out.startswith("::error file=train.py,line=2,col=1,") and "title=TD106 grad-disabled-globally::" in out
+
+
+def test_sarif_is_valid_against_the_official_schema(project):
+    import jsonschema
+
+    schema_path = os.environ.get("TORCHDOCTOR_SARIF_SCHEMA")
+    if not schema_path or not os.path.exists(schema_path):
+        pytest.skip("the official SARIF 2.1.0 schema is provided by .ci/run (TORCHDOCTOR_SARIF_SCHEMA)")
+    doc = json.loads(run(project, "--format", "sarif").stdout)
+    with open(schema_path) as fh:
+        jsonschema.validate(doc, json.load(fh))
+    result = doc["runs"][0]["results"][0]
+    assert result["ruleId"] == "TD106"
+    assert result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "train.py"
+
+
+def test_select_ignore_and_noqa(project):
+    assert run(project, "--ignore", "TD1").returncode == 0
+    assert run(project, "--select", "TD106").returncode == 1
+    (project / "train.py").write_text("import torch\ntorch.set_grad_enabled(False)  # noqa: TD106\n")
+    proc = run(project)
+    assert proc.returncode == 0 and "(1 suppressed by noqa)" in proc.stdout
+    (project / "train.py").write_text("import torch\ntorch.set_grad_enabled(False)  # noqa: TD101\n")
+    assert run(project).returncode == 1, "a noqa for another code does not hide this one"
+
+
+def test_pyproject_configuration(project):
+    (project / "pyproject.toml").write_text(textwrap.dedent("""
+        [tool.torchdoctor]
+        ignore = ["TD106"]
+        """))
+    assert run(project).returncode == 0
+    (project / "pyproject.toml").write_text('[tool.torchdoctor]\nper-file-ignores = { "train.py" = ["TD1"] }\n')
+    assert run(project).returncode == 0
+    (project / "pyproject.toml").write_text('[tool.torchdoctor]\nexclude = ["train.py"]\n')
+    assert run(project).returncode == 0
+    (project / "pyproject.toml").write_text('[tool.torchdoctor]\nselct = ["TD1"]\n')
+    proc = run(project)
+    assert proc.returncode == 2 and "unknown key(s) selct" in proc.stderr
+
+
+def test_gitignore_is_respected(project):
+    (project / ".gitignore").write_text("generated/\n*_tmp.py\n")
+    (project / "generated").mkdir()
+    (project / "generated" / "x.py").write_text(BAD)
+    (project / "scratch_tmp.py").write_text(BAD)
+    data = json.loads(run(project, "--format", "json").stdout)
+    assert [f["path"] for f in data["findings"]] == ["train.py"]
+
+
+def test_files_that_cannot_be_checked_are_reported_and_the_run_goes_on(project):
+    (project / "broken.py").write_text("def f(:\n")
+    (project / "latin.py").write_bytes(b"# -*- coding: utf-8 -*-\nx = '\xff\xfe'\n")
+    os.symlink(project, project / "loop")
+    proc = run(project, "--format", "json")
+    data = json.loads(proc.stdout)
+    assert proc.returncode == 1
+    errors = {e["path"]: e["message"] for e in data["errors"]}
+    assert errors["broken.py"].startswith("syntax error") and "cannot decode" in errors["latin.py"]
+    assert [f["path"] for f in data["findings"]] == ["train.py"]
+
+
+def test_usage_errors(project):
+    for args in (("--select", "TD999"), ("--format", "xml"), ("missing-dir/",)):
+        proc = run(project, *args)
+        assert proc.returncode in (1, 2) and "Traceback" not in proc.stderr
+    assert run(project, "--select", "TD999").returncode == 2
+    missing = run(project, "nope.py", "--format", "json")
+    assert json.loads(missing.stdout)["errors"][0]["message"] == "no such file or directory"
+
+
+def test_rule_documentation():
+    proc = subprocess.run([sys.executable, "-m", "torchdoctor", "rule", "TD106"], capture_output=True, text=True)
+    assert proc.returncode == 0 and "## Why is this bad?" in proc.stdout
+    listing = subprocess.run([sys.executable, "-m", "torchdoctor", "rule", "--list"], capture_output=True, text=True)
+    assert "TD106  grad-disabled-globally" in listing.stdout
+
+
+def test_check_never_imports_torch(project):
+    code = ("import sys, os; os.chdir(sys.argv[1]); from torchdoctor.cli import main\n"
+            "try:\n    main(['check', '.'])\nexcept SystemExit: pass\n"
+            "assert 'torch' not in sys.modules, 'check imported torch'\n")
+    proc = subprocess.run([sys.executable, "-c", code, str(project)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr

@@ -1,0 +1,49 @@
+"""Every lint rule runs over its own VALID and INVALID examples: the examples are the tests.
+
+In an INVALID example, the lines that must be reported end with `# <-`; no other line may be."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from torchdoctor.lint.engine import check_source
+from torchdoctor.registry import lint_rules
+
+RULES = lint_rules()
+INVALID = [(r, i, src) for r in RULES for i, src in enumerate(r.invalid)]
+VALID = [(r, i, src) for r in RULES for i, src in enumerate(r.valid)]
+
+
+def _reported(rule, source):
+    result = check_source(textwrap.dedent(source), select=(rule.code,))
+    assert not result.errors, result.errors
+    return result.findings
+
+
+@pytest.mark.parametrize("rule,index,source", INVALID, ids=[f"{r.code}-invalid-{i}" for r, i, _ in INVALID])
+def test_invalid_example_is_reported_on_the_marked_lines(rule, index, source):
+    source = textwrap.dedent(source)
+    expected = {n for n, line in enumerate(source.splitlines(), 1) if line.rstrip().endswith("# <-")}
+    assert expected, "an INVALID example marks its finding lines with `# <-`"
+    findings = _reported(rule, source)
+    assert {f.line for f in findings} == expected, [(f.line, f.message) for f in findings]
+    for f in findings:
+        assert f.code == rule.code and f.message and f.fix is not None and f.fix.summary
+
+
+@pytest.mark.parametrize("rule,index,source", VALID, ids=[f"{r.code}-valid-{i}" for r, i, _ in VALID])
+def test_valid_example_stays_quiet(rule, index, source):
+    findings = _reported(rule, source)
+    assert findings == [], [(f.line, f.message) for f in findings]
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)
+def test_rule_is_documented_with_examples(rule):
+    assert len(rule.invalid) >= 1 and len(rule.valid) >= 1, "a rule shows it fires and a close case where it doesn't"
+    for section in ("## What it does", "## Why is this bad?", "## Example"):
+        assert section in rule.doc, f"{rule.code} docstring lacks {section}"
+    module_file = Path(__import__(rule.func.__module__, fromlist=["_"]).__file__)
+    assert module_file.stem == rule.name.replace("-", "_")
