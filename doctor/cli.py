@@ -360,6 +360,48 @@ def rule_command(
     _write(f"{rule.code} {rule.name}: {rule.title}\n\n{rule.doc}\n")
 
 
+@app.command("ci")
+def ci_command(
+    paths: Optional[List[str]] = typer.Argument(None, help="Training code to check (default: the current directory)."),
+    quick: bool = typer.Option(False, "--quick", help="Examine the machine without importing torch."),
+) -> None:
+    """The pre-training gate: env (errors only) and check, one summary, one exit status."""
+    from rich.text import Text
+
+    from .lint.config import ConfigError, load_config
+    from .lint.engine import Selection, check_paths
+    from .model import Status
+    from .render.lint import render_text
+    from .runner import run_env_checks
+
+    facts = _Pending(_target(None, quick, DEFAULT_PROBE_TIMEOUT)).result()
+    env_errors = [f for f in run_env_checks(facts) if f.status is Status.ERROR]
+    try:
+        config = load_config(".")
+    except ConfigError as exc:
+        raise UsageError(str(exc)) from None
+    result = check_paths(paths or ["."], Selection(select=config.select, ignore=config.ignore,
+                                                  per_file_ignores=config.per_file_ignores, exclude=config.exclude))
+    console = _stdout_console()
+    console.print(Text("torchdoctor ci: the machine", style="bold"))
+    for f in env_errors:
+        console.print(Text(f"  ✗ {f.code} {f.message}", style="red"), soft_wrap=True)
+        if f.fix:
+            console.print(Text(f"      fix: {f.fix.summary}", style="dim"), soft_wrap=True)
+    if not env_errors:
+        console.print(Text("  no environment errors", style="green"))
+    console.print()
+    console.print(Text("torchdoctor ci: the code", style="bold"))
+    render_text(result, console)
+    failed = bool(env_errors or result.findings or result.errors)
+    console.print()
+    verdict = "gate failed" if failed else "gate passed"
+    console.print(Text(f"torchdoctor ci: {verdict} ({len(env_errors)} environment errors, "
+                       f"{len(result.findings)} code findings, {len(result.errors)} files not checked)",
+                       style="bold red" if failed else "bold green"))
+    raise typer.Exit(1 if failed else 0)
+
+
 class _Pending:
     """Facts being collected in a daemon thread (a daemon, so a usage error can exit at once)."""
 

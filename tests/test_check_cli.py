@@ -139,3 +139,14 @@ def test_check_never_imports_torch(project):
             "assert 'torch' not in sys.modules, 'check imported torch'\n")
     proc = subprocess.run([sys.executable, "-c", code, str(project)], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_ci_gate_combines_env_and_check(project):
+    proc = subprocess.run([sys.executable, "-m", "torchdoctor", "ci", "--quick", "."], capture_output=True, text=True,
+                          cwd=project, env={**os.environ, "NO_COLOR": "1", "COLUMNS": "200"}, timeout=120)
+    assert proc.returncode == 1 and "gate failed" in proc.stdout and "TD106" in proc.stdout
+    (project / "train.py").write_text("import torch\n")
+    proc = subprocess.run([sys.executable, "-m", "torchdoctor", "ci", "--quick", "."], capture_output=True, text=True,
+                          cwd=project, env={**os.environ, "NO_COLOR": "1", "COLUMNS": "200"}, timeout=120)
+    env_errors = "no environment errors" not in proc.stdout
+    assert proc.returncode == (1 if env_errors else 0), proc.stdout
