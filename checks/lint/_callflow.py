@@ -1,0 +1,458 @@
+"""Small shared pieces for TD201, TD204, TD301, TD401 and TD402: call arguments, edits that add
+a keyword argument, a light reaching-definition lookup, and "is this a numpy array?".
+
+Pure functions over a SourceModule; nothing here imports torch or reads files."""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import Any, Callable
+
+from torchdoctor.lint.model import Edit
+from torchdoctor.lint.module import SourceModule, body_nodes
+
+# ------------------------------------------------------------------ per-module cache
+
+
+def cached(module: SourceModule, key: str, compute: Callable[[], Any]) -> Any:
+    """A fact computed once per file (rules are called per node; the module lives for one file)."""
+    store = module.__dict__.setdefault("_td_callflow_cache", {})
+    if key not in store:
+        store[key] = compute()
+    return store[key]
+
+
+# ------------------------------------------------------------------ call arguments
+
+
+def keyword(call: ast.Call, name: str) -> ast.keyword | None:
+    return next((k for k in call.keywords if k.arg == name), None)
+
+
+def has_star_kwargs(call: ast.Call) -> bool:
+    return any(k.arg is None for k in call.keywords)
+
+
+def has_star_args(call: ast.Call) -> bool:
+    return any(isinstance(a, ast.Starred) for a in call.args)
+
+
+def argument(call: ast.Call, name: str, position: int | None) -> ast.expr | None:
+    """The value passed for a parameter, by keyword or by position (None: not passed, or unknowable)."""
+    kw = keyword(call, name)
+    if kw is not None:
+        return kw.value
+    if position is not None and len(call.args) > position and not has_star_args(call):
+        return call.args[position]
+    return None
+
+
+def passes(call: ast.Call, name: str, position: int | None) -> bool:
+    """Whether the call certainly or possibly passes this parameter (`**kw`/`*a` count as possibly)."""
+    if keyword(call, name) is not None or has_star_kwargs(call):
+        return True
+    if position is not None and (len(call.args) > position or has_star_args(call)):
+        return True
+    return False
+
+
+def is_const(node: ast.AST | None, value: Any) -> bool:
+    return isinstance(node, ast.Constant) and type(node.value) is type(value) and node.value == value
+
+
+def insert_keyword(call: ast.Call, text: str) -> Edit | None:
+    """An edit that appends `text` (`map_location="cpu"`) as the call's last argument."""
+    items = [*call.args, *call.keywords]
+    if len(items) == 1 and isinstance(items[0], ast.GeneratorExp):
+        return None  # f(x for x in y): a second argument needs parentheses around the generator
+    if items:
+        last = max(items, key=lambda n: (n.end_lineno or 0, n.end_col_offset or 0))
+        if last.end_lineno is None or last.end_col_offset is None:
+            return None
+        return Edit(last.end_lineno, last.end_col_offset, last.end_lineno, last.end_col_offset, f", {text}")
+    if call.end_lineno is None or call.end_col_offset is None:
+        return None
+    pos = call.end_col_offset - 1  # just before the closing parenthesis
+    return Edit(call.end_lineno, pos, call.end_lineno, pos, text)
+
+
+def _imported_names(module: SourceModule) -> dict[str, str]:
+    """Names bound by the file's own import statements (not the conventional fallbacks)."""
+    def compute() -> dict[str, str]:
+        out: dict[str, str] = {}
+        for node in ast.walk(module.tree):
+            if isinstance(node, ast.Import):
+                for a in node.names:
+                    if a.asname:
+                        out[a.asname] = a.name
+                    else:
+                        out.setdefault(a.name.split(".")[0], a.name.split(".")[0])
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                for a in node.names:
+                    if a.name != "*":
+                        out[a.asname or a.name] = f"{node.module}.{a.name}"
+        return out
+    return cached(module, "imported_names", compute)
+
+
+def local_name_for(module: SourceModule, qualified: str) -> str | None:
+    """The local name the file's imports bind to a module (`torch`, `np` for numpy), if any."""
+    imported = _imported_names(module)
+    short = qualified.split(".")[-1]
+    if imported.get(short) == qualified:
+        return short
+    for local, qual in imported.items():
+        if qual == qualified:
+            return local
+    return None
+
+
+def _byte_lines(module: SourceModule) -> list[bytes]:
+    # Lines as ast numbers them (\r\n, \n or \r only: str.splitlines also splits on \f, \x1c...).
+    return cached(module, "byte_lines", lambda: [
+        line.encode("utf-8") for line in re.split(r"\r\n|\n|\r", module.text)])
+
+
+def source(module: SourceModule, node: ast.AST) -> str | None:
+    """The node's source text (ast.get_source_segment re-splits the whole file on every call)."""
+    try:
+        line, end_line = node.lineno, node.end_lineno  # type: ignore[attr-defined]
+        col, end_col = node.col_offset, node.end_col_offset  # type: ignore[attr-defined]
+    except AttributeError:
+        return None
+    if end_line is None or end_col is None:
+        return None
+    lines = _byte_lines(module)
+    if not 0 < line <= end_line <= len(lines):
+        return None
+    if line == end_line:
+        chunk = lines[line - 1][col:end_col]
+    else:
+        chunk = b"\n".join([lines[line - 1][col:], *lines[line:end_line - 1], lines[end_line - 1][:end_col]])
+    return chunk.decode("utf-8", errors="replace")
+
+
+def mentions_name(node: ast.AST, name: str) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node))
+
+
+# ------------------------------------------------------------------ reaching definitions (light)
+
+
+def _binds(target: ast.AST, name: str) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) for n in ast.walk(target))
+
+
+def _scope_index(body: list[ast.stmt]) -> dict[str, list[tuple[tuple[int, int], ast.expr | None]]]:
+    """Every binding directly in this scope, by name: (position after which it holds, the bound
+    value or None when unknown)."""
+    out: dict[str, list[tuple[tuple[int, int], ast.expr | None]]] = {}
+
+    def add(name: str, pos: tuple[int, int], value: ast.expr | None) -> None:
+        out.setdefault(name, []).append((pos, value))
+
+    def stored(target: ast.AST) -> list[str]:
+        return [n.id for n in ast.walk(target) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
+
+    for node in body_nodes(body):
+        end = (getattr(node, "end_lineno", 0) or 0, getattr(node, "end_col_offset", 0) or 0)
+        if isinstance(node, ast.Assign):
+            for t in node.targets:
+                if isinstance(t, ast.Name):
+                    add(t.id, end, node.value)
+                else:
+                    for name in stored(t):
+                        add(name, end, None)
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            for name in stored(node.target):
+                add(name, end, node.value if isinstance(node.target, ast.Name) else None)
+        elif isinstance(node, ast.AugAssign):
+            for name in stored(node.target):
+                add(name, end, None)
+        elif isinstance(node, (ast.For, ast.AsyncFor)):
+            tpos = (node.target.end_lineno or 0, node.target.end_col_offset or 0)
+            for name in stored(node.target):
+                add(name, tpos, None)
+        elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+            v = node.optional_vars
+            for name in stored(v):
+                add(name, (v.end_lineno or 0, v.end_col_offset or 0), None)
+        elif isinstance(node, ast.NamedExpr):
+            add(node.target.id, end, node.value)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for a in node.names:
+                add(a.asname or a.name.split(".")[0], end, None)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            add(node.name, (node.lineno, node.col_offset), None)
+    return out
+
+
+def _scope_bindings(module: SourceModule, scope: ast.AST | None,
+                    name: str) -> list[tuple[tuple[int, int], ast.expr | None]]:
+    index = cached(module, "scope_index", dict)
+    key = id(scope) if scope is not None else 0
+    if key not in index:
+        index[key] = _scope_index(scope.body if scope is not None else module.tree.body)  # type: ignore[union-attr]
+    return index[key].get(name, [])
+
+
+def reaching_value(module: SourceModule, use: ast.Name) -> ast.expr | None:
+    """The expression last assigned to `use.id` before this use in the same scope (straight-line:
+    the positionally last binding wins); a module-level name read inside a function resolves
+    when the module binds it exactly once. None when unknown (a parameter, a loop variable, a
+    tuple unpacking, no binding)."""
+    name = use.id
+    pos = (use.lineno, use.col_offset)
+    for anc in module.ancestors(use):  # comprehension variables shadow everything
+        if isinstance(anc, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            if any(_binds(g.target, name) for g in anc.generators):
+                return None
+        if isinstance(anc, ast.Lambda):
+            return None
+    func = module.enclosing_function(use)
+    if func is not None:
+        params = func.args
+        all_params = [*params.posonlyargs, *params.args, *params.kwonlyargs,
+                      *([params.vararg] if params.vararg else []), *([params.kwarg] if params.kwarg else [])]
+        if any(p.arg == name for p in all_params):
+            local = [b for b in _scope_bindings(module, func, name) if b[0] <= pos]
+            return max(local, key=lambda b: b[0])[1] if local else None
+    local = _scope_bindings(module, func, name)
+    before = [b for b in local if b[0] <= pos]
+    if before:
+        return max(before, key=lambda b: b[0])[1]
+    if func is not None and not local:
+        glob = _scope_bindings(module, None, name)
+        if len(glob) == 1:
+            return glob[0][1]
+    return None
+
+
+def parameter_annotation(module: SourceModule, use: ast.Name) -> ast.expr | None:
+    func = module.enclosing_function(use)
+    if func is None:
+        return None
+    params = func.args
+    for p in [*params.posonlyargs, *params.args, *params.kwonlyargs]:
+        if p.arg == use.id:
+            if any(b[0] <= (use.lineno, use.col_offset) for b in _scope_bindings(module, func, use.id)):
+                return None
+            return p.annotation
+    return None
+
+
+def self_attribute_values(module: SourceModule, node: ast.Attribute) -> list[ast.expr] | None:
+    """For `self.x` inside a method: every value assigned to `self.x` in the class's methods
+    (None when one of them is not a plain assignment, or there is none)."""
+    if not (isinstance(node.value, ast.Name) and node.value.id == "self"):
+        return None
+    cls = next((a for a in module.ancestors(node) if isinstance(a, ast.ClassDef)), None)
+    if cls is None:
+        return None
+    values: list[ast.expr] = []
+    for n in ast.walk(cls):
+        targets: list[ast.expr] = []
+        value: ast.expr | None = None
+        if isinstance(n, ast.Assign):
+            targets, value = n.targets, n.value
+        elif isinstance(n, (ast.AnnAssign, ast.AugAssign)):
+            targets, value = [n.target], (n.value if isinstance(n, ast.AnnAssign) else None)
+        elif isinstance(n, (ast.For, ast.AsyncFor)):
+            targets = [n.target]
+        for t in targets:
+            for sub in ast.walk(t):
+                if (isinstance(sub, ast.Attribute) and sub.attr == node.attr and isinstance(sub.value, ast.Name)
+                        and sub.value.id == "self" and isinstance(sub.ctx, ast.Store)):
+                    if sub is not t or value is None:
+                        return None
+                    values.append(value)
+    return values or None
+
+
+# ------------------------------------------------------------------ numpy arrays
+
+# numpy functions that return an ndarray (not a scalar, a tuple or a list of arrays).
+NUMPY_ARRAY_FUNCS = frozenset("""
+array asarray asanyarray ascontiguousarray asfortranarray copy zeros ones empty full zeros_like ones_like
+empty_like full_like arange linspace logspace geomspace eye identity diag diagflat tri tril triu stack vstack
+hstack dstack column_stack row_stack concatenate concat append insert delete load loadtxt genfromtxt fromfile
+frombuffer fromiter fromstring reshape transpose squeeze expand_dims flip fliplr flipud rot90 roll tile repeat
+pad moveaxis swapaxes rollaxis ravel sort argsort cumsum cumprod diff outer atleast_1d atleast_2d atleast_3d
+bincount
+""".split())
+# Element-wise functions: an array when their first argument is one (a scalar otherwise).
+NUMPY_UFUNCS = frozenset("""
+abs absolute exp log log1p log2 log10 sqrt square power multiply add subtract divide true_divide maximum minimum
+round around rint floor ceil nan_to_num sign tanh sin cos clip matmul
+""".split())
+# numpy.random functions and the position of their `size` argument (an array only when size is given).
+NUMPY_RANDOM_SIZE = {"rand": 0, "randn": 0, "random": 0, "random_sample": 0, "uniform": 2, "normal": 2,
+                     "randint": 2, "choice": 1, "binomial": 2, "poisson": 1, "beta": 2, "gamma": 2,
+                     "standard_normal": 0, "exponential": 1, "permutation": 0}
+# array methods that return an array.
+ARRAY_METHODS = frozenset("""
+reshape transpose squeeze copy astype flatten ravel swapaxes clip round cumsum view take repeat
+""".split())
+# cv2 functions that return an image array.
+CV2_ARRAY_FUNCS = frozenset("""
+imread imdecode resize cvtColor warpAffine warpPerspective flip GaussianBlur blur medianBlur
+copyMakeBorder remap merge normalize transpose rotate
+""".split())
+
+_NP_DTYPES = {"float16", "float32", "float64", "half", "single", "double", "int8", "int16", "int32", "int64",
+              "uint8", "bool_", "bool", "longlong", "intc", "float_", "int_"}
+_CANONICAL = {"half": "float16", "single": "float32", "double": "float64", "float_": "float64", "int_": "int64",
+              "longlong": "int64", "intc": "int32", "bool_": "bool", "float": "float64", "int": "int64"}
+
+
+def numpy_dtype_name(module: SourceModule, node: ast.AST | None) -> str | None:
+    """`np.float32` / "float32" / `float` -> "float32"-style names; None when unknown."""
+    if node is None:
+        return None
+    if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in _NP_DTYPES:
+        return _CANONICAL.get(node.value, node.value)
+    if isinstance(node, ast.Name) and node.id in ("float", "int", "bool"):
+        return _CANONICAL.get(node.id, node.id)
+    qual = module.qualname(node) if isinstance(node, (ast.Attribute, ast.Name)) else None
+    if qual and qual.startswith("numpy.") and qual.count(".") == 1 and qual[6:] in _NP_DTYPES:
+        return _CANONICAL.get(qual[6:], qual[6:])
+    return None
+
+
+class NumpyArray:
+    """What we know about an expression that is a numpy array: its dtype when visible, and a
+    short description of where it comes from (for messages)."""
+
+    def __init__(self, origin: ast.AST, dtype: str | None) -> None:
+        self.origin = origin
+        self.dtype = dtype
+
+
+def numpy_array(module: SourceModule, node: ast.AST, depth: int = 0, subscripts: bool = True) -> NumpyArray | None:
+    """A NumpyArray when `node` certainly evaluates to a numpy ndarray, else None."""
+    if depth > 4:
+        return None
+    if isinstance(node, ast.Call):
+        name = module.call_name(node) or ""
+        if name.startswith("numpy."):
+            tail = name[len("numpy."):]
+            if tail.startswith("random."):
+                fn = tail[len("random."):]
+                if fn in NUMPY_RANDOM_SIZE and argument(node, "size", NUMPY_RANDOM_SIZE[fn]) is not None:
+                    dtype = None if fn == "choice" else "int64" if fn in ("randint", "binomial", "poisson",
+                                                                            "permutation") else "float64"
+                    if fn == "randint" and keyword(node, "dtype") is not None:
+                        dtype = numpy_dtype_name(module, keyword(node, "dtype").value)
+                    return NumpyArray(node, dtype)
+                if fn in ("rand", "randn") and node.args:
+                    return NumpyArray(node, "float64")
+                return None
+            if tail in NUMPY_UFUNCS:
+                first = node.args[0] if node.args else None
+                inner = numpy_array(module, first, depth + 1, subscripts) if first is not None else None
+                return NumpyArray(node, None) if inner is not None else None
+            if tail == "where" and len(node.args) == 3:
+                return NumpyArray(node, None)
+            if tail == "unique" and not any((k.arg or "").startswith("return_") for k in node.keywords) \
+                    and len(node.args) == 1:
+                return NumpyArray(node, None)
+            if tail not in NUMPY_ARRAY_FUNCS:
+                return None
+            return NumpyArray(node, _numpy_call_dtype(module, node, tail, depth))
+        if name.startswith("cv2.") and name[4:] in CV2_ARRAY_FUNCS:
+            return NumpyArray(node, None)
+        func = node.func
+        if isinstance(func, ast.Attribute):
+            if func.attr in ("numpy", "to_numpy") and not node.args:
+                return NumpyArray(node, None)
+            if func.attr == "astype" and node.args:
+                dtype = numpy_dtype_name(module, node.args[0])
+                recv = numpy_array(module, func.value, depth + 1, subscripts)
+                if recv is not None or (dtype and not isinstance(node.args[0], ast.Constant)):
+                    return NumpyArray(node, dtype)
+                return None
+            if func.attr in ARRAY_METHODS:
+                recv = numpy_array(module, func.value, depth + 1, subscripts)
+                if recv is not None:
+                    return NumpyArray(node, recv.dtype)
+        return None
+    if isinstance(node, ast.Name):
+        value = reaching_value(module, node)
+        if value is not None:
+            return numpy_array(module, value, depth + 1, subscripts)
+        ann = parameter_annotation(module, node)
+        if ann is not None:
+            target = ann.value if isinstance(ann, ast.Subscript) else ann  # npt.NDArray[np.float32]
+            qual = module.qualname(target) or ""
+            if qual in ("numpy.ndarray", "numpy.typing.NDArray"):
+                return NumpyArray(node, None)
+        return None
+    if isinstance(node, ast.Attribute):
+        if node.attr == "T":
+            return numpy_array(module, node.value, depth + 1, subscripts)
+        values = self_attribute_values(module, node)
+        if values:
+            found = [numpy_array(module, v, depth + 1, subscripts) for v in values]
+            if all(found):
+                dtypes = {f.dtype for f in found if f is not None}
+                return NumpyArray(node, dtypes.pop() if len(dtypes) == 1 else None)
+        return None
+    if isinstance(node, ast.Subscript) and subscripts:
+        base = numpy_array(module, node.value, depth + 1, subscripts)
+        if base is not None:
+            return NumpyArray(node, base.dtype)
+        return None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv,
+                                                            ast.Pow, ast.Mod)):
+        left = numpy_array(module, node.left, depth + 1, subscripts)
+        right = numpy_array(module, node.right, depth + 1, subscripts)
+        if left and right:
+            return NumpyArray(node, None)
+        for arr, other in ((left, node.right), (right, node.left)):
+            if arr is not None and isinstance(other, ast.Constant) and isinstance(other.value, (int, float)):
+                if isinstance(node.op, ast.Div) or isinstance(other.value, float):
+                    return NumpyArray(node, "float64" if arr.dtype in (None, "float64") or
+                                      (arr.dtype or "").startswith(("int", "uint", "bool")) else arr.dtype)
+                return NumpyArray(node, arr.dtype)
+    return None
+
+
+def _numpy_call_dtype(module: SourceModule, call: ast.Call, fn: str, depth: int) -> str | None:
+    kw = keyword(call, "dtype")
+    if kw is not None:
+        return numpy_dtype_name(module, kw.value)
+    if fn in ("zeros", "ones", "empty", "linspace", "logspace", "eye", "identity", "rand", "randn"):
+        return "float64"
+    if fn == "full" and len(call.args) >= 2 and isinstance(call.args[1], ast.Constant):
+        v = call.args[1].value
+        if isinstance(v, float):
+            return "float64"
+        return "int64" if isinstance(v, int) and not isinstance(v, bool) else None
+    if fn == "arange" and call.args and all(isinstance(a, ast.Constant) for a in call.args):
+        return "float64" if any(isinstance(a.value, float) for a in call.args) else "int64"
+    if fn in ("array", "asarray") and call.args:
+        if fn == "asarray" or isinstance(call.args[0], (ast.Name, ast.Attribute, ast.Call, ast.Subscript)):
+            inner = numpy_array(module, call.args[0], depth + 1)
+            if inner is not None:
+                return inner.dtype
+    return None
+
+
+# ------------------------------------------------------------------ torch.load
+
+TORCH_LOAD = ("torch.load", "torch.serialization.load")
+
+
+def is_torch_load(module: SourceModule, call: ast.Call) -> bool:
+    return module.call_name(call) in TORCH_LOAD
+
+
+def short_call(module: SourceModule, call: ast.Call, limit: int = 50) -> str:
+    """The call as written, whitespace collapsed and comments left out: `torch.load(args.resume)`."""
+    def text(node: ast.AST) -> str:
+        return " ".join((source(module, node) or "...").split())
+    parts = [text(a) for a in call.args]
+    parts += [f"{k.arg}={text(k.value)}" if k.arg else f"**{text(k.value)}" for k in call.keywords]
+    out = f"{text(call.func)}({', '.join(parts)})"
+    return out if len(out) <= limit else out[: limit - 4] + "...)"

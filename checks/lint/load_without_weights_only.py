@@ -1,0 +1,131 @@
+import ast
+
+from torchdoctor.checks.lint._callflow import (
+    has_star_kwargs, insert_keyword, is_torch_load, keyword, passes, short_call,
+)
+from torchdoctor.lint import context
+from torchdoctor.lint.model import LintFix, Violation
+from torchdoctor.registry import lint_rule
+
+_OTHER_OBJECTS = "argparse.Namespace, numpy arrays, a whole nn.Module"
+
+
+@lint_rule(
+    code="TD402",
+    name="load-without-weights-only",
+    title="torch.load without an explicit weights_only (the default flipped in torch 2.6)",
+    on=(ast.Call,),
+    severity="warning",
+    related=("weights-only-unpickling",),
+    invalid=[
+        """
+import torch
+state = torch.load("model.pt")  # <-
+""",
+        """
+import torch
+ckpt = torch.load(args.resume, map_location="cpu")  # <-
+model.load_state_dict(ckpt["model"])
+""",
+        """
+from torch import load as torch_load
+
+def restore(path):
+    return torch_load(path)  # <-
+""",
+        """
+import torch.serialization
+obj = torch.serialization.load(  # <-
+    open("cache.pt", "rb"),
+)
+""",
+    ],
+    valid=[
+        """
+import torch
+state = torch.load("model.pt", weights_only=True)
+""",
+        """
+import torch
+ckpt = torch.load(path, map_location="cpu", weights_only=False)  # explicit: a trusted full checkpoint
+""",
+        """
+import torch
+kwargs = {"weights_only": True}
+state = torch.load(path, **kwargs)  # may pass it
+""",
+        """
+import dill
+import torch
+obj = torch.load(path, pickle_module=dill)  # a custom pickle module: full unpickling is the stated intent
+""",
+        """
+import torch
+model = torch.jit.load("model.ts")
+hub = torch.hub.load("pytorch/vision", "resnet18")
+""",
+        """
+import numpy as np
+import pickle
+arr = np.load("x.npy")
+obj = pickle.load(open("x.pkl", "rb"))
+""",
+    ],
+)
+def load_without_weights_only(node, module):
+    """
+    ## What it does
+    Finds `torch.load(...)` calls that do not pass `weights_only=` explicitly. The advice
+    depends on the torch the code targets (`--target-torch`, `[tool.torchdoctor] target-torch`,
+    else the installed torch).
+
+    ## Why is this bad?
+    The default flipped in torch 2.6. Up to 2.5 `torch.load` defaults to `weights_only=False`:
+    it unpickles whatever the file contains, so a downloaded or shared checkpoint can run
+    arbitrary code. From 2.6 the default is `weights_only=True`: only tensors, state dicts and
+    a short allowlist of types load, and a checkpoint that also pickled other Python objects
+    (an `argparse.Namespace`, numpy arrays, a whole `nn.Module`) fails with
+    "Weights only load failed ... Unsupported global". Code that does not say which it needs
+    changes behaviour with the torch version it runs on.
+
+    ## Example
+    ```python
+    state = torch.load("model.pt")
+    ```
+    Use instead:
+    ```python
+    state = torch.load("model.pt", weights_only=True)           # tensors and state dicts
+    ckpt = torch.load("trusted.ckpt", weights_only=False)       # a full pickle you trust
+    ```
+    """
+    if not is_torch_load(module, node):
+        return None
+    if keyword(node, "weights_only") is not None or has_star_kwargs(node):
+        return None
+    if passes(node, "pickle_module", 2):
+        return None  # torch >= 2.6 then defaults to weights_only=False, and True with it is an error
+    target = context.target()
+    if target is not None and target < (1, 13):
+        return None  # weights_only= does not exist before torch 1.13
+    call = short_call(module, node)
+    if target is None:
+        message = (f"{call} does not say weights_only=: with torch < 2.6 the default is weights_only=False, "
+                   "which unpickles anything in the file (an untrusted checkpoint can run arbitrary code); "
+                   "with torch >= 2.6 it is True, and a checkpoint that also holds other objects "
+                   f"({_OTHER_OBJECTS}) fails with 'Weights only load failed'")
+    elif target < (2, 6):
+        message = (f"{call} does not say weights_only=: on the targeted torch {target[0]}.{target[1]} the default "
+                   "is weights_only=False, which unpickles anything in the file: an untrusted checkpoint can run "
+                   "arbitrary code (and torch >= 2.6 changes the default to True)")
+    else:
+        message = (f"{call} does not say weights_only=: on the targeted torch {target[0]}.{target[1]} the default "
+                   "is weights_only=True, so a checkpoint that also holds other objects "
+                   f"({_OTHER_OBJECTS}) fails with 'Weights only load failed' (before 2.6 the default was False)")
+    edit = insert_keyword(node, "weights_only=True")
+    if target is not None and target < (2, 6):
+        summary = ("Pass weights_only=True (tensors and state dicts; torch.serialization.add_safe_globals for "
+                   "other classes you trust); weights_only=False only for files you trust")
+    else:
+        summary = ("Say which one the file needs: weights_only=True for tensors and state dicts, or "
+                   "weights_only=False for a full checkpoint from a source you trust")
+    return Violation(node, message, LintFix(summary, edits=(edit,) if edit else (), safe=False))
