@@ -105,3 +105,11 @@ def test_related_ids_are_knowledge_base_ids():
             finding = run_check(check, Facts.partial(**example.facts))
             unknown = set(finding.related) - ids
             assert not unknown, f"{check.code} links to {unknown}, which are not knowledge-base ids"
+
+
+def test_readme_documents_every_lint_rule():
+    from torchdoctor.registry import lint_rules
+
+    readme = (ROOT / "README.md").read_text()
+    for rule in lint_rules():
+        assert f"| {rule.code} | {rule.name} |" in readme, f"README's rule table lacks {rule.code}"
