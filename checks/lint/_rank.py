@@ -423,7 +423,9 @@ class RankAnalysis:
         if t is ast.Name:
             return self._lookup_name(e.id, scope)[0]
         if t is ast.Attribute:
-            return bool(RANK_NAME.match(e.attr)) or (e.attr in self.attr_assigns and self.attr_kind(e.attr)[0] == "rank")
+            if RANK_NAME.match(e.attr):
+                return True
+            return e.attr in self.attr_assigns and self.attr_kind(e.attr)[0] == "rank"
         if t is ast.Call:
             f = e.func
             name = final_identifier(f)

@@ -70,7 +70,7 @@ class _Coll:
     key: str  # what must match across ranks ("barrier", "all_reduce", "ddp", ...)
     display: str  # "dist.all_reduce()"
     strong: bool  # False: may hang (a DDP forward: only when it has buffers to broadcast)
-    kind: str  # "collective", "ddp", "fsdp", "new_group", "dcp"
+    kind: str  # "collective", "ddp", "fsdp", "new_group", "dcp", "deepspeed"
 
 
 class _Facts:
@@ -799,7 +799,7 @@ def _check(module):
                 callee, param, kind = w
                 arg = short(_arg_for(site.call, callee, param), 30)
                 found.append((site, frozenset({kind}), f"{callee.name}()", kind, kind == "fsdp",
-                              f"`{arg}`, passed as its parameter `{param}`"))
+                              f"`{arg}`" + ("" if arg == param else f" (its parameter `{param}`)")))
     if not found:
         return None
 
@@ -920,8 +920,12 @@ def _violation(site: Site, what: str, kind: str, strong: bool, chain: str) -> Vi
     where = f"{g.who}, {g.describe()}"
     severity = None
     if kind == "ddp":
-        lead = f"{what} runs the DistributedDataParallel-wrapped model ({chain}) {where}" if chain else \
-            f"`{what[:-2]}(...)` runs the DistributedDataParallel-wrapped model {where}"
+        if chain.startswith("`"):
+            lead = f"{what} runs the DistributedDataParallel-wrapped {chain} {where}"
+        elif chain:
+            lead = f"{what} runs the DistributedDataParallel-wrapped model ({chain}) {where}"
+        else:
+            lead = f"`{what[:-2]}(...)` runs the DistributedDataParallel-wrapped model {where}"
         msg = (f"{lead}: DDP's forward broadcasts buffers (BatchNorm) and its backward all-reduces gradients, "
                f"so the ranks that run it can wait forever for the ranks that skip it (a hang until the NCCL "
                f"timeout)")
@@ -929,8 +933,12 @@ def _violation(site: Site, what: str, kind: str, strong: bool, chain: str) -> Vi
                       "rank and reduce the results")
         severity = "warning"
     elif kind == "fsdp":
-        lead = f"{what} gathers FSDP-sharded parameters {where}" if not chain else \
-            f"{what} gathers FSDP-sharded parameters ({chain}) {where}"
+        if chain.startswith("`"):
+            lead = f"{what} runs the FSDP-wrapped {chain} {where}"
+        elif chain:
+            lead = f"{what} gathers FSDP-sharded parameters ({chain}) {where}"
+        else:
+            lead = f"{what} gathers FSDP-sharded parameters {where}"
         msg = f"{lead}: FSDP's forward and state_dict() are collectives; {g.hang}"
         fix = LintFix("Call it on every rank (FSDP forward/state_dict()/optim_state_dict() are collectives), "
                       "then keep only the saving or logging under the rank test")

@@ -1,8 +1,10 @@
 import ast
+import re
 
 from torchdoctor.checks.lint._rank import (RankAnalysis, Site, analysis, final_identifier, is_test_file, mentions_rank,
                                            short, under_single_process)
 from torchdoctor.lint.model import LintFix, Violation
+from torchdoctor.lint.module import body_nodes
 from torchdoctor.registry import lint_rule
 
 # Substring prefilter for "the file runs under DDP" (confirmed by the calls below).
@@ -17,6 +19,7 @@ _DDP_CLASSES = {"torch.nn.parallel.DistributedDataParallel", "torch.nn.parallel.
                 "torch.multiprocessing.spawn", "torch.multiprocessing.start_processes", "accelerate.Accelerator",
                 "torch.distributed.launcher.api.elastic_launch", "torch.nn.DistributedDataParallel"}
 _IN_MEMORY = ("BytesIO", "SpooledTemporaryFile", "NamedTemporaryFile", "TemporaryFile", "mkstemp")
+_BUFFER_NAME = re.compile(r"^(?:buf|buff|buffer|bio|stream|bytes_?io|byte_stream|mem_?file|[a-z_]*_buffer)$", re.I)
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
@@ -253,6 +256,20 @@ if __name__ == "__main__":
     checkpoint = load_distributed_checkpoint(args.checkpoint_folder)
     torch.save(checkpoint, args.output_file)
 """,
+        """
+# the main process writes the cache first; the others find it and load it
+import os
+import torch
+import torch.distributed as dist
+from utils.torch_utils import torch_distributed_zero_first
+
+def build_cache(path, local_rank):
+    dist.init_process_group("nccl")
+    with torch_distributed_zero_first(local_rank):
+        if not os.path.exists(path):
+            torch.save(preprocess(), path)
+    return torch.load(path)
+""",
     ],
 )
 def save_on_every_rank(node, module):
@@ -262,8 +279,11 @@ def save_on_every_rank(node, module):
     `init_process_group` or `torch.distributed`) that every rank executes: not under a
     main-rank guard (`if rank == 0`, `if dist.get_rank() == 0`, `is_main_process()`,
     `accelerator.is_main_process`, an early `if rank != 0: return`, `@rank_zero_only`), not in a
-    helper whose every call in the file is so guarded, and not writing a per-rank path (one
-    that contains the rank, `os.getpid()`, or an in-memory `io.BytesIO`).
+    helper whose every call in the file is so guarded, not writing a per-rank path (one that
+    contains the rank, `os.getpid()`, or an in-memory `io.BytesIO`), not in a branch that only
+    runs without distribution (`world_size == 1`, `not dist.is_initialized()`), and not inside
+    `with torch_distributed_zero_first(rank):` / `main_process_first()` or a file lock. A helper
+    whose callers are in other files is judged only in scripts (a library's caller may guard it).
 
     ## Why is this bad?
     Every process writes the same file at the same moment. The writes race: one rank truncates
@@ -409,12 +429,12 @@ def _per_process(path: ast.AST, site: Site, a: RankAnalysis) -> bool:
         seen += 1
         if mentions_rank(e, a, site.scope):
             return True
+        if isinstance(e, ast.Name) and _BUFFER_NAME.match(e.id):
+            return True
         for n in ast.walk(e):
             if isinstance(n, ast.Call) and (a.module.dotted(n.func) or "").endswith(_IN_MEMORY):
                 return True
             if isinstance(n, ast.Name):
-                if "buf" in n.id.lower() or n.id.lower() in ("bio", "stream"):
-                    return True
                 exprs.extend(_bindings(n.id, site))
     return False
 
@@ -424,7 +444,6 @@ def _bindings(name: str, site: Site) -> list[ast.AST]:
     out: list[ast.AST] = []
     body = getattr(site.scope, "body", [])
     line = site.call.lineno
-    from torchdoctor.lint.module import body_nodes
     for n in body_nodes(body):
         if getattr(n, "lineno", line) > line:
             continue
@@ -443,6 +462,8 @@ def _bindings(name: str, site: Site) -> list[ast.AST]:
 def _unguarded_call(a: RankAnalysis, fn) -> Site | None:
     for call in a.callers().get(id(fn), []):
         site = a.site(call)
-        if site is not None and not site.guards and not (isinstance(site.scope, _FUNCS) and a.main_only(site.scope) is True):
+        if site is None or site.guards:
+            continue
+        if not (isinstance(site.scope, _FUNCS) and a.main_only(site.scope) is True):
             return site
     return None
