@@ -182,22 +182,23 @@ def check_module(module: SourceModule, rules: list[LintRule], selection: Selecti
             by_type.setdefault(t, []).append(rule)
     raw: list[tuple[LintRule, Violation]] = []
     broken: set[str] = set()
-    for node in ast.walk(module.tree):
-        for rule in by_type.get(type(node), ()):
-            if rule.code in broken:
-                continue
-            try:
-                out = rule.func(node, module)
-                if out is None:
+    for node_type, rules_for_type in by_type.items():
+        for node in module.by_type.get(node_type, ()):
+            for rule in rules_for_type:
+                if rule.code in broken:
                     continue
-                for v in ([out] if isinstance(out, Violation) else out):
-                    raw.append((rule, v))
-            except Exception as exc:  # one broken rule never takes the file or the run down
-                broken.add(rule.code)
-                tb = traceback.extract_tb(exc.__traceback__)[-1]
-                result.errors.append(FileError(path, f"rule {rule.code} crashed ({type(exc).__name__}: {exc} at "
-                                                     f"{os.path.basename(tb.filename)}:{tb.lineno}); "
-                                                     "this is a torchdoctor bug, please report it"))
+                try:
+                    out = rule.func(node, module)
+                    if out is None:
+                        continue
+                    for v in ([out] if isinstance(out, Violation) else out):
+                        raw.append((rule, v))
+                except Exception as exc:  # one broken rule never takes the file or the run down
+                    broken.add(rule.code)
+                    tb = traceback.extract_tb(exc.__traceback__)[-1]
+                    result.errors.append(FileError(path, f"rule {rule.code} crashed ({type(exc).__name__}: {exc} at "
+                                                         f"{os.path.basename(tb.filename)}:{tb.lineno}); "
+                                                         "this is a torchdoctor bug, please report it"))
     seen: set[tuple[str, int, int]] = set()
     for rule, v in raw:
         line, col, end_line, end_col = _position(v)
