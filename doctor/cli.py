@@ -269,6 +269,8 @@ def check_command(
     exit_zero: bool = typer.Option(False, "--exit-zero", help="Exit 0 even when findings remain."),
     statistics: bool = typer.Option(False, "--statistics", help="Count the findings per rule."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the report to this file instead of standard output."),
+    no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write .torchdoctor_cache/."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, help="Worker processes (default: one per CPU)."),
 ) -> None:
     """Static analysis of training code for the pitfalls that bite at scale."""
     from .lint.config import ConfigError, load_config
@@ -296,7 +298,13 @@ def check_command(
     from .lint import context
 
     context.TARGET_TORCH = target
-    result = check_paths(paths or ["."], selection)
+    cache = None
+    if not no_cache:
+        from .lint.cache import Cache
+
+        rules_key = ",".join(r.code for r in selection.rules(lint_rules()))
+        cache = Cache(".", f"{rules_key}|{selection.per_file_ignores}|{target}")
+    result = check_paths(paths or ["."], selection, jobs=jobs, cache=cache)
 
     if format is CheckFormat.json:
         from .render.lint import render_json

@@ -150,3 +150,26 @@ def test_ci_gate_combines_env_and_check(project):
                           cwd=project, env={**os.environ, "NO_COLOR": "1", "COLUMNS": "200"}, timeout=120)
     env_errors = "no environment errors" not in proc.stdout
     assert proc.returncode == (1 if env_errors else 0), proc.stdout
+
+
+def test_cache_gives_the_same_answer_and_follows_edits(project):
+    first = run(project, "--format", "json").stdout
+    assert (project / ".torchdoctor_cache" / ".gitignore").exists()
+    assert run(project, "--format", "json").stdout == first  # warm: read from the cache
+    (project / "train.py").write_text("import torch\n")
+    assert json.loads(run(project, "--format", "json").stdout)["findings"] == []
+    (project / "train.py").write_text(BAD)
+    assert run(project, "--format", "json").stdout == first
+
+
+def test_no_cache_writes_nothing(project):
+    run(project, "--no-cache")
+    assert not (project / ".torchdoctor_cache").exists()
+
+
+def test_parallel_and_serial_agree(tmp_path):
+    for i in range(30):
+        (tmp_path / f"m{i:02d}.py").write_text(BAD if i % 3 == 0 else "import torch\n")
+    serial = run(tmp_path, "--no-cache", "-j", "1", "--format", "json").stdout
+    parallel = run(tmp_path, "--no-cache", "-j", "2", "--format", "json").stdout
+    assert serial == parallel and len(json.loads(serial)["findings"]) == 10

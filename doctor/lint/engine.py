@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Iterable, Iterator
 
 from ..registry import LintRule, lint_rules
+from .cache import Cache
 from .model import CheckResult, FileError, LintFinding, Violation
 from .module import SourceModule
 
@@ -217,30 +218,81 @@ def check_module(module: SourceModule, rules: list[LintRule], selection: Selecti
                                            v.severity or rule.severity, v.fix, rule.related))
 
 
-def check_paths(paths: Iterable[str], selection: Selection | None = None) -> CheckResult:
+def _check_one(path: str, rules: list[LintRule], selection: Selection) -> CheckResult:
+    """One file, start to end, into its own small result (so it can run in a worker process)."""
+    result = CheckResult()
+    text = read_source(path)
+    if isinstance(text, FileError):
+        result.errors.append(text)
+        return result
+    result.files = 1
+    result.lines = text.count("\n") + 1
+    try:
+        module = SourceModule.parse(path, text)
+    except SyntaxError as exc:
+        result.errors.append(FileError(path, f"syntax error: {exc.msg}", exc.lineno, exc.offset))
+        return result
+    except (ValueError, RecursionError, MemoryError) as exc:
+        result.errors.append(FileError(path, f"cannot parse: {type(exc).__name__}: {exc}"))
+        return result
+    check_module(module, rules, selection, result)
+    return result
+
+
+def _merge(into: CheckResult, part: CheckResult) -> None:
+    into.findings.extend(part.findings)
+    into.errors.extend(part.errors)
+    into.files += part.files
+    into.lines += part.lines
+    into.suppressed += part.suppressed
+
+
+# Forked workers read these instead of receiving them with every file.
+_WORKER_STATE: dict[str, object] = {}
+
+
+def _worker(path: str) -> CheckResult:
+    return _check_one(path, _WORKER_STATE["rules"], _WORKER_STATE["selection"])  # type: ignore[arg-type]
+
+
+PARALLEL_MIN_FILES = 24
+
+
+def check_paths(paths: Iterable[str], selection: Selection | None = None, *, jobs: int | None = None,
+                cache: Cache | None = None) -> CheckResult:
     selection = selection or Selection()
     rules = selection.rules(lint_rules())
     result = CheckResult()
+    todo: list[str] = []
     for item in discover(paths, selection):
         if isinstance(item, FileError):
             result.errors.append(item)
             continue
-        text = read_source(item)
-        if isinstance(text, FileError):
-            result.errors.append(text)
-            continue
-        result.files += 1
-        result.lines += text.count("\n") + 1
+        cached = cache.get(item) if cache is not None else None
+        if cached is not None:
+            _merge(result, cached)
+        else:
+            todo.append(item)
+    workers = jobs if jobs is not None else (os.cpu_count() or 1)
+    if workers > 1 and len(todo) >= PARALLEL_MIN_FILES and os.name == "posix":
+        import multiprocessing
+
+        _WORKER_STATE.update(rules=rules, selection=selection)
         try:
-            module = SourceModule.parse(item, text)
-        except SyntaxError as exc:
-            result.errors.append(FileError(item, f"syntax error: {exc.msg}", exc.lineno, exc.offset))
-            continue
-        except (ValueError, RecursionError, MemoryError) as exc:
-            result.errors.append(FileError(item, f"cannot parse: {type(exc).__name__}: {exc}"))
-            continue
-        check_module(module, rules, selection, result)
+            with multiprocessing.get_context("fork").Pool(workers) as pool:
+                parts = pool.map(_worker, todo, chunksize=max(1, len(todo) // (workers * 8)))
+        finally:
+            _WORKER_STATE.clear()
+    else:
+        parts = [_check_one(path, rules, selection) for path in todo]
+    for path, part in zip(todo, parts):
+        if cache is not None:
+            cache.put(path, part)
+        _merge(result, part)
+    if cache is not None:
+        cache.save()
     result.findings.sort(key=lambda f: (f.path, f.line, f.column, f.code))
+    result.errors.sort(key=lambda e: (e.path, e.line or 0))
     return result
 
 
