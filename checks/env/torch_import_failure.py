@@ -3,6 +3,7 @@ from __future__ import annotations
 import re
 import signal
 
+from torchdoctor.data import tables
 from torchdoctor.model import Fix, Result, error, ok, skip
 from torchdoctor.registry import Example, env_check
 
@@ -12,16 +13,6 @@ _MISSING_LIB = re.compile(r"(lib[\w+.-]*?\.so(?:\.\d+)*): cannot open shared obj
 _UNDEFINED = re.compile(r"(\S+\.so(?:\.\d+)*): undefined symbol: ([\w@.]+)")
 _VERSION_NOT_FOUND = re.compile(r"version [`']([\w.]+)' not found(?: \(required by (\S+?)\))?")
 _NO_MODULE = re.compile(r"No module named '([\w.]+)'")
-# libcudnn.so.9 -> the wheel that ships it (CUDA 12 naming; CUDA 13 wheels drop the -cu12 suffix
-# except cuDNN and NCCL, which become -cu13).
-_LIB_WHEEL = {
-    "libcudnn": "nvidia-cudnn", "libcublas": "nvidia-cublas", "libcublasLt": "nvidia-cublas",
-    "libcudart": "nvidia-cuda-runtime", "libnvrtc": "nvidia-cuda-nvrtc", "libcupti": "nvidia-cuda-cupti",
-    "libcufft": "nvidia-cufft", "libcurand": "nvidia-curand", "libcusolver": "nvidia-cusolver",
-    "libcusparse": "nvidia-cusparse", "libcusparseLt": "nvidia-cusparselt", "libnccl": "nvidia-nccl",
-    "libnvJitLink": "nvidia-nvjitlink", "libnvToolsExt": "nvidia-nvtx", "libnvshmem_host": "nvidia-nvshmem",
-    "libcufile": "nvidia-cufile",
-}
 _RELATED_LIBS = ("cuda-libs-conflict",)
 
 
@@ -80,7 +71,8 @@ def _missing_library(facts, lib: str, evidence: dict) -> Result:
     if stem.startswith(("libtorch", "libc10", "libshm", "libcaffe2")):
         return error(f"import torch fails: torch's own library {lib} is missing, so the torch install is incomplete",
                      fix=Fix("Reinstall torch in this interpreter", (_reinstall(facts),)), evidence=evidence)
-    wheel = _LIB_WHEEL.get(stem)
+    # The wheel that ships it (tables.PIP_PACKAGE is keyed by family: "cudnn" for libcudnn).
+    wheel = tables.PIP_PACKAGE.get(stem[3:]) if stem.startswith("lib") else None
     if wheel is None:
         hint = " (Debian/Ubuntu: apt-get install libgomp1)" if stem == "libgomp" else ""
         return error(f"import torch fails: the system library {lib} cannot be found",

@@ -134,7 +134,7 @@ PIP_PACKAGE = {
     "cusparse": "nvidia-cusparse", "cusparseLt": "nvidia-cusparselt", "nvrtc": "nvidia-cuda-nvrtc",
     "nvrtc-builtins": "nvidia-cuda-nvrtc", "cufft": "nvidia-cufft", "curand": "nvidia-curand",
     "cusolver": "nvidia-cusolver", "cupti": "nvidia-cuda-cupti", "nvshmem_host": "nvidia-nvshmem",
-    "cufile": "nvidia-cufile",
+    "cufile": "nvidia-cufile", "nvToolsExt": "nvidia-nvtx",
 }
 
 

@@ -14,7 +14,7 @@ import os
 import sys
 import threading
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from typing import TYPE_CHECKING
@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from . import _probe_launch
 
 if TYPE_CHECKING:
-    from .model import Facts, PythonFacts
+    from .model import Facts
 
 # The model is imported on first use (PEP 562), so that launching the torch probe, which lives
 # in this package, does not wait for the model's dataclasses to be built.
@@ -95,7 +95,7 @@ def _run_with_limit(func: Callable[[], Any], limit: float) -> tuple[Any, float]:
 
 def collect(target: Target | None = None, sections: tuple[str, ...] | None = None) -> "Facts":
     from . import python_env
-    from .model import Facts, FactsError, Meta, Unknown, known
+    from .model import Facts, FactsError, Meta, known
 
     target = target or Target()
     durations: dict[str, float] = {}
@@ -135,7 +135,3 @@ def _version() -> str:
     from .. import __version__
 
     return __version__
-
-
-def with_section(facts: "Facts", **sections: Any) -> "Facts":
-    return replace(facts, **sections)

@@ -23,7 +23,7 @@ def _salt(rules_key: str) -> str:
 
     h = hashlib.sha256(f"{VERSION}|{__version__}|{rules_key}".encode())
     here = Path(__file__).resolve().parent
-    import torchdoctor.checks.lint as lint_rules_pkg
+    from ..checks import lint as lint_rules_pkg
 
     sources = sorted(here.glob("*.py")) + sorted(Path(lint_rules_pkg.__file__).parent.glob("*.py"))
     for src in sources:

@@ -4,7 +4,6 @@ a rule that crashes becomes a reported error for that file, and the run goes on.
 
 from __future__ import annotations
 
-import ast
 import fnmatch
 import os
 import re

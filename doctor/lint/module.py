@@ -193,31 +193,6 @@ def callee_simple_name(call: ast.Call) -> str | None:
     return None
 
 
-def transitive_callers(module: SourceModule, direct: set[str]) -> dict[str, str]:
-    """Module-local functions that reach a function in `direct` (or a direct fact) through calls.
-
-    `direct` names functions that have the property themselves; the result maps each function
-    name with the property to the chain that gives it ("evaluate -> reduce_metrics").
-    """
-    reach: dict[str, str] = {name: name for name in direct}
-    changed = True
-    while changed:
-        changed = False
-        for name, defs in module.functions.items():
-            if name in reach or "." in name:
-                continue
-            for d in defs:
-                for call in calls_in(d.body):
-                    callee = callee_simple_name(call)
-                    if callee in reach and callee != name:
-                        reach[name] = f"{name} -> {reach[callee]}"
-                        changed = True
-                        break
-                if name in reach:
-                    break
-    return reach
-
-
 def _is_main_guard(test: ast.expr) -> bool:
     return (isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id == "__name__"
             and any(isinstance(c, ast.Constant) and c.value == "__main__" for c in test.comparators))
