@@ -514,6 +514,14 @@ def _apply_fixes(facts, findings, selected, python, quick, timeout):
     return facts, findings
 
 
+# Command groups that live in their own modules (STYLE: one module per command group as it grows).
+# Imported here, after UsageError exists, because they raise it for bad input.
+from . import cli_inspect, cli_model, cli_runtime  # noqa: E402
+
+for _group in (cli_inspect, cli_model, cli_runtime):
+    _group.register(app)
+
+
 def main(argv: Optional[List[str]] = None) -> None:
     """Entry point: run the app, turn every failure into one line and a status."""
     command = typer.main.get_command(app)

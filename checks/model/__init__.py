@@ -1,0 +1,1 @@
+"""Model rules (TI2xx): pure functions of what the model probe recorded. One rule per file."""
