@@ -134,6 +134,25 @@ class LintRule:
     doc: str = ""
     related: tuple[str, ...] = ()  # knowledge-base ids
     default: bool = True  # off-by-default rules (hints) run only when selected
+    # Text the file must contain for the rule to be able to fire. Most files of a code base are
+    # not training code: a few substring tests are far cheaper than indexing and walking the tree
+    # for a rule that cannot fire. Each clause must hold; a clause is a word, a compiled pattern,
+    # or a tuple of alternatives (words or patterns). Put the most selective clause first.
+    requires: tuple[Any, ...] = ()
+
+    def wanted(self, text: str) -> bool:
+        for clause in self.requires:
+            if not _holds(clause, text):
+                return False
+        return True
+
+
+def _holds(clause: Any, text: str) -> bool:
+    if type(clause) is str:
+        return clause in text
+    if type(clause) is tuple:
+        return any(_holds(alt, text) for alt in clause)
+    return clause.search(text) is not None
 
 
 _LINT: dict[str, LintRule] = {}
@@ -141,7 +160,8 @@ _LINT: dict[str, LintRule] = {}
 
 def lint_rule(*, code: str, name: str, title: str, on: tuple[type, ...], severity: str = "error",
               valid: list[str] | tuple[str, ...] = (), invalid: list[str] | tuple[str, ...] = (),
-              related: tuple[str, ...] = (), default: bool = True) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+              related: tuple[str, ...] = (), default: bool = True,
+              requires: tuple[Any, ...] = ()) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Register a lint rule: `func(node, module)` returns a Violation, an iterable of them, or None."""
 
     def register(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -157,7 +177,7 @@ def lint_rule(*, code: str, name: str, title: str, on: tuple[type, ...], severit
             if other.name == name and other.code != code:
                 raise RegistryError(f"duplicate lint rule name {name}: {other.code} and {code}")
         _LINT[code] = LintRule(code, name, title, tuple(on), severity, tuple(valid), tuple(invalid), func,
-                               inspect.cleandoc(func.__doc__ or ""), tuple(related), default)
+                               inspect.cleandoc(func.__doc__ or ""), tuple(related), default, tuple(requires))
         return func
 
     return register

@@ -47,3 +47,31 @@ def test_rule_is_documented_with_examples(rule):
         assert section in rule.doc, f"{rule.code} docstring lacks {section}"
     module_file = Path(__import__(rule.func.__module__, fromlist=["_"]).__file__)
     assert module_file.stem == rule.name.replace("-", "_")
+
+
+def test_the_text_prefilter_never_hides_a_finding():
+    """A rule's `requires` words only let it skip files where it cannot fire: over every example of
+    every rule (each rule's snippets are realistic code for the others too), a rule that fires
+    with the prefilter switched off must also be wanted by it."""
+    import dataclasses
+
+    from torchdoctor.lint.engine import Selection, check_module
+    from torchdoctor.lint.model import CheckResult
+    from torchdoctor.lint.module import SourceModule
+
+    sources = [textwrap.dedent(src) for r in RULES for src in (*r.invalid, *r.valid)]
+    assert all(r.requires for r in RULES), [r.code for r in RULES if not r.requires]
+    missed = []
+    for rule in RULES:
+        unfiltered = dataclasses.replace(rule, requires=())
+        for source in sources:
+            result = CheckResult()
+            check_module(SourceModule.parse("example.py", source), [unfiltered], Selection(), result)
+            if result.findings and not rule.wanted(source):
+                missed.append((rule.code, source.strip().splitlines()[:3]))
+    assert not missed, missed
+
+
+def test_the_text_prefilter_skips_files_no_rule_can_fire_on():
+    library = "import torch.nn as nn\n\nclass Block(nn.Module):\n    def forward(self, x):\n        return x * 2\n"
+    assert [r.code for r in RULES if r.wanted(library)] == []

@@ -69,7 +69,7 @@ _PROCESS_DECORATORS = {"on_process", "on_local_process"}  # accelerate: on_proce
 
 # Cheap text prefilter (plain substring tests: much faster than one big regex): a file without
 # any of these tokens cannot have a rank guard.
-_GUARD_TOKENS = ("rank", "RANK", "Rank", "process_index", "main_process", "is_main", "master", "global_zero",
+GUARD_TOKENS = ("rank", "RANK", "Rank", "process_index", "main_process", "is_main", "master", "global_zero",
                  "process_zero", "primary", "is_chief", "is_leader", "should_save", "should_log", "_only",
                  "on_process", "on_local_process", "last_process", "main_worker")
 
@@ -1236,7 +1236,7 @@ def path_facts(a: RankAnalysis, node: ast.AST) -> frozenset:
 
 def has_guard_hint(module: SourceModule) -> bool:
     text = module.text
-    return any(t in text for t in _GUARD_TOKENS)
+    return any(t in text for t in GUARD_TOKENS)
 
 
 _RANKISH = re.compile(r"rank|process_index|pid|ordinal", re.IGNORECASE)

@@ -1,7 +1,7 @@
 import ast
 from dataclasses import dataclass
 
-from torchdoctor.checks.lint._rank import (RankAnalysis, Site, analysis, bindings, final_identifier,
+from torchdoctor.checks.lint._rank import (GUARD_TOKENS, RankAnalysis, Site, analysis, bindings, final_identifier,
                                            has_guard_hint, is_test_file, path_facts, reachable, short)
 from torchdoctor.lint.model import LintFix, Violation
 from torchdoctor.lint.module import body_nodes
@@ -56,13 +56,14 @@ _CANDIDATES = (set(_TORCH) | set(_XLA) | set(_ACCELERATE_FUNCS) | _FSDP_STATIC |
                   "forward", "state_dict", "full_tensor", "save_checkpoint", "load_checkpoint"})
 _RETURNS_SELF = {"to", "cuda", "cpu", "train", "eval", "float", "half", "bfloat16", "double", "xpu"}
 
-# substring prefilter: a file without any of these cannot call a collective
-_COLLECTIVE_TOKENS = ("all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast", "barrier", "new_group",
-                      "new_subgroups", "wait_for_everyone", "pad_across_processes", "rendezvous", "mesh_reduce",
-                      "DistributedDataParallel", "FullyShardedDataParallel", "fully_shard", "FSDP", "DDP",
-                      "sync_dist", "_object", "dist.gather", "dist.scatter", "dist.reduce", "distributed.gather",
-                      "distributed.scatter", "distributed.reduce", "distributed import", "accelerat", "strategy",
-                      "fabric", "deepspeed", "distributed.checkpoint", "dcp", "xla_model")
+# substring prefilter: a file without any of these cannot call a collective. Each word stands for
+# every name that contains it ("reduce": all_reduce, reduce_scatter, mesh_reduce, dist.reduce;
+# "gather": all_gather*, gather_object, gather_for_metrics; "DataParallel": DDP and FSDP classes);
+# the commonest come first, since the search stops at the first hit.
+_COLLECTIVE_TOKENS = ("distributed", "reduce", "gather", "broadcast", "barrier", "scatter", "all_to_all", "DDP",
+                      "DataParallel", "fully_shard", "new_group", "new_subgroups", "wait_for_everyone",
+                      "pad_across_processes", "rendezvous", "sync_dist", "accelerat", "strategy", "fabric",
+                      "deepspeed", "dcp", "xla_model")
 
 
 @dataclass(frozen=True)
@@ -324,6 +325,7 @@ class _Facts:
     name="collective-under-rank-guard",
     title="a collective reached only under a rank-dependent condition (deadlock)",
     on=(ast.Module,),
+    requires=(GUARD_TOKENS, _COLLECTIVE_TOKENS),
     related=("collective-under-rank-guard", "nccl-collective-timeout"),
     invalid=[
         """

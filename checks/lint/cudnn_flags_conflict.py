@@ -34,6 +34,7 @@ class _Event:
     name="cudnn-flags-conflict",
     title="cudnn.benchmark with cudnn.deterministic, or determinism without seeding",
     on=(ast.Module,),
+    requires=(("cudnn", "deterministic"),),
     severity="warning",
     related=(),
     invalid=[

@@ -16,6 +16,7 @@ _EVAL_NAME = re.compile(r"val|test|eval|infer|pred", re.IGNORECASE)
     name="dataloader-hints",
     title="Training DataLoader without workers or pinned memory; non_blocking copies from pageable memory",
     on=(ast.Call,),
+    requires=(("DataLoader", "non_blocking"),),
     severity="note",
     default=False,
     related=(),

@@ -13,6 +13,7 @@ _LAST = frozenset({"DataParallel", "data_parallel"})
     name="dataparallel-used",
     title="nn.DataParallel instead of DistributedDataParallel",
     on=(ast.Call,),
+    requires=(("DataParallel", "data_parallel"),),
     severity="warning",
     related=("dataparallel-attribute",),
     invalid=[

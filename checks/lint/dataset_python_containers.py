@@ -34,6 +34,7 @@ _LOOPS = (ast.For, ast.AsyncFor, ast.While, ast.comprehension)
     name="dataset-python-containers",
     title="Dataset keeps per-sample Python lists/dicts (copy-on-read in DataLoader workers)",
     on=(ast.ClassDef,),
+    requires=("Dataset",),
     severity="warning",
     related=("dataloader-python-list-leak",),
     invalid=[

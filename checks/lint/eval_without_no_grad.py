@@ -25,6 +25,10 @@ _VAL_ITER = re.compile(r"(?i)^(val|valid|validation|test|testing|eval|evaluation
     name="eval-without-no-grad",
     title="evaluation runs the model with autograd on, or eval() is never undone in the training loop",
     on=(ast.FunctionDef, ast.AsyncFunctionDef, ast.For, ast.AsyncFor, ast.While, ast.Expr),
+    requires=((
+        "backward", re.compile(r"\.eval\s*\("), re.compile(r"def\s+\w*(?i:val|test)"),
+        # a loop over an evaluation split: `for x, y in val_loader:` (the header may span lines)
+        re.compile(r"for\s[^:\n]*(?i:val|test|eval|holdout|dev(?![a-z]))")),),
     severity="warning",
     related=("cuda-out-of-memory",),
     invalid=[

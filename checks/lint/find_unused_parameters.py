@@ -14,6 +14,7 @@ _LAST = frozenset({"DistributedDataParallel", "DDPStrategy", "DistributedDataPar
     name="find-unused-parameters",
     title="DistributedDataParallel(find_unused_parameters=True)",
     on=(ast.Call,),
+    requires=("find_unused_parameters",),
     severity="warning",
     related=("ddp-unused-parameters",),
     invalid=[

@@ -9,6 +9,7 @@ from torchdoctor.registry import lint_rule
     name="grad-disabled-globally",
     title="torch.set_grad_enabled(False) at module level",
     on=(ast.Call,),
+    requires=("set_grad_enabled",),
     related=("no-grad-fn",),
     invalid=[
         """

@@ -13,6 +13,7 @@ _LAST = frozenset(_JIT.values())
     name="jit-on-dataparallel",
     title="torch.jit.script/trace on a DataParallel or DistributedDataParallel wrapper",
     on=(ast.Call,),
+    requires=("jit", "DataParallel"),
     related=("jit-script-dataparallel",),
     invalid=[
         """

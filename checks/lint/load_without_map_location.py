@@ -24,6 +24,7 @@ _DDP_CALLS = {
     name="load-without-map-location",
     title="torch.load without map_location in DDP code",
     on=(ast.Call,),
+    requires=(re.compile(r"load\b"),),
     severity="warning",
     related=("checkpoint-on-cuda0", "cuda-out-of-memory", "cuda-unavailable-on-load"),
     invalid=[

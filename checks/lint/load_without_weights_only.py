@@ -1,4 +1,5 @@
 import ast
+import re
 
 from torchdoctor.checks.lint._callflow import (
     has_star_kwargs, insert_keyword, is_torch_load, keyword, passes, short_call,
@@ -15,6 +16,7 @@ _OTHER_OBJECTS = "argparse.Namespace, numpy arrays, a whole nn.Module"
     name="load-without-weights-only",
     title="torch.load without an explicit weights_only (the default flipped in torch 2.6)",
     on=(ast.Call,),
+    requires=(re.compile(r"load\b"),),
     severity="warning",
     related=("weights-only-unpickling",),
     invalid=[

@@ -14,6 +14,7 @@ _ENV_GETTERS = {"os.getenv", "os.environ.get", "os.environ.setdefault", "os.envi
     name="local-rank-argument",
     title="argparse --local_rank instead of the LOCAL_RANK environment variable",
     on=(ast.Call,),
+    requires=(("local_rank", "local-rank"),),
     severity="warning",
     related=("launch-local-rank-arg",),
     invalid=[

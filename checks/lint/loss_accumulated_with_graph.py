@@ -14,6 +14,7 @@ from ._training_loop import (_BACKWARD_OWNER, LOSS_NAME, backward_targets, cache
     name="loss-accumulated-with-graph",
     title="a loss (or model output) that requires grad is accumulated across training iterations",
     on=(ast.AugAssign, ast.Assign, ast.Expr),
+    requires=("backward",),
     related=("cuda-out-of-memory", "backward-twice"),
     invalid=[
         """

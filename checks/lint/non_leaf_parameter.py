@@ -25,6 +25,7 @@ _INTEGER_DTYPES = frozenset(f"torch.{t}" for t in ("long", "int", "int64", "int3
     name="non-leaf-parameter",
     title=".cuda()/.to()/arithmetic applied after requires_grad=True or to nn.Parameter(...)",
     on=(ast.Call, ast.BinOp),
+    requires=(("requires_grad", "Parameter"),),
     related=("non-leaf-optimize", "no-grad-fn"),
     invalid=[
         """

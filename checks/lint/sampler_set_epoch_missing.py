@@ -18,6 +18,7 @@ _EVAL_NAME = re.compile(r"val|test|eval", re.I)
     name="sampler-set-epoch-missing",
     title="DistributedSampler shuffles, but set_epoch() is never called",
     on=(ast.Call,),
+    requires=("DistributedSampler",),
     severity="warning",
     related=(),
     invalid=[

@@ -28,6 +28,7 @@ _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
     name="save-on-every-rank",
     title="torch.save of a checkpoint outside a main-rank guard in DDP code",
     on=(ast.Module,),
+    requires=("save", _DDP_TOKENS),
     severity="warning",
     related=("checkpoint-corrupt", "collective-under-rank-guard"),
     invalid=[

@@ -1,4 +1,5 @@
 import ast
+import re
 
 from torchdoctor.checks.lint._callflow import (
     has_star_args, local_name_for, numpy_array, reaching_value, source,
@@ -32,6 +33,7 @@ def _legacy(name: str | None) -> tuple[str, bool] | None:
     name="tensor-from-numpy-copy",
     title="torch.Tensor(ndarray) / legacy typed constructors on numpy arrays",
     on=(ast.Call,),
+    requires=(re.compile(r"ensor(?:\s*\(|\s+as\s)"),),
     severity="note",
     related=("dtype-mismatch",),
     invalid=[

@@ -18,6 +18,7 @@ _LOADERS = {"torch.load", "safetensors.torch.load_file", "torch.hub.load_state_d
     name="wrapped-state-dict-saved",
     title="state_dict() of a DataParallel/DDP/torch.compile wrapper saved, or strict=False loading",
     on=(ast.Call,),
+    requires=("state_dict", ("DataParallel", "compile", "strict")),
     severity="warning",
     related=("state-dict-module-prefix",),
     invalid=[

@@ -13,6 +13,7 @@ from ._training_loop import (_NOT_OPTIMIZER, _OPTIMIZER, LOOPS, facts, is_backwa
     name="zero-grad-missing",
     title="a training loop runs backward() and optimizer.step() but never resets the gradients",
     on=(ast.For, ast.AsyncFor, ast.While),
+    requires=("backward",),
     related=("nan-in-backward",),
     invalid=[
         """

@@ -4,6 +4,7 @@ a rule that crashes becomes a reported error for that file, and the run goes on.
 
 from __future__ import annotations
 
+import ast
 import fnmatch
 import os
 import re
@@ -174,10 +175,14 @@ def _position(v: Violation) -> tuple[int, int, int, int]:
 
 
 def check_module(module: SourceModule, rules: list[LintRule], selection: Selection,
-                 result: CheckResult, display_path: str | None = None) -> None:
+                 result: CheckResult, display_path: str | None = None, *, wanted: bool = False) -> None:
+    """Run the rules over one parsed module. `wanted`: the rules were already filtered by
+    LintRule.wanted (the text prefilter)."""
     path = display_path or module.path
     by_type: dict[type, list[LintRule]] = {}
     for rule in rules:
+        if not wanted and not rule.wanted(module.text):
+            continue
         for t in rule.on:
             by_type.setdefault(t, []).append(rule)
     raw: list[tuple[LintRule, Violation]] = []
@@ -227,6 +232,11 @@ def _check_one(path: str, rules: list[LintRule], selection: Selection) -> CheckR
     result.files = 1
     result.lines = text.count("\n") + 1
     try:
+        rules = [rule for rule in rules if rule.wanted(text)]
+        if not rules:
+            # No rule can fire here (most files of a library): parse only, to report a syntax error.
+            ast.parse(text, filename=path)
+            return result
         module = SourceModule.parse(path, text)
     except SyntaxError as exc:
         result.errors.append(FileError(path, f"syntax error: {exc.msg}", exc.lineno, exc.offset))
@@ -234,7 +244,7 @@ def _check_one(path: str, rules: list[LintRule], selection: Selection) -> CheckR
     except (ValueError, RecursionError, MemoryError) as exc:
         result.errors.append(FileError(path, f"cannot parse: {type(exc).__name__}: {exc}"))
         return result
-    check_module(module, rules, selection, result)
+    check_module(module, rules, selection, result, wanted=True)
     return result
 
 

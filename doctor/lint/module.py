@@ -39,29 +39,51 @@ class SourceModule:
     # ------------------------------------------------------------------ indexing
     def _index(self) -> None:
         # One hand-written traversal builds the parent map and the node-by-type index that the
-        # engine dispatches from: ast.walk/iter_child_nodes cost 3x more, and were run twice.
+        # engine dispatches from (ast.walk/iter_child_nodes cost 3x more). It follows only the
+        # fields that can hold nodes (see _child_fields): names, constants, operators and
+        # Load/Store markers are never looked into, which halves the attribute reads.
         parents = self.parents
         by_type: dict[type, list[ast.AST]] = {}
-        node_type = ast.AST
+        plans = _PLANS
         stack: list[ast.AST] = [self.tree]
+        pop, push = stack.pop, stack.append
+        name_type = ast.Name
+        names: list[ast.AST] = []
         while stack:
-            node = stack.pop()
-            bucket = by_type.get(type(node))
+            node = pop()
+            kind = type(node)
+            bucket = by_type.get(kind)
             if bucket is None:
-                bucket = by_type[type(node)] = []
+                bucket = by_type[kind] = []
             bucket.append(node)
-            for name in node._fields:
-                if name == "ctx":  # Load/Store/Del markers: no rule looks at them
-                    continue
+            plan = plans.get(kind)
+            if plan is None:
+                plan = plans[kind] = _child_fields(kind)
+            for name, many in plan:
                 value = getattr(node, name, None)
-                if isinstance(value, list):
+                if value is None:
+                    continue
+                if many:
                     for item in reversed(value):
-                        if isinstance(item, node_type):
+                        if item is not None:  # Dict keys: None for `**other`
                             parents[item] = node
-                            stack.append(item)
-                elif isinstance(value, node_type):
+                            if type(item) is name_type:  # the commonest leaf: no stack round trip
+                                names.append(item)
+                            else:
+                                push(item)
+                elif many is None:  # a field of unknown type
+                    for item in reversed(value if isinstance(value, list) else [value]):
+                        if isinstance(item, ast.AST) and not isinstance(item, _SINGLETONS):
+                            parents[item] = node
+                            push(item)
+                else:
                     parents[value] = node
-                    stack.append(value)
+                    if type(value) is name_type:
+                        names.append(value)
+                    else:
+                        push(value)
+        if names:
+            by_type.setdefault(ast.Name, []).extend(names)
         self.by_type = by_type
         for node in by_type.get(ast.Import, ()):
             for a in node.names:
@@ -165,6 +187,30 @@ class SourceModule:
     @cached_property
     def classes(self) -> dict[str, ast.ClassDef]:
         return {n.name: n for n in sorted(self.nodes(ast.ClassDef), key=lambda n: n.lineno)}
+
+
+# Field types that never hold a node worth indexing: plain values, and the operator and context
+# singletons (one shared object per kind, so they cannot have a parent anyway).
+_LEAF_FIELD_TYPES = {"identifier", "string", "constant", "int", "expr_context", "boolop", "operator",
+                     "unaryop", "cmpop", "type_ignore"}
+_SINGLETONS = (ast.expr_context, ast.boolop, ast.operator, ast.unaryop, ast.cmpop)
+_PLANS: dict[type, tuple[tuple[str, bool], ...]] = {}
+_FIELD = re.compile(r"(\w+)([*?]?) (\w+)")
+
+
+def _child_fields(kind: type) -> tuple[tuple[str, bool], ...]:
+    """(field, is_list) for the fields of an AST class that can hold nodes, read from the class
+    signature the ast module documents (`Call(expr func, expr* args, keyword* keywords)`)."""
+    doc = (kind.__doc__ or "").split("\n", 1)[0]
+    typed = {name: (ftype, mark) for ftype, mark, name in _FIELD.findall(doc[doc.find("(") + 1:])}
+    plan = []
+    for name in getattr(kind, "_fields", ()):
+        ftype, mark = typed.get(name, ("", ""))
+        if ftype in _LEAF_FIELD_TYPES:
+            continue
+        # An undocumented field (a newer Python): look into it, whatever it holds.
+        plan.append((name, mark == "*" if ftype else None))
+    return tuple(plan)
 
 
 def body_nodes(body: list[ast.stmt]) -> Iterator[ast.AST]:
