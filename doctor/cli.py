@@ -282,7 +282,7 @@ def check_command(
     except ConfigError as exc:
         raise UsageError(str(exc)) from None
     chosen_select = _codes(select) or config.select
-    for code in chosen_select + _codes(ignore):
+    for code in chosen_select + _codes(ignore):  # (a default run never loads the rules for this)
         if not any(r.code.startswith(code) for r in lint_rules()) and find_lint_rule(code) is None:
             raise UsageError(f"no lint rule matches {code!r} (see `torchdoctor rule --list`)")
     selection = Selection(select=chosen_select, ignore=_codes(ignore) + config.ignore,
@@ -302,8 +302,9 @@ def check_command(
     if not no_cache:
         from .lint.cache import Cache
 
-        rules_key = ",".join(r.code for r in selection.rules(lint_rules()))
-        cache = Cache(".", f"{rules_key}|{selection.per_file_ignores}|{target}")
+        # The selection as given, not the rules it picks: a warm run then never imports the rules
+        # (their sources are part of the cache key anyway).
+        cache = Cache(".", f"{selection.select}|{selection.ignore}|{selection.per_file_ignores}|{target}")
     result = check_paths(paths or ["."], selection, jobs=jobs, cache=cache)
 
     if format is CheckFormat.json:
@@ -341,13 +342,21 @@ def check_command(
 
 
 def _installed_torch_version() -> Optional[str]:
-    """The installed torch's version from its metadata: never `import torch` (check must start fast)."""
-    try:
-        from importlib.metadata import PackageNotFoundError, version
+    """The installed torch's version, from the name of its dist-info directory on sys.path: never
+    `import torch`, and not importlib.metadata either (which costs more than a warm check run)."""
+    import re
 
-        return version("torch").split("+")[0]
-    except (PackageNotFoundError, ValueError):
-        return None
+    pattern = re.compile(r"^torch-(\d+(?:\.\d+)*)[^-]*\.(?:dist|egg)-info$")
+    for entry in sys.path:
+        try:
+            names = os.listdir(entry or ".")
+        except OSError:
+            continue
+        for name in names:
+            m = pattern.match(name) if name.startswith("torch-") else None
+            if m:
+                return m.group(1)
+    return None
 
 
 @app.command("rule")

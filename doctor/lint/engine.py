@@ -270,7 +270,6 @@ PARALLEL_MIN_FILES = 24
 def check_paths(paths: Iterable[str], selection: Selection | None = None, *, jobs: int | None = None,
                 cache: Cache | None = None) -> CheckResult:
     selection = selection or Selection()
-    rules = selection.rules(lint_rules())
     result = CheckResult()
     todo: list[str] = []
     for item in discover(paths, selection):
@@ -282,6 +281,7 @@ def check_paths(paths: Iterable[str], selection: Selection | None = None, *, job
             _merge(result, cached)
         else:
             todo.append(item)
+    rules = selection.rules(lint_rules()) if todo else []  # a warm run imports no rule
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
     if workers > 1 and len(todo) >= PARALLEL_MIN_FILES and os.name == "posix":
         import multiprocessing
