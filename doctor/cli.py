@@ -271,6 +271,9 @@ def check_command(
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the report to this file instead of standard output."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write .torchdoctor_cache/."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, help="Worker processes (default: one per CPU)."),
+    fix: bool = typer.Option(False, "--fix", help="Apply the fixes marked safe, then report what remains."),
+    unsafe_fixes: bool = typer.Option(False, "--unsafe-fixes", help="With --fix or --diff: apply the unsafe fixes too (review them)."),
+    diff: bool = typer.Option(False, "--diff", help="Print the fixes as a unified diff; change no file."),
 ) -> None:
     """Static analysis of training code for the pitfalls that bite at scale."""
     from .lint.config import ConfigError, load_config
@@ -305,7 +308,17 @@ def check_command(
         # The selection as given, not the rules it picks: a warm run then never imports the rules
         # (their sources are part of the cache key anyway).
         cache = Cache(".", f"{selection.select}|{selection.ignore}|{selection.per_file_ignores}|{target}")
+    if unsafe_fixes and not (fix or diff):
+        raise UsageError("--unsafe-fixes only widens --fix or --diff; add one of them")
+    if fix and diff:
+        raise UsageError("--diff shows the fixes without applying them; give --fix or --diff, not both")
     result = check_paths(paths or ["."], selection, jobs=jobs, cache=cache)
+    if fix or diff:
+        changed = _apply_lint_fixes(result, selection, unsafe=unsafe_fixes, diff_only=diff)
+        if diff:
+            raise typer.Exit(1 if changed and not exit_zero else 0)
+        if changed:  # report the files as they are now
+            result = check_paths(paths or ["."], selection, jobs=jobs, cache=cache)
 
     if format is CheckFormat.json:
         from .render.lint import render_json
@@ -339,6 +352,33 @@ def check_command(
             render_text(result, _stdout_console(), statistics=statistics)
     failed = bool(result.findings or result.errors)
     raise typer.Exit(0 if exit_zero or not failed else 1)
+
+
+def _apply_lint_fixes(result, selection, *, unsafe: bool, diff_only: bool) -> bool:
+    """Fix every file with a fixable finding; say what was done on stderr (diffs on stdout)."""
+    from .lint.fix import fix_file, fixable
+    from .registry import lint_rules
+
+    paths = sorted({f.path for f in result.findings if fixable(f, unsafe)})
+    rules = selection.rules(lint_rules())
+    applied = files = 0
+    for path in paths:
+        done = fix_file(path, rules, selection, unsafe=unsafe, diff_only=diff_only)
+        if done.error:
+            sys.stderr.write(f"torchdoctor: --fix: {path}: {done.error}\n")
+        for finding, why in done.skipped:
+            sys.stderr.write(f"torchdoctor: --fix: {path}:{finding.line}:{finding.column}: {finding.code} not fixed: {why}\n")
+        if done.applied:
+            files += 1
+            applied += len(done.applied)
+            if diff_only:
+                _write(done.diff)
+    more = sum(1 for f in result.findings if not unsafe and fixable(f, True) and not fixable(f, False))
+    verb = "Would fix" if diff_only else "Fixed"
+    hint = f" ({more} more with --unsafe-fixes)" if more else ""
+    sys.stderr.write(f"torchdoctor: {verb} {applied} finding{'s' if applied != 1 else ''} in {files} "
+                     f"file{'s' if files != 1 else ''}{hint}.\n")
+    return applied > 0
 
 
 def _installed_torch_version() -> Optional[str]:

@@ -1,0 +1,189 @@
+"""Applying the mechanical fixes that lint rules attach (`torchdoctor check --fix`).
+
+A file is re-read and re-checked right before it is fixed, so the edits always match the text
+they are applied to (never a cached or stale position). The fixes of one file go in together when
+they do not overlap; two insertions at the same point (TD401's `map_location=` and TD402's
+`weights_only=` on one torch.load) are merged in code order. The result must still parse, or the
+fixes are retried one at a time and those that break the file are dropped. The file is replaced
+atomically with the same encoding, newlines and permissions; nothing is written when nothing
+changes, and nothing at all with `diff_only`.
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import os
+import tempfile
+import tokenize
+from dataclasses import dataclass, field
+from io import BytesIO
+
+from .engine import Selection, check_module
+from .model import CheckResult, LintFinding
+from .module import SourceModule
+
+
+@dataclass
+class FileFix:
+    path: str
+    applied: list[LintFinding] = field(default_factory=list)
+    skipped: list[tuple[LintFinding, str]] = field(default_factory=list)  # finding, why not applied
+    diff: str = ""
+    error: str | None = None  # the file could not be fixed at all (read, decode, write)
+
+
+def fixable(finding: LintFinding, unsafe: bool) -> bool:
+    fix = finding.fix
+    return fix is not None and bool(fix.edits) and (fix.safe or unsafe)
+
+
+def _offsets(text: str) -> list[int]:
+    """Character offset of the start of each line, as ast counts lines (\\n, \\r\\n)."""
+    starts = [0]
+    at = text.find("\n")
+    while at != -1:
+        starts.append(at + 1)
+        at = text.find("\n", at + 1)
+    return starts
+
+
+def _char_offset(text: str, starts: list[int], line: int, column: int) -> int:
+    """ast columns are UTF-8 byte offsets into the line: convert to a character offset."""
+    if not 1 <= line <= len(starts):
+        raise ValueError(f"line {line} outside the file")
+    begin = starts[line - 1]
+    end = starts[line] if line < len(starts) else len(text)
+    raw = text[begin:end].encode("utf-8")
+    if column > len(raw):
+        raise ValueError(f"column {column} outside line {line}")
+    return begin + len(raw[:column].decode("utf-8", errors="strict"))
+
+
+def _apply(text: str, fixes: list[tuple[LintFinding, list[tuple[int, int, str]]]]) -> str:
+    """Apply the (already non-overlapping) spans, from the end so earlier offsets stay valid.
+    Insertions at one point keep the order of their findings."""
+    spans = []
+    for order, (_, edits) in enumerate(fixes):
+        for start, end, replacement in edits:
+            spans.append((start, end, order, replacement))
+    # Same start: the earlier finding's text must come first, so apply the later one first.
+    for start, end, _, replacement in sorted(spans, key=lambda s: (s[0], s[1], s[2]), reverse=True):
+        text = text[:start] + replacement + text[end:]
+    return text
+
+
+def _parses(text: str, path: str) -> bool:
+    try:
+        ast.parse(text, filename=path)
+        return True
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+
+
+def _read(path: str) -> tuple[bytes, str, str]:
+    with open(path, "rb") as fh:
+        data = fh.read()
+    encoding, _ = tokenize.detect_encoding(BytesIO(data).readline)
+    return data, encoding, data.decode(encoding)
+
+
+def _write_atomically(path: str, data: bytes) -> None:
+    directory = os.path.dirname(os.path.abspath(path))
+    mode = os.stat(path).st_mode & 0o7777
+    fd, tmp = tempfile.mkstemp(prefix=".torchdoctor-fix-", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def fix_file(path: str, rules: list, selection: Selection, *, unsafe: bool = False,
+             diff_only: bool = False) -> FileFix:
+    out = FileFix(path)
+    try:
+        data, encoding, text = _read(path)
+    except (OSError, SyntaxError, LookupError, UnicodeDecodeError) as exc:
+        out.error = f"cannot read: {exc}"
+        return out
+    try:
+        module = SourceModule.parse(path, text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+        out.error = f"cannot parse: {exc}"
+        return out
+    result = CheckResult()
+    check_module(module, rules, selection, result)
+    candidates = sorted((f for f in result.findings if fixable(f, unsafe)), key=lambda f: (f.line, f.column, f.code))
+    if not candidates:
+        return out
+    starts = _offsets(text)
+    chosen: list[tuple[LintFinding, list[tuple[int, int, str]]]] = []
+    taken: list[tuple[int, int]] = []
+    for finding in candidates:
+        try:
+            edits = [(_char_offset(text, starts, e.line, e.column), _char_offset(text, starts, e.end_line, e.end_column),
+                      e.replacement) for e in finding.fix.edits]
+        except (ValueError, UnicodeDecodeError) as exc:
+            out.skipped.append((finding, f"its edit does not fit the file ({exc})"))
+            continue
+        if any(s > e for s, e, _ in edits):
+            out.skipped.append((finding, "its edit is malformed"))
+            continue
+        # Overlap with an accepted edit (touching insertions at one point are fine).
+        if any(_overlaps(s, e, ts, te) for s, e, _ in edits for ts, te in taken):
+            out.skipped.append((finding, "it overlaps another fix; run --fix again"))
+            continue
+        chosen.append((finding, edits))
+        taken.extend((s, e) for s, e, _ in edits)
+    if not chosen:
+        return out
+    fixed = _apply(text, chosen)
+    if not _parses(fixed, path):
+        # Together they break the file: keep, one at a time, each fix that leaves it valid.
+        kept: list[tuple[LintFinding, list[tuple[int, int, str]]]] = []
+        for item in chosen:
+            attempt = _apply(text, kept + [item])
+            if _parses(attempt, path):
+                kept.append(item)
+            else:
+                out.skipped.append((item[0], "the edited file would not parse"))
+        chosen = kept
+        fixed = _apply(text, chosen)
+    if not chosen or fixed == text:
+        return out
+    try:
+        new_data = fixed.encode(encoding)
+    except UnicodeEncodeError as exc:
+        out.error = f"the fixed text cannot be written in the file's encoding {encoding}: {exc}"
+        return out
+    out.applied = [f for f, _ in chosen]
+    out.diff = "".join(difflib.unified_diff(text.splitlines(keepends=True), fixed.splitlines(keepends=True),
+                                            fromfile=f"a/{path}", tofile=f"b/{path}"))
+    if diff_only:
+        return out
+    try:
+        with open(path, "rb") as fh:
+            if fh.read() != data:  # changed while we worked on it: leave it to the user
+                out.error = "the file changed while it was being fixed; nothing written"
+                out.applied = []
+                return out
+        _write_atomically(path, new_data)
+    except OSError as exc:
+        out.error = f"cannot write: {exc.strerror or exc}"
+        out.applied = []
+    return out
+
+
+def _overlaps(s: int, e: int, ts: int, te: int) -> bool:
+    if s == e or ts == te:  # an insertion conflicts only when strictly inside a replaced span
+        point, (a, b) = (s, (ts, te)) if s == e else (ts, (s, e))
+        return a < point < b
+    return s < te and ts < e
+
