@@ -565,22 +565,37 @@ def _returned(module, fdef, methods, depth) -> str | None:
 def _loader_usage(module, cls_name) -> tuple[str, str | None]:
     """('used with DataLoader(num_workers=8) at line N: ', None) / note severity when every use
     in the file has no workers / ('with num_workers > 0 ', None) when the file shows none."""
+    where, uses = "in this file", _uses(module, cls_name)
+    if not uses:
+        # The project pass: a train.py that builds this Dataset and its DataLoader.
+        for path in module.project.files_with("DataLoader"):
+            other = module.project.module(path) if path != module.path and cls_name in module.project.texts.get(path, "") else None
+            found = _uses(other, cls_name) if other is not None else []
+            if found:
+                where, uses = f"in {path}", found
+                break
+    if not uses:
+        return "with num_workers > 0 ", None
+    for m, n, workers in uses:
+        if workers is not None and not (isinstance(workers, ast.Constant) and workers.value == 0):
+            text = ast.get_source_segment(m.text, workers) or "..."
+            at = f"line {n.lineno}" if m is module else f"{m.path}:{n.lineno}"
+            return f"used with DataLoader(num_workers={text}) at {at}, ", None
+    return f"only num_workers=0 DataLoaders use it {where}, but with workers ", "note"
+
+
+def _uses(module, cls_name) -> list:
+    """(module, DataLoader call, num_workers value) for each loader over this Dataset class."""
     uses = []
-    for n in ast.walk(module.tree):
-        if not (isinstance(n, ast.Call) and module.call_name(n) in _LOADERS):
+    for n in module.nodes(ast.Call):
+        if module.call_name(n) not in _LOADERS:
             continue
         ds = n.args[0] if n.args else next((k.value for k in n.keywords if k.arg == "dataset"), None)
         if not _makes(module, ds, cls_name):
             continue
         workers = next((k.value for k in n.keywords if k.arg == "num_workers"), n.args[5] if len(n.args) > 5 else None)
-        uses.append((n, workers))
-    if not uses:
-        return "with num_workers > 0 ", None
-    for n, workers in uses:
-        if workers is not None and not (isinstance(workers, ast.Constant) and workers.value == 0):
-            text = ast.get_source_segment(module.text, workers) or "..."
-            return f"used with DataLoader(num_workers={text}) at line {n.lineno}, ", None
-    return "only num_workers=0 DataLoaders use it in this file, but with workers ", "note"
+        uses.append((module, n, workers))
+    return uses
 
 
 def _makes(module, expr, cls_name) -> bool:

@@ -156,8 +156,10 @@ def sampler_set_epoch_missing(node, module):
     shuffle = next((k.value for k in node.keywords if k.arg == "shuffle"), node.args[3] if len(node.args) > 3 else None)
     if isinstance(shuffle, ast.Constant) and not shuffle.value:
         return None
-    if "set_epoch" in module.text:
-        return None  # called somewhere (directly, through loader.sampler, a loop over loaders, getattr)
+    if "set_epoch" in module.text or module.project.files_with("set_epoch"):
+        # called somewhere (directly, through loader.sampler, a loop over loaders, getattr), or
+        # in another file of the project (an engine.py whose epoch loop takes the loader)
+        return None
     handles, direct = _assigned_to(module, node)
     loader_calls: list[ast.Call] = []
     for a in module.ancestors(node):
@@ -347,7 +349,23 @@ def _epoch_loop(module, loader):
                 if isinstance(param, str) and any(_iterates(module, f, param) for f in body_nodes(fdef.body)
                                                   if isinstance(f, (ast.For, ast.AsyncFor))):
                     return loop, f"{name}()"
+    # passed, from inside a loop, to a function imported from another file of the project
+    # (`from engine import train_one_epoch`): that function's job is to iterate it
+    for call, loop in _calls_in_loops(module):
+        name = callee_simple_name(call)
+        if not name or name in module.functions or not _imported_from_project(module, name):
+            continue
+        if any(isinstance(arg, (ast.Name, ast.Attribute)) and module.dotted(arg) == handle
+               for arg in [*call.args, *(k.value for k in call.keywords)]):
+            return loop, f"{name}()"
     return None
+
+
+def _imported_from_project(module, name) -> bool:
+    for node in module.nodes(ast.ImportFrom):
+        if any((a.asname or a.name) == name for a in node.names):
+            return module.project.is_local_module(node.module)
+    return False
 
 
 def _violation(module, node, shuffle, handles, direct, loader, loop, how):

@@ -46,6 +46,12 @@ class Cache:
         self._entries: dict[str, dict] | None = None
         self._dirty = False
 
+    def add_to_key(self, extra: str) -> None:
+        """Fold more into the key (the project facts: a file's findings may depend on others)."""
+        self.salt = hashlib.sha256(f"{self.salt}|{extra}".encode()).hexdigest()
+        self.file = self.directory / f"{self.salt[:24]}.json"
+        self._entries = None
+
     def _load(self) -> dict[str, dict]:
         if self._entries is None:
             try:

@@ -19,6 +19,7 @@ from ..registry import LintRule, lint_rules
 from .cache import Cache
 from .model import CheckResult, FileError, LintFinding, Violation
 from .module import SourceModule
+from .project import EMPTY, WATCHED, Project, scan
 
 MAX_FILE_BYTES = 10 * 1024 * 1024
 _ALWAYS_SKIPPED_DIRS = {".git", ".hg", ".svn", "__pycache__", ".venv", "venv", ".tox", ".nox", ".mypy_cache",
@@ -222,7 +223,7 @@ def check_module(module: SourceModule, rules: list[LintRule], selection: Selecti
                                            v.severity or rule.severity, v.fix, rule.related))
 
 
-def _check_one(path: str, rules: list[LintRule], selection: Selection) -> CheckResult:
+def _check_one(path: str, rules: list[LintRule], selection: Selection, project: Project = EMPTY) -> CheckResult:
     """One file, start to end, into its own small result (so it can run in a worker process)."""
     result = CheckResult()
     text = read_source(path)
@@ -238,6 +239,7 @@ def _check_one(path: str, rules: list[LintRule], selection: Selection) -> CheckR
             ast.parse(text, filename=path)
             return result
         module = SourceModule.parse(path, text)
+        module.project = project
     except SyntaxError as exc:
         result.errors.append(FileError(path, f"syntax error: {exc.msg}", exc.lineno, exc.offset))
         return result
@@ -261,7 +263,8 @@ _WORKER_STATE: dict[str, object] = {}
 
 
 def _worker(path: str) -> CheckResult:
-    return _check_one(path, _WORKER_STATE["rules"], _WORKER_STATE["selection"])  # type: ignore[arg-type]
+    return _check_one(path, _WORKER_STATE["rules"], _WORKER_STATE["selection"],  # type: ignore[arg-type]
+                      _WORKER_STATE["project"])  # type: ignore[arg-type]
 
 
 PARALLEL_MIN_FILES = 24
@@ -272,10 +275,16 @@ def check_paths(paths: Iterable[str], selection: Selection | None = None, *, job
     selection = selection or Selection()
     result = CheckResult()
     todo: list[str] = []
+    found: list[str] = []
     for item in discover(paths, selection):
         if isinstance(item, FileError):
             result.errors.append(item)
-            continue
+        else:
+            found.append(item)
+    project = _project(found)
+    if cache is not None:
+        cache.add_to_key(project.digest())
+    for item in found:
         cached = cache.get(item) if cache is not None else None
         if cached is not None:
             _merge(result, cached)
@@ -286,14 +295,14 @@ def check_paths(paths: Iterable[str], selection: Selection | None = None, *, job
     if workers > 1 and len(todo) >= PARALLEL_MIN_FILES and os.name == "posix":
         import multiprocessing
 
-        _WORKER_STATE.update(rules=rules, selection=selection)
+        _WORKER_STATE.update(rules=rules, selection=selection, project=project)
         try:
             with multiprocessing.get_context("fork").Pool(workers) as pool:
                 parts = pool.map(_worker, todo, chunksize=max(1, len(todo) // (workers * 8)))
         finally:
             _WORKER_STATE.clear()
     else:
-        parts = [_check_one(path, rules, selection) for path in todo]
+        parts = [_check_one(path, rules, selection, project) for path in todo]
     for path, part in zip(todo, parts):
         if cache is not None:
             cache.put(path, part)
@@ -303,6 +312,26 @@ def check_paths(paths: Iterable[str], selection: Selection | None = None, *, job
     result.findings.sort(key=lambda f: (f.path, f.line, f.column, f.code))
     result.errors.sort(key=lambda e: (e.path, e.line or 0))
     return result
+
+
+def _project(paths: list[str]) -> Project:
+    """The cross-file pass: bytes searched for a few words; only files that build DataLoaders with
+    workers are decoded and kept (a rule may parse them)."""
+    files: list[tuple[str, str]] = []
+    for path in paths:
+        try:
+            if os.path.getsize(path) > MAX_FILE_BYTES:
+                continue
+            with open(path, "rb") as fh:
+                data = fh.read()
+        except OSError:
+            continue
+        if not any(w.encode() in data for w in WATCHED):
+            continue
+        text = read_source(path)
+        if isinstance(text, str):
+            files.append((path, text))
+    return scan(files, paths)
 
 
 def check_source(text: str, path: str = "<string>", select: tuple[str, ...] = ()) -> CheckResult:

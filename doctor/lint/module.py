@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Iterator
 
+from .project import EMPTY, Project
+
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 # Conventional names that mean the torch modules even when we cannot see their import (a
 # notebook cell, `from common import *`), accepted only in files that import torch at all.
@@ -28,6 +30,7 @@ class SourceModule:
     parents: dict[ast.AST, ast.AST] = field(default_factory=dict)
     by_type: dict[type, list[ast.AST]] = field(default_factory=dict)
     _call_names: dict[ast.Call, str | None] = field(default_factory=dict, repr=False)
+    project: Project = field(default_factory=lambda: EMPTY, repr=False)  # what the other files of the run say
 
     @classmethod
     def parse(cls, path: str, text: str) -> "SourceModule":
