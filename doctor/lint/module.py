@@ -18,6 +18,9 @@ from .project import EMPTY, Project
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 # Conventional names that mean the torch modules even when we cannot see their import (a
 # notebook cell, `from common import *`), accepted only in files that import torch at all.
+# Calls only an entry point makes: it starts the processes or the accelerator itself.
+_ENTRY_POINT_CALLS = {"torch.multiprocessing.spawn", "torch.multiprocessing.start_processes",
+                      "accelerate.Accelerator", "accelerate.notebook_launcher"}
 CONVENTIONAL = {"dist": "torch.distributed", "nn": "torch.nn", "F": "torch.nn.functional", "torch": "torch"}
 
 
@@ -101,8 +104,26 @@ class SourceModule:
                     if a.name != "*":
                         self.aliases[a.asname or a.name] = f"{node.module}.{a.name}"
         if self.imports_torch:
+            bound = self._bound_conventional_names()
             for name, qual in CONVENTIONAL.items():
-                self.aliases.setdefault(name, qual)
+                if name not in bound:  # `dist = Normal(mu, sigma)` is not torch.distributed
+                    self.aliases.setdefault(name, qual)
+
+    def _bound_conventional_names(self) -> set[str]:
+        """Which of the conventional names the file binds itself (assignment, parameter, def,
+        loop or with target)."""
+        bound: set[str] = set()
+        for node in self.by_type.get(ast.Name, ()):
+            if node.id in CONVENTIONAL and type(node.ctx) is not ast.Load:
+                bound.add(node.id)
+        for node in self.by_type.get(ast.arg, ()):
+            if node.arg in CONVENTIONAL:
+                bound.add(node.arg)
+        for kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            for node in self.by_type.get(kind, ()):
+                if node.name in CONVENTIONAL:
+                    bound.add(node.name)
+        return bound
 
     def nodes(self, *types: type) -> list[ast.AST]:
         """Every node of these types, in source order within each type."""
@@ -128,7 +149,7 @@ class SourceModule:
                 return True
         for node in self.by_type.get(ast.Call, ()):
             name = self.qualname(node.func) or ""
-            if name.endswith(("argparse.ArgumentParser", "init_process_group")):
+            if name.endswith(("argparse.ArgumentParser", "init_process_group")) or name in _ENTRY_POINT_CALLS:
                 return True
         return False
 

@@ -1,0 +1,39 @@
+"""What SourceModule tells every rule: names through the import aliases (and the conventional
+ones only where the file does not bind them itself), and script-vs-library."""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from torchdoctor.lint.module import SourceModule
+
+
+def _call_name(source: str) -> str | None:
+    module = SourceModule.parse("x.py", source)
+    call = [n for n in ast.walk(module.tree) if isinstance(n, ast.Call)][-1]
+    return module.qualname(call.func)
+
+
+@pytest.mark.parametrize("source,expected", [
+    ("import torch.distributed as dist\ndist.all_reduce(t)\n", "torch.distributed.all_reduce"),
+    ("import torch\ndist.all_reduce(t)\n", "torch.distributed.all_reduce"),  # `from common import *` style
+    ("import torch\ndist = torch.distributions.Normal(0, 1)\ndist.sample()\n", None),
+    ("import torch\ndef kl(dist):\n    return dist.entropy()\n", None),
+    ("import torch\nfor F in fields:\n    F.clean()\n", None),
+    ("dist.all_reduce(t)\n", None),  # no torch in the file: no conventional names at all
+])
+def test_conventional_aliases_yield_to_the_files_own_bindings(source, expected):
+    assert _call_name(source) == expected
+
+
+@pytest.mark.parametrize("source,script", [
+    ("import torch.multiprocessing as mp\ndef worker(rank):\n    pass\nmp.spawn(worker, nprocs=4)\n", True),
+    ("from accelerate import Accelerator\naccelerator = Accelerator()\n", True),
+    ("import argparse\nparser = argparse.ArgumentParser()\n", True),
+    ("import torch\nclass Net(torch.nn.Module):\n    pass\n", False),
+    ("import torch.multiprocessing as mp\ndef launch(fn):\n    return mp.get_context('spawn')\n", False),
+])
+def test_entry_points_are_scripts(source, script):
+    assert SourceModule.parse("x.py", source).is_script is script
