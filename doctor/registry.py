@@ -196,3 +196,77 @@ def find_lint_rule(key: str) -> LintRule | None:
         if key.upper() == rule.code or key.lower() == rule.name:
             return rule
     return None
+
+
+# --------------------------------------------------------------------------- checkpoint rules
+_CKPT_CODE = re.compile(r"^TI1\d\d$")
+CKPT_AREA = "checkpoint"
+
+
+@dataclass(frozen=True)
+class CkptExample:
+    """A recorded inspect report (the `torchdoctor.inspect/v1` "report" object, fields left out take
+    their defaults) and the status the rule must give; `contains` must be in the message."""
+
+    expect: str
+    report: Mapping[str, Any]
+    note: str = ""
+    contains: str = ""
+
+
+@dataclass(frozen=True)
+class CkptRule:
+    code: str
+    name: str
+    title: str
+    examples: tuple[CkptExample, ...]
+    func: Callable[..., Result] = field(repr=False)
+    doc: str = ""
+    related: tuple[str, ...] = ()
+    area: str = CKPT_AREA
+
+    def __call__(self, report: Any) -> Result:
+        return self.func(report)
+
+
+_CKPT: dict[str, CkptRule] = {}
+
+
+def ckpt_rule(*, code: str, name: str, title: str, examples: list[CkptExample] | tuple[CkptExample, ...] = (),
+              related: tuple[str, ...] = ()) -> Callable[[Callable[..., Result]], Callable[..., Result]]:
+    """Register a checkpoint rule: a pure function of an InspectReport that returns a Result."""
+
+    def register(func: Callable[..., Result]) -> Callable[..., Result]:
+        if not _CKPT_CODE.match(code):
+            raise RegistryError(f"{func.__module__}: checkpoint rule code {code!r} is not of the form TI1xx")
+        if not _NAME.match(name):
+            raise RegistryError(f"{func.__module__}: checkpoint rule name {name!r} is not kebab-case")
+        for other in _CKPT.values():
+            if other.code == code and other.func.__module__ != func.__module__:
+                raise RegistryError(f"duplicate checkpoint rule code {code}: {other.func.__module__} and {func.__module__}")
+            if other.name == name and other.code != code:
+                raise RegistryError(f"duplicate checkpoint rule name {name}: {other.code} and {code}")
+        for ex in examples:
+            if ex.expect not in {s.value for s in Status}:
+                raise RegistryError(f"{code}: example expects unknown status {ex.expect!r}")
+        _CKPT[code] = CkptRule(code, name, title, tuple(examples), func, inspect.cleandoc(func.__doc__ or ""),
+                               tuple(related))
+        return func
+
+    return register
+
+
+def ckpt_rules() -> list[CkptRule]:
+    """Every checkpoint rule, ordered by code."""
+    if "inspect" not in _DISCOVERED:
+        _discover("torchdoctor.checks.inspect")
+        _DISCOVERED.add("inspect")
+    return [_CKPT[c] for c in sorted(_CKPT)]
+
+
+def find_ckpt_rule(key: str) -> CkptRule | None:
+    key = key.strip()
+    for rule in ckpt_rules():
+        if key.upper() == rule.code or key.lower() == rule.name:
+            return rule
+    return None

@@ -1,0 +1,391 @@
+"""A symbolic pickle machine: it reads the opcodes with `pickletools.genops` (which parses and never
+executes) and builds inert stand-ins for what `pickle.load` would have built.
+
+GLOBAL / STACK_GLOBAL become `Ref`s (recorded, never imported), REDUCE / NEWOBJ become `Call`s
+(recorded, never called), BINPERSID ('storage', ...) becomes a `Storage`, and torch's
+`_rebuild_tensor*` calls become `TensorRef`s with dtype, shape, stride and the storage's device tag.
+Every resource is bounded (opcodes, items, nesting, memo, seconds): a hostile pickle ends in a
+`PickleLimit` or `PickleError`, never in unbounded memory or time.
+"""
+
+from __future__ import annotations
+
+import _compat_pickle
+import io
+import pickletools
+import time
+from collections import Counter, OrderedDict
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+
+class PickleError(ValueError):
+    """The pickle is malformed: the byte offset and what was wrong."""
+
+    def __init__(self, message: str, pos: int | None = None) -> None:
+        super().__init__(message)
+        self.pos = pos
+
+
+class PickleLimit(PickleError):
+    """A resource limit was reached: a pickle bomb, or a checkpoint far beyond any real one."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_ops: int = 16_000_000
+    max_items: int = 4_000_000  # containers and their elements, all told
+    max_depth: int = 5_000  # MARK nesting and structure depth
+    max_memo: int = 4_000_000
+    max_seconds: float = 60.0
+
+
+class Ref:
+    """A GLOBAL: a name, never imported."""
+
+    __slots__ = ("mod", "name")
+
+    def __init__(self, mod: str, name: str) -> None:
+        self.mod, self.name = mod, name
+
+    @property
+    def full(self) -> str:
+        return f"{self.mod}.{self.name}"
+
+    def __repr__(self) -> str:
+        return self.full
+
+
+class Call:
+    """REDUCE / NEWOBJ of something that is not a tensor rebuild: recorded, never called."""
+
+    __slots__ = ("args", "func", "items", "state")
+
+    def __init__(self, func: Any, args: Any) -> None:
+        self.func, self.args, self.state, self.items = func, args, None, []
+
+    def __repr__(self) -> str:
+        return f"{self.func!r}(...)"
+
+
+class Storage:
+    """A persistent id ('storage', StorageType, key, location, numel[, view]) from torch.save."""
+
+    __slots__ = ("key", "location", "numel", "stype")
+
+    def __init__(self, pid: tuple) -> None:
+        _, self.stype, key, location, self.numel = pid[:5]
+        self.key = key.decode("latin1") if isinstance(key, bytes) else str(key)
+        self.location = location.decode("latin1") if isinstance(location, bytes) else str(location)
+
+    @property
+    def type_name(self) -> str:
+        return self.stype.name if isinstance(self.stype, Ref) else str(self.stype)
+
+
+class TensorRef:
+    __slots__ = ("dtype", "offset", "parameter", "requires_grad", "size", "storage", "stride")
+
+    def __init__(self, storage: Storage | None, offset: Any, size: Any, stride: Any, requires_grad: Any,
+                 dtype: str | None) -> None:
+        self.storage, self.offset = storage, offset if isinstance(offset, int) else 0
+        self.size = tuple(size) if isinstance(size, (tuple, list)) else ()
+        self.stride = tuple(stride) if isinstance(stride, (tuple, list)) else ()
+        self.requires_grad, self.dtype, self.parameter = bool(requires_grad is True), dtype or "?", False
+
+
+# Storage class name -> dtype; UntypedStorage (rebuild v3) carries the dtype as an argument.
+STORAGE_DTYPE = {
+    "FloatStorage": "float32", "DoubleStorage": "float64", "HalfStorage": "float16",
+    "BFloat16Storage": "bfloat16", "LongStorage": "int64", "IntStorage": "int32", "ShortStorage": "int16",
+    "CharStorage": "int8", "ByteStorage": "uint8", "BoolStorage": "bool", "ComplexFloatStorage": "complex64",
+    "ComplexDoubleStorage": "complex128", "QInt8Storage": "qint8", "QUInt8Storage": "quint8",
+    "QInt32Storage": "qint32", "QUInt4x2Storage": "quint4x2", "QUInt2x4Storage": "quint2x4",
+    "UntypedStorage": "uint8",
+}
+REBUILD = {"_rebuild_tensor", "_rebuild_tensor_v2", "_rebuild_tensor_v3"}
+_PUSH_ARG = {"BININT", "BININT1", "BININT2", "LONG1", "LONG4", "INT", "LONG", "BINFLOAT", "FLOAT",
+             "BINUNICODE", "SHORT_BINUNICODE", "BINUNICODE8", "UNICODE", "BINSTRING", "SHORT_BINSTRING",
+             "STRING", "BINBYTES", "SHORT_BINBYTES", "BINBYTES8", "BYTEARRAY8"}
+_CONST = {"NONE": None, "NEWTRUE": True, "NEWFALSE": False}
+
+
+def canonical(mod: str, name: str) -> tuple[str, str]:
+    """Python 2 names the way pickle (and torch's reader) map them: `__builtin__.set` -> `builtins.set`."""
+    if (mod, name) in _compat_pickle.NAME_MAPPING:
+        return _compat_pickle.NAME_MAPPING[(mod, name)]
+    return _compat_pickle.IMPORT_MAPPING.get(mod, mod), name
+
+
+@dataclass
+class Loaded:
+    root: Any
+    globals: Counter
+    opcodes: Counter
+    protocol: int
+    end: int  # byte offset just after STOP
+
+
+def _hashable(key: Any) -> Any:
+    try:
+        hash(key)
+        return key
+    except TypeError:
+        return f"<unhashable {type(key).__name__}>"
+
+
+def sym_load(data: bytes | io.BufferedIOBase, limits: Limits = Limits(), *, start: int = 0) -> Loaded:
+    """Run one pickle (up to its STOP) symbolically. `data` is bytes or a file positioned at the pickle."""
+    stream = io.BytesIO(data) if isinstance(data, (bytes, bytearray, memoryview)) else data
+    stack: list[Any] = []
+    meta: list[list[Any]] = []
+    memo: dict[int, Any] = {}
+    globs: Counter = Counter()
+    ops: Counter = Counter()
+    protocol = 0
+    items = 0
+    deadline = time.monotonic() + limits.max_seconds
+    count = 0
+    pos = start
+
+    def pop_mark() -> list[Any]:
+        nonlocal stack
+        if not meta:
+            raise PickleError("MARK expected on the stack", pos)
+        out, stack = stack, meta.pop()
+        return out
+
+    def add_item(target: Any, key: Any, value: Any) -> None:
+        if isinstance(target, dict):
+            target[_hashable(key)] = value
+        elif isinstance(target, Call):
+            target.items.append((key, value))
+
+    gen = pickletools.genops(stream)
+    try:
+        for op, arg, pos in gen:
+            count += 1
+            n = op.name
+            ops[n] += 1
+            if count & 0xFFFF == 0:
+                if count > limits.max_ops:
+                    raise PickleLimit(f"more than {limits.max_ops:,} pickle opcodes", pos)
+                if time.monotonic() > deadline:
+                    raise PickleLimit(f"reading the pickle took more than {limits.max_seconds:g} s", pos)
+            if items > limits.max_items:
+                raise PickleLimit(f"more than {limits.max_items:,} pickled items", pos)
+            if n in _PUSH_ARG:
+                stack.append(arg)
+            elif n in _CONST:
+                stack.append(_CONST[n])
+            elif n == "PROTO":
+                protocol = arg
+            elif n == "FRAME":
+                continue
+            elif n == "EMPTY_DICT":
+                stack.append({})
+            elif n in ("EMPTY_LIST", "EMPTY_SET"):
+                stack.append([])
+            elif n == "EMPTY_TUPLE":
+                stack.append(())
+            elif n == "MARK":
+                if len(meta) >= limits.max_depth:
+                    raise PickleLimit(f"MARKs nested deeper than {limits.max_depth:,}", pos)
+                meta.append(stack)
+                stack = []
+            elif n in ("GLOBAL", "INST"):
+                mod, name = canonical(*arg.split(" ", 1))
+                globs[f"{mod}.{name}"] += 1
+                if n == "INST":
+                    stack.append(Call(Ref(mod, name), tuple(pop_mark())))
+                else:
+                    stack.append(Ref(mod, name))
+            elif n == "STACK_GLOBAL":
+                name, mod = stack.pop(), stack.pop()
+                if not isinstance(mod, str) or not isinstance(name, str):
+                    mod, name = "<unknown>", f"<computed: {type(mod).__name__} {type(name).__name__}>"
+                mod, name = canonical(mod, name)
+                globs[f"{mod}.{name}"] += 1
+                stack.append(Ref(mod, name))
+            elif n in ("BINPUT", "LONG_BINPUT", "PUT"):
+                if len(memo) >= limits.max_memo:
+                    raise PickleLimit(f"more than {limits.max_memo:,} memo entries", pos)
+                memo[arg] = stack[-1]
+            elif n == "MEMOIZE":
+                if len(memo) >= limits.max_memo:
+                    raise PickleLimit(f"more than {limits.max_memo:,} memo entries", pos)
+                memo[len(memo)] = stack[-1]
+            elif n in ("BINGET", "LONG_BINGET", "GET"):
+                if arg not in memo:
+                    raise PickleError(f"memo entry {arg} read before it was written", pos)
+                stack.append(memo[arg])
+            elif n == "TUPLE":
+                got = pop_mark()
+                items += len(got)
+                stack.append(tuple(got))
+            elif n in ("TUPLE1", "TUPLE2", "TUPLE3"):
+                k = int(n[-1])
+                if len(stack) < k:
+                    raise PickleError(f"{n} on a stack of {len(stack)}", pos)
+                got = tuple(stack[-k:])
+                del stack[-k:]
+                items += k
+                stack.append(got)
+            elif n == "LIST" or n == "FROZENSET":
+                got = pop_mark()
+                items += len(got)
+                stack.append(got)
+            elif n == "DICT":
+                got = pop_mark()
+                items += len(got)
+                stack.append({_hashable(k): v for k, v in zip(got[::2], got[1::2])})
+            elif n == "APPEND":
+                v = stack.pop()
+                t = stack[-1]
+                items += 1
+                if isinstance(t, list):
+                    t.append(v)
+                elif isinstance(t, Call):
+                    t.items.append(v)
+            elif n in ("APPENDS", "ADDITEMS"):
+                got = pop_mark()
+                items += len(got)
+                t = stack[-1]
+                if isinstance(t, list):
+                    t.extend(got)
+                elif isinstance(t, Call):
+                    t.items.extend(got)
+            elif n == "SETITEM":
+                v = stack.pop()
+                k = stack.pop()
+                items += 1
+                add_item(stack[-1], k, v)
+            elif n == "SETITEMS":
+                got = pop_mark()
+                items += len(got)
+                t = stack[-1]
+                for k, v in zip(got[::2], got[1::2]):
+                    add_item(t, k, v)
+            elif n in ("BINPERSID", "PERSID"):
+                pid = stack.pop() if n == "BINPERSID" else arg
+                ok = (isinstance(pid, tuple) and len(pid) >= 5 and pid[0] in ("storage", b"storage")
+                      and isinstance(pid[2], (str, bytes)))
+                stack.append(Storage(pid) if ok else Call(Ref("<persistent_load>", "?"), pid))
+            elif n == "REDUCE":
+                args = stack.pop()
+                f = stack.pop()
+                stack.append(_reduce(f, args))
+            elif n in ("NEWOBJ", "NEWOBJ_EX"):
+                if n == "NEWOBJ_EX":
+                    stack.pop()
+                args = stack.pop()
+                cls = stack.pop()
+                stack.append(Call(cls, args))
+            elif n == "OBJ":
+                got = pop_mark()
+                if not got:
+                    raise PickleError("OBJ without a class", pos)
+                stack.append(Call(got[0], tuple(got[1:])))
+            elif n == "BUILD":
+                state = stack.pop()
+                if isinstance(stack[-1], Call):
+                    stack[-1].state = state
+            elif n == "POP":
+                if stack:
+                    stack.pop()
+                else:
+                    pop_mark()
+            elif n == "POP_MARK":
+                pop_mark()
+            elif n == "DUP":
+                stack.append(stack[-1])
+            elif n in ("EXT1", "EXT2", "EXT4"):
+                globs[f"<copyreg extension {arg}>"] += 1
+                stack.append(Ref("<extension>", str(arg)))
+            elif n == "NEXT_BUFFER":
+                stack.append(Call(Ref("<out-of-band buffer>", "?"), ()))
+            elif n == "READONLY_BUFFER":
+                pass
+            elif n == "STOP":
+                if len(stack) != 1 and not stack:
+                    raise PickleError("STOP on an empty stack", pos)
+                end = stream.tell() if hasattr(stream, "tell") else pos + 1
+                return Loaded(stack.pop(), globs, ops, protocol, end)
+            else:  # pragma: no cover - genops knows no other opcodes
+                raise PickleError(f"opcode {n} is not understood", pos)
+    except PickleError:
+        raise
+    except IndexError:
+        raise PickleError("the pickle pops more than it pushed (stack underflow)", pos) from None
+    except (ValueError, TypeError, KeyError, AttributeError, UnicodeDecodeError, OverflowError,
+            MemoryError, RecursionError) as exc:
+        # genops raises ValueError on an unknown opcode byte or data that stops early.
+        text = str(exc)
+        if "at end of input" in text or "only" in text and "remain" in text:
+            raise PickleError(f"the pickle ends early ({text})", pos) from None
+        raise PickleError(f"malformed pickle: {text}", pos) from None
+    raise PickleError("the pickle has no STOP opcode: the file ends early", pos)
+
+
+def _reduce(f: Any, args: Any) -> Any:
+    """REDUCE: understand torch's rebuild functions and OrderedDict(); record everything else."""
+    if not isinstance(f, Ref) or not isinstance(args, tuple):
+        return Call(f, args)
+    full, name = f.full, f.name
+    if full == "collections.OrderedDict" and args == ():
+        return OrderedDict()
+    if f.mod == "torch._utils":
+        if name in REBUILD and args and isinstance(args[0], Storage) and len(args) >= 4:
+            st = args[0]
+            dtype = None
+            if name == "_rebuild_tensor_v3" and len(args) > 6 and isinstance(args[6], Ref):
+                dtype = args[6].name
+            return TensorRef(st, args[1], args[2], args[3], len(args) > 4 and args[4],
+                             dtype or STORAGE_DTYPE.get(st.type_name, st.type_name))
+        if name.startswith("_rebuild_parameter") and args and isinstance(args[0], TensorRef):
+            t = args[0]
+            t.parameter = True
+            t.requires_grad = bool(len(args) > 1 and args[1] is True)
+            return t
+        if name == "_rebuild_meta_tensor_no_storage" and len(args) >= 3 and isinstance(args[0], Ref):
+            return TensorRef(None, 0, args[1], args[2], len(args) > 3 and args[3], args[0].name)
+    if full == "torch._tensor._rebuild_from_type_v2" and len(args) >= 3 and isinstance(args[2], tuple):
+        inner = _reduce(args[0], args[2])
+        if isinstance(inner, TensorRef):
+            return inner
+    if full == "torch.Size" and len(args) == 1 and isinstance(args[0], tuple):
+        return args[0]
+    return Call(f, args)
+
+
+def walk(obj: Any, limits: Limits = Limits()) -> Iterator[tuple[str, Any, Any]]:
+    """Yield (path, value, parent) for every node, each object once (a shared object is visited at
+    its first path only), iteratively, so neither a deep nor a self-referential pickle can explode."""
+    seen: set[int] = set()
+    todo: list[tuple[str, Any, Any, int]] = [("", obj, None, 0)]
+    visited = 0
+    while todo:
+        path, node, parent, depth = todo.pop()
+        if isinstance(node, (dict, list, tuple, Call, TensorRef)):
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
+        visited += 1
+        if visited > limits.max_items:
+            raise PickleLimit(f"more than {limits.max_items:,} objects in the structure")
+        yield path, node, parent
+        if depth >= limits.max_depth:
+            raise PickleLimit(f"structure nested deeper than {limits.max_depth:,}")
+        children: list[tuple[str, Any]] = []
+        if isinstance(node, dict):
+            children = [(f"{path}.{k}" if path else str(k), v) for k, v in node.items()]
+        elif isinstance(node, (list, tuple)):
+            children = [(f"{path}[{i}]", v) for i, v in enumerate(node)]
+        elif isinstance(node, Call):
+            tag = f"{path}<{node.func!r}>" if isinstance(node.func, Ref) else f"{path}<?>"
+            for part, value in (("args", node.args), ("state", node.state), ("items", node.items)):
+                if value is not None and value != [] and value != ():
+                    children.append((f"{tag}", value) if part == "state" else (f"{tag}{{{part}}}", value))
+        for child in reversed(children):
+            todo.append((child[0], child[1], node, depth + 1))

@@ -1,0 +1,542 @@
+"""Read a checkpoint without running it: sniff what the file is, walk its pickle symbolically, and
+record the structure, the storages, the globals and the opcodes in an `InspectReport`.
+
+Formats: torch.save zip (since 1.6) and legacy stream, TorchScript zips, safetensors, a raw pickle;
+and the things that are not checkpoints: Git LFS pointers, HTML pages, empty, truncated or random files.
+Only the zip directory and the pickle are read; tensor bytes only for `tensors=True`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+import zipfile
+from typing import Any
+
+from .pickle_vm import (
+    Call,
+    Limits,
+    PickleError,
+    PickleLimit,
+    Ref,
+    Storage,
+    TensorRef,
+    sym_load,
+    walk,
+)
+from .report import ELEMENT_SIZE, NEW_DTYPES, InspectReport, StateDict, TensorInfo
+
+LEGACY_MAGIC = 0x1950A86A20F9469CFC6C
+LEGACY_HEAD = b"\x80\x02\x8a\x0a\x6c\xfc\x9c\x46\xf9\x20\x6a\xa8\x50\x19"
+MAX_PICKLE_BYTES = 1 << 30  # a data.pkl larger than this is refused as a bomb
+MAX_SAFETENSORS_HEADER = 100 << 20  # what the safetensors library itself accepts
+# Wrapper prefixes on state-dict keys and what added them.
+WRAPPER_PREFIXES = {
+    "module.": "DataParallel / DistributedDataParallel",
+    "_orig_mod.": "torch.compile",
+    "_fsdp_wrapped_module.": "FullyShardedDataParallel (FSDP1)",
+}
+SAFETENSORS_DTYPE = {
+    "F64": "float64", "F32": "float32", "F16": "float16", "BF16": "bfloat16", "I64": "int64", "I32": "int32",
+    "I16": "int16", "I8": "int8", "U8": "uint8", "U16": "uint16", "U32": "uint32", "U64": "uint64",
+    "BOOL": "bool", "C64": "complex64", "F8_E4M3": "float8_e4m3fn", "F8_E5M2": "float8_e5m2",
+    "F8_E8M0": "float8_e8m0fnu", "F4": "float4_e2m1fn_x2",
+}
+
+
+def inspect_path(path: str | os.PathLike, *, tensors: bool = False, tree: bool = False,
+                 limits: Limits = Limits()) -> InspectReport:
+    """Inspect one checkpoint file. Never imports torch, never executes the pickle.
+
+    Raises OSError when the file cannot be opened (missing, a directory, no permission); every
+    problem *inside* the file is reported in the returned report instead (`readable`, `problem`).
+    """
+    path = os.fspath(path)
+    if os.path.isdir(path):
+        raise IsADirectoryError(21, "is a directory, not a checkpoint file", path)
+    size = os.path.getsize(path)
+    report = InspectReport(path=path, file_size=size)
+    with open(path, "rb") as fh:
+        head = fh.read(512)
+    if size == 0:
+        return _unreadable(report, "empty", "not-a-checkpoint", "the file is empty (0 bytes)")
+    kind = sniff(head, size)
+    report.format = kind
+    try:
+        if kind == "zip":
+            _read_zip(report, limits)
+        elif kind == "legacy":
+            _read_legacy(report, limits)
+        elif kind == "safetensors":
+            _read_safetensors(report)
+        elif kind == "raw-pickle":
+            _read_raw_pickle(report, limits)
+        elif kind == "unknown" and head[:1] in _PICKLE0_START and _parses_as_pickle(report, limits):
+            pass  # a protocol 0/1 pickle: read as one
+        else:
+            _not_a_checkpoint(report, kind, head)
+    except PickleLimit as exc:
+        _unreadable(report, report.format, "limit", _where(exc))
+    except PickleError as exc:
+        _unreadable(report, report.format, "truncated" if "ends early" in str(exc) or "no STOP" in str(exc)
+                    else "corrupt", _where(exc))
+    if report.readable and tensors and report.tensors:
+        from .stats import tensor_stats
+
+        report.stats = tensor_stats(report)
+    if not tree:
+        report.tree = None
+    return report
+
+
+# Opcodes a protocol 0/1 pickle starts with: MARK, GLOBAL, INST, the empty containers, NONE, INT, ...
+_PICKLE0_START = {bytes([c]) for c in b"(ci]}N)IJKLFSVX\x80"}
+
+
+def _parses_as_pickle(report: InspectReport, limits: Limits) -> bool:
+    try:
+        _read_raw_pickle(report, limits)
+    except PickleError:
+        return False
+    report.format = "raw-pickle"
+    return True
+
+
+def sniff(head: bytes, size: int) -> str:
+    """What the first bytes say the file is."""
+    if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
+        return "zip"
+    if head.startswith(LEGACY_HEAD):
+        return "legacy"
+    if len(head) >= 262 and head[257:262] == b"ustar":
+        return "tar"
+    if head.startswith(b"version https://git-lfs"):
+        return "lfs-pointer"
+    if head.startswith(b"\x93NUMPY"):
+        return "npy"
+    stripped = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    if stripped[:1] == b"<":
+        return "html"
+    if len(head) >= 9 and head[8:9] == b"{":
+        n = struct.unpack("<Q", head[:8])[0]
+        if 2 <= n <= min(size - 8, MAX_SAFETENSORS_HEADER):
+            return "safetensors"
+    if head[:1] == b"\x80" and len(head) > 1 and 0 <= head[1] <= 5:
+        return "raw-pickle"
+    return "unknown"
+
+
+def _where(exc: PickleError) -> str:
+    return f"{exc} (at byte {exc.pos} of the pickle)" if exc.pos is not None else str(exc)
+
+
+def _unreadable(report: InspectReport, fmt: str, kind: str, detail: str, **extra: Any) -> InspectReport:
+    report.format = fmt
+    report.readable = False
+    report.problem = {"kind": kind, "detail": detail, **extra}
+    return report
+
+
+def _not_a_checkpoint(report: InspectReport, kind: str, head: bytes) -> None:
+    if kind == "lfs-pointer":
+        text = head.decode("utf-8", "replace")
+        for line in text.splitlines():
+            key, _, value = line.partition(" ")
+            if key in ("oid", "size"):
+                report.details[key] = value.strip()
+        detail = ("a Git LFS pointer: the repository was cloned without git-lfs, so the weights "
+                  f"({_lfs_size(report.details.get('size'))}) were never downloaded")
+    elif kind == "html":
+        title = ""
+        low = head.lower()
+        if b"<title>" in low:
+            title = head[low.index(b"<title>") + 7:].split(b"<", 1)[0].decode("utf-8", "replace").strip()
+        report.details["title"] = title
+        detail = "an HTML page (an error, login or quota page saved under a checkpoint's name)" + \
+            (f": {title!r}" if title else "")
+    elif kind == "tar":
+        detail = ("the ancient tar format of torch 0.1.x: torch.load refuses it under weights_only=True; "
+                  "re-save it with a modern torch")
+    elif kind == "npy":
+        detail = "a numpy .npy array, not a torch checkpoint (load it with numpy.load)"
+    else:
+        shown = head[:16]
+        printable = all(32 <= b < 127 or b in (9, 10, 13) for b in head[:64])
+        report.details["first_bytes"] = shown.hex(" ")
+        detail = (f"neither a zip archive, a legacy torch.save stream, safetensors nor a pickle "
+                  f"({'text' if printable else 'binary data'} starting {shown!r})")
+    _unreadable(report, kind, "not-a-checkpoint", detail)
+
+
+def _lfs_size(size: str | None) -> str:
+    if size and size.isdigit():
+        from .report import human_bytes
+
+        return human_bytes(int(size))
+    return "size unknown"
+
+
+# --------------------------------------------------------------------------- zip
+def _read_zip(report: InspectReport, limits: Limits) -> None:
+    try:
+        zf = zipfile.ZipFile(report.path)
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError, struct.error, NotImplementedError) as exc:
+        _salvage_zip(report, limits, exc)
+        return
+    with zf:
+        try:
+            infos = {i.filename: i for i in zf.infolist()}
+        except Exception as exc:  # noqa: BLE001  # pragma: no cover - infolist is already parsed
+            _unreadable(report, "zip", "corrupt", f"the zip directory cannot be read ({exc})")
+            return
+        pkl = [n for n in infos if n == "data.pkl" or n.endswith("/data.pkl")]
+        script = [n for n in infos if n.endswith("constants.pkl") or "/code/" in n]
+        if script:
+            report.format = "torchscript"
+        if not pkl:
+            _unreadable(report, report.format, "not-a-checkpoint",
+                        "a zip archive without a data.pkl record: not written by torch.save "
+                        f"(it holds {', '.join(list(infos)[:5]) or 'nothing'})")
+            return
+        name = min(pkl, key=len)
+        prefix = name[: -len("data.pkl")]
+        report.archive = prefix.rstrip("/")
+        for record, attr in (("version", "format_version"), ("byteorder", "byteorder")):
+            info = infos.get(prefix + record)
+            if info is not None and info.file_size < 64:
+                try:
+                    setattr(report, attr, zf.read(info).decode("ascii", "replace").strip())
+                except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError, struct.error):
+                    pass  # an unreadable small record only loses that detail
+        info = infos[name]
+        if info.file_size > MAX_PICKLE_BYTES:
+            _unreadable(report, report.format, "limit",
+                        f"{name} declares {info.file_size:,} bytes (more than {MAX_PICKLE_BYTES:,}): refused as a bomb")
+            return
+        try:
+            with zf.open(info) as fh:
+                data = fh.read(MAX_PICKLE_BYTES + 1)
+        except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError, struct.error) as exc:
+            _unreadable(report, report.format, "corrupt", f"{name} cannot be read: {exc}")
+            return
+        loaded = sym_load(data, limits)
+        _fill(report, loaded, limits)
+        # Storage records: present, big enough, and where their bytes are (for --tensors).
+        for key, st in report.storages.items():
+            rec = infos.get(f"{prefix}data/{key}")
+            st["record"] = f"{prefix}data/{key}"
+            if rec is None:
+                if st["location"] != "meta":
+                    report.storage_problems.append(f"storage {key}: record {prefix}data/{key} is missing")
+                continue
+            if rec.file_size < st["nbytes"]:
+                report.storage_problems.append(
+                    f"storage {key}: declares {st['nbytes']:,} bytes but {prefix}data/{key} holds {rec.file_size:,}")
+            st["data_offset"] = _payload_offset(report.path, rec)
+
+
+def _payload_offset(path: str, info: zipfile.ZipInfo) -> int | None:
+    """Where a STORED record's bytes start: the local header's own name and extra lengths count."""
+    if info.compress_type != zipfile.ZIP_STORED:
+        return None
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(info.header_offset)
+            local = fh.read(30)
+        if len(local) < 30 or local[:4] != b"PK\x03\x04":
+            return None
+        n, m = struct.unpack("<HH", local[26:30])
+        return info.header_offset + 30 + n + m
+    except OSError:
+        return None
+
+
+def _salvage_zip(report: InspectReport, limits: Limits, exc: Exception) -> None:
+    """The zip directory is missing or broken. If the first record is data.pkl, read it anyway to
+    say what the checkpoint was and how much of it is missing."""
+    detail = str(exc) or type(exc).__name__
+    kind = "truncated" if "not a zip file" in detail.lower() or "truncated" in detail.lower() else "corrupt"
+    salvage: dict[str, Any] = {}
+    try:
+        with open(report.path, "rb") as fh:
+            local = fh.read(30)
+            if len(local) == 30 and local[:4] == b"PK\x03\x04":
+                n, m = struct.unpack("<HH", local[26:30])
+                name = fh.read(n).decode("utf-8", "replace")
+                fh.seek(m, os.SEEK_CUR)
+                if name.endswith("data.pkl") and struct.unpack("<H", local[8:10])[0] == 0:
+                    loaded = sym_load(fh, limits, start=30 + n + m)
+                    probe = InspectReport(path=report.path, file_size=report.file_size, format="zip")
+                    _fill(probe, loaded, limits)
+                    needed = probe.total_bytes
+                    salvage = {"tensors": probe.tensor_count, "needed_bytes": needed}
+                    report.globals, report.opcodes = probe.globals, probe.opcodes
+    except (PickleError, OSError, struct.error, ValueError):
+        pass
+    if kind == "truncated":
+        text = "the zip archive has no end-of-central-directory record: the file was cut short " \
+               "(an interrupted download or save)"
+    else:
+        text = f"the zip directory is corrupt ({detail})"
+    if salvage:
+        text += (f"; its data.pkl still reads: {salvage['tensors']} tensors needing about "
+                 f"{salvage['needed_bytes']:,} bytes, and the file is {report.file_size:,} bytes")
+    _unreadable(report, "zip", kind, text, **salvage)
+
+
+# --------------------------------------------------------------------------- legacy
+def _read_legacy(report: InspectReport, limits: Limits) -> None:
+    with open(report.path, "rb") as fh:
+        magic = sym_load(fh, limits)
+        if magic.root != LEGACY_MAGIC:
+            _unreadable(report, "legacy", "corrupt", f"the legacy magic number is {magic.root!r}")
+            return
+        version = sym_load(fh, limits)
+        info = sym_load(fh, limits)
+        report.details["protocol_version"] = version.root
+        if isinstance(info.root, dict):
+            report.byteorder = "little" if info.root.get("little_endian", True) else "big"
+        loaded = sym_load(fh, limits)
+        keys = sym_load(fh, limits)
+        offset = fh.tell()
+    for part in (magic, version, info, keys):
+        loaded.globals.update(part.globals)
+        loaded.opcodes.update(part.opcodes)
+    _fill(report, loaded, limits)
+    report.details["pickles"] = 5
+    order = keys.root if isinstance(keys.root, list) else []
+    with open(report.path, "rb") as fh:
+        for key in order:
+            key = str(key)
+            st = report.storages.get(key)
+            fh.seek(offset)
+            raw = fh.read(8)
+            if len(raw) < 8:
+                report.storage_problems.append(f"storage {key}: the file ends before its data (at byte {offset:,})")
+                break
+            numel = struct.unpack("<q", raw)[0]
+            elsize = ELEMENT_SIZE.get(st["dtype"], 1) if st else 1
+            nbytes = max(numel, 0) * elsize
+            if st is not None:
+                st["data_offset"] = offset + 8
+                if numel != st["numel"]:
+                    report.storage_problems.append(f"storage {key}: declares {st['numel']:,} elements, "
+                                                   f"its data block says {numel:,}")
+            if offset + 8 + nbytes > report.file_size:
+                report.storage_problems.append(
+                    f"storage {key}: needs {nbytes:,} bytes from byte {offset + 8:,}, "
+                    f"but the file is {report.file_size:,} bytes (truncated)")
+                break
+            offset += 8 + nbytes
+
+
+def _read_raw_pickle(report: InspectReport, limits: Limits) -> None:
+    with open(report.path, "rb") as fh:
+        loaded = sym_load(fh, limits)
+    _fill(report, loaded, limits)
+
+
+# --------------------------------------------------------------------------- safetensors
+def _read_safetensors(report: InspectReport) -> None:
+    with open(report.path, "rb") as fh:
+        n = struct.unpack("<Q", fh.read(8))[0]
+        raw = fh.read(n)
+    try:
+        header = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        _unreadable(report, "safetensors", "corrupt", f"the safetensors JSON header is invalid ({exc})")
+        return
+    if not isinstance(header, dict):
+        _unreadable(report, "safetensors", "corrupt", "the safetensors header is not a JSON object")
+        return
+    meta = header.pop("__metadata__", None)
+    if isinstance(meta, dict):
+        report.details["metadata"] = {str(k): str(v)[:200] for k, v in list(meta.items())[:50]}
+    base = 8 + n
+    report.root_type = "dict"
+    shapes: dict[str, list[int]] = {}
+    for name, spec in header.items():
+        if not isinstance(spec, dict):
+            report.storage_problems.append(f"{name}: header entry is not an object")
+            continue
+        dtype = SAFETENSORS_DTYPE.get(str(spec.get("dtype")), str(spec.get("dtype")).lower())
+        shape = [int(s) for s in spec.get("shape", []) if isinstance(s, int)]
+        begin, end = (spec.get("data_offsets") or [0, 0])[:2]
+        numel = 1
+        for s in shape:
+            numel *= s
+        nbytes = numel * ELEMENT_SIZE.get(dtype, 1)
+        if end - begin != nbytes:
+            report.storage_problems.append(f"{name}: {dtype}{shape} needs {nbytes:,} bytes, its offsets span {end - begin:,}")
+        if base + end > report.file_size:
+            report.storage_problems.append(
+                f"{name}: its bytes end at {base + end:,}, but the file is {report.file_size:,} bytes (truncated)")
+        report.tensors.append(TensorInfo(name, dtype, shape, "cpu", name, nbytes, 0, [], False))
+        report.storages[name] = {"dtype": dtype, "location": "cpu", "numel": numel, "nbytes": nbytes,
+                                 "record": name, "data_offset": base + begin}
+        shapes[name] = shape
+    report.top_keys = [{"key": k, "kind": "tensor"} for k in list(header)[:50]]
+    if shapes:
+        report.state_dicts.append(_state_dict("", shapes))
+    report.min_torch = None  # loaded by the safetensors library, not torch.load's unpickler
+
+
+# --------------------------------------------------------------------------- the structure
+def _fill(report: InspectReport, loaded: Any, limits: Limits) -> None:
+    report.globals = dict(loaded.globals)
+    report.opcodes = sorted(loaded.opcodes)
+    report.pickle_protocol = loaded.protocol
+    root = loaded.root
+    report.root_type = _kind(root)
+    storages: dict[str, dict[str, Any]] = {}
+    for path, node, _parent in walk(root, limits):
+        if isinstance(node, TensorRef):
+            st = node.storage
+            elsize = ELEMENT_SIZE.get(node.dtype, 1)
+            numel = 1
+            for s in node.size:
+                numel *= s if isinstance(s, int) else 1
+            info = TensorInfo(path or "<root>", node.dtype, [s for s in node.size], st.location if st else "meta",
+                              st.key if st else None, numel * elsize, node.offset, list(node.stride), node.parameter)
+            report.tensors.append(info)
+            if st is not None and st.key not in storages:
+                s_elsize = 1 if st.type_name == "UntypedStorage" else elsize
+                s_numel = st.numel if isinstance(st.numel, int) else 0
+                storages[st.key] = {"dtype": node.dtype, "location": st.location, "numel": s_numel,
+                                    "nbytes": s_numel * s_elsize}
+        elif isinstance(node, dict) and node:
+            values = list(node.values())
+            n_tensors = sum(isinstance(v, TensorRef) for v in values)
+            if n_tensors and n_tensors >= 0.9 * len(values) and all(isinstance(k, str) for k in node):
+                shapes = {k: list(v.size) for k, v in node.items() if isinstance(v, TensorRef)}
+                report.state_dicts.append(_state_dict(path, shapes))
+    report.storages = storages
+    if isinstance(root, dict):
+        report.top_keys = [_top(k, v) for k, v in list(root.items())[:100]]
+    report.tree = _tree(root, 0, set())
+    _min_torch(report)
+
+
+def _state_dict(path: str, shapes: dict[str, list[int]]) -> StateDict:
+    keys = list(shapes)
+    prefixes: dict[str, int] = {}
+    for prefix in WRAPPER_PREFIXES:
+        count = sum(k.startswith(prefix) for k in keys)
+        if count:
+            prefixes[prefix] = count
+    return StateDict(path, keys, shapes, prefixes)
+
+
+def _kind(node: Any) -> str:
+    if isinstance(node, TensorRef):
+        return "tensor"
+    if isinstance(node, dict):
+        return "dict"
+    if isinstance(node, list):
+        return "list"
+    if isinstance(node, tuple):
+        return "tuple"
+    if isinstance(node, Call):
+        return f"object {node.func!r}"
+    if isinstance(node, Ref):
+        return f"global {node.full}"
+    if isinstance(node, Storage):
+        return "storage"
+    return type(node).__name__
+
+
+def _count_tensors(node: Any, budget: list[int]) -> tuple[int, int]:
+    seen: set[int] = set()
+    todo, count, nbytes = [node], 0, 0
+    while todo and budget[0] > 0:
+        budget[0] -= 1
+        n = todo.pop()
+        if id(n) in seen:
+            continue
+        seen.add(id(n))
+        if isinstance(n, TensorRef):
+            count += 1
+            numel = 1
+            for s in n.size:
+                numel *= s if isinstance(s, int) else 1
+            nbytes += numel * ELEMENT_SIZE.get(n.dtype, 1)
+        elif isinstance(n, dict):
+            todo.extend(n.values())
+        elif isinstance(n, (list, tuple)):
+            todo.extend(n)
+        elif isinstance(n, Call):
+            todo.extend([n.args, n.state, n.items])
+    return count, nbytes
+
+
+def _top(key: Any, value: Any) -> dict[str, Any]:
+    entry: dict[str, Any] = {"key": str(key), "kind": _kind(value)}
+    if isinstance(value, (dict, list, tuple, Call)):
+        count, nbytes = _count_tensors(value, [200_000])
+        entry["tensors"], entry["bytes"] = count, nbytes
+        if isinstance(value, (dict, list, tuple)):
+            entry["length"] = len(value)
+    elif isinstance(value, TensorRef):
+        entry["dtype"], entry["shape"] = value.dtype, list(value.size)
+    else:
+        entry["value"] = _short(value)
+    return entry
+
+
+def _short(value: Any) -> Any:
+    if isinstance(value, (int, float, bool)) or value is None:
+        return value
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _tree(node: Any, depth: int, seen: set[int]) -> Any:
+    """The nested structure for --tree: containers as dicts/lists, tensors as one-line strings."""
+    if isinstance(node, TensorRef):
+        loc = node.storage.location if node.storage else "meta"
+        return f"tensor {node.dtype}{list(node.size)} {loc}"
+    if depth >= 12:
+        return "..."
+    if isinstance(node, (dict, list, tuple, Call)):
+        if id(node) in seen:
+            return "<shared, shown above>"
+        seen.add(id(node))
+    if isinstance(node, dict):
+        out: dict[str, Any] = {}
+        for i, (k, v) in enumerate(node.items()):
+            if i >= 200:
+                out["..."] = f"{len(node) - 200} more"
+                break
+            out[str(k)] = _tree(v, depth + 1, seen)
+        return out
+    if isinstance(node, (list, tuple)):
+        items = [_tree(v, depth + 1, seen) for v in node[:50]]
+        if len(node) > 50:
+            items.append(f"... {len(node) - 50} more")
+        return items
+    if isinstance(node, Call):
+        inner = node.state if node.state is not None else node.args
+        return {f"<{node.func!r}>": _tree(inner, depth + 1, seen)}
+    return _short(node)
+
+
+def _min_torch(report: InspectReport) -> None:
+    reasons: list[str] = []
+    version = (0, 4)
+    if report.format in ("zip", "torchscript"):
+        version = (1, 6)
+        reasons.append("zip format (torch.save default since 1.6); torch <= 1.5 cannot read it")
+        if report.format_version and report.format_version.isdigit() and int(report.format_version) > 3:
+            reasons.append(f"zip file-format version {report.format_version} (torch writes 3)")
+    if "torch._utils._rebuild_parameter" in report.globals:
+        version = max(version, (1, 0))
+    dtypes = {t.dtype for t in report.tensors}
+    new = sorted(dtypes & NEW_DTYPES)
+    if "torch._utils._rebuild_tensor_v3" in report.globals or new:
+        floor = (2, 3) if dtypes & {"uint16", "uint32", "uint64"} else (2, 1)
+        version = max(version, floor)
+        reasons.append(f"dtypes {', '.join(new) or 'saved with _rebuild_tensor_v3'} need torch >= "
+                       f"{floor[0]}.{floor[1]}")
+    report.min_torch = f"{version[0]}.{version[1]}"
+    report.min_torch_reasons = reasons
