@@ -198,6 +198,67 @@ def find_lint_rule(key: str) -> LintRule | None:
     return None
 
 
+# --------------------------------------------------------------------------- model rules (TI2xx)
+_MODEL_CODE = re.compile(r"^TI2\d\d$")
+
+
+@dataclass(frozen=True)
+class ModelExample:
+    """A probe record (see torchdoctor.runtime.model_probe; absent keys are simply not recorded)
+    and the status the rule must give; `contains` is text its message must include."""
+
+    expect: str
+    record: Mapping[str, Any]
+    note: str = ""
+    contains: str = ""
+
+
+@dataclass(frozen=True)
+class ModelRule:
+    code: str
+    name: str
+    title: str
+    examples: tuple[ModelExample, ...]
+    func: Callable[..., Result] = field(repr=False)
+    doc: str = ""
+
+    def __call__(self, record: Mapping[str, Any]) -> Result:
+        return self.func(record)
+
+
+_MODEL: dict[str, ModelRule] = {}
+
+
+def model_rule(*, code: str, name: str, title: str,
+               examples: list[ModelExample] | tuple[ModelExample, ...] = ()) -> Callable[[Callable[..., Result]], Callable[..., Result]]:
+    """Register a model rule: a pure function of the probe record that returns a Result."""
+
+    def register(func: Callable[..., Result]) -> Callable[..., Result]:
+        if not _MODEL_CODE.match(code):
+            raise RegistryError(f"{func.__module__}: model rule code {code!r} is not of the form TI2xx")
+        if not _NAME.match(name):
+            raise RegistryError(f"{func.__module__}: model rule name {name!r} is not kebab-case")
+        for other in _MODEL.values():
+            if other.code == code and other.func.__module__ != func.__module__:
+                raise RegistryError(f"duplicate model rule code {code}: {other.func.__module__} and {func.__module__}")
+            if other.name == name and other.code != code:
+                raise RegistryError(f"duplicate model rule name {name}: {other.code} and {code}")
+        for ex in examples:
+            if ex.expect not in {s.value for s in Status}:
+                raise RegistryError(f"{code}: example expects unknown status {ex.expect!r}")
+        _MODEL[code] = ModelRule(code, name, title, tuple(examples), func, inspect.cleandoc(func.__doc__ or ""))
+        return func
+
+    return register
+
+
+def model_rules() -> list[ModelRule]:
+    if "model" not in _DISCOVERED:
+        _discover("torchdoctor.checks.model")
+        _DISCOVERED.add("model")
+    return [_MODEL[c] for c in sorted(_MODEL)]
+
+
 # --------------------------------------------------------------------------- checkpoint rules
 _CKPT_CODE = re.compile(r"^TI1\d\d$")
 CKPT_AREA = "checkpoint"
