@@ -421,8 +421,9 @@ def rule_command(
 def ci_command(
     paths: Optional[List[str]] = typer.Argument(None, help="Training code to check (default: the current directory)."),
     quick: bool = typer.Option(False, "--quick", help="Examine the machine without importing torch."),
+    checkpoints: Optional[List[Path]] = typer.Option(None, "--checkpoint", help="Also inspect this checkpoint (repeatable): unsafe or unreadable fails the gate."),
 ) -> None:
-    """The pre-training gate: env (errors only) and check, one summary, one exit status."""
+    """The pre-training gate: env (errors only), check, and inspect; one summary, one exit status."""
     from rich.text import Text
 
     from .lint.config import ConfigError, load_config
@@ -431,12 +432,27 @@ def ci_command(
     from .render.lint import render_text
     from .runner import run_env_checks
 
+    for ckpt in checkpoints or []:
+        if not ckpt.is_file():
+            raise UsageError(f"--checkpoint {ckpt}: no such file")
     facts = _Pending(_target(None, quick, DEFAULT_PROBE_TIMEOUT)).result()
     env_errors = [f for f in run_env_checks(facts) if f.status is Status.ERROR]
     try:
         config = load_config(".")
     except ConfigError as exc:
         raise UsageError(str(exc)) from None
+    from .lint import context
+
+    context.TARGET_TORCH = config.target_torch or _installed_torch_version()
+    ckpt_findings = []
+    for ckpt in checkpoints or []:
+        from .inspect import inspect_findings
+
+        try:
+            found = inspect_findings(str(ckpt))
+        except OSError as exc:
+            raise UsageError(f"--checkpoint {ckpt}: cannot read: {exc.strerror or exc}") from None
+        ckpt_findings += [(ckpt, f) for f in found if f.status in (Status.ERROR, Status.WARNING, Status.CRASH)]
     result = check_paths(paths or ["."], Selection(select=config.select, ignore=config.ignore,
                                                   per_file_ignores=config.per_file_ignores, exclude=config.exclude))
     console = _stdout_console()
@@ -450,12 +466,26 @@ def ci_command(
     console.print()
     console.print(Text("torchdoctor ci: the code", style="bold"))
     render_text(result, console)
-    failed = bool(env_errors or result.findings or result.errors)
+    ckpt_errors = [f for _, f in ckpt_findings if f.status is not Status.WARNING]
+    if checkpoints:
+        console.print()
+        console.print(Text("torchdoctor ci: the checkpoints", style="bold"))
+        for ckpt, f in ckpt_findings:
+            mark, style = ("✗", "red") if f.status is not Status.WARNING else ("!", "yellow")
+            console.print(Text(f"  {mark} {ckpt}: {f.code} {f.message}", style=style), soft_wrap=True)
+            if f.fix:
+                console.print(Text(f"      fix: {f.fix.summary}", style="dim"), soft_wrap=True)
+        if not ckpt_findings:
+            console.print(Text(f"  {len(checkpoints)} checkpoint(s): no problems", style="green"))
+    failed = bool(env_errors or result.findings or result.errors or ckpt_errors)
     console.print()
     verdict = "gate failed" if failed else "gate passed"
-    console.print(Text(f"torchdoctor ci: {verdict} ({len(env_errors)} environment errors, "
-                       f"{len(result.findings)} code findings, {len(result.errors)} files not checked)",
-                       style="bold red" if failed else "bold green"))
+    parts = [f"{len(env_errors)} environment errors", f"{len(result.findings)} code findings",
+             f"{len(result.errors)} files not checked"]
+    if checkpoints:
+        parts.append(f"{len(ckpt_errors)} checkpoint errors")
+    console.print(Text(f"torchdoctor ci: {verdict} ({', '.join(parts)})",
+                       style="bold red" if failed else "bold green"), soft_wrap=True)
     raise typer.Exit(1 if failed else 0)
 
 

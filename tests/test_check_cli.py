@@ -152,6 +152,25 @@ def test_ci_gate_combines_env_and_check(project):
     assert proc.returncode == (1 if env_errors else 0), proc.stdout
 
 
+def test_ci_gate_inspects_checkpoints(project):
+    def ci(*args):
+        return subprocess.run([sys.executable, "-m", "torchdoctor", "ci", "--quick", *args, "ok.py"], capture_output=True,
+                              text=True, cwd=project, env={**os.environ, "NO_COLOR": "1", "COLUMNS": "200"}, timeout=120)
+
+    import torch
+
+    torch.save({"model": torch.nn.Linear(2, 2).state_dict()}, project / "good.pt")
+    (project / "weights.pt").write_text("version https://git-lfs.github.com/spec/v1\noid sha256:0123\nsize 4096\n")
+    clean = ci("--checkpoint", "good.pt")
+    env_errors = "no environment errors" not in clean.stdout
+    assert clean.returncode == (1 if env_errors else 0) and "1 checkpoint(s): no problems" in clean.stdout
+    bad = ci("--checkpoint", "good.pt", "--checkpoint", "weights.pt")
+    assert bad.returncode == 1 and "weights.pt: TI101 not a checkpoint: a Git LFS pointer" in bad.stdout
+    assert "1 checkpoint errors" in bad.stdout
+    missing = ci("--checkpoint", "nope.pt")
+    assert missing.returncode == 2 and missing.stderr == "torchdoctor: error: --checkpoint nope.pt: no such file\n"
+
+
 def test_cache_gives_the_same_answer_and_follows_edits(project):
     first = run(project, "--format", "json").stdout
     assert (project / ".torchdoctor_cache" / ".gitignore").exists()
