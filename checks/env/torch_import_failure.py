@@ -4,7 +4,7 @@ import re
 import signal
 
 from torchdoctor.data import tables
-from torchdoctor.model import Fix, Result, error, ok, skip
+from torchdoctor.model import Fix, Result, error, ok, skip, warning
 from torchdoctor.registry import Example, env_check
 
 from ._install import NUMPY_ABI, SITE, fact, first, index_url, pip, python_cmd, torch_version
@@ -211,7 +211,8 @@ def _import_error(facts, t) -> Result:
     needs=("torch.import_status",),
     examples=[
         Example("ok", {"torch": {"import_status": "ok", "version": "2.13.0+cpu", "duration_s": 2.1}}),
-        Example("skip", {"torch": {"import_status": "not-installed"}}, "nothing to import", contains="not installed"),
+        Example("warning", {"torch": {"import_status": "not-installed"}}, "an interpreter without torch cannot train",
+                contains="not installed"),
         Example("error", {"torch": {
             "import_status": "import-error", "error_type": "ImportError",
             "error_message": "libcudnn.so.9: cannot open shared object file: No such file or directory"},
@@ -270,8 +271,12 @@ def torch_import_failure(facts):
         return ok(f"{name} imports{when}")
     if status == "not-installed":
         leftover = " (torch metadata without the package is reported by TE102)" if first(facts, "torch") else ""
-        return skip(f"torch is not installed in {fact(facts, 'python.executable', 'this interpreter')}{leftover}; "
-                    f"install it with `{pip(facts)} install torch` (see https://pytorch.org/get-started/locally/)")
+        # Not a skip: "No problems found" about an interpreter that cannot train at all misleads.
+        return warning(f"torch is not installed in {fact(facts, 'python.executable', 'this interpreter')}{leftover}: "
+                       "nothing here can train or run a model",
+                       fix=Fix("Install the torch build for this machine (the selector at "
+                               "https://pytorch.org/get-started/locally/ gives the exact command)",
+                               (f"{pip(facts)} install torch",)))
     stderr = t.stderr_tail if isinstance(t.stderr_tail, str) else ""
     frame = _stack_top(stderr)
     evidence = {"stack (innermost frame)": frame} if frame else {}
