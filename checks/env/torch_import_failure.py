@@ -4,7 +4,7 @@ import re
 import signal
 
 from torchdoctor.data import tables
-from torchdoctor.model import Fix, Result, error, ok, skip, warning
+from torchdoctor.model import Fix, Result, error, ok, warning
 from torchdoctor.registry import Example, env_check
 
 from ._install import NUMPY_ABI, SITE, fact, first, index_url, pip, python_cmd, torch_version
