@@ -64,3 +64,36 @@ def test_example_matches_its_entry_first(entry_id, index, example):
 def test_near_miss_does_not_match(entry_id, index, near):
     ids = [m.id for m in explain(near.text)]
     assert entry_id not in ids, f"{entry_id} near miss {index} ({near.note}) matched: {ids}"
+
+
+def test_torchdoctor_commands_in_entries_parse():
+    """A fix that says `torchdoctor env TE206` must be a command line the CLI accepts."""
+    import shlex
+
+    import typer
+
+    from torchdoctor.cli import app
+    from torchdoctor.kb.loader import _parse_toml, _toml_files
+
+    group = typer.main.get_command(app)
+    bad = []
+    for entry in _parse_toml(_toml_files()).values():
+        for fix in entry.fixes:
+            for command in fix.commands:
+                if not command.startswith("torchdoctor "):
+                    continue
+                args = shlex.split(command.split("#")[0])[1:]
+                try:
+                    parent = group.make_context("torchdoctor", list(args), resilient_parsing=False)
+                    sub = group.get_command(parent, args[0])
+                    assert sub is not None, f"no command {args[0]}"
+                    if hasattr(sub, "get_command") and len(args) > 1:  # a group: kb show ID
+                        ctx = sub.make_context(args[0], list(args[1:]), parent=parent)
+                        leaf = sub.get_command(ctx, args[1])
+                        assert leaf is not None, f"no command {args[1]}"
+                        leaf.make_context(args[1], list(args[2:]), parent=ctx)
+                    else:
+                        sub.make_context(args[0], list(args[1:]), parent=parent)
+                except Exception as exc:  # click raises UsageError/NoSuchOption; report them all at once
+                    bad.append((entry.id, command, f"{type(exc).__name__}: {exc}"))
+    assert not bad, bad
