@@ -10,10 +10,12 @@ The exit status of the script is Python's own (1 for an uncaught exception); not
 
 from __future__ import annotations
 
+import re
 import sys
 import threading
 import traceback
-from typing import Any, Callable, TextIO
+from collections.abc import Callable
+from typing import Any, TextIO
 
 _installed: dict[str, Any] = {}
 
@@ -48,10 +50,31 @@ def _explain_exception(exc_type: type[BaseException], exc: BaseException, tb: An
         text = "".join(traceback.format_exception(exc_type, exc, tb))
         note = explanation_text(text)
         if note:
+            where = _where(exc)
+            if where:
+                note = note.replace("\n", f"\n  where: {where}\n", 1)
             stream.write("\n" + note)
             stream.flush()
     except Exception:  # the hook must never turn one error into two
         pass
+
+
+_WORKER = re.compile(r"Caught (\w+) in DataLoader worker process (\d+)")
+_SPAWNED = re.compile(r"-- Process (\d+) terminated with the following error")
+
+
+def _where(exc: BaseException) -> str:
+    """Where the explained error really happened, when the exception only carries it as text:
+    a DataLoader worker's error re-raised in the main process, a torch.multiprocessing.spawn child's."""
+    text = str(exc)
+    m = _WORKER.search(text)
+    if m:
+        return (f"DataLoader worker process {m.group(2)} (the {m.group(1)} it raised is re-raised here; "
+                "num_workers=0 shows it directly)")
+    m = _SPAWNED.search(text)
+    if m:
+        return f"process {m.group(1)} started by torch.multiprocessing.spawn"
+    return ""
 
 
 def install(stream: TextIO | None = None) -> None:
