@@ -1,7 +1,8 @@
 import ast
 import re
 
-from torchdoctor.checks.lint._callflow import argument, cached, has_star_kwargs, is_const, keyword, passes, short_call
+from torchdoctor.checks.lint._callflow import (argument, cached, has_star_kwargs, is_const, keyword, passes, reaching_value,
+                                              short_call)
 from torchdoctor.lint.model import LintFix, Violation
 from torchdoctor.lint.module import SourceModule, body_nodes
 from torchdoctor.registry import lint_rule
@@ -61,6 +62,24 @@ if __name__ == "__main__":
 """,
     ],
     valid=[
+        """
+import torch
+if __name__ == "__main__":
+    ds = torch.utils.data.TensorDataset(input_ids, position_ids)  # tensors in memory: nothing to load
+    dl = torch.utils.data.DataLoader(ds, batch_size=1)
+    for batch in dl:
+        model(**batch).loss.backward()
+""",
+        """
+import torch
+from torch.utils.data import DataLoader
+if __name__ == "__main__":
+    dl = DataLoader(range(length), batch_size=8, shuffle=True)  # in-memory ints: nothing to load
+    for batch in dl:
+        model(batch.cuda()).sum().backward()
+    data = list(range(10))
+    train_loader = DataLoader(data, batch_size=1, shuffle=True)
+""",
         """
 import torch
 from torch.utils.data import DataLoader
@@ -182,9 +201,13 @@ def _loader_hint(node: ast.Call, module: SourceModule):
         return None
     if not _is_training_loader(node, module):
         return None
+    if _literal_data(module, argument(node, "dataset", 0)):
+        return None  # DataLoader(range(n)) / a list literal: nothing to load, workers would only add overhead
     problems = []
     workers = argument(node, "num_workers", 5)
-    if not passes(node, "num_workers", 5) or is_const(workers, 0):
+    if _tensor_dataset(module, argument(node, "dataset", 0)):
+        pass  # tensors already in memory: indexing is a view, workers would only add IPC
+    elif not passes(node, "num_workers", 5) or is_const(workers, 0):
         how = "no num_workers" if workers is None else "num_workers=0"
         problems.append(f"loads every batch in the training process ({how}), so the GPU waits between steps")
     pinned = argument(node, "pin_memory", 7)
@@ -222,6 +245,28 @@ def _is_training_loader(node: ast.Call, module: SourceModule) -> bool:
             if (isinstance(n, ast.Name) and n.id in names) or (isinstance(n, ast.Attribute) and n.attr in names):
                 return True
     return False
+
+
+def _literal_data(module: SourceModule, data: ast.expr | None, depth: int = 0) -> bool:
+    """`range(n)`, `list(range(n))`, a list/tuple literal or comprehension, directly or through a
+    local name: data already in memory as plain Python values (tests and toy loops)."""
+    if isinstance(data, ast.Name) and depth < 3:
+        return _literal_data(module, reaching_value(module, data), depth + 1)
+    if isinstance(data, (ast.List, ast.Tuple, ast.ListComp)):
+        return True
+    if isinstance(data, ast.Call) and isinstance(data.func, ast.Name) and not data.keywords:
+        if data.func.id == "range":
+            return True
+        if data.func.id in ("list", "tuple") and len(data.args) == 1:
+            return _literal_data(module, data.args[0], depth + 1)
+    return False
+
+
+def _tensor_dataset(module: SourceModule, data: ast.expr | None) -> bool:
+    if isinstance(data, ast.Name):
+        data = reaching_value(module, data)
+    return isinstance(data, ast.Call) and module.call_name(data) in (
+        "torch.utils.data.TensorDataset", "torch.utils.data.dataset.TensorDataset")
 
 
 def _loop_trains(loop: ast.For | ast.AsyncFor) -> bool:

@@ -26,9 +26,16 @@ _VAL_ITER = re.compile(r"(?i)^(val|valid|validation|test|testing|eval|evaluation
     title="evaluation runs the model with autograd on, or eval() is never undone in the training loop",
     on=(ast.FunctionDef, ast.AsyncFunctionDef, ast.For, ast.AsyncFor, ast.While, ast.Expr),
     requires=((
-        "backward", re.compile(r"\.eval\s*\("), re.compile(r"def\s+\w*(?i:val|test)"),
-        # a loop over an evaluation split: `for x, y in val_loader:` (the header may span lines)
-        re.compile(r"for\s[^:\n]*(?i:val|test|eval|holdout|dev(?![a-z]))")),),
+        "backward", re.compile(r"\.eval\s*\("),
+        # a function named like evaluation: evaluate, run_validation, test_epoch (words of the name)
+        re.compile(r"def[ \t]+\w*?(?<![A-Za-z])(?i:evaluate|evaluation|eval|validate|validation|valid|val|test|"
+                   r"testing)(?![a-z])"),
+        # a loop over an evaluation split: `for x, y in val_loader:` (an identifier of the iterable
+        # that starts with one of those words, as the rule's own _VAL_ITER sees it)
+        re.compile(r"for[ \t][^:\n]*[ \t]in[ \t][^:\n]*?(?:(?<![A-Za-z0-9])"
+                   r"(?i:val|valid|validation|test|testing|eval|evaluation|dev|holdout)"
+                   r"(?:_|loader|dataloader|dl|set|data|ds|iter|batches|(?![A-Za-z0-9]))"
+                   r"|_(?i:val|valid|validation|test|eval|dev)(?:_|loader|dl|(?![A-Za-z0-9])))")),),
     severity="warning",
     related=("cuda-out-of-memory",),
     invalid=[
@@ -104,6 +111,15 @@ def validate(model, loader):
 """,
     ],
     valid=[
+        """
+import torch
+if __name__ == "__main__":
+    torch.set_grad_enabled(False)  # autograd already off for the whole script
+    net = RetinaFace(phase="test")
+    net.eval()
+    for path in images:
+        loc, conf = net(load(path))
+""",
         """
 import torch
 @torch.no_grad()
@@ -331,10 +347,9 @@ def _in_framework_hook(module, node) -> bool:
 
 
 def _grad_off_before(module, fn, node) -> bool:
-    """`torch.set_grad_enabled(False)` as a statement earlier in the function."""
-    if fn is None:
-        return False
-    for n in body_nodes(fn.body):
+    """`torch.set_grad_enabled(False)` as a statement earlier in the function (or, for module-level
+    code such as a `__main__` block, earlier at module level)."""
+    for n in body_nodes(fn.body if fn is not None else module.tree.body):
         if isinstance(n, ast.Expr) and isinstance(n.value, ast.Call) and n.lineno < node.lineno and \
                 disables_grad(module, n.value) and not isinstance(module.parents.get(n), (ast.With, ast.AsyncWith)):
             return True

@@ -14,6 +14,12 @@ from torchdoctor.registry import lint_rule
     invalid=[
         """
 import torch
+if __name__ == "__main__":
+    torch.set_grad_enabled(False)  # <-
+    train(model, loader)  # the training loop in another module: every backward() there fails
+""",
+        """
+import torch
 torch.set_grad_enabled(False)  # <-
 model = torch.nn.Linear(3, 1)
 """,
@@ -42,6 +48,17 @@ def evaluate(model, x):
         """
 import torch
 torch.set_grad_enabled(True)
+""",
+        """
+import argparse
+import torch
+parser = argparse.ArgumentParser()
+args = parser.parse_args()
+if __name__ == "__main__":
+    torch.set_grad_enabled(False)  # an inference script (detect.py) that never trains
+    net = load_model(Net(), args.trained_model).eval()
+    for path in images:
+        boxes = net(load(path))
 """,
         """
 import torch
@@ -81,7 +98,29 @@ def grad_disabled_globally(node, module):
     arg = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "mode"), None)
     if not (isinstance(arg, ast.Constant) and arg.value is False):
         return None
+    if _under_main_guard(module, node) and not _calls_backward(module):
+        return None  # an inference script's own process (never run on import) that never trains
     return Violation(node, "torch.set_grad_enabled(False) at module level turns autograd off for the whole "
                            "process: every later backward() fails with 'does not require grad'",
                      LintFix("Scope it: `with torch.no_grad():` around the inference code, or "
                              "@torch.inference_mode() on the function"))
+
+
+def _under_main_guard(module, node) -> bool:
+    for anc in module.ancestors(node):
+        if isinstance(anc, ast.If) and isinstance(anc.test, ast.Compare) and \
+                isinstance(anc.test.left, ast.Name) and anc.test.left.id == "__name__" and \
+                any(isinstance(c, ast.Constant) and c.value == "__main__" for c in anc.test.comparators):
+            return True
+    return False
+
+
+def _calls_backward(module) -> bool:
+    """The file trains, or may: backward()/autograd.grad, an optimizer, or a call of train*/fit*."""
+    for n in module.by_type.get(ast.Call, ()):
+        name = module.call_name(n) or ""
+        simple = n.func.attr if isinstance(n.func, ast.Attribute) else n.func.id if isinstance(n.func, ast.Name) else ""
+        if simple in ("backward", "manual_backward") or name in ("torch.autograd.backward", "torch.autograd.grad") \
+                or name.startswith("torch.optim.") or simple.lower().startswith(("train", "fit")):
+            return True
+    return False

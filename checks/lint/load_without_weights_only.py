@@ -16,7 +16,7 @@ _OTHER_OBJECTS = "argparse.Namespace, numpy arrays, a whole nn.Module"
     name="load-without-weights-only",
     title="torch.load without an explicit weights_only (the default flipped in torch 2.6)",
     on=(ast.Call,),
-    requires=(re.compile(r"load\b"),),
+    requires=(re.compile(r"load\b"), ("torch.load", "serialization", "import torch as", "from torch import")),
     severity="warning",
     related=("weights-only-unpickling",),
     invalid=[
@@ -43,6 +43,17 @@ obj = torch.serialization.load(  # <-
 """,
     ],
     valid=[
+        """
+import torch
+def load_checkpoint(path, weights_only=True):
+    kwargs = dict(map_location="cpu", weights_only=weights_only)
+    try:
+        return torch.load(path, **kwargs)
+    except TypeError:  # a torch older than 1.13 has no weights_only=
+        if not weights_only:
+            return torch.load(path, map_location="cpu")
+        raise
+""",
         """
 import torch
 state = torch.load("model.pt", weights_only=True)
@@ -106,6 +117,8 @@ def load_without_weights_only(node, module):
         return None
     if passes(node, "pickle_module", 2):
         return None  # torch >= 2.6 then defaults to weights_only=False, and True with it is an error
+    if _old_torch_fallback(node, module):
+        return None  # `except TypeError:` after a torch.load that passed weights_only: a torch without it
     target = context.target()
     if target is not None and target < (1, 13):
         return None  # weights_only= does not exist before torch 1.13
@@ -131,3 +144,25 @@ def load_without_weights_only(node, module):
         summary = ("Say which one the file needs: weights_only=True for tensors and state dicts, or "
                    "weights_only=False for a full checkpoint from a source you trust")
     return Violation(node, message, LintFix(summary, edits=(edit,) if edit else (), safe=False))
+
+
+def _catches_type_error(handler: ast.ExceptHandler) -> bool:
+    kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    return any(isinstance(k, ast.Name) and k.id == "TypeError" for k in kinds)
+
+
+def _old_torch_fallback(node: ast.Call, module) -> bool:
+    """The call sits in an `except TypeError:` handler whose `try` body calls torch.load with
+    weights_only= (or **kwargs): the compatibility path for a torch that does not accept it."""
+    for anc in module.ancestors(node):
+        if isinstance(anc, ast.ExceptHandler) and anc.type is not None and _catches_type_error(anc):
+            tries = module.parents.get(anc)
+            if isinstance(tries, ast.Try):
+                for stmt in tries.body:
+                    for n in ast.walk(stmt):
+                        if isinstance(n, ast.Call) and is_torch_load(module, n) and (
+                                keyword(n, "weights_only") is not None or has_star_kwargs(n)):
+                            return True
+        if isinstance(anc, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            break
+    return False
