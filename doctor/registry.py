@@ -136,8 +136,9 @@ class LintRule:
     default: bool = True  # off-by-default rules (hints) run only when selected
     # Text the file must contain for the rule to be able to fire. Most files of a code base are
     # not training code: a few substring tests are far cheaper than indexing and walking the tree
-    # for a rule that cannot fire. Each clause must hold; a clause is a word, a compiled pattern,
-    # or a tuple of alternatives (words or patterns). Put the most selective clause first.
+    # for a rule that cannot fire. Each clause must hold; a clause is a word, a compiled pattern
+    # (give it a literal prefix: that is what makes re fast), a function of the text, or a tuple of
+    # alternatives. Put the cheapest and most selective clause first.
     requires: tuple[Any, ...] = ()
 
     def wanted(self, text: str) -> bool:
@@ -152,7 +153,9 @@ def _holds(clause: Any, text: str) -> bool:
         return clause in text
     if type(clause) is tuple:
         return any(_holds(alt, text) for alt in clause)
-    return clause.search(text) is not None
+    if isinstance(clause, re.Pattern):
+        return clause.search(text) is not None
+    return bool(clause(text))  # a function of the text, for what a fast regex cannot say
 
 
 _LINT: dict[str, LintRule] = {}

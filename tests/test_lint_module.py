@@ -29,11 +29,13 @@ def test_conventional_aliases_yield_to_the_files_own_bindings(source, expected):
 
 
 @pytest.mark.parametrize("source,script", [
-    ("import torch.multiprocessing as mp\ndef worker(rank):\n    pass\nmp.spawn(worker, nprocs=4)\n", True),
-    ("from accelerate import Accelerator\naccelerator = Accelerator()\n", True),
     ("import argparse\nparser = argparse.ArgumentParser()\n", True),
+    ("import torch\nif __name__ == '__main__':\n    main()\n", True),
     ("import torch\nclass Net(torch.nn.Module):\n    pass\n", False),
-    ("import torch.multiprocessing as mp\ndef launch(fn):\n    return mp.get_context('spawn')\n", False),
+    # Libraries start processes and accelerators too (Lightning's launcher, transformers' Trainer):
+    # neither makes a file a training script (they gave TD401 false positives when they did).
+    ("import torch.multiprocessing as mp\ndef launch(fn):\n    mp.spawn(fn, nprocs=4)\n", False),
+    ("from accelerate import Accelerator\nclass Trainer:\n    def __init__(self):\n        self.a = Accelerator()\n", False),
 ])
-def test_entry_points_are_scripts(source, script):
+def test_scripts_and_libraries(source, script):
     assert SourceModule.parse("x.py", source).is_script is script

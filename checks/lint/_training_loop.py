@@ -613,7 +613,7 @@ def loop_trains(module: SourceModule, loop: ast.AST) -> ast.AST | None:
     return facts(module).training_loops().get(id(loop))
 
 
-_BACKWARD_CALL = re.compile(r"\.(?:manual_)?backward\s*\(|autograd\.(?:backward|grad)\s*\(|import[^\n]*\bbackward\b")
+BACKWARD_CALL = re.compile(r"\.(?:manual_)?backward\s*\(|autograd\.(?:backward|grad)\s*\(|import[^\n]*\bbackward\b")
 
 
 class Words:
@@ -622,7 +622,7 @@ class Words:
     __slots__ = ("backward", "requires_grad", "parameter")
 
     def __init__(self, text: str) -> None:
-        self.backward = "backward" in text and _BACKWARD_CALL.search(text) is not None
+        self.backward = "backward" in text and BACKWARD_CALL.search(text) is not None
         self.requires_grad = "requires_grad" in text
         self.parameter = "Parameter" in text
 

@@ -215,7 +215,8 @@ def cudnn_flags_conflict(node, module):
 
 def _events(module: SourceModule) -> list[_Event]:
     found: list[_Event] = []
-    for n in ast.walk(module.tree):
+    # From the node index, not a walk of the tree: only these four kinds can set a flag.
+    for n in module.nodes(ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Call):
         if isinstance(n, ast.Assign):
             pairs: list[tuple[ast.expr, ast.expr | None]] = []
             for t in n.targets:
@@ -258,8 +259,8 @@ def _statement(module: SourceModule, node: ast.AST) -> ast.stmt | None:
 
 def _flags_calls(module: SourceModule) -> list[ast.Call]:
     out = []
-    for n in ast.walk(module.tree):
-        if isinstance(n, ast.Call) and module.call_name(n) == "torch.backends.cudnn.flags":
+    for n in module.nodes(ast.Call):
+        if module.call_name(n) == "torch.backends.cudnn.flags":
             bench = keyword(n, "benchmark")
             det = keyword(n, "deterministic")
             if bench is not None and det is not None and _literal_bool(bench.value) is True \

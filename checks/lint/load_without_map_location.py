@@ -24,7 +24,7 @@ _DDP_CALLS = {
     name="load-without-map-location",
     title="torch.load without map_location in DDP code",
     on=(ast.Call,),
-    requires=(re.compile(r"load\b"),),
+    requires=(re.compile(r"load\b"), ("torch.load", "serialization", "import torch as", "from torch import")),
     severity="warning",
     related=("checkpoint-on-cuda0", "cuda-out-of-memory", "cuda-unavailable-on-load"),
     invalid=[
@@ -230,7 +230,7 @@ def _ddp_evidence(module: SourceModule) -> tuple[str, int] | None:
     """(what, line) of the first sign that this file runs under DDP."""
     def compute():
         found: list[tuple[int, str]] = []
-        for n in ast.walk(module.tree):
+        for n in module.nodes(ast.Call, ast.Constant):
             if isinstance(n, ast.Call):
                 what = _DDP_CALLS.get(module.call_name(n) or "")
                 if what:

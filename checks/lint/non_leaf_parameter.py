@@ -1,4 +1,5 @@
 import ast
+import re
 
 from torchdoctor.lint.model import LintFix, Violation
 from torchdoctor.lint.module import body_nodes
@@ -20,12 +21,32 @@ _INTEGER_DTYPES = frozenset(f"torch.{t}" for t in ("long", "int", "int64", "int3
                                                    "cuda.LongTensor", "cuda.IntTensor"))
 
 
+
+_LEAF_WORD = re.compile(r"Parameter\(|requires_grad")
+_USED_ON_THE_SPOT = re.compile(r"(?:Parameter\(|requires_grad)[^\n]*\)\s*(?:\.\s*[a-z_]+\s*\(|[-+*/@%])")
+
+
+def _leaf_on_a_plain_line(text: str) -> bool:
+    """A leaf made on a line that does not assign `self.x`: `w = nn.Parameter(...)`, `x =
+    torch.randn(..., requires_grad=True)` (the rule never judges attributes)."""
+    for m in _LEAF_WORD.finditer(text):
+        start = text.rfind("\n", 0, m.start()) + 1
+        if not text[start:m.start()].lstrip().startswith("self."):
+            return True
+    return False
+
+
+def _leaf_used_on_the_spot(text: str) -> bool:
+    """`nn.Parameter(w).cuda()`, `Parameter(w) * 2`: even on a `self.x =` line."""
+    return _USED_ON_THE_SPOT.search(text) is not None
+
+
 @lint_rule(
     code="TD107",
     name="non-leaf-parameter",
     title=".cuda()/.to()/arithmetic applied after requires_grad=True or to nn.Parameter(...)",
     on=(ast.Call, ast.BinOp),
-    requires=(("requires_grad", "Parameter"),),
+    requires=(("requires_grad", "Parameter"), (_leaf_on_a_plain_line, _leaf_used_on_the_spot)),
     related=("non-leaf-optimize", "no-grad-fn"),
     invalid=[
         """

@@ -28,12 +28,30 @@ def _legacy(name: str | None) -> tuple[str, bool] | None:
     return None
 
 
+
+_ENSOR_CALL = re.compile(r"ensor(?:\s*\(|\s+as\s)")
+
+
+def _constructor_call(text: str) -> bool:
+    """`torch.tensor(`, `as_tensor(`, `FloatTensor(`, `Tensor(`, or one imported under another name
+    (`... import tensor as t`); not `is_tensor(` or `to_tensor(`."""
+    for m in _ENSOR_CALL.finditer(text):
+        end = m.start() + len("ensor")
+        begin = end - len("tensor")
+        while begin > 0 and (text[begin - 1].isalnum() or text[begin - 1] == "_"):
+            begin -= 1
+        ident = text[begin:end]
+        if ident in ("tensor", "as_tensor") or ident.endswith("Tensor"):
+            return True
+    return False
+
+
 @lint_rule(
     code="TD201",
     name="tensor-from-numpy-copy",
     title="torch.Tensor(ndarray) / legacy typed constructors on numpy arrays",
     on=(ast.Call,),
-    requires=(re.compile(r"ensor(?:\s*\(|\s+as\s)"),),
+    requires=(_constructor_call,),
     severity="note",
     related=("dtype-mismatch",),
     invalid=[

@@ -18,9 +18,6 @@ from .project import EMPTY, Project
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 # Conventional names that mean the torch modules even when we cannot see their import (a
 # notebook cell, `from common import *`), accepted only in files that import torch at all.
-# Calls only an entry point makes: it starts the processes or the accelerator itself.
-_ENTRY_POINT_CALLS = {"torch.multiprocessing.spawn", "torch.multiprocessing.start_processes",
-                      "accelerate.Accelerator", "accelerate.notebook_launcher"}
 CONVENTIONAL = {"dist": "torch.distributed", "nn": "torch.nn", "F": "torch.nn.functional", "torch": "torch"}
 
 
@@ -149,7 +146,7 @@ class SourceModule:
                 return True
         for node in self.by_type.get(ast.Call, ()):
             name = self.qualname(node.func) or ""
-            if name.endswith(("argparse.ArgumentParser", "init_process_group")) or name in _ENTRY_POINT_CALLS:
+            if name.endswith(("argparse.ArgumentParser", "init_process_group")):
                 return True
         return False
 
@@ -239,14 +236,32 @@ def _child_fields(kind: type) -> tuple[tuple[str, bool], ...]:
 
 def body_nodes(body: list[ast.stmt]) -> Iterator[ast.AST]:
     """Every node of these statements without descending into nested functions, lambdas or
-    classes (they run later, if at all)."""
+    classes (they run later, if at all). Rules call this on loop and function bodies all the time:
+    it follows only node-holding fields (see _child_fields), like the index does."""
     stack: list[ast.AST] = list(reversed(body))
+    pop, push = stack.pop, stack.append
+    plans, scopes = _PLANS, _SCOPES
     while stack:
-        node = stack.pop()
+        node = pop()
         yield node
-        for child in reversed(list(ast.iter_child_nodes(node))):
-            if not isinstance(child, _SCOPES):
-                stack.append(child)
+        kind = type(node)
+        plan = plans.get(kind)
+        if plan is None:
+            plan = plans[kind] = _child_fields(kind)
+        children: list[ast.AST] = []
+        for name, many in plan:
+            value = getattr(node, name, None)
+            if value is None:
+                continue
+            if many:
+                children.extend(value)
+            elif many is None:
+                children.extend(value if isinstance(value, list) else [value])
+            else:
+                children.append(value)
+        for child in reversed(children):
+            if child is not None and isinstance(child, ast.AST) and not isinstance(child, scopes):
+                push(child)
 
 
 def calls_in(body: list[ast.stmt]) -> Iterator[ast.Call]:
