@@ -5,7 +5,7 @@ without being called, so no check ever guesses."""
 from __future__ import annotations
 
 import traceback
-from typing import Iterable
+from typing import Any, Iterable
 
 from .facts.model import Facts, Unknown
 from .model import Finding, Result, Status
@@ -26,17 +26,23 @@ def run_check(check: EnvCheck, facts: Facts) -> Finding:
         need, value = missing
         return Finding(check.code, check.name, check.area, Status.SKIP, check.title,
                        f"not checked: {need} is unknown ({value.reason})", {need: str(value)})
+    return run_isolated(check, facts, check.area, "check")
+
+
+def run_isolated(unit: Any, subject: Any, area: str, kind: str = "rule") -> Finding:
+    """Call one check or rule (anything with code, name, title, called with its subject: facts, a
+    checkpoint report, a model record) and turn its Result into a Finding. The contract every
+    registry shares: one broken unit never takes the report down, it becomes a `crash` finding."""
     try:
-        result = check(facts)
+        result = unit(subject)
         if not isinstance(result, Result):
-            raise TypeError(f"check returned {type(result).__name__}, not a Result")
-    except Exception as exc:  # the contract: one broken check never takes the report down
-        tb = traceback.format_exc(limit=-3)
-        return Finding(check.code, check.name, check.area, Status.CRASH, check.title,
-                       f"the check itself failed ({type(exc).__name__}: {exc}); this is a torchdoctor bug, "
+            raise TypeError(f"{kind} returned {type(result).__name__}, not a Result")
+    except Exception as exc:
+        return Finding(unit.code, unit.name, area, Status.CRASH, unit.title,
+                       f"the {kind} itself failed ({type(exc).__name__}: {exc}); this is a torchdoctor bug, "
                        "please report it with this output",
-                       {"traceback": tb})
-    return Finding(check.code, check.name, check.area, result.status, check.title, result.message,
+                       {"traceback": traceback.format_exc(limit=-3)})
+    return Finding(unit.code, unit.name, area, result.status, unit.title, result.message,
                    dict(result.evidence), result.fix, tuple(result.related))
 
 

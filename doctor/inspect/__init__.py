@@ -12,10 +12,9 @@ The API other commands use (`torchdoctor ci --checkpoint FILE`):
 from __future__ import annotations
 
 import os
-import traceback
 from typing import Any
 
-from ..model import Finding, Result, Status
+from ..model import Finding
 from .pickle_vm import Limits
 from .reader import inspect_path
 from .report import SCHEMA, InspectReport
@@ -26,21 +25,9 @@ __all__ = ["SCHEMA", "InspectReport", "Limits", "document", "inspect_findings", 
 def run_ckpt_rules(report: InspectReport, rules: Any = None) -> list[Finding]:
     """Every TI1xx rule over one report; a rule that raises becomes a `crash` finding."""
     from ..registry import ckpt_rules
+    from ..runner import run_isolated
 
-    findings = []
-    for rule in ckpt_rules() if rules is None else rules:
-        try:
-            result = rule(report)
-            if not isinstance(result, Result):
-                raise TypeError(f"rule returned {type(result).__name__}, not a Result")
-        except Exception as exc:  # noqa: BLE001 - one broken rule never takes the report down
-            findings.append(Finding(rule.code, rule.name, rule.area, Status.CRASH, rule.title,
-                                    f"the rule itself failed ({type(exc).__name__}: {exc}); this is a torchdoctor bug",
-                                    {"traceback": traceback.format_exc(limit=-3)}))
-            continue
-        findings.append(Finding(rule.code, rule.name, rule.area, result.status, rule.title, result.message,
-                                dict(result.evidence), result.fix, tuple(result.related)))
-    return findings
+    return [run_isolated(rule, report, rule.area) for rule in (ckpt_rules() if rules is None else rules)]
 
 
 def inspect_findings(path: str | os.PathLike, *, tensors: bool = False) -> list[Finding]:

@@ -7,9 +7,7 @@ architecture altogether."""
 
 from __future__ import annotations
 
-import importlib
 import os
-import sys
 from typing import Any
 
 from .report import InspectReport, StateDict
@@ -33,24 +31,13 @@ def reference_shapes(spec: str) -> tuple[Shapes, str]:
 
 
 def _factory_shapes(spec: str) -> Shapes:
-    module_name, _, attr = spec.partition(":")
-    if not module_name or not attr:
-        raise ValueError(f"--against {spec!r}: expected a checkpoint file or pkg.module:factory")
-    if os.getcwd() not in sys.path and "" not in sys.path:
-        sys.path.insert(0, os.getcwd())
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise ValueError(f"--against {spec!r}: cannot import {module_name} ({exc})") from None
-    obj: Any = module
-    for part in attr.split("."):
-        if not hasattr(obj, part):
-            raise ValueError(f"--against {spec!r}: {module_name} has no attribute {attr!r}")
-        obj = getattr(obj, part)
+    from ..runtime.model_spec import load_callable  # the loader `torchdoctor model` uses (LoadError is a ValueError)
+
+    obj = load_callable(spec, "--against")
     # A class or factory function is called; a module instance (callable too) is used as it is.
-    model = obj() if isinstance(obj, type) or (callable(obj) and not hasattr(obj, "state_dict")) else obj
+    model = obj() if isinstance(obj, type) or not hasattr(obj, "state_dict") else obj
     if not hasattr(model, "state_dict"):
-        raise ValueError(f"--against {spec!r}: {attr} did not give an nn.Module (got {type(model).__name__})")
+        raise ValueError(f"--against {spec!r}: it did not give an nn.Module (got {type(model).__name__})")
     return {k: list(v.shape) for k, v in model.state_dict().items()}
 
 

@@ -49,6 +49,11 @@ def render_env(facts: Facts, findings: list[Finding], console: Console, *, verbo
             _finding(f, console, verbose)
 
     console.print()
+    print_closing_line(findings, console)
+
+
+def print_closing_line(findings: list[Finding], console: Console) -> None:
+    """`1 error, 2 warnings` in the colour of the worst finding (green: no problems)."""
     last = closing_line(findings)
     worst = max((f.status.rank for f in findings), default=0)
     style = "bold red" if worst >= Status.ERROR.rank else ("bold yellow" if last != "No problems found." else "bold green")

@@ -4,11 +4,10 @@
 from __future__ import annotations
 
 import json
-import traceback
 from collections.abc import Mapping
 from typing import Any
 
-from ..model import Finding, Result, Status, summarize
+from ..model import Finding, summarize
 
 MODEL_SCHEMA = "torchdoctor.model/v1"
 AREA = "model"
@@ -17,21 +16,9 @@ AREA = "model"
 def run_model_rules(record: Mapping[str, Any], rules: Any = None) -> list[Finding]:
     """Every model rule over the record; a rule that raises becomes a `crash` finding."""
     from ..registry import model_rules
+    from ..runner import run_isolated
 
-    out = []
-    for rule in model_rules() if rules is None else rules:
-        try:
-            result = rule(record)
-            if not isinstance(result, Result):
-                raise TypeError(f"rule returned {type(result).__name__}, not a Result")
-        except Exception as exc:  # noqa: BLE001 - one broken rule never takes the report down
-            out.append(Finding(rule.code, rule.name, AREA, Status.CRASH, rule.title,
-                               f"the rule itself failed ({type(exc).__name__}: {exc}); this is a torchdoctor bug, "
-                               "please report it with this output", {"traceback": traceback.format_exc(limit=-3)}))
-            continue
-        out.append(Finding(rule.code, rule.name, AREA, result.status, rule.title, result.message,
-                           dict(result.evidence), result.fix, tuple(result.related)))
-    return out
+    return [run_isolated(rule, record, AREA) for rule in (model_rules() if rules is None else rules)]
 
 
 def document(target: str, record: Mapping[str, Any], findings: list[Finding]) -> dict[str, Any]:
@@ -57,8 +44,7 @@ def render_text(target: str, record: Mapping[str, Any], findings: list[Finding],
                 verbose: bool = False) -> None:
     from rich.text import Text
 
-    from ..render.human import _finding, _print_wrapped
-    from ..render.summary import closing_line
+    from ..render.human import _finding, _print_wrapped, print_closing_line
 
     head = f"{record.get('model_class', '?')} · torch {record.get('torch', '?')}"
     if record.get("inputs"):
@@ -68,7 +54,4 @@ def render_text(target: str, record: Mapping[str, Any], findings: list[Finding],
     for f in findings:
         _finding(f, console, verbose)
     console.print()
-    last = closing_line(findings)
-    worst = max((f.status.rank for f in findings), default=0)
-    style = "bold red" if worst >= Status.ERROR.rank else ("bold yellow" if last != "No problems found." else "bold green")
-    console.print(Text(last, style=style))
+    print_closing_line(findings, console)
