@@ -382,21 +382,12 @@ def _apply_lint_fixes(result, selection, *, unsafe: bool, diff_only: bool) -> bo
 
 
 def _installed_torch_version() -> Optional[str]:
-    """The installed torch's version, from the name of its dist-info directory on sys.path: never
-    `import torch`, and not importlib.metadata either (which costs more than a warm check run)."""
-    import re
+    """The installed torch's release ("2.13.0"), from its metadata folder: never `import torch`,
+    and not importlib.metadata either (which costs more than a warm check run)."""
+    from .facts.site_dirs import installed_version
 
-    pattern = re.compile(r"^torch-(\d+(?:\.\d+)*)[^-]*\.(?:dist|egg)-info$")
-    for entry in sys.path:
-        try:
-            names = os.listdir(entry or ".")
-        except OSError:
-            continue
-        for name in names:
-            m = pattern.match(name) if name.startswith("torch-") else None
-            if m:
-                return m.group(1)
-    return None
+    version = installed_version("torch", sys.path)
+    return version.split("+")[0] if version else None
 
 
 @app.command("rule")

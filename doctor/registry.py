@@ -9,7 +9,7 @@ import inspect
 import pkgutil
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from .model import Result, Status
 
@@ -68,20 +68,9 @@ def env_check(*, code: str, name: str, title: str, area: str, needs: tuple[str, 
     """Register an environment check: a pure function of Facts that returns a Result."""
 
     def register(func: Callable[..., Result]) -> Callable[..., Result]:
-        if not _CODE.match(code):
-            raise RegistryError(f"{func.__module__}: env check code {code!r} is not of the form TE[1-4]xx")
-        if not _NAME.match(name):
-            raise RegistryError(f"{func.__module__}: env check name {name!r} is not kebab-case")
+        _admit("env check", _ENV, func, code, name, _CODE, examples)
         if area not in AREAS:
             raise RegistryError(f"{code}: unknown area {area!r}; one of {AREAS}")
-        for other in _ENV.values():
-            if other.code == code and other.func.__module__ != func.__module__:
-                raise RegistryError(f"duplicate env check code {code}: {other.func.__module__} and {func.__module__}")
-            if other.name == name and other.code != code:
-                raise RegistryError(f"duplicate env check name {name}: {other.code} and {code}")
-        for ex in examples:
-            if ex.expect not in {s.value for s in Status}:
-                raise RegistryError(f"{code}: example expects unknown status {ex.expect!r}")
         _ENV[code] = EnvCheck(code, name, title, area, tuple(needs), tuple(examples), func,
                               inspect.cleandoc(func.__doc__ or ""))
         return func
@@ -99,14 +88,36 @@ def _discover(package: str) -> None:
 _DISCOVERED: set[str] = set()
 
 
+def _admit(kind: str, table: dict[str, Any], func: Callable[..., Any], code: str, name: str, form: re.Pattern[str],
+           examples: Iterable[Any] = ()) -> None:
+    """The rules every registry enforces: a well-formed code and kebab-case name, neither used by
+    another unit (codes are an API), and examples that expect a status that exists."""
+    if not form.match(code):
+        raise RegistryError(f"{func.__module__}: {kind} code {code!r} is not of the form {form.pattern.strip('^$')}")
+    if not _NAME.match(name):
+        raise RegistryError(f"{func.__module__}: {kind} name {name!r} is not kebab-case")
+    for other in table.values():
+        if other.code == code and other.func.__module__ != func.__module__:
+            raise RegistryError(f"duplicate {kind} code {code}: {other.func.__module__} and {func.__module__}")
+        if other.name == name and other.code != code:
+            raise RegistryError(f"duplicate {kind} name {name}: {other.code} and {code}")
+    for ex in examples:
+        if ex.expect not in {s.value for s in Status}:
+            raise RegistryError(f"{code}: example expects unknown status {ex.expect!r}")
+
+
+def _all(kind: str, table: dict[str, Any]) -> list[Any]:
+    """Every unit of a kind, ordered by code. A flag, not `if not table`: importing one unit's module
+    directly (a test of its helpers) registers that unit alone, and must not hide the others."""
+    if kind not in _DISCOVERED:
+        _discover(f"torchdoctor.checks.{kind}")
+        _DISCOVERED.add(kind)
+    return [table[c] for c in sorted(table)]
+
+
 def env_checks() -> list[EnvCheck]:
     """Every environment check, ordered by code."""
-    # A flag, not `if not _ENV`: importing one check module directly (a test of its helpers)
-    # registers that check alone, and must not stop the others from being found.
-    if "env" not in _DISCOVERED:
-        _discover("torchdoctor.checks.env")
-        _DISCOVERED.add("env")
-    return [_ENV[c] for c in sorted(_ENV)]
+    return _all("env", _ENV)
 
 
 def find_env_check(key: str) -> EnvCheck | None:
@@ -168,17 +179,9 @@ def lint_rule(*, code: str, name: str, title: str, on: tuple[type, ...], severit
     """Register a lint rule: `func(node, module)` returns a Violation, an iterable of them, or None."""
 
     def register(func: Callable[..., Any]) -> Callable[..., Any]:
-        if not _LINT_CODE.match(code):
-            raise RegistryError(f"{func.__module__}: lint code {code!r} is not of the form TD[1-4]xx")
-        if not _NAME.match(name):
-            raise RegistryError(f"{func.__module__}: lint rule name {name!r} is not kebab-case")
+        _admit("lint rule", _LINT, func, code, name, _LINT_CODE)
         if severity not in ("error", "warning", "note"):
             raise RegistryError(f"{code}: severity {severity!r}")
-        for other in _LINT.values():
-            if other.code == code and other.func.__module__ != func.__module__:
-                raise RegistryError(f"duplicate lint code {code}: {other.func.__module__} and {func.__module__}")
-            if other.name == name and other.code != code:
-                raise RegistryError(f"duplicate lint rule name {name}: {other.code} and {code}")
         _LINT[code] = LintRule(code, name, title, tuple(on), severity, tuple(valid), tuple(invalid), func,
                                inspect.cleandoc(func.__doc__ or ""), tuple(related), default, tuple(requires))
         return func
@@ -187,10 +190,7 @@ def lint_rule(*, code: str, name: str, title: str, on: tuple[type, ...], severit
 
 
 def lint_rules() -> list[LintRule]:
-    if "lint" not in _DISCOVERED:
-        _discover("torchdoctor.checks.lint")
-        _DISCOVERED.add("lint")
-    return [_LINT[c] for c in sorted(_LINT)]
+    return _all("lint", _LINT)
 
 
 def find_lint_rule(key: str) -> LintRule | None:
@@ -237,18 +237,7 @@ def model_rule(*, code: str, name: str, title: str,
     """Register a model rule: a pure function of the probe record that returns a Result."""
 
     def register(func: Callable[..., Result]) -> Callable[..., Result]:
-        if not _MODEL_CODE.match(code):
-            raise RegistryError(f"{func.__module__}: model rule code {code!r} is not of the form TI2xx")
-        if not _NAME.match(name):
-            raise RegistryError(f"{func.__module__}: model rule name {name!r} is not kebab-case")
-        for other in _MODEL.values():
-            if other.code == code and other.func.__module__ != func.__module__:
-                raise RegistryError(f"duplicate model rule code {code}: {other.func.__module__} and {func.__module__}")
-            if other.name == name and other.code != code:
-                raise RegistryError(f"duplicate model rule name {name}: {other.code} and {code}")
-        for ex in examples:
-            if ex.expect not in {s.value for s in Status}:
-                raise RegistryError(f"{code}: example expects unknown status {ex.expect!r}")
+        _admit("model rule", _MODEL, func, code, name, _MODEL_CODE, examples)
         _MODEL[code] = ModelRule(code, name, title, tuple(examples), func, inspect.cleandoc(func.__doc__ or ""))
         return func
 
@@ -256,10 +245,7 @@ def model_rule(*, code: str, name: str, title: str,
 
 
 def model_rules() -> list[ModelRule]:
-    if "model" not in _DISCOVERED:
-        _discover("torchdoctor.checks.model")
-        _DISCOVERED.add("model")
-    return [_MODEL[c] for c in sorted(_MODEL)]
+    return _all("model", _MODEL)
 
 
 # --------------------------------------------------------------------------- checkpoint rules
@@ -301,18 +287,7 @@ def ckpt_rule(*, code: str, name: str, title: str, examples: list[CkptExample] |
     """Register a checkpoint rule: a pure function of an InspectReport that returns a Result."""
 
     def register(func: Callable[..., Result]) -> Callable[..., Result]:
-        if not _CKPT_CODE.match(code):
-            raise RegistryError(f"{func.__module__}: checkpoint rule code {code!r} is not of the form TI1xx")
-        if not _NAME.match(name):
-            raise RegistryError(f"{func.__module__}: checkpoint rule name {name!r} is not kebab-case")
-        for other in _CKPT.values():
-            if other.code == code and other.func.__module__ != func.__module__:
-                raise RegistryError(f"duplicate checkpoint rule code {code}: {other.func.__module__} and {func.__module__}")
-            if other.name == name and other.code != code:
-                raise RegistryError(f"duplicate checkpoint rule name {name}: {other.code} and {code}")
-        for ex in examples:
-            if ex.expect not in {s.value for s in Status}:
-                raise RegistryError(f"{code}: example expects unknown status {ex.expect!r}")
+        _admit("checkpoint rule", _CKPT, func, code, name, _CKPT_CODE, examples)
         _CKPT[code] = CkptRule(code, name, title, tuple(examples), func, inspect.cleandoc(func.__doc__ or ""),
                                tuple(related))
         return func
@@ -322,10 +297,7 @@ def ckpt_rule(*, code: str, name: str, title: str, examples: list[CkptExample] |
 
 def ckpt_rules() -> list[CkptRule]:
     """Every checkpoint rule, ordered by code."""
-    if "inspect" not in _DISCOVERED:
-        _discover("torchdoctor.checks.inspect")
-        _DISCOVERED.add("inspect")
-    return [_CKPT[c] for c in sorted(_CKPT)]
+    return _all("inspect", _CKPT)
 
 
 def find_ckpt_rule(key: str) -> CkptRule | None:

@@ -305,3 +305,17 @@ def test_validate_interpreter(tmp_path, fake_python2):
 
     old = python_env.validate_interpreter(str(fake_python2))
     assert old == f"--python {fake_python2}: is Python 2.7.18; torchdoctor needs the target to be Python 3.8+"
+
+
+def test_installed_version_reads_the_metadata_folder_name_only(tmp_path):
+    """What `torchdoctor check` learns of the installed torch without importing anything."""
+    from torchdoctor.facts.site_dirs import installed_version
+
+    first, second = tmp_path / "a", tmp_path / "b"
+    (first / "torchvision-0.20.1.dist-info").mkdir(parents=True)
+    (first / "torch_tb_profiler-0.4.3.dist-info").mkdir()
+    (second / "torch-2.5.1+cu124.dist-info").mkdir(parents=True)
+    assert installed_version("torch", [str(first), str(second)]) == "2.5.1+cu124"
+    assert installed_version("torch", [str(first)]) is None  # torchvision and torch_tb_profiler are not torch
+    (first / "torch-2.1.0-py3.10.egg-info").mkdir()
+    assert installed_version("torch", [str(first), str(second)]) == "2.1.0"  # the first on sys.path wins

@@ -6,21 +6,14 @@ Pure functions over a SourceModule; nothing here imports torch or reads files.""
 from __future__ import annotations
 
 import ast
-import re
-from typing import Any, Callable
+from typing import Any
 
 from torchdoctor.lint.model import Edit
-from torchdoctor.lint.module import SourceModule, body_nodes
+from torchdoctor.lint.module import SourceModule, body_nodes, cached, source  # noqa: F401 - cached, source: re-exported to the rules
 
 # ------------------------------------------------------------------ per-module cache
 
 
-def cached(module: SourceModule, key: str, compute: Callable[[], Any]) -> Any:
-    """A fact computed once per file (rules are called per node; the module lives for one file)."""
-    store = module.__dict__.setdefault("_td_callflow_cache", {})
-    if key not in store:
-        store[key] = compute()
-    return store[key]
 
 
 # ------------------------------------------------------------------ call arguments
@@ -108,29 +101,8 @@ def local_name_for(module: SourceModule, qualified: str) -> str | None:
     return None
 
 
-def _byte_lines(module: SourceModule) -> list[bytes]:
-    # Lines as ast numbers them (\r\n, \n or \r only: str.splitlines also splits on \f, \x1c...).
-    return cached(module, "byte_lines", lambda: [
-        line.encode("utf-8") for line in re.split(r"\r\n|\n|\r", module.text)])
 
 
-def source(module: SourceModule, node: ast.AST) -> str | None:
-    """The node's source text (ast.get_source_segment re-splits the whole file on every call)."""
-    try:
-        line, end_line = node.lineno, node.end_lineno  # type: ignore[attr-defined]
-        col, end_col = node.col_offset, node.end_col_offset  # type: ignore[attr-defined]
-    except AttributeError:
-        return None
-    if end_line is None or end_col is None:
-        return None
-    lines = _byte_lines(module)
-    if not 0 < line <= end_line <= len(lines):
-        return None
-    if line == end_line:
-        chunk = lines[line - 1][col:end_col]
-    else:
-        chunk = b"\n".join([lines[line - 1][col:], *lines[line:end_line - 1], lines[end_line - 1][:end_col]])
-    return chunk.decode("utf-8", errors="replace")
 
 
 def mentions_name(node: ast.AST, name: str) -> bool:
@@ -250,24 +222,33 @@ def self_attribute_values(module: SourceModule, node: ast.Attribute) -> list[ast
     cls = next((a for a in module.ancestors(node) if isinstance(a, ast.ClassDef)), None)
     if cls is None:
         return None
-    values: list[ast.expr] = []
-    for n in ast.walk(cls):
-        targets: list[ast.expr] = []
-        value: ast.expr | None = None
-        if isinstance(n, ast.Assign):
-            targets, value = n.targets, n.value
-        elif isinstance(n, (ast.AnnAssign, ast.AugAssign)):
-            targets, value = [n.target], (n.value if isinstance(n, ast.AnnAssign) else None)
-        elif isinstance(n, (ast.For, ast.AsyncFor)):
-            targets = [n.target]
-        for t in targets:
-            for sub in ast.walk(t):
-                if (isinstance(sub, ast.Attribute) and sub.attr == node.attr and isinstance(sub.value, ast.Name)
-                        and sub.value.id == "self" and isinstance(sub.ctx, ast.Store)):
-                    if sub is not t or value is None:
-                        return None
-                    values.append(value)
-    return values or None
+    return _self_attribute_table(module, cls).get(node.attr) or None
+
+
+def _self_attribute_table(module: SourceModule, cls: ast.ClassDef) -> dict[str, list[ast.expr] | None]:
+    """attr -> the values assigned to `self.attr` in the class (None once one assignment is not
+    plain), built in one walk per class: model files ask about self.x(...) hundreds of times."""
+    def compute() -> dict[str, list[ast.expr] | None]:
+        table: dict[str, list[ast.expr] | None] = {}
+        for n in ast.walk(cls):
+            targets: list[ast.expr] = []
+            value: ast.expr | None = None
+            if isinstance(n, ast.Assign):
+                targets, value = n.targets, n.value
+            elif isinstance(n, (ast.AnnAssign, ast.AugAssign)):
+                targets, value = [n.target], (n.value if isinstance(n, ast.AnnAssign) else None)
+            elif isinstance(n, (ast.For, ast.AsyncFor)):
+                targets = [n.target]
+            for t in targets:
+                for sub in ast.walk(t):
+                    if (isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name)
+                            and sub.value.id == "self" and isinstance(sub.ctx, ast.Store)):
+                        if sub is not t or value is None:
+                            table[sub.attr] = None
+                        elif table.get(sub.attr, []) is not None:
+                            table.setdefault(sub.attr, []).append(value)  # type: ignore[union-attr]
+        return table
+    return module.memo(f"self_attributes:{id(cls)}", compute)
 
 
 # ------------------------------------------------------------------ numpy arrays

@@ -1001,11 +1001,7 @@ def _rank_compare(op: ast.cmpop, other: ast.AST) -> int:
 
 def analysis(module: SourceModule) -> RankAnalysis:
     """The file's rank analysis, computed once and shared by the rules."""
-    cached = module.__dict__.get("_td_rank_analysis")
-    if cached is None:
-        cached = RankAnalysis(module)
-        module.__dict__["_td_rank_analysis"] = cached
-    return cached
+    return module.memo("rank_analysis", lambda: RankAnalysis(module))
 
 
 _WORLD_SIZE = re.compile(r"^(?:(?:ddp|dist|global|local)_)?world_size$|^(?:num_processes|n_procs|nprocs|world)$",
@@ -1232,11 +1228,6 @@ def path_facts(a: RankAnalysis, node: ast.AST) -> frozenset:
             break
         c, p = p, a.parents.get(p)
     return facts
-
-
-def has_guard_hint(module: SourceModule) -> bool:
-    text = module.text
-    return any(t in text for t in GUARD_TOKENS)
 
 
 _RANKISH = re.compile(r"rank|process_index|pid|ordinal", re.IGNORECASE)

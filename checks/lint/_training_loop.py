@@ -27,7 +27,9 @@ import re
 from typing import Iterator
 
 from torchdoctor.lint.model import Edit
-from torchdoctor.lint.module import SourceModule, body_nodes, callee_simple_name
+from torchdoctor.lint.module import (  # noqa: F401 - cached, scope_*, source: re-exported to the rules
+    SourceModule, body_nodes, cached, callee_simple_name, scope_body, scope_of, source,
+)
 
 LOOPS = (ast.For, ast.AsyncFor, ast.While)
 FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -85,17 +87,8 @@ def key_of(module: SourceModule, node: ast.AST) -> str | None:
     return module.dotted(node)
 
 
-def scope_of(module: SourceModule, node: ast.AST) -> ast.AST:
-    for a in module.ancestors(node):
-        if isinstance(a, (*FUNCS, ast.Lambda)):
-            return a
-    return module.tree
 
 
-def scope_body(scope: ast.AST) -> list[ast.stmt]:
-    if isinstance(scope, ast.Lambda):
-        return [ast.Expr(scope.body)]
-    return scope.body  # type: ignore[attr-defined]
 
 
 def pos(node: ast.AST) -> tuple[int, int]:
@@ -129,33 +122,14 @@ def _in_list(node: ast.AST, stmts: list[ast.stmt]) -> bool:
     return any(node is s for s in stmts)
 
 
-def line_offsets(module: SourceModule) -> list[int]:
-    def compute() -> list[int]:
-        starts = [0, 0]
-        for m in re.finditer(r"\r\n|\r|\n", module.text):
-            starts.append(m.end())
-        return starts
-    return cached(module, "line_offsets", compute)
 
 
-def char_offset(module: SourceModule, line: int, col: int) -> int:
-    """Absolute character offset of an ast position (col is a UTF-8 byte offset)."""
-    starts = line_offsets(module)
-    start = starts[line]
-    end = starts[line + 1] if line + 1 < len(starts) else len(module.text)
-    raw = module.text[start:end].encode("utf-8")[:col]
-    return start + len(raw.decode("utf-8", errors="ignore"))
 
 
-def source(module: SourceModule, node: ast.AST) -> str | None:
-    """The node's source text (like ast.get_source_segment, without re-splitting the file)."""
-    if getattr(node, "end_lineno", None) is None:
-        return None
-    return span(module, pos(node), end_pos(node))
 
 
 def span(module: SourceModule, a: tuple[int, int], b: tuple[int, int]) -> str:
-    return module.text[char_offset(module, *a):char_offset(module, *b)]
+    return module.text[module.char_offset(*a):module.char_offset(*b)]
 
 
 def replace_node(module: SourceModule, node: ast.AST, replacement: str) -> Edit:
@@ -168,11 +142,6 @@ def is_atom(node: ast.AST) -> bool:
                              ast.Dict, ast.Set, ast.ListComp))
 
 
-def cached(module: SourceModule, key: str, compute):  # noqa: ANN001
-    store = module.__dict__.setdefault("_td_training_cache", {})
-    if key not in store:
-        store[key] = compute()
-    return store[key]
 
 
 # ------------------------------------------------------------------ grad mode
@@ -616,29 +585,8 @@ def loop_trains(module: SourceModule, loop: ast.AST) -> ast.AST | None:
 BACKWARD_CALL = re.compile(r"\.(?:manual_)?backward\s*\(|autograd\.(?:backward|grad)\s*\(|import[^\n]*\bbackward\b")
 
 
-class Words:
-    """Which of a few words the file's text contains: cheap gates that let most files skip a rule."""
-
-    __slots__ = ("backward", "requires_grad", "parameter")
-
-    def __init__(self, text: str) -> None:
-        self.backward = "backward" in text and BACKWARD_CALL.search(text) is not None
-        self.requires_grad = "requires_grad" in text
-        self.parameter = "Parameter" in text
-
-
-_LAST_WORDS: tuple = (None, None)
-
-
-def words(module: SourceModule) -> Words:
-    global _LAST_WORDS
-    last = _LAST_WORDS  # one read: safe if files are ever checked from several threads
-    if last[0] is module:
-        return last[1]
-    found = Words(module.text)
-    _LAST_WORDS = (module, found)
-    return found
-
-
 def mentions_backward(module: SourceModule) -> bool:
-    return words(module).backward
+    """A cheap gate for the helpers every loop rule asks (loop_trains): no backward call, no
+    training loop."""
+    return module.memo("mentions_backward", lambda: "backward" in module.text
+                       and BACKWARD_CALL.search(module.text) is not None)

@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
-from typing import Any, Callable
 
-from torchdoctor.lint.module import SourceModule, body_nodes
+from torchdoctor.lint.module import SourceModule, body_nodes, cached, scope_body, scope_of  # noqa: F401 - re-exported
 
 DATA_PARALLEL = frozenset({
     "torch.nn.DataParallel", "torch.nn.parallel.DataParallel", "torch.nn.parallel.data_parallel.DataParallel",
@@ -67,12 +66,6 @@ def unchain(expr: ast.AST) -> ast.AST:
     return expr
 
 
-def cached(module: SourceModule, key: str, compute: Callable[[], Any]) -> Any:
-    """A per-file fact computed once (the engine makes one SourceModule per file)."""
-    store = module.__dict__.setdefault("_td_wrappers_cache", {})
-    if key not in store:
-        store[key] = compute()
-    return store[key]
 
 
 def top_level_classes(module: SourceModule) -> dict[str, ast.ClassDef]:
@@ -83,19 +76,8 @@ def top_level_classes(module: SourceModule) -> dict[str, ast.ClassDef]:
 
 # ------------------------------------------------------------------ scopes and statements
 
-def scope_of(module: SourceModule, node: ast.AST) -> ast.AST:
-    """The function (or lambda) whose local names `node` sees; the module otherwise. Class
-    bodies are skipped, as Python does for names used in methods."""
-    for a in module.ancestors(node):
-        if isinstance(a, _SCOPE_TYPES):
-            return a
-    return module.tree
 
 
-def scope_body(scope: ast.AST) -> list[ast.stmt]:
-    if isinstance(scope, ast.Lambda):
-        return [ast.Expr(scope.body)]
-    return scope.body  # type: ignore[attr-defined]
 
 
 def statement_of(module: SourceModule, node: ast.AST) -> ast.AST:

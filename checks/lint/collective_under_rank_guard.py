@@ -2,7 +2,7 @@ import ast
 from dataclasses import dataclass
 
 from torchdoctor.checks.lint._rank import (GUARD_TOKENS, RankAnalysis, Site, analysis, bindings, final_identifier,
-                                           has_guard_hint, is_test_file, path_facts, reachable, short)
+                                           is_test_file, path_facts, reachable, short)
 from torchdoctor.lint.model import LintFix, Violation
 from torchdoctor.lint.module import body_nodes
 from torchdoctor.registry import lint_rule
@@ -760,13 +760,10 @@ def collective_under_rank_guard(node, module):
 
 
 def _check(module):
-    if is_test_file(module.path) or not has_guard_hint(module) or \
-            not any(t in module.text for t in _COLLECTIVE_TOKENS):
+    if is_test_file(module.path):  # (the file's words were checked by the prefilter, requires=)
         return None
     a = analysis(module)
-    facts = module.__dict__.get("_td101_facts")
-    if facts is None:
-        facts = module.__dict__["_td101_facts"] = _Facts(module, a)
+    facts = module.memo("TD101:facts", lambda: _Facts(module, a))
 
     # every guarded call that reaches a collective
     found: list[tuple[Site, frozenset, str, str, bool, str]] = []  # site, keys, what, kind, strong, chain

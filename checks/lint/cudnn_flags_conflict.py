@@ -195,8 +195,6 @@ def cudnn_flags_conflict(node, module):
     torch.backends.cudnn.benchmark = False
     ```
     """
-    if "cudnn" not in module.text and "deterministic" not in module.text:
-        return None
     events = _events(module)
     out: list[Violation] = []
     for call in _flags_calls(module):

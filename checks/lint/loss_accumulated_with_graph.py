@@ -6,7 +6,7 @@ from torchdoctor.checks.lint._training_loop import BACKWARD_CALL
 from torchdoctor.registry import lint_rule
 
 from ._training_loop import (_BACKWARD_OWNER, LOSS_NAME, backward_targets, cached, enclosing_loops, facts, is_atom,
-                             is_backward, is_loss_callee, key_of, loop_trains, mentions_backward, model_callee, pos,
+                             is_backward, is_loss_callee, key_of, loop_trains, model_callee, pos,
                              scope_body, scope_of, source, strip_subscripts, text, under_no_grad)
 
 
@@ -200,8 +200,6 @@ def loss_accumulated_with_graph(node, module):
     ```
     """
     if type(node) is ast.Expr and type(node.value) is not ast.Call:
-        return None
-    if not mentions_backward(module):
         return None
     found = _accumulation(module, node)
     if found is None:

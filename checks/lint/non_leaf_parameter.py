@@ -6,7 +6,7 @@ from torchdoctor.lint.module import body_nodes
 from torchdoctor.registry import lint_rule
 
 from ._training_loop import (cached, end_pos, is_atom, pos, replace_node, scope_body, scope_of, span, text,
-                             under_no_grad, words)
+                             under_no_grad)
 
 _PARAMETER = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
 # Methods that return a new tensor (a copy or a view) with a grad_fn when the input requires grad.
@@ -162,9 +162,6 @@ def non_leaf_parameter(node, module):
         if type(node.left) not in (ast.Call, ast.Name) and type(node.right) not in (ast.Call, ast.Name):
             return None
         what = "arithmetic"
-    found = words(module)
-    if not (found.requires_grad or found.parameter):
-        return None
     if isinstance(node, ast.Call) and _integer_cast(module, node):
         return None
     for operand in operands:
@@ -341,7 +338,7 @@ def _reassigned(module, node, name, what):
         return None
     if isinstance(node, ast.BinOp) and under_no_grad(module, node):
         return None  # `w = w - lr * w.grad` under no_grad is a (clumsy) manual update, not this rule
-    if not words(module).requires_grad:
+    if "requires_grad" not in module.text:
         return None
     scope = scope_of(module, stmt)
     if scope is not module.tree and "requires_grad" not in span(module, pos(scope), end_pos(scope)):

@@ -185,8 +185,6 @@ def sampler_set_epoch_missing(node, module):
 
 
 def _is_sampler(module, node) -> bool:
-    if not cached(module, "TD105:mentions", lambda: "DistributedSampler" in module.text):
-        return False
     name = module.call_name(node)
     if name in _SAMPLERS:
         return True

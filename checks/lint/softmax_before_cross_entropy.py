@@ -1,9 +1,7 @@
 import ast
-import re
 
 from torchdoctor.checks.lint._callflow import (
     argument,
-    cached,
     reaching_value,
     self_attribute_values,
     source,
@@ -17,8 +15,6 @@ _CE_CLASSES = {"torch.nn.CrossEntropyLoss", "torch.nn.modules.loss.CrossEntropyL
 _NLL_FUNCS = {"torch.nn.functional.nll_loss"}
 _NLL_CLASSES = {"torch.nn.NLLLoss", "torch.nn.modules.loss.NLLLoss"}
 _SOFTMAX_FUNCS = {"torch.softmax", "torch.nn.functional.softmax", "torch.special.softmax"}
-# Names of variables that may hold a loss or softmax module object.
-_OBJECT_NAME = re.compile(r"(?i)loss|crit|^ce$|_ce$|^ce_|nll|xent|entropy|objective|soft|^act|activation|prob")
 _SOFTMAX_CLASSES = {"torch.nn.Softmax", "torch.nn.modules.activation.Softmax"}
 
 
@@ -174,31 +170,14 @@ def _constructor(module, func):
     if isinstance(func, ast.Call):
         values = [func]
     elif isinstance(func, ast.Name):
-        # Every call of a plain name reaches here: look the binding up only for names that say
-        # what they hold (criterion, loss_fn, ce, act, softmax...), which keeps this rule cheap.
-        if not _OBJECT_NAME.search(func.id):
-            return None
         v = reaching_value(module, func)
         values = [v] if v is not None else []
     elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self":
-        if not _OBJECT_NAME.search(func.attr):
-            return None
-        values = _self_attributes(module, func)
-    names = {module.call_name(v) for v in values if isinstance(v, ast.Call)}
-    return names.pop() if len(names) == 1 and len(values) == len([v for v in values if isinstance(v, ast.Call)]) else None
-
-
-def _self_attributes(module, node: ast.Attribute) -> list:
-    """self_attribute_values, memoised per class and attribute (a model file calls self.act(...)
-    hundreds of times; each lookup walks the class)."""
-    cls = next((a for a in module.ancestors(node) if isinstance(a, ast.ClassDef)), None)
-    if cls is None:
-        return []
-    table = cached(module, "TD114:self", dict)
-    key = (id(cls), node.attr)
-    if key not in table:
-        table[key] = self_attribute_values(module, node) or []
-    return table[key]
+        values = self_attribute_values(module, func) or []
+    if not values or not all(isinstance(v, ast.Call) for v in values):
+        return None  # unknown, or bound to something that is not a constructor call
+    names = {module.call_name(v) for v in values}
+    return names.pop() if len(names) == 1 else None
 
 
 def _softmax_call(module, expr, depth=0):

@@ -15,10 +15,19 @@ import json
 import os
 import re
 from dataclasses import replace
-from typing import Iterable, Iterator
+from typing import Iterable
 from urllib.parse import unquote, urlparse
 
-from .model import Distribution, LibraryDir, PackagesFacts, PythonFacts, TorchVersionFile, Unknown, known
+from .model import (
+    Distribution,
+    LibraryDir,
+    PackagesFacts,
+    PythonFacts,
+    TorchVersionFile,
+    Unknown,
+    known,
+)
+from .site_dirs import _metadata_in, _path_entries
 
 # Names kept whatever they require (normalised, PEP 503).
 FAMILY = frozenset({
@@ -127,31 +136,6 @@ def read_distribution(meta_path: str, location: str) -> Distribution | None:
     requires_python = (headers.get("requires-python") or [None])[0]
     return Distribution(name=normalise(name), version=version, location=location, metadata_path=meta_path,
                         requires=list(requires), requires_python=requires_python, installer=installer)
-
-
-def _path_entries(sys_path: Iterable[str]) -> Iterator[str]:
-    """Each existing directory once, in order. lib64 -> lib symlinks in some venvs put the same
-    site-packages on sys.path twice; counting it twice would report every package as duplicated."""
-    seen: set[str] = set()
-    for entry in sys_path:
-        if not entry or not os.path.isdir(entry):
-            continue
-        real = os.path.realpath(entry)
-        if real in seen:
-            continue
-        seen.add(real)
-        yield entry
-
-
-def _metadata_in(entry: str) -> list[str]:
-    if entry.endswith(".egg"):  # an unpacked egg on sys.path carries its own EGG-INFO
-        info = os.path.join(entry, "EGG-INFO")
-        return [info] if os.path.isdir(info) else []
-    try:
-        names = os.listdir(entry)
-    except OSError:
-        return []
-    return [os.path.join(entry, n) for n in sorted(names) if n.endswith((".dist-info", ".egg-info"))]
 
 
 def editable_project(meta_path: str) -> str | None:

@@ -61,14 +61,17 @@ class Cache:
                 self._entries = {}
         return self._entries
 
+    def note(self, path: str, data: bytes) -> None:
+        """The file's bytes, read by someone else this run (the project pass): not read again."""
+        self._keys[path] = hashlib.sha256(os.path.abspath(path).encode() + b"\0" + data).hexdigest()
+
     def _key(self, path: str) -> str | None:
-        try:
-            data = Path(path).read_bytes()
-        except OSError:
-            return None
-        key = hashlib.sha256(os.path.abspath(path).encode() + b"\0" + data).hexdigest()
-        self._keys[path] = key
-        return key
+        if path not in self._keys:
+            try:
+                self.note(path, Path(path).read_bytes())
+            except OSError:
+                return None
+        return self._keys[path]
 
     def get(self, path: str) -> CheckResult | None:
         key = self._key(path)

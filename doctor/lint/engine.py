@@ -146,9 +146,18 @@ def read_source(path: str) -> str | FileError:
             data = fh.read()
     except OSError as exc:
         return FileError(path, f"cannot read: {exc.strerror or exc}")
+    return decode_source(path, data)
+
+
+def source_encoding(data: bytes) -> str:
+    """The encoding a Python file declares (PEP 263), UTF-8 by default; SyntaxError when invalid."""
+    return tokenize.detect_encoding(BytesIO(data).readline)[0]
+
+
+def decode_source(path: str, data: bytes) -> str | FileError:
+    """The text of a Python file's bytes, in the encoding it declares (PEP 263; UTF-8 by default)."""
     try:
-        encoding, _ = tokenize.detect_encoding(BytesIO(data).readline)
-        return data.decode(encoding)
+        return data.decode(source_encoding(data))
     except (SyntaxError, LookupError, UnicodeDecodeError) as exc:
         return FileError(path, f"cannot decode: {exc}")
 
@@ -281,7 +290,7 @@ def check_paths(paths: Iterable[str], selection: Selection | None = None, *, job
             result.errors.append(item)
         else:
             found.append(item)
-    project = _project(found)
+    project = _project(found, cache)
     if cache is not None:
         cache.add_to_key(project.digest())
     for item in found:
@@ -314,9 +323,10 @@ def check_paths(paths: Iterable[str], selection: Selection | None = None, *, job
     return result
 
 
-def _project(paths: list[str]) -> Project:
+def _project(paths: list[str], cache: Cache | None = None) -> Project:
     """The cross-file pass: bytes searched for a few words; only files that build DataLoaders with
-    workers are decoded and kept (a rule may parse them)."""
+    workers are decoded and kept (a rule may parse them). The bytes also give the cache its keys,
+    so a warm run reads each file once."""
     files: list[tuple[str, str]] = []
     for path in paths:
         try:
@@ -326,9 +336,11 @@ def _project(paths: list[str]) -> Project:
                 data = fh.read()
         except OSError:
             continue
+        if cache is not None:
+            cache.note(path, data)
         if not any(w.encode() in data for w in WATCHED):
             continue
-        text = read_source(path)
+        text = decode_source(path, data)
         if isinstance(text, str):
             files.append((path, text))
     return scan(files, paths)

@@ -15,11 +15,9 @@ import ast
 import difflib
 import os
 import tempfile
-import tokenize
 from dataclasses import dataclass, field
-from io import BytesIO
 
-from .engine import Selection, check_module
+from .engine import Selection, check_module, source_encoding
 from .model import CheckResult, LintFinding
 from .module import SourceModule
 
@@ -36,28 +34,6 @@ class FileFix:
 def fixable(finding: LintFinding, unsafe: bool) -> bool:
     fix = finding.fix
     return fix is not None and bool(fix.edits) and (fix.safe or unsafe)
-
-
-def _offsets(text: str) -> list[int]:
-    """Character offset of the start of each line, as ast counts lines (\\n, \\r\\n)."""
-    starts = [0]
-    at = text.find("\n")
-    while at != -1:
-        starts.append(at + 1)
-        at = text.find("\n", at + 1)
-    return starts
-
-
-def _char_offset(text: str, starts: list[int], line: int, column: int) -> int:
-    """ast columns are UTF-8 byte offsets into the line: convert to a character offset."""
-    if not 1 <= line <= len(starts):
-        raise ValueError(f"line {line} outside the file")
-    begin = starts[line - 1]
-    end = starts[line] if line < len(starts) else len(text)
-    raw = text[begin:end].encode("utf-8")
-    if column > len(raw):
-        raise ValueError(f"column {column} outside line {line}")
-    return begin + len(raw[:column].decode("utf-8", errors="strict"))
 
 
 def _apply(text: str, fixes: list[tuple[LintFinding, list[tuple[int, int, str]]]]) -> str:
@@ -84,7 +60,7 @@ def _parses(text: str, path: str) -> bool:
 def _read(path: str) -> tuple[bytes, str, str]:
     with open(path, "rb") as fh:
         data = fh.read()
-    encoding, _ = tokenize.detect_encoding(BytesIO(data).readline)
+    encoding = source_encoding(data)
     return data, encoding, data.decode(encoding)
 
 
@@ -123,13 +99,12 @@ def fix_file(path: str, rules: list, selection: Selection, *, unsafe: bool = Fal
     candidates = sorted((f for f in result.findings if fixable(f, unsafe)), key=lambda f: (f.line, f.column, f.code))
     if not candidates:
         return out
-    starts = _offsets(text)
     chosen: list[tuple[LintFinding, list[tuple[int, int, str]]]] = []
     taken: list[tuple[int, int]] = []
     for finding in candidates:
         try:
-            edits = [(_char_offset(text, starts, e.line, e.column), _char_offset(text, starts, e.end_line, e.end_column),
-                      e.replacement) for e in finding.fix.edits]
+            edits = [(module.char_offset(e.line, e.column), module.char_offset(e.end_line, e.end_column), e.replacement)
+                     for e in finding.fix.edits]
         except (ValueError, UnicodeDecodeError) as exc:
             out.skipped.append((finding, f"its edit does not fit the file ({exc})"))
             continue

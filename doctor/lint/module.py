@@ -11,11 +11,13 @@ import ast
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Iterator
+from typing import Any, Callable, Iterator
 
 from .project import EMPTY, Project
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+_NAME_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+_NEWLINE = re.compile(r"\r\n|\r|\n")
 # Conventional names that mean the torch modules even when we cannot see their import (a
 # notebook cell, `from common import *`), accepted only in files that import torch at all.
 CONVENTIONAL = {"dist": "torch.distributed", "nn": "torch.nn", "F": "torch.nn.functional", "torch": "torch"}
@@ -31,6 +33,7 @@ class SourceModule:
     by_type: dict[type, list[ast.AST]] = field(default_factory=dict)
     _call_names: dict[ast.Call, str | None] = field(default_factory=dict, repr=False)
     project: Project = field(default_factory=lambda: EMPTY, repr=False)  # what the other files of the run say
+    _memo: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @classmethod
     def parse(cls, path: str, text: str) -> "SourceModule":
@@ -205,6 +208,44 @@ class SourceModule:
                 table.setdefault(f"{parent.name}.{node.name}", []).append(node)
         return table
 
+    # ------------------------------------------------------------------ text
+    @cached_property
+    def _line_starts(self) -> list[int]:
+        """Character offset where each line starts, indexed by ast line number (1-based; lines end
+        at \r\n, \n or \r as Python's tokenizer sees them, not at \f or \x1c as splitlines does)."""
+        starts = [0, 0]
+        starts.extend(m.end() for m in _NEWLINE.finditer(self.text))
+        return starts
+
+    def char_offset(self, line: int, column: int) -> int:
+        """An ast position (column: a UTF-8 byte offset into the line) as a character offset into
+        the text; ValueError when it lies outside the text."""
+        starts = self._line_starts
+        if not 1 <= line < len(starts):
+            raise ValueError(f"line {line} outside the file")
+        start = starts[line]
+        end = starts[line + 1] if line + 1 < len(starts) else len(self.text)
+        raw = self.text[start:end].encode("utf-8")
+        if not 0 <= column <= len(raw):
+            raise ValueError(f"column {column} outside line {line}")
+        return start + len(raw[:column].decode("utf-8", errors="ignore"))
+
+    def segment(self, node: ast.AST) -> str | None:
+        """The node's source text (ast.get_source_segment re-splits the whole file on every call)."""
+        try:
+            return self.text[self.char_offset(node.lineno, node.col_offset):  # type: ignore[attr-defined]
+                             self.char_offset(node.end_lineno, node.end_col_offset)]  # type: ignore[attr-defined]
+        except (AttributeError, TypeError, ValueError):
+            return None
+
+    def memo(self, key: str, compute: Callable[[], Any]) -> Any:
+        """A fact about this file computed once (rules are called per node; a module lives for one
+        file). Keys are shared by every rule and helper: name them after what they hold."""
+        store = self._memo
+        if key not in store:
+            store[key] = compute()
+        return store[key]
+
     @cached_property
     def classes(self) -> dict[str, ast.ClassDef]:
         return {n.name: n for n in sorted(self.nodes(ast.ClassDef), key=lambda n: n.lineno)}
@@ -262,6 +303,30 @@ def body_nodes(body: list[ast.stmt]) -> Iterator[ast.AST]:
         for child in reversed(children):
             if child is not None and isinstance(child, ast.AST) and not isinstance(child, scopes):
                 push(child)
+
+
+def cached(module: SourceModule, key: str, compute: Callable[[], Any]) -> Any:
+    """module.memo as a function: the spelling the rule helpers use."""
+    return module.memo(key, compute)
+
+
+def source(module: SourceModule, node: ast.AST) -> str | None:
+    return module.segment(node)
+
+
+def scope_of(module: SourceModule, node: ast.AST) -> ast.AST:
+    """The function (or lambda) whose local names `node` sees; the module otherwise. Class
+    bodies are skipped, as Python does for names used in methods."""
+    for a in module.ancestors(node):
+        if isinstance(a, _NAME_SCOPES):
+            return a
+    return module.tree
+
+
+def scope_body(scope: ast.AST) -> list[ast.stmt]:
+    if isinstance(scope, ast.Lambda):
+        return [ast.Expr(scope.body)]
+    return scope.body  # type: ignore[attr-defined]
 
 
 def calls_in(body: list[ast.stmt]) -> Iterator[ast.Call]:
