@@ -28,6 +28,12 @@ CLOSE = 0.2  # runners-up within this of the best are shown
 ROLE_WEIGHT = {"final": 1.0, "cause": 1.0, "worker": 1.0, "rank": 0.95, "context": 0.85, "other": 0.8}
 LOG_WEIGHT = 0.75
 LINE_WEIGHT = 0.7
+# An exception pattern found in a line that was not read as an exception: the whole text is a bare
+# message (no exception at all was found, e.g. "mat1 and mat2 shapes cannot be multiplied"), or
+# the message sits in prose or in a framework's own log line beside other exceptions.
+BARE_WEIGHT = 0.85
+UNSTRUCTURED_WEIGHT = 0.6
+FRAME_WEIGHT = 0.75
 WARNING_LINE_WEIGHT = 0.5
 WRAPPER_WEIGHT = 0.4
 AGREEMENT_BONUS = 0.03
@@ -122,33 +128,59 @@ def _exception_strength(block: ExceptionBlock) -> float:
 def _hits_for(head: Head, parsed: Parsed, stacks: dict[str, _Haystack]) -> list[Hit]:
     hits: list[Hit] = []
     for pattern, lits in zip(head.patterns, head.literals):
+        if pattern.scope == "exception":
+            hits.extend(_exception_hits(pattern, lits, parsed, stacks))
+            continue
         stack = stacks[pattern.scope]
         if not stack.items or not stack.contains_all(lits, pattern.ignore_case):
             continue
-        if pattern.scope == "exception":
-            rx = _compile(pattern, multiline=True)
-            for block in parsed.exceptions:
-                if pattern.exception_type and not re.search(pattern.exception_type, block.type):
-                    continue
-                if pattern.frame and not any(re.search(pattern.frame, f) for f in block.frames):
-                    continue
-                m = rx.search(block.text)
-                if m:
-                    first = block.text.splitlines()[0] if block.text else block.type
-                    hits.append(Hit("exception", block.line_no, first[:300],
-                                    _exception_strength(block) * pattern.weight, _captures(m)))
-        else:
-            rx = _compile(pattern, multiline=True)
-            seen = 0
-            for m in rx.finditer(stack.text):
-                line_no, text = stack.locate(m.start())
-                base = LOG_WEIGHT if pattern.scope == "log" else LINE_WEIGHT
-                if _WARNING_LINE.search(text) and pattern.scope == "line":
-                    base = WARNING_LINE_WEIGHT
-                hits.append(Hit(pattern.scope, line_no, text[:300], base * pattern.weight, _captures(m)))
-                seen += 1
-                if seen >= 20:  # the same log line repeated a thousand times adds nothing
-                    break
+        rx = _compile(pattern, multiline=True)
+        seen = 0
+        for m in rx.finditer(stack.text):
+            line_no, text = stack.locate(m.start())
+            base = {"log": LOG_WEIGHT, "frame": FRAME_WEIGHT}.get(pattern.scope, LINE_WEIGHT)
+            if _WARNING_LINE.search(text) and pattern.scope == "line":
+                base = WARNING_LINE_WEIGHT
+            hits.append(Hit(pattern.scope, line_no, text[:300], base * pattern.weight, _captures(m)))
+            seen += 1
+            if seen >= 20:  # the same log line repeated a thousand times adds nothing
+                break
+    return hits
+
+
+def _exception_hits(pattern: Pattern, lits: Any, parsed: Parsed, stacks: dict[str, _Haystack]) -> list[Hit]:
+    hits: list[Hit] = []
+    rx = _compile(pattern, multiline=True)
+    stack = stacks["exception"]
+    if stack.items and stack.contains_all(lits, pattern.ignore_case):
+        for block in parsed.exceptions:
+            if pattern.exception_type and not re.search(pattern.exception_type, block.type):
+                continue
+            if pattern.frame and not any(re.search(pattern.frame, f) for f in block.frames):
+                continue
+            m = rx.search(block.text)
+            if m:
+                first = block.text.splitlines()[0] if block.text else block.type
+                hits.append(Hit("exception", block.line_no, first[:300],
+                                _exception_strength(block) * pattern.weight, _captures(m)))
+    if hits:
+        return hits
+    # Not in any exception: the same words in a plain line still count, for less. A frame
+    # condition must then hold somewhere in the text; the exception type cannot be known.
+    lines = stacks["line"]
+    if not lines.items or not lines.contains_all(lits, pattern.ignore_case):
+        return hits
+    if pattern.frame and not any(re.search(pattern.frame, f) for _, f in parsed.frame_lines):
+        return hits
+    base = BARE_WEIGHT if not parsed.exceptions else UNSTRUCTURED_WEIGHT
+    last = None
+    for count, m in enumerate(rx.finditer(lines.text)):  # the last one, as for exceptions
+        last = m
+        if count >= 200:
+            break
+    if last is not None:
+        line_no, text = lines.locate(last.start())
+        hits.append(Hit("line", line_no, text[:300], base * pattern.weight, _captures(last)))
     return hits
 
 
@@ -159,6 +191,7 @@ def match_parsed(parsed: Parsed, kb: KnowledgeBase | None = None, min_confidence
         "exception": _Haystack(exception_items),
         "line": _Haystack(parsed.lines),
         "log": _Haystack(parsed.log_lines),
+        "frame": _Haystack(parsed.frame_lines),
     }
     scored = []
     for head in kb.heads.values():
@@ -197,6 +230,67 @@ def explain(source: Any, kb: KnowledgeBase | None = None, *, include_weak: bool 
     """
     parsed = source if isinstance(source, Parsed) else parse(source)
     return match_parsed(parsed, kb, 0.0 if include_weak else CONFIDENT)
+
+
+MAX_CANDIDATES = 3
+
+
+@dataclass
+class Possible:
+    """A cause worth a look when nothing is confident: a weak pattern hit, or an entry whose words
+    the text shares. Never an answer."""
+
+    id: str
+    title: str
+    score: float
+    why: str
+    kind: str  # "pattern" (a pattern matched weakly) or "words" (lexical similarity)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "title": self.title, "score": round(self.score, 3), "kind": self.kind,
+                "why": self.why}
+
+
+def query_text(parsed: Parsed, limit: int = 20000) -> str:
+    """What a text says, for retrieval: its exception messages first, then its other lines."""
+    parts = [b.text for b in reversed(parsed.exceptions)]
+    parts += [t for _, t in reversed(parsed.lines)]
+    out, size = [], 0
+    for part in parts:
+        out.append(part)
+        size += len(part) + 1
+        if size >= limit:
+            break
+    return "\n".join(out)
+
+
+def possible_causes(parsed: Parsed, answers: list[Match], kb: KnowledgeBase | None = None,
+                    limit: int = MAX_CANDIDATES) -> list[Possible]:
+    """Up to `limit` further causes to look at, ranked: weak pattern hits first (the text holds
+    the entry's message, in a weak place), then entries the text resembles in words."""
+    kb = kb or load()
+    taken = {m.id for m in answers}
+    out: list[Possible] = []
+    for m in match_parsed(parsed, kb, 0.0):
+        if m.id in taken or m.confidence >= CONFIDENT:
+            continue
+        hit = m.evidence[0]
+        out.append(Possible(m.id, m.title, m.confidence, f"its pattern matched a {hit.scope} line (line {hit.line})",
+                            "pattern"))
+        taken.add(m.id)
+        if len(out) >= limit:
+            return out
+    query = query_text(parsed)
+    if query.strip():
+        for c in kb.retriever.rank(query, limit=limit + len(taken)):
+            if c.id in taken:
+                continue
+            out.append(Possible(c.id, kb.heads[c.id].title, c.score,
+                                "shares the words " + ", ".join(c.words[:5]), "words"))
+            taken.add(c.id)
+            if len(out) >= limit:
+                break
+    return out
 
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
