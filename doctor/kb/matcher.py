@@ -93,6 +93,7 @@ class _Haystack:
         self.items = items
         self.text = "\n".join(t for _, t in items)
         self.lower: str | None = None
+        self.squeezed: dict[bool, tuple[str, str]] = {}
         self.starts: list[int] = []
         offset = 0
         for _, t in items:
@@ -100,18 +101,80 @@ class _Haystack:
             offset += len(t) + 1
 
     def contains_all(self, groups: Any, ignore_case: bool) -> bool:
-        """Whether the text holds one substring of every group (an AND of ORs)."""
+        """Whether the text holds one substring of every group (an AND of ORs), also where a
+        paste broke a line inside it."""
         if ignore_case:
             if self.lower is None:
                 self.lower = self.text.lower()
             text = self.lower
         else:
             text = self.text
-        return all(any(lit in text for lit in group) for group in groups)
+        if all(any(lit in text for lit in group) for group in groups):
+            return True
+        if "\n" not in text:
+            return False
+        squeezed = self.squeezed.get(ignore_case)
+        if squeezed is None:
+            squeezed = self.squeezed[ignore_case] = (text.replace("\n", " "), _squeeze(text))
+        return any(all(any(lit in t for lit in group) for group in groups) for t in squeezed)
 
     def locate(self, offset: int) -> tuple[int, str]:
         i = bisect.bisect_right(self.starts, offset) - 1
         return self.items[i]
+
+    def last_match(self, rx: re.Pattern[str]) -> tuple[tuple[int, str], re.Match[str]] | None:
+        """The last match in the lines, also across a line break that a paste put mid-sentence
+        (read as a space) or mid-word (read as nothing); with the line it starts on."""
+        best = None
+        for count, m in enumerate(rx.finditer(self.text)):
+            best = (self.locate(m.start()), m)
+            if count >= 200:
+                break
+        if best is not None or len(self.items) < 2:
+            return best
+        m = None
+        for m in rx.finditer(self.text.replace("\n", " ")):  # same offsets
+            pass
+        if m is not None:
+            return self.locate(m.start()), m
+        removed = [x.start() for x in _MID_WORD_BREAK.finditer(self.text)]
+        if not removed:
+            return None
+        for m in rx.finditer(_squeeze(self.text)):
+            pass
+        if m is not None:
+            # Offsets shift by one for each line break removed before the match.
+            offset = m.start()
+            for k, pos in enumerate(removed):
+                if pos - k > offset:
+                    break
+                offset += 1
+            return self.locate(offset), m
+        return None
+
+
+def _unwrapped(text: str) -> list[str]:
+    """A multi-line message as printed, and as one line: a paste may have wrapped it between
+    words (the line break stands for a space) or mid-word (it stands for nothing)."""
+    if "\n" not in text:
+        return [text]
+    return [text, text.replace("\n", " "), _squeeze(text)]
+
+
+_MID_WORD_BREAK = re.compile(r"(?<=\w)\n(?=\w)")
+
+
+def _squeeze(text: str) -> str:
+    """Line breaks between two word characters removed (a cut mid-word), the others spaces."""
+    return _MID_WORD_BREAK.sub("", text).replace("\n", " ")
+
+
+def _search_unwrapped(rx: re.Pattern[str], text: str) -> re.Match[str] | None:
+    for variant in _unwrapped(text):
+        m = rx.search(variant)
+        if m:
+            return m
+    return None
 
 
 def _captures(m: re.Match[str]) -> dict[str, str]:
@@ -158,7 +221,7 @@ def _exception_hits(pattern: Pattern, lits: Any, parsed: Parsed, stacks: dict[st
                 continue
             if pattern.frame and not any(re.search(pattern.frame, f) for f in block.frames):
                 continue
-            m = rx.search(block.text)
+            m = _search_unwrapped(rx, block.text)
             if m:
                 first = block.text.splitlines()[0] if block.text else block.type
                 hits.append(Hit("exception", block.line_no, first[:300],
@@ -173,20 +236,16 @@ def _exception_hits(pattern: Pattern, lits: Any, parsed: Parsed, stacks: dict[st
     if pattern.frame and not any(re.search(pattern.frame, f) for _, f in parsed.frame_lines):
         return hits
     base = BARE_WEIGHT if not parsed.exceptions else UNSTRUCTURED_WEIGHT
-    last = None
-    for count, m in enumerate(rx.finditer(lines.text)):  # the last one, as for exceptions
-        last = m
-        if count >= 200:
-            break
-    if last is not None:
-        line_no, text = lines.locate(last.start())
-        hits.append(Hit("line", line_no, text[:300], base * pattern.weight, _captures(last)))
+    found = lines.last_match(rx)
+    if found is not None:
+        (line_no, text), m = found
+        hits.append(Hit("line", line_no, text[:300], base * pattern.weight, _captures(m)))
     return hits
 
 
 def match_parsed(parsed: Parsed, kb: KnowledgeBase | None = None, min_confidence: float = 0.0) -> list[Match]:
     kb = kb or load()
-    exception_items = [(b.line_no, b.text) for b in parsed.exceptions]
+    exception_items = [(b.line_no, v) for b in parsed.exceptions for v in _unwrapped(b.text)]
     stacks = {
         "exception": _Haystack(exception_items),
         "line": _Haystack(parsed.lines),
