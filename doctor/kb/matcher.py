@@ -249,6 +249,8 @@ def _exception_hits(pattern: Pattern, lits: Any, parsed: Parsed, stacks: dict[st
 FOREIGN_WEIGHT = 0.5
 _FOREIGN = re.compile(r"(?:\btensorflow[\\/.]|\bpaddle[\\/.]|/paddle/|\bcaffe(?:::|[\\/])|\bmxnet[\\/.]|\bjax(?:lib)?[\\/.]"
                       r"|\bmindspore[\\/.]|\bkeras[\\/.]|\bonnxruntime[\\/.]|\bInvalidArgumentError\b|\bpaddle\.fluid)")
+# A driver-level failure (libcuda, the NVIDIA driver) is the same whichever framework met it.
+_DRIVER_LEVEL = re.compile(r"libcuda|\bdriver\b", re.IGNORECASE)
 _TORCH = re.compile(r"\btorch[\\/._]|\bpytorch|\blibtorch|\bc10::|\bATen\b|\baten[\\/:]", re.IGNORECASE)
 
 
@@ -283,7 +285,7 @@ def match_parsed(parsed: Parsed, kb: KnowledgeBase | None = None, min_confidence
         best = hits[0]
         agreeing = len({(h.scope, h.text) for h in hits[1:] if h.strength >= CONFIDENT * 0.8})
         confidence = min(0.99, best.strength + AGREEMENT_BONUS * min(agreeing, 3))
-        if foreign:
+        if foreign and not _DRIVER_LEVEL.search(best.text):
             confidence *= FOREIGN_WEIGHT
         scored.append((head, hits, confidence))
     matches: list[Match] = []
