@@ -161,15 +161,16 @@ def _ipython(line: str) -> str | None:
 
 def _split_inline_exception(line: str) -> list[str]:
     """A sentence that contains an exception line is split before the exception's name, so the
-    parser sees the exception at the start of a line."""
+    parser sees the exception at the start of a line ("I get an error (RuntimeError: ...)",
+    "报错：“ImportError: DLL load failed”"). An indented line is source code under a frame and
+    stays whole."""
     if _EXC_START.match(line):
         return [line]
     m = _INLINE_EXCEPTION.search(line)
     if m is None or m.start() == 0:
         return [line]
     head = line[: m.start()].rstrip()
-    if not head or head.endswith(("'", '"', "(")) or line[: m.start()].startswith((" ", "\t")) \
-            or _LOG_PREFIX.match(head):
+    if not head or line[: m.start()].startswith((" ", "\t")) or _LOG_PREFIX.match(head):
         return [line]  # a quoted name, a call, or source code under a frame: not prose
     return [head, line[m.start():]]
 
