@@ -34,7 +34,7 @@ _HTML_TAG = re.compile(r"</?(?:details|summary|pre|code|p|div|span|br|b|i|em|str
 _SUMMARY_BLOCK = re.compile(r"<summary>.*?</summary>", re.IGNORECASE)
 _QUOTE = re.compile(r"^[ \t]{0,3}(?:>[ \t]?)+")
 _FENCE = re.compile(r"^\s*(?:```|~~~)[\w+-]*\s*$")
-_FENCE_EDGE = re.compile(r"^\s*```[\w+-]*\s*(?=\S)|(?<=\S)\s*```\s*$")
+_FENCE_EDGE = re.compile(r"^\s*```(?=\S)|(?<=\S)\s*```\s*$")
 # **bold**, _**both**_ and ***both*** around a run of text (never `**kwargs`: the closing marker
 # must follow a non-space and not be followed by a word character). `__x__` is left alone: it is
 # far more often a dunder name (`__getitem__`) than emphasis.
