@@ -154,6 +154,9 @@ def explain_command(
     if parsed.total_lines == 0 or not parsed.total_chars:
         raise UsageError("the text is empty")
     matches = explain(parsed)
+    from .kb.matcher import possible_causes
+
+    possible = possible_causes(parsed, matches) if len(matches) < 3 else []
 
     findings = None
     if env:
@@ -167,11 +170,11 @@ def explain_command(
     if format is ExplainFormat.json:
         from .render.explain import render_json
 
-        _write(render_json(parsed, matches, findings))
+        _write(render_json(parsed, matches, findings, possible))
     else:
         from .render.explain import render_text
 
-        render_text(parsed, matches, _stdout_console(), findings)
+        render_text(parsed, matches, _stdout_console(), findings, possible)
     raise typer.Exit(0 if matches else 1)
 
 

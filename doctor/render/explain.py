@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 from rich.text import Text
 
-from ..kb.matcher import CLOSE, Match, happened
+from ..kb.matcher import CLOSE, Match, Possible, happened
 from ..kb.parse import ExceptionBlock, Parsed
 from ..kb.schema import Entry
 
@@ -64,7 +64,8 @@ def env_notes(match: Match, findings: "list[Finding] | None") -> list[dict[str, 
     return notes
 
 
-def explain_document(parsed: Parsed, matches: list[Match], findings: "list[Finding] | None" = None) -> dict[str, Any]:
+def explain_document(parsed: Parsed, matches: list[Match], findings: "list[Finding] | None" = None,
+                     possible: "list[Possible] | None" = None) -> dict[str, Any]:
     out = []
     for m in matches:
         d = m.to_json()
@@ -76,13 +77,16 @@ def explain_document(parsed: Parsed, matches: list[Match], findings: "list[Findi
         "schema": EXPLAIN_SCHEMA,
         "error": error_json(primary_error(parsed, matches)),
         "matches": out,
+        # Not answers: causes worth a look, each with why it was picked (weak pattern, shared words).
+        "possible": [p.to_json() for p in possible or ()],
         "input": {"lines": parsed.total_lines, "characters": parsed.total_chars,
                   "exceptions": len(parsed.exceptions)},
     }
 
 
-def render_json(parsed: Parsed, matches: list[Match], findings: "list[Finding] | None" = None) -> str:
-    return json.dumps(explain_document(parsed, matches, findings), indent=2, ensure_ascii=False) + "\n"
+def render_json(parsed: Parsed, matches: list[Match], findings: "list[Finding] | None" = None,
+                possible: "list[Possible] | None" = None) -> str:
+    return json.dumps(explain_document(parsed, matches, findings, possible), indent=2, ensure_ascii=False) + "\n"
 
 
 def _para(console: Console, text: str, indent: int = 2, style: str = "") -> None:
@@ -128,8 +132,17 @@ def _fixes(console: Console, entry: Entry) -> None:
             _code(console, fix.code, 7)
 
 
+def _possible(console: Console, possible: "list[Possible]", heading: str) -> None:
+    if not possible:
+        return
+    console.print()
+    console.print(Text(heading, style="bold"))
+    for p in possible:
+        _para(console, f"- {p.title} ({p.id}): {p.why}. Read it: torchdoctor kb show {p.id}")
+
+
 def render_text(parsed: Parsed, matches: list[Match], console: Console,
-                findings: "list[Finding] | None" = None) -> None:
+                findings: "list[Finding] | None" = None, possible: "list[Possible] | None" = None) -> None:
     if not matches:
         console.print(Text("No confident match in the knowledge base.", style="bold yellow"))
         block = parsed.final
@@ -138,8 +151,9 @@ def render_text(parsed: Parsed, matches: list[Match], console: Console,
             console.print(Text("The error torchdoctor extracted", style="bold"))
             first = block.text.splitlines()[0] if block.text else block.type
             _para(console, f"{first}  (line {block.line_no})")
-        elif parsed.total_lines:
+        elif parsed.total_lines and not possible:
             console.print(Text("  No exception or error line was found in the text.", style="dim"))
+        _possible(console, possible or [], "Possible causes (not confident: each is a guess to check)")
         console.print()
         console.print(Text("Next steps", style="bold"))
         for step in GENERIC_NEXT_STEPS:
@@ -192,6 +206,8 @@ def render_text(parsed: Parsed, matches: list[Match], console: Console,
         console.print(Text("Also possible", style="bold"))
         for m in close:
             _para(console, f"{m.id} ({m.confidence:.2f}): {m.title} — torchdoctor kb show {m.id}")
+    elif possible:
+        _possible(console, possible[:1], "Also possible (not confident)")
 
 
 # ------------------------------------------------------------------ kb browsing
