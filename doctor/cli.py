@@ -558,15 +558,18 @@ def _load_facts(path: Path):
         from dataclasses import replace
 
         return replace(facts, meta=replace(facts.meta, source="json"))
-    from .facts import collect_env_text
+    from .facts import pasted
 
-    if collect_env_text.looks_like_collect_env(text):
+    read = pasted.read(text)
+    if read is not None:
+        data, kinds = read
         try:
-            return Facts.from_json(collect_env_text.parse(text), default_reason="not in the collect_env report")
+            return Facts.from_json(data, default_reason="not in the " + " or the ".join(kinds))
         except FactsError as exc:
-            raise UsageError(f"--facts {name}: could not read the collect_env report: {exc}") from None
+            raise UsageError(f"--facts {name}: could not read the {' and '.join(kinds)}: {exc}") from None
     raise UsageError(f"--facts {name}: neither torchdoctor JSON (`torchdoctor env --format json`) "
-                     "nor the output of `python -m torch.utils.collect_env`")
+                     "nor a pasted `python -m torch.utils.collect_env` report, `nvidia-smi` output, "
+                     "`pip list`/`pip freeze`/`conda list` table or torch warning")
 
 
 def _apply_fixes(facts, findings, selected, python, quick, timeout):

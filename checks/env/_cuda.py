@@ -6,7 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from torchdoctor.data import tables
+from torchdoctor.facts import torch_warnings
 from torchdoctor.facts.model import Unknown, known
+from torchdoctor.model import skip
 
 # For the examples: a site-packages folder, and a GPU as the nvidia collector records it.
 SITE = "/home/ada/venv/lib/python3.11/site-packages"
@@ -94,3 +96,19 @@ def suggest(facts: Any, *, exclude_tag: str | None = None, driver: bool = True,
 
 
 COMPANIONS = "reinstall torchvision/torchaudio from the same index if you use them"
+
+
+def unknown_need(facts: Any, *dotted: str) -> Any:
+    """The runner's skip for a needed fact that is unknown, for checks that first look at
+    torch's own warnings (which need none of those facts) and only then at the facts."""
+    for name in dotted:
+        value = facts.get(name)
+        if isinstance(value, Unknown):
+            return skip(f"not checked: {name} is unknown ({value.reason})", **{name: str(value)})
+    return None
+
+
+def torch_said(facts: Any, kind: str) -> list[torch_warnings.Said]:
+    """What torch's own warnings (a pasted report's, or the import probe's) say is wrong: kind
+    "driver" or "arch"."""
+    return [s for s in torch_warnings.interpret(fact(facts, "torch.warnings")) if s.kind == kind]

@@ -4,7 +4,7 @@ from torchdoctor.data import tables
 from torchdoctor.model import Fix, error, ok, skip
 from torchdoctor.registry import Example, env_check
 
-from ._cuda import COMPANIONS, example_gpu, fact, pip, suggest, system, torch_label
+from ._cuda import COMPANIONS, example_gpu, fact, pip, suggest, system, torch_label, torch_said, unknown_need
 
 _GPU = example_gpu("NVIDIA GeForce RTX 4090", "8.9")
 
@@ -14,8 +14,14 @@ _GPU = example_gpu("NVIDIA GeForce RTX 4090", "8.9")
     name="driver-too-old",
     title="NVIDIA driver new enough for torch's CUDA build",
     area="NVIDIA driver & GPUs",
-    needs=("torch.cuda", "nvidia.driver_version"),
     examples=[
+        Example("error", {"torch": {"version": "2.1.0+cu121", "cuda": "12.1", "warnings": [
+                    "The NVIDIA driver on your system is too old (found version 11040)."]}},
+                "a pasted report cut before the driver line: torch's own warning decides", contains="CUDA 11.4"),
+        Example("ok", {"torch": {"version": "2.5.1+cu121", "cuda": "12.1", "cuda_available": True},
+                       "nvidia": {"driver_version": "470.223.02"}},
+                "below the floor, but CUDA initialised: a forward-compatibility package is in use",
+                contains="forward-compatibility"),
         Example("error", {"torch": {"version": "2.13.0+cu130", "cuda": "13.0"},
                           "nvidia": {"driver_version": "550.54.15", "cuda_driver_version": "12.4", "gpus": [_GPU]}},
                 "a CUDA 13 build on an R550 driver: the CUDA 12.6 build of the same release fits",
@@ -71,6 +77,12 @@ def driver_too_old(facts):
     supports (`--index-url https://download.pytorch.org/whl/cu126` and the like); the message
     names the newest one that fits.
     """
+    said = torch_said(facts, "driver")
+    if said:
+        return _from_warning(facts, said[0])
+    gap = unknown_need(facts, "torch.cuda", "nvidia.driver_version")
+    if gap is not None:
+        return gap
     cuda = facts.torch.cuda
     driver = facts.nvidia.driver_version
     if cuda is None:
@@ -99,6 +111,14 @@ def driver_too_old(facts):
                             "with an unsupported toolchain' until the driver is upgraded")
         return ok(f"driver {driver} runs {label} through CUDA minor-version compatibility (floor {floor})", **evidence)
 
+    if fact(facts, "torch.cuda_available") is True:
+        # Only a newer libcuda from a CUDA forward-compatibility package (cuda-compat, as in NGC
+        # and vLLM containers) lets CUDA start below the floor; TE204 judges that setup.
+        evidence["note"] = "torch.cuda.is_available() is True below the driver floor"
+        return ok(f"driver {driver} is below the floor of {label} ({floor}), yet CUDA initialised: a CUDA "
+                  "forward-compatibility package (cuda-compat) supplies a newer libcuda; TE204 checks that setup",
+                  **evidence)
+
     branch = f"R{tables.driver_tuple(floor)[0]}"
     # On Windows NVIDIA publishes no CUDA 13 floor, only the branch: then `floor` is "580".
     need = f"driver >= {floor}" if "." in floor else f"an {branch} driver or newer"
@@ -119,4 +139,30 @@ def driver_too_old(facts):
         message = (f"{label} needs {need}; you have {driver}, and no official torch build for your Python runs on it: "
                    f"upgrade the driver. Until then {symptom}")
         fix = Fix(f"Upgrade the NVIDIA driver ({need}, {branch} branch)")
+    return error(message, fix=fix, evidence=evidence, related=("cuda-driver-too-old",))
+
+
+def _from_warning(facts, said):
+    """torch's own "driver too old" verdict, for reports that lack the facts to judge it."""
+    cuda = fact(facts, "torch.cuda")
+    driver = fact(facts, "nvidia.driver_version")
+    label = torch_label(facts)
+    supports = f"supports CUDA {said.driver_cuda} at most" if said.driver_cuda else "is older than the CUDA runtime"
+    built = f"; {label} is built for CUDA {cuda}" if cuda else ""
+    evidence = {"torch's warning": said.text, "driver": driver, "driver's CUDA": said.driver_cuda, "torch CUDA": cuda}
+    alternative = None
+    version = fact(facts, "torch.version")
+    if version and cuda and driver:
+        alternative = suggest(facts, exclude_tag=tables.build_tag(version, cuda))
+    message = (f"torch says the NVIDIA driver is too old: the driver {supports}{built}. "
+               "CUDA cannot initialise (torch.cuda.is_available() is False)")
+    if alternative:
+        install = alternative.command(pip(facts))
+        fix = Fix(f"Upgrade the NVIDIA driver, or install {alternative.label}, which driver {driver} supports; "
+                  f"{COMPANIONS}", (install,))
+    else:
+        older = f" (CUDA {said.driver_cuda} or older)" if said.driver_cuda else ""
+        fix = Fix(f"Upgrade the NVIDIA driver to one that supports {f'CUDA {cuda}' if cuda else 'the CUDA of your torch build'}, "
+                  f"or install a torch build for the CUDA this driver supports{older}: "
+                  "https://pytorch.org/get-started/previous-versions/")
     return error(message, fix=fix, evidence=evidence, related=("cuda-driver-too-old",))

@@ -2,8 +2,8 @@ from torchdoctor.data import tables
 from torchdoctor.model import Fix, error, ok, skip
 from torchdoctor.registry import Example, env_check
 
-from ._cuda import (COMPANIONS, SITE, dists, example_gpu, fact, gpu_cc, gpu_label, gpus, is_linux_x86, pip, suggest,
-                    torch_label)
+from ._cuda import (COMPANIONS, SITE, dists, example_gpu, fact, gpu_cc, gpu_label, gpus, is_linux_x86, pip,
+                    suggest, torch_label, torch_said, unknown_need)
 
 
 GTX1080 = example_gpu("NVIDIA GeForce GTX 1080", "6.1")
@@ -22,8 +22,17 @@ def _cudnn_dist(version):
     name="gpu-arch-unsupported",
     title="Every GPU has kernels in the installed torch",
     area="NVIDIA driver & GPUs",
-    needs=("nvidia.gpus", "torch.version", "torch.cuda"),
     examples=[
+        Example("error", {"torch": {"warnings": [
+                    "NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch "
+                    "installation. The current PyTorch install supports CUDA capabilities sm_50 sm_60 sm_70 sm_75 "
+                    "sm_80 sm_86 sm_90."]}},
+                "only torch's own warning was pasted", contains="sm_120"),
+        Example("ok", {"torch": {"version": "2.9.1+cu130", "cuda": "13.0", "warnings": [
+                    "Found GPU0 NVIDIA GB10 which is of cuda capability 12.1. Minimum and Maximum cuda capability "
+                    "supported by this version of PyTorch is (8.0) - (12.0)"]},
+                       "nvidia": {**DRIVER_580, "gpus": [example_gpu("NVIDIA GB10", "12.1")]}},
+                "torch's range warning fires for 12.1, which runs the build's sm_120 code"),
         Example("error", {"torch": {"version": "2.13.0+cu130", "cuda": "13.0"}, "nvidia": {**DRIVER_580, "gpus": [GTX1080]}},
                 "Pascal on a CUDA 13 wheel (quick mode: arch list from the table)",
                 contains="install torch==2.13.0+cu126 --index-url https://download.pytorch.org/whl/cu126"),
@@ -78,6 +87,12 @@ def gpu_arch_unsupported(facts):
     the index URL); for cuDNN, go back to the cuDNN the build pins. GPUs no official wheel
     covers need a source build with `TORCH_CUDA_ARCH_LIST` set to their compute capability.
     """
+    said = [s for s in torch_said(facts, "arch") if not (s.archs and tables.kernel_for(list(s.archs), s.cc))]
+    if said:
+        return _from_warning(facts, said)
+    gap = unknown_need(facts, "nvidia.gpus", "torch.version", "torch.cuda")
+    if gap is not None:
+        return gap
     cuda = facts.torch.cuda
     if cuda is None:
         return skip("torch is not a CUDA build")
@@ -96,6 +111,14 @@ def gpu_arch_unsupported(facts):
         if not tables.is_release(version):
             return skip(f"arch list of {label} unknown: the import probe gave none, and it is not an official release")
         if not is_linux_x86(facts):
+            ancient = [(g, cc) for g, cc in known_gpus if tables.cc_int(cc) < 30]
+            if ancient:  # below every arch list: official builds have never gone under sm_30
+                return error("; ".join(f"{gpu_label(g, cc)} is older than any GPU an official PyTorch build has "
+                                       "kernels for (compute capability 3.0 and up): every CUDA op on it fails"
+                                       for g, cc in ancient),
+                             fix=Fix("Run torch on the CPU (the CPU build), or use a newer GPU"),
+                             evidence={"GPUs": [gpu_label(g, cc) for g, cc in ancient]},
+                             related=("cuda-no-kernel-image",))
             return skip(f"arch list of {label} unknown: the table covers Linux x86_64 wheels only")
         archs = tables.arch_list_for(version, tag)
         source = f"default arch list of the official torch {tables.torch_minor(version)} {tag} wheels"
@@ -189,3 +212,30 @@ def _fix(facts, version, tag, cuda, missing, refused, cudnn_from):
     what = "kernels for compute capability " + ", ".join(sorted(set(ccs), key=tables.cc_int))
     return Fix(f"Install {alternative.label}, which has {what}{extra}; {COMPANIONS}",
                (alternative.command(pip(facts)),))
+
+
+def _from_warning(facts, said):
+    """torch's own verdict that a GPU has no kernels in the build, for reports that lack the facts."""
+    label = torch_label(facts)
+    problems, ccs = [], []
+    for s in said:
+        built = f" (built for {' '.join(s.archs)})" if s.archs else ""
+        problems.append(f"torch says {s.gpu} (compute capability {s.cc}) has no kernels in {label}{built}")
+        ccs.append(s.cc)
+    evidence = {"torch's warning": said[0].text, "GPUs": [f"{s.gpu} ({s.cc})" for s in said]}
+    version, cuda = fact(facts, "torch.version"), fact(facts, "torch.cuda")
+    fix = None
+    if version and cuda and tables.is_release(version):
+        tag = tables.build_tag(version, cuda)
+        alternative = suggest(facts, exclude_tag=tag, driver=False) if gpus(facts) else None
+        if alternative is not None:
+            fix = Fix(f"Install {alternative.label}, which has kernels for compute capability {', '.join(sorted(set(ccs)))}; "
+                      f"{COMPANIONS}", (alternative.command(pip(facts)),))
+    if fix is None:
+        arch = ", ".join(sorted(set(ccs), key=tables.cc_int))
+        fix = Fix(f"Install a torch build whose arch list covers compute capability {arch} (RTX 50xx/Blackwell: a "
+                  "CUDA 12.8 or newer build; Pascal and older: a CUDA 12.6 or older build): the selector at "
+                  "https://pytorch.org/get-started/locally/ gives the command; `torchdoctor env` on that machine "
+                  "names the exact build")
+    return error("; ".join(problems) + ": every CUDA op on it fails with 'no kernel image is available for "
+                 "execution on the device'", fix=fix, evidence=evidence, related=("cuda-no-kernel-image",))
