@@ -1,7 +1,7 @@
 from packaging.version import Version
 
 from torchdoctor.data import tables
-from torchdoctor.model import Fix, error, ok, skip
+from torchdoctor.model import Fix, Status, error, ok, skip
 from torchdoctor.registry import Example, env_check
 
 from ._cuda import COMPANIONS, example_gpu, fact, pip, suggest, system, torch_label, torch_said, unknown_need
@@ -77,9 +77,17 @@ def driver_too_old(facts):
     supports (`--index-url https://download.pytorch.org/whl/cu126` and the like); the message
     names the newest one that fits.
     """
-    said = torch_said(facts, "driver")
-    if said:
-        return _from_warning(facts, said[0])
+    result = _judge(facts)
+    if result.status is Status.SKIP:
+        # The facts to judge are missing (a pasted report cut short, only a warning pasted):
+        # torch's own warning, printed on that machine, is the evidence left.
+        said = torch_said(facts, "driver")
+        if said:
+            return _from_warning(facts, said[0])
+    return result
+
+
+def _judge(facts):
     gap = unknown_need(facts, "torch.cuda", "nvidia.driver_version")
     if gap is not None:
         return gap

@@ -1,5 +1,5 @@
 from torchdoctor.data import tables
-from torchdoctor.model import Fix, error, ok, skip
+from torchdoctor.model import Fix, Status, error, ok, skip
 from torchdoctor.registry import Example, env_check
 
 from ._cuda import (COMPANIONS, SITE, dists, example_gpu, fact, gpu_cc, gpu_label, gpus, is_linux_x86, pip,
@@ -87,9 +87,17 @@ def gpu_arch_unsupported(facts):
     the index URL); for cuDNN, go back to the cuDNN the build pins. GPUs no official wheel
     covers need a source build with `TORCH_CUDA_ARCH_LIST` set to their compute capability.
     """
-    said = [s for s in torch_said(facts, "arch") if not (s.archs and tables.kernel_for(list(s.archs), s.cc))]
-    if said:
-        return _from_warning(facts, said)
+    result = _judge(facts)
+    if result.status is Status.SKIP:
+        # The facts to judge are missing (a pasted report cut short, only a warning pasted):
+        # torch's own warning, printed on that machine, is the evidence left.
+        said = [s for s in torch_said(facts, "arch") if not (s.archs and tables.kernel_for(list(s.archs), s.cc))]
+        if said:
+            return _from_warning(facts, said)
+    return result
+
+
+def _judge(facts):
     gap = unknown_need(facts, "nvidia.gpus", "torch.version", "torch.cuda")
     if gap is not None:
         return gap
@@ -220,7 +228,9 @@ def _from_warning(facts, said):
     problems, ccs = [], []
     for s in said:
         built = f" (built for {' '.join(s.archs)})" if s.archs else ""
-        problems.append(f"torch says {s.gpu} (compute capability {s.cc}) has no kernels in {label}{built}")
+        sm = "sm_" + s.cc.replace(".", "")
+        where = label if label != "torch" else "the installed torch"
+        problems.append(f"torch says {s.gpu} (compute capability {s.cc}, {sm}) has no kernels in {where}{built}")
         ccs.append(s.cc)
     evidence = {"torch's warning": said[0].text, "GPUs": [f"{s.gpu} ({s.cc})" for s in said]}
     version, cuda = fact(facts, "torch.version"), fact(facts, "torch.cuda")
