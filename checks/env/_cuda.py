@@ -78,16 +78,16 @@ def gpu_ccs(facts: Any) -> list[str]:
 
 
 def suggest(facts: Any, *, exclude_tag: str | None = None, driver: bool = True,
-            accept: Any = None) -> tables.Suggestion | None:
-    """The official build to install instead, for this machine's GPUs, Python and (unless
-    driver=False) driver."""
+            accept: Any = None, ccs: list[str] | None = None) -> tables.Suggestion | None:
+    """The official build to install instead, for this machine's GPUs (or the compute
+    capabilities `ccs`), Python and (unless driver=False) driver."""
     version = fact(facts, "torch.version")
     if not version:
         return None
     return tables.suggest_build(
         version,
         driver=fact(facts, "nvidia.driver_version") if driver else None,
-        ccs=gpu_ccs(facts),
+        ccs=gpu_ccs(facts) if ccs is None else ccs,
         system=system(facts),
         python=python_version(facts),
         exclude_tag=exclude_tag,

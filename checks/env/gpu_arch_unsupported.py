@@ -1,7 +1,9 @@
 from torchdoctor.data import tables
+from torchdoctor.facts.model import known
 from torchdoctor.model import Fix, Status, error, ok, skip
 from torchdoctor.registry import Example, env_check
 
+from .cuda_visible_devices_invalid import _order_is_nvml_order, parse_visible_devices
 from ._cuda import (COMPANIONS, SITE, dists, example_gpu, fact, gpu_cc, gpu_label, gpus, is_linux_x86, pip,
                     suggest, torch_label, torch_said, unknown_need)
 
@@ -11,6 +13,7 @@ V100 = example_gpu("Tesla V100-SXM2-32GB", "7.0")
 RTX5090 = example_gpu("NVIDIA GeForce RTX 5090", "12.0")
 RTX4090 = example_gpu("NVIDIA GeForce RTX 4090", "8.9")
 DRIVER_580 = {"driver_version": "580.95.05", "cuda_driver_version": "13.0"}
+MIXED = [example_gpu("NVIDIA GeForce GTX 1080", "6.1", 0), example_gpu("NVIDIA GeForce RTX 5090", "12.0", 1)]
 
 
 def _cudnn_dist(version):
@@ -59,6 +62,21 @@ def _cudnn_dist(version):
         Example("ok", {"torch": {"version": "2.13.0+cu130", "cuda": "13.0", "arch_list": ["sm_80", "sm_90", "compute_90"]},
                        "nvidia": {**DRIVER_580, "gpus": [example_gpu("NVIDIA B200", "10.0")]}},
                 "no SASS for 10.0 but compute_90 PTX JIT-compiles for it", contains="PTX"),
+        Example("ok", {"torch": {"version": "2.8.0+cu128", "cuda": "12.8"}, "nvidia": {**DRIVER_580, "gpus": MIXED},
+                       "env": {"variables": {"CUDA_VISIBLE_DEVICES": "0"}}},
+                "CUDA_VISIBLE_DEVICES=0 is the 5090 (CUDA numbers the fastest first): the 1080 is hidden",
+                contains="runs sm_120"),
+        Example("error", {"torch": {"version": "2.8.0+cu128", "cuda": "12.8"}, "nvidia": {**DRIVER_580, "gpus": MIXED}},
+                "a 5090 next to a 1080 display card: hide the 1080 first; no wheel has kernels for both",
+                contains="export CUDA_VISIBLE_DEVICES=1"),
+        Example("error", {"torch": {"version": "2.8.0+cu128", "cuda": "12.8"}, "nvidia": {**DRIVER_580, "gpus": MIXED}},
+                "the source build it offers keeps the 5090's kernels", contains='TORCH_CUDA_ARCH_LIST="6.1;12.0"'),
+        Example("error", {"torch": {"version": "2.8.0+cu128", "cuda": "12.8"}, "nvidia": {**DRIVER_580, "gpus": MIXED},
+                          "env": {"variables": {"CUDA_VISIBLE_DEVICES": "0", "CUDA_DEVICE_ORDER": "PCI_BUS_ID"}}},
+                "only the 1080 visible: the cu126 wheel's sm_60 runs on 6.1", contains="torch==2.8.0+cu126"),
+        Example("error", {"torch": {"version": "2.11.0+cu126", "cuda": "12.6"}, "nvidia": {**DRIVER_580, "gpus": [GTX1080]},
+                          "packages": _cudnn_dist("9.17.1.4")},
+                "cuDNN's SM < 7.5 refusal is per process", contains="whole process"),
         Example("skip", {"torch": {"version": "2.13.0+cpu", "cuda": None}, "nvidia": {"gpus": [RTX4090]}},
                 "CPU build: TE203's business"),
         Example("skip", {"torch": {"version": "2.13.0+cu130", "cuda": "13.0"}, "nvidia": {"gpus": []}}, "no GPU"),
@@ -106,7 +124,10 @@ def _judge(facts):
         return skip("torch is not a CUDA build")
     if not facts.nvidia.gpus:
         return skip("no NVIDIA GPU")
-    known_gpus = [(g, gpu_cc(g)) for g in gpus(facts) if gpu_cc(g)]
+    visible, hidden, order_note = _visible(facts, gpus(facts))
+    if not visible:
+        return skip("CUDA_VISIBLE_DEVICES hides every GPU from torch (TE205 says more)")
+    known_gpus = [(g, gpu_cc(g)) for g in visible if gpu_cc(g)]
     if not known_gpus:
         return skip("the GPUs' compute capability is unknown")
 
@@ -134,6 +155,10 @@ def _judge(facts):
             return skip(f"arch list of {label} unknown: no table entry for torch {tables.torch_minor(version)} {tag}")
     evidence = {"arch list": " ".join(archs), "arch list from": source,
                 "GPUs": [gpu_label(g, cc) for g, cc in known_gpus]}
+    if hidden:
+        evidence["hidden by CUDA_VISIBLE_DEVICES"] = [gpu_label(g, gpu_cc(g) or "compute capability unknown") for g in hidden]
+        if order_note:
+            evidence["device order"] = order_note
 
     kernels = [(g, cc, tables.kernel_for(archs, cc)) for g, cc in known_gpus]
     missing = [(g, cc) for g, cc, kernel in kernels if kernel is None]
@@ -159,8 +184,11 @@ def _judge(facts):
     for g, cc in refused:
         problems.append(f"{gpu_label(g, cc)} is below compute capability 7.5, which cuDNN {cudnn} ({cudnn_from}) refuses: torch "
                         f"raises 'cuDNN version {_cudnn_int(cudnn)} is not compatible with devices with SM < 7.5' "
-                        "at the first cuDNN op (convolutions, RNNs)")
-    fix = _fix(facts, version, tag, cuda, missing, refused, cudnn_from)
+                        "at the first cuDNN op (convolutions, RNNs); the cuDNN library is one per process, so "
+                        "this holds for the whole process, not only for work on that GPU")
+    fine = [(g, cc) for g, cc, kernel in kernels if kernel and (g, cc) not in refused]
+    seen = sorted({cc for _, cc in known_gpus}, key=tables.cc_int)  # the GPUs torch sees
+    fix = _fix(facts, version, tag, cuda, missing, refused, cudnn_from, fine, seen)
     return error("; ".join(problems), fix=fix, evidence=evidence, related=("cuda-no-kernel-image",))
 
 
@@ -188,9 +216,37 @@ def _cudnn_int(cudnn):
     return major * 10000 + minor * 100 + patch
 
 
-def _fix(facts, version, tag, cuda, missing, refused, cudnn_from):
+def _visible(facts, found):
+    """(GPUs torch sees, GPUs CUDA_VISIBLE_DEVICES hides, a note on the device order assumed)."""
+    variables = fact(facts, "env.variables") or {}
+    value = variables.get("CUDA_VISIBLE_DEVICES")
+    if value is None:
+        return found, [], None
+    parsed = parse_visible_devices(value)
+    if parsed.raises or parsed.kind == "mig":
+        return found, [], None
+    note = None
+    if parsed.kind == "uuid":
+        if not all(known(g.uuid) for g in found):
+            return found, [], None
+        shown = [g for g in found if any(g.uuid.startswith(k) for k in parsed.kept)]
+    else:
+        order = sorted(found, key=lambda g: g.index)
+        if not _order_is_nvml_order(facts, found):
+            # CUDA numbers devices fastest first unless CUDA_DEVICE_ORDER=PCI_BUS_ID: the newest
+            # compute capability first is how that plays out on a mixed box.
+            order = sorted(order, key=lambda g: -tables.cc_int(gpu_cc(g) or "0.0"))
+            note = "CUDA's default fastest-first numbering, taken as the highest compute capability first"
+        shown = [order[k] for k in parsed.kept if k < len(order)]
+    indexes = {g.index for g in shown}
+    return shown, [g for g in found if g.index not in indexes], note
+
+
+def _fix(facts, version, tag, cuda, missing, refused, cudnn_from, fine=(), seen=None):
     ccs = [cc for _, cc in missing + refused]
     low = min(tables.cc_int(cc) for cc in ccs)
+    if fine:
+        return _mixed_fix(facts, version, tag, missing + refused, list(fine))
 
     def fits_cudnn(_minor, build):
         return not build.get("cudnn") or not tables.cudnn_refuses(build["cudnn"], low)
@@ -204,10 +260,10 @@ def _fix(facts, version, tag, cuda, missing, refused, cudnn_from):
     if any(tables.is_igpu(cc) for cc in ccs):
         return Fix("This is an integrated Jetson GPU: install NVIDIA's PyTorch wheel for your JetPack release "
                    "(the x86 and server aarch64 wheels carry no kernels for it)")
-    alternative = suggest(facts, exclude_tag=tag, accept=fits_cudnn)
+    alternative = suggest(facts, exclude_tag=tag, accept=fits_cudnn, ccs=seen)
     extra = ""
     if alternative is None:
-        alternative = suggest(facts, exclude_tag=tag, accept=fits_cudnn, driver=False)
+        alternative = suggest(facts, exclude_tag=tag, accept=fits_cudnn, driver=False, ccs=seen)
         if alternative is not None:
             floor, _ = tables.wheel_driver(alternative.tag)
             extra = f" (it needs driver >= {floor}: upgrade the driver first)"
@@ -220,6 +276,30 @@ def _fix(facts, version, tag, cuda, missing, refused, cudnn_from):
     what = "kernels for compute capability " + ", ".join(sorted(set(ccs), key=tables.cc_int))
     return Fix(f"Install {alternative.label}, which has {what}{extra}; {COMPANIONS}",
                (alternative.command(pip(facts)),))
+
+
+def _mixed_fix(facts, version, tag, bad, fine):
+    """A box where some GPUs run the build and some do not (a new card next to an old display
+    card): hiding the old one is the first fix; a build for the old one only would lose the new."""
+    keep = ",".join(str(g.index) for g, _ in sorted(fine, key=lambda t: t[0].index))
+    commands = [f"export CUDA_VISIBLE_DEVICES={keep}  # the GPUs this torch has kernels for"]
+    if not (known(facts.env) and _order_is_nvml_order(facts, [g for g, _ in bad + fine])):
+        commands.append("export CUDA_DEVICE_ORDER=PCI_BUS_ID  # so the numbers above are nvidia-smi's")
+    every = sorted({cc for _, cc in bad + fine}, key=tables.cc_int)
+    both = suggest(facts, exclude_tag=tag, ccs=every)
+    names = ", ".join(gpu_label(g, cc) for g, cc in bad)
+    summary = f"Hide {names} from torch (the GPUs it has kernels for keep working)"
+    if both is not None:
+        commands.append(both.command(pip(facts)))
+        summary += f", or install {both.label}, which has kernels for every GPU here; {COMPANIONS}"
+    else:
+        arch = ";".join(every)
+        summary += (f"; no single official wheel has kernels for all of {', '.join(every)}: a build for the old GPU "
+                    f"alone would have none for the others, so keep both only with a source build for "
+                    f"TORCH_CUDA_ARCH_LIST=\"{arch}\"")
+        commands.append(f'TORCH_CUDA_ARCH_LIST="{arch}" {pip(facts)} install -v --no-build-isolation .  '
+                        "# in a pytorch source checkout")
+    return Fix(summary, tuple(commands))
 
 
 def _from_warning(facts, said):
