@@ -243,6 +243,29 @@ def _exception_hits(pattern: Pattern, lits: Any, parsed: Parsed, stacks: dict[st
     return hits
 
 
+# Another framework's error (TensorFlow, Paddle, Caffe, MXNet, JAX, MindSpore) can share words with a
+# PyTorch failure (CUBLAS_STATUS_EXECUTION_FAILED, "Assertion failed"), but the causes and fixes in
+# the knowledge base are PyTorch's: such a text gets possible causes, not answers.
+FOREIGN_WEIGHT = 0.5
+_FOREIGN = re.compile(r"(?:\btensorflow[\\/.]|\bpaddle[\\/.]|/paddle/|\bcaffe(?:::|[\\/])|\bmxnet[\\/.]|\bjax(?:lib)?[\\/.]"
+                      r"|\bmindspore[\\/.]|\bkeras[\\/.]|\bonnxruntime[\\/.]|\bInvalidArgumentError\b|\bpaddle\.fluid)")
+# A driver-level failure (libcuda, the NVIDIA driver) is the same whichever framework met it.
+_DRIVER_LEVEL = re.compile(r"libcuda|\bdriver\b", re.IGNORECASE)
+_TORCH = re.compile(r"\btorch[\\/._]|\bpytorch|\blibtorch|\bc10::|\bATen\b|\baten[\\/:]", re.IGNORECASE)
+
+
+def other_framework(parsed: Parsed) -> bool:
+    """Whether the text is another framework's error with no sign of PyTorch in it."""
+    texts = [t for _, t in parsed.frame_lines] + [b.text for b in parsed.exceptions] + [t for _, t in parsed.lines]
+    foreign = torch = False
+    for t in texts:
+        foreign = foreign or bool(_FOREIGN.search(t))
+        if _TORCH.search(t):
+            torch = True
+            break
+    return foreign and not torch
+
+
 def match_parsed(parsed: Parsed, kb: KnowledgeBase | None = None, min_confidence: float = 0.0) -> list[Match]:
     kb = kb or load()
     exception_items = [(b.line_no, v) for b in parsed.exceptions for v in _unwrapped(b.text)]
@@ -252,6 +275,7 @@ def match_parsed(parsed: Parsed, kb: KnowledgeBase | None = None, min_confidence
         "log": _Haystack(parsed.log_lines),
         "frame": _Haystack(parsed.frame_lines),
     }
+    foreign = other_framework(parsed)
     scored = []
     for head in kb.heads.values():
         hits = _hits_for(head, parsed, stacks)
@@ -261,6 +285,8 @@ def match_parsed(parsed: Parsed, kb: KnowledgeBase | None = None, min_confidence
         best = hits[0]
         agreeing = len({(h.scope, h.text) for h in hits[1:] if h.strength >= CONFIDENT * 0.8})
         confidence = min(0.99, best.strength + AGREEMENT_BONUS * min(agreeing, 3))
+        if foreign and not _DRIVER_LEVEL.search(best.text):
+            confidence *= FOREIGN_WEIGHT
         scored.append((head, hits, confidence))
     matches: list[Match] = []
     for head, hits, confidence in scored:
