@@ -243,3 +243,29 @@ def test_read_names_what_it_read():
     text = (REPORTS / "pt45028-matteomedioli-a100-warning-nvidia-smi.txt").read_text()
     _, kinds = pasted.read(text)
     assert kinds == ["nvidia-smi", "torch warnings"]
+
+
+ACCELERATE_ENV = """- `Accelerate` version: 1.2.1
+- Platform: Linux-6.8.0-51-generic-x86_64-with-glibc2.39
+- `accelerate` bash location: /home/u/venv/bin/accelerate
+- Python version: 3.12.3
+- Numpy version: 2.2.1
+- PyTorch version (GPU?): {torch} (True)
+- PyTorch XPU available: False
+- System RAM: 62.52 GB
+- GPU type: NVIDIA GeForce RTX 5090
+- `Accelerate` default config:
+\tNot found
+"""
+
+
+def test_accelerate_env_decides_te202_from_the_gpu_type_and_torch(tmp_path):
+    facts = load_text(ACCELERATE_ENV.format(torch="2.5.1+cu124"), tmp_path)
+    assert (facts.torch.cuda, facts.nvidia.gpus[0].compute_capability, facts.python.system) == ("12.4", "12.0", "Linux")
+    te202 = {f.code: f for f in run_env_checks(facts)}["TE202"]
+    assert te202.status is Status.ERROR and "download.pytorch.org/whl/cu1" in te202.fix.commands[0]
+
+
+def test_accelerate_env_with_a_blackwell_build_is_quiet(tmp_path):
+    te202 = {f.code: f for f in run_env_checks(load_text(ACCELERATE_ENV.format(torch="2.7.0+cu128"), tmp_path))}["TE202"]
+    assert te202.status is Status.OK

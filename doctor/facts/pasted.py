@@ -2,7 +2,8 @@
 
 Besides `python -m torch.utils.collect_env` (collect_env_text), issues carry `nvidia-smi`
 output, `pip list` / `pip freeze` / `conda list` tables, `python -m sglang.check_env`, Lightning's
-bulleted environment, and torch's own warnings. `read(text)` finds each of these in one text (alone
+bulleted environment, `transformers-cli env` / `diffusers-cli env` / `accelerate env`, and torch's
+own warnings. `read(text)` finds each of these in one text (alone
 or together), merges what they say into a partial `Facts` JSON dict and names what it read; every
 field none of them shows stays unknown, with that list as the reason.
 
@@ -34,6 +35,12 @@ _KV = {
 }
 _KV_GPU = re.compile(r"(?:^|\s)GPU ((?:\d+,)*\d+):\s*(.+?)(?=\s+GPU (?:\d+,)*\d+ Compute Capability|\s+CUDA_HOME|$)", re.M)
 _KV_CC = re.compile(r"GPU ((?:\d+,)*\d+) Compute Capability:\s*(\d+\.\d+)")
+# `transformers-cli env`, `diffusers-cli env`, `accelerate env` (what Hugging Face's templates ask for):
+# "- PyTorch version (GPU?): 2.1.2+cu121 (True)", "- GPU type: NVIDIA A100-SXM4-80GB", "- Platform: Linux-...".
+_HF_TORCH = re.compile(r"^[-*]?\s*PyTorch version \(GPU\?\):\s*(\d+\.\d+[\w.+]*)\s*\((True|False)\)")
+_HF_GPU = re.compile(r"^[-*]?\s*GPU type:\s*(\S.*)$", re.I)
+_HF_PLATFORM = re.compile(r"^[-*]?\s*Platform:\s*((?:Linux|Windows|macOS|Darwin)-\S+)")
+_HF_PYTHON = re.compile(r"^[-*]?\s*Python version:\s*(\d+\.\d+(?:\.\d+)?)\s*$")
 # Lightning's bug-report environment ("* CUDA:" / "- GPU:" / "- NVIDIA A100..." / "- torch: 2.1.0").
 _LIT_SECTION = re.compile(r"^\*\s*(CUDA|Lightning|Packages|System):\s*$")
 _LIT_ITEM = re.compile(r"^-\s*([A-Za-z0-9][\w.-]*):\s*(\S.*)?$")
@@ -210,6 +217,48 @@ def lightning(lines: list[str]) -> dict[str, Any] | None:
     return facts
 
 
+def hf_env(lines: list[str]) -> dict[str, Any] | None:
+    """The environment block of `transformers-cli env` / `diffusers-cli env` / `accelerate env`."""
+    torch: dict[str, Any] = {}
+    gpus: list[dict[str, Any]] = []
+    python: dict[str, Any] = {}
+    for line in lines:
+        m = _HF_TORCH.match(line)
+        if m and "version" not in torch:
+            torch = {"version": m.group(1), "import_status": "ok", "cuda_available": m.group(2) == "True"}
+            cuda = _cuda_from_tag(m.group(1))
+            if cuda is not False:
+                torch["cuda"] = cuda
+            continue
+        m = _HF_GPU.match(line)
+        if m and m.group(1).strip().lower() not in ("none", "n/a", "cpu"):
+            name = m.group(1).strip()
+            gpu: dict[str, Any] = {"index": len(gpus), "name": name}
+            cc = collect_env_text.compute_capability(name)
+            if cc:
+                gpu["compute_capability"] = cc
+            gpus.append(gpu)
+            continue
+        m = _HF_PLATFORM.match(line)
+        if m:
+            python["platform"] = m.group(1)
+            head = m.group(1).split("-", 1)[0].lower()
+            python["system"] = {"linux": "Linux", "windows": "Windows", "macos": "Darwin", "darwin": "Darwin"}[head]
+            continue
+        m = _HF_PYTHON.match(line)
+        if m:
+            python["version"] = m.group(1)
+    if not torch:
+        return None
+    facts: dict[str, Any] = {"torch": torch}
+    if python:
+        facts["python"] = python
+    if gpus:
+        # Only the GPU torch runs on is named; the others, if any, are not in the text.
+        facts["nvidia"] = {"gpus": gpus}
+    return facts
+
+
 def _fill(into: dict[str, Any], section: str, values: dict[str, Any]) -> None:
     """Add what `into` lacks; never overwrite what an earlier source said."""
     target = into.setdefault(section, {})
@@ -237,6 +286,12 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
     if kv:
         kinds.append("check_env")
         for section, values in kv.items():
+            _fill(facts, section, values)
+
+    hf = None if "collect_env report" in kinds else hf_env(lines)
+    if hf:
+        kinds.append("Hugging Face env")
+        for section, values in hf.items():
             _fill(facts, section, values)
 
     lit = lightning(lines)
