@@ -269,3 +269,40 @@ def test_accelerate_env_decides_te202_from_the_gpu_type_and_torch(tmp_path):
 def test_accelerate_env_with_a_blackwell_build_is_quiet(tmp_path):
     te202 = {f.code: f for f in run_env_checks(load_text(ACCELERATE_ENV.format(torch="2.7.0+cu128"), tmp_path))}["TE202"]
     assert te202.status is Status.OK
+
+
+REPORT_HEAD = """Collecting environment information...
+PyTorch version: 2.1.0+cu121
+Is debug build: False
+CUDA used to build PyTorch: 12.1
+ROCM used to build PyTorch: N/A
+
+OS: Ubuntu 22.04.3 LTS (x86_64)
+Python version: 3.10.13 (main, Sep 11 2023, 13:44:35) [GCC 11.2.0] (64-bit runtime)
+Python platform: Linux-5.15.0-88-generic-x86_64-with-glibc2.35
+Is CUDA available: True
+GPU models and configuration: GPU 0: NVIDIA GeForce RTX 3090
+Nvidia driver version: 535.129.03
+
+Versions of relevant libraries:
+[pip3] numpy==1.26.0
+[pip3] torch==2.1.0
+
+and `pip list`:
+
+Package            Version
+------------------ ------------
+numpy              1.26.0
+torch              2.1.0
+torchvision        {tv}
+"""
+
+
+def test_a_pip_list_below_a_report_adds_what_the_report_filters_out(tmp_path):
+    found = {f.code: f for f in run_env_checks(load_text(REPORT_HEAD.format(tv="0.15.2"), tmp_path))}
+    assert found["TE103"].status is Status.ERROR and "0.16" in found["TE103"].fix.commands[0]
+
+
+def test_a_matching_pip_list_below_a_report_is_quiet(tmp_path):
+    found = {f.code: f for f in run_env_checks(load_text(REPORT_HEAD.format(tv="0.16.0"), tmp_path))}
+    assert found["TE103"].status is Status.OK

@@ -300,11 +300,13 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
         for section, values in lit.items():
             _fill(facts, section, values)
 
-    listed = package_list(lines) if "collect_env report" not in kinds else None
+    listed = package_list(lines)
     if listed:
         kind, rows = listed
         kinds.append(kind)
-        facts.setdefault("packages", {}).setdefault("distributions", rows)
+        have = facts.setdefault("packages", {}).setdefault("distributions", [])
+        names = {d["name"] for d in have}
+        have += [r for r in rows if r["name"] not in names]  # the report's own lines first
         torch_row = next((r for r in rows if r["name"] == "torch"), None)
         if torch_row:
             values: dict[str, Any] = {"version": torch_row["version"]}
