@@ -40,6 +40,7 @@ _FENCE_EDGE = re.compile(r"^\s*```(?=\S)|(?<=\S)\s*```\s*$")
 # far more often a dunder name (`__getitem__`) than emphasis.
 _BOLD = re.compile(r"(?<![\w*])_?(\*\*\*?)(?=\S)(.+?)(?<=\S)\1_?(?![\w*])")
 _CODE_SPAN = re.compile(r"(?<!`)`([^`\n]{1,2000})`(?!`)")
+_CJK_ASCII_EDGE = re.compile(r"(?<=[A-Za-z0-9_)\]])(?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])(?=[A-Za-z0-9_(\[])")
 _FULLWIDTH = re.compile(r"[\uff01-\uff5e\u3000\u3001\u3002\u201c\u201d\u2018\u2019]")
 _FULLWIDTH_MAP = {"\u3000": " ", "\u3001": ", ", "\u3002": ". ", "\u201c": '"', "\u201d": '"', "\u2018": "'",
                   "\u2019": "'"}
@@ -115,6 +116,10 @@ def clean_line(line: str) -> str:
         if _FULLWIDTH.search(line):
             line = _FULLWIDTH.sub(_fullwidth, line)
         line = line.replace("\u00a0", " ").replace("\u200b", "")
+        if _CJK_ASCII_EDGE.search(line):
+            # "输出:False怎么回事": Chinese characters are word characters to a regex, so a
+            # pattern's \bFalse\b could not end there. A space where the scripts meet.
+            line = _CJK_ASCII_EDGE.sub(" ", line)
     if "!!!" in line:
         line = _BANNER.sub("", line)
     return line
