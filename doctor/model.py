@@ -63,10 +63,13 @@ class Result:
     evidence: Mapping[str, Any] = field(default_factory=dict)
     fix: Fix | None = None
     related: tuple[str, ...] = ()  # knowledge-base ids that explain more
+    # For an OK: what the check could not see with these facts ("import torchvision was not tried
+    # (--quick)"). Such an OK is not proof of health; explain --env must not cite it as one.
+    unseen: str = ""
 
 
-def ok(message: str, **evidence: Any) -> Result:
-    return Result(Status.OK, message, evidence)
+def ok(message: str, *, unseen: str = "", **evidence: Any) -> Result:
+    return Result(Status.OK, message, evidence, unseen=unseen)
 
 
 def skip(message: str, **evidence: Any) -> Result:
@@ -94,9 +97,10 @@ class Finding:
     evidence: Mapping[str, Any] = field(default_factory=dict)
     fix: Fix | None = None
     related: tuple[str, ...] = ()
+    unseen: str = ""  # see Result.unseen
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "code": self.code,
             "name": self.name,
             "area": self.area,
@@ -107,6 +111,9 @@ class Finding:
             "fix": self.fix.to_json() if self.fix else None,
             "related": list(self.related),
         }
+        if self.unseen:
+            out["unseen"] = self.unseen
+        return out
 
 
 def _jsonable(value: Any) -> Any:

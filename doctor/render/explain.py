@@ -47,7 +47,9 @@ def error_json(block: ExceptionBlock | None) -> dict[str, Any] | None:
 
 
 def env_notes(match: Match, findings: "list[Finding] | None") -> list[dict[str, Any]]:
-    """What this machine's env checks say about a match's cause: confirmed, or found healthy."""
+    """What this machine's env checks say about a match's cause: confirmed, found healthy, or not
+    ruled out (an OK from a check that could not see the failure with these facts, e.g. an
+    import that --quick does not try, is no evidence against the cause)."""
     if not findings:
         return []
     from ..model import Status
@@ -58,9 +60,15 @@ def env_notes(match: Match, findings: "list[Finding] | None") -> list[dict[str, 
         f = by_code.get(code)
         if f is None or f.status in (Status.SKIP, Status.CRASH):
             continue
-        verdict = "confirmed" if f.status in (Status.WARNING, Status.ERROR) else "healthy"
-        notes.append({"code": code, "verdict": verdict, "status": f.status.value, "message": f.message,
-                      "fix": f.fix.to_json() if f.fix else None})
+        if f.status in (Status.WARNING, Status.ERROR):
+            verdict = "confirmed"
+        else:
+            verdict = "not ruled out" if f.unseen else "healthy"
+        note = {"code": code, "verdict": verdict, "status": f.status.value, "message": f.message,
+                "fix": f.fix.to_json() if f.fix else None}
+        if f.unseen:
+            note["unseen"] = f.unseen
+        notes.append(note)
     return notes
 
 
@@ -167,6 +175,9 @@ def render_text(parsed: Parsed, matches: list[Match], console: Console,
         if not notes:
             _para(console, "no environment check bears on this cause", style="dim")
         for note in notes:
+            if note["verdict"] == "not ruled out":
+                _para(console, f"? not ruled out by {note['code']}: {note['message']}, but {note['unseen']}")
+                continue
             mark = "✗ confirmed" if note["verdict"] == "confirmed" else "✓ healthy"
             _para(console, f"{mark} by {note['code']}: {note['message']}")
     if entry.related:
