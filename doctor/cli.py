@@ -156,22 +156,25 @@ def explain_command(
     matches = explain(parsed)
 
     findings = None
+    values = None  # what fills the fixes' <torch-version>, <cuda-tag> ... placeholders
     if env:
         from .facts import Target, collect
+        from .kb.fill import values_from_facts
         from .runner import run_env_checks
 
         facts = collect(Target(quick=True))
         findings = run_env_checks(facts)
+        values = values_from_facts(facts)
         matches = _weigh_with_env(matches, findings)
 
     if format is ExplainFormat.json:
         from .render.explain import render_json
 
-        _write(render_json(parsed, matches, findings))
+        _write(render_json(parsed, matches, findings, values))
     else:
         from .render.explain import render_text
 
-        render_text(parsed, matches, _stdout_console(), findings)
+        render_text(parsed, matches, _stdout_console(), findings, values)
     raise typer.Exit(0 if matches else 1)
 
 

@@ -9,7 +9,7 @@ import re
 
 from torchdoctor.facts.model import known
 
-from torchdoctor.data import load
+from torchdoctor.data import load, tables
 from torchdoctor.model import Fix, Status, error, ok, skip, warning
 from torchdoctor.registry import Example, env_check
 
@@ -39,7 +39,7 @@ def _torch_specs(requires: list[str], name: str = "torch") -> list[SpecifierSet]
 
 
 def _without_local(spec: SpecifierSet) -> SpecifierSet:
-    """'==2.5.1+cu124' -> '==2.5.1': the CUDA flavour is compared on its own (see _flavour_clash)."""
+    """'==2.5.1+cu124' -> '==2.5.1': the CUDA flavour is compared on its own (see _build_clash)."""
     parts = [f"{s.operator}{s.version.split('+')[0]}" for s in spec]
     try:
         return SpecifierSet(",".join(parts))
@@ -71,23 +71,6 @@ def _rule(name: str, pkg_version: str) -> tuple[str, SpecifierSet] | None:
             return f"torchaudio 2.{v.minor} pairs with torch 2.{v.minor}", SpecifierSet(f"==2.{v.minor}.*")
         if v.major == 0 and v.minor >= 8:
             return f"torchaudio 0.{v.minor} pairs with torch 1.{v.minor}", SpecifierSet(f"==1.{v.minor}.*")
-    return None
-
-
-def _matching(name: str, torch_text: str) -> str | None:
-    """The release of a domain library that goes with this torch, as a pip requirement."""
-    mm = major_minor(torch_text)
-    if mm is None:
-        return None
-    major, n = mm
-    if name == "torchvision":
-        if major == 2:
-            return "torchvision>=0.29.1" if n >= 14 else f"torchvision==0.{n + 15}.*"
-        return f"torchvision==0.{n + 1}.*" if major == 1 else None
-    if name == "torchaudio":
-        if major == 2:
-            return "torchaudio>=2.11" if n >= 11 else f"torchaudio=={major}.{n}.*"
-        return f"torchaudio==0.{n}.*" if major == 1 else None
     return None
 
 
@@ -349,7 +332,7 @@ def torch_family_mismatch(facts):
     for _, _, name, extra in problems:
         pins.extend(extra)
         if name:
-            pins.append(_matching(name, torch_text) or name)
+            pins.append(tables.family_requirement(name, torch_text) or name)
     command = (f"{pip(facts)} install torch=={base_version(torch_text)} " + " ".join(f'"{p}"' for p in dict.fromkeys(pins))
                + index_url(torch_text))
     message = "; ".join(text for _, text, _, _ in problems)

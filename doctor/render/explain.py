@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 from rich.text import Text
 
+from ..kb.fill import fill
 from ..kb.matcher import CLOSE, Match, happened
 from ..kb.parse import ExceptionBlock, Parsed
 from ..kb.schema import Entry
@@ -72,10 +73,13 @@ def env_notes(match: Match, findings: "list[Finding] | None") -> list[dict[str, 
     return notes
 
 
-def explain_document(parsed: Parsed, matches: list[Match], findings: "list[Finding] | None" = None) -> dict[str, Any]:
+def explain_document(parsed: Parsed, matches: list[Match], findings: "list[Finding] | None" = None,
+                     values: "dict[str, str] | None" = None) -> dict[str, Any]:
     out = []
     for m in matches:
         d = m.to_json()
+        d["fixes"] = [{**f, "commands": [fill(c, values) for c in f["commands"]], "code": fill(f["code"], values)}
+                      for f in d["fixes"]]
         notes = env_notes(m, findings)
         if findings is not None:
             d["env"] = notes
@@ -89,8 +93,9 @@ def explain_document(parsed: Parsed, matches: list[Match], findings: "list[Findi
     }
 
 
-def render_json(parsed: Parsed, matches: list[Match], findings: "list[Finding] | None" = None) -> str:
-    return json.dumps(explain_document(parsed, matches, findings), indent=2, ensure_ascii=False) + "\n"
+def render_json(parsed: Parsed, matches: list[Match], findings: "list[Finding] | None" = None,
+                values: "dict[str, str] | None" = None) -> str:
+    return json.dumps(explain_document(parsed, matches, findings, values), indent=2, ensure_ascii=False) + "\n"
 
 
 def _para(console: Console, text: str, indent: int = 2, style: str = "") -> None:
@@ -116,28 +121,29 @@ def _code(console: Console, code: str, indent: int) -> None:
         console.print(Text(" " * indent + line, style="cyan"), soft_wrap=True)
 
 
-def _why_and_fixes(console: Console, entry: Entry, explanation_style: str) -> None:
+def _why_and_fixes(console: Console, entry: Entry, explanation_style: str,
+                   values: "dict[str, str] | None" = None) -> None:
     _para(console, entry.summary)
     console.print()
     _para(console, entry.explanation, style=explanation_style)
     console.print()
     console.print(Text("Fix", style="bold"))
-    _fixes(console, entry)
+    _fixes(console, entry, values)
 
 
-def _fixes(console: Console, entry: Entry) -> None:
+def _fixes(console: Console, entry: Entry, values: "dict[str, str] | None" = None) -> None:
     for i, fix in enumerate(entry.fixes, 1):
         head = Text(f"  {i}. ", style="bold")
         head.append(fix.summary)
         console.print(head, soft_wrap=True)
         for cmd in fix.commands:
-            console.print(Text(f"       $ {cmd}", style="cyan"), soft_wrap=True)
+            console.print(Text(f"       $ {fill(cmd, values)}", style="cyan"), soft_wrap=True)
         if fix.code:
-            _code(console, fix.code, 7)
+            _code(console, fill(fix.code, values), 7)
 
 
 def render_text(parsed: Parsed, matches: list[Match], console: Console,
-                findings: "list[Finding] | None" = None) -> None:
+                findings: "list[Finding] | None" = None, values: "dict[str, str] | None" = None) -> None:
     if not matches:
         console.print(Text("No confident match in the knowledge base.", style="bold yellow"))
         block = parsed.final
@@ -167,7 +173,7 @@ def render_text(parsed: Parsed, matches: list[Match], console: Console,
         _para(console, line)
     console.print()
     console.print(Text("Why", style="bold"))
-    _why_and_fixes(console, entry, "dim")
+    _why_and_fixes(console, entry, "dim", values)
     notes = env_notes(best, findings)
     if findings is not None:
         console.print()
