@@ -34,6 +34,14 @@ _NO_DRIVER = {"driver_version": None, "cuda_driver_version": None, "kernel_modul
         Example("ok", {"torch": _CUDA13,
                        "nvidia": {"driver_version": "580.95.05", "gpus": [example_gpu("NVIDIA H100 80GB HBM3", "9.0")]}},
                 "--quick: a driver and a GPU are there"),
+        Example("warning", {"torch": {**_CUDA13, "cuda_available": False, "device_count": 0, "warnings": [
+            "UserWarning: CUDA initialization: The NVIDIA driver on your system is too old (found version 12020)."]},
+                            "nvidia": {"driver_version": "580.95.05", "gpus": [example_gpu("NVIDIA A100-SXM4-80GB", "8.0")]}},
+                "GPUs listed and the driver is new enough, but torch's import said CUDA did not start",
+                contains="warned why"),
+        Example("skip", {"torch": {**_CUDA13, "cuda_available": False},
+                         "nvidia": {"driver_version": "535.104.05", "gpus": [example_gpu("NVIDIA A100-SXM4-80GB", "8.0")]}},
+                "the driver is too old: TE201 says so"),
         Example("skip", {"torch": {"version": "2.13.0+cpu", "cuda": None}, "nvidia": _NO_DRIVER}, "a CPU build"),
         Example("skip", {"torch": _CUDA13}, "nothing known about the driver or the import"),
     ],
@@ -69,6 +77,24 @@ def cuda_cannot_initialise(facts):
         return ok(f"{label} initialises CUDA: {fact(facts, 'torch.device_count', '?')} device(s) visible")
     if driver == "unknown" and available is None:
         return skip("neither the NVIDIA driver nor torch.cuda.is_available() is known")
+    if driver not in (None, "unknown") and found and available is False:
+        floor, _ = tables.min_driver_for_cuda(str(cuda))
+        if floor and not tables.driver_at_least(driver, floor):
+            return skip(f"CUDA does not initialise: the driver {driver} is older than CUDA {cuda} needs (TE201's business)")
+        visible = (fact(facts, "env.variables") or {}).get("CUDA_VISIBLE_DEVICES")
+        if visible is not None:
+            return skip(f"CUDA does not initialise with CUDA_VISIBLE_DEVICES={visible!r} (TE205's business)")
+        said = [w for w in fact(facts, "torch.warnings", []) or [] if "CUDA initialization" in w or "driver" in w]
+        evidence = {"torch": label, "torch.cuda.is_available()": False, "NVIDIA driver": driver,
+                    "GPUs listed by the driver": len(found)}
+        if said:
+            evidence["torch said"] = said[0]
+        return warning(f"{label} cannot initialise CUDA although the NVIDIA driver {driver} lists "
+                       f"{len(found)} GPU{'s' if len(found) != 1 else ''}: torch.cuda.is_available() is False"
+                       + (" and torch's import warned why (below)" if said else ""),
+                       fix=Fix("Read torch's own warning above; the driver and visibility checks (TE201, TE205) "
+                               "name the usual causes", ("nvidia-smi", "env | grep -E 'CUDA_VISIBLE_DEVICES|NVIDIA_VISIBLE_DEVICES'")),
+                       evidence=evidence, related=("cuda-driver-too-old",))
     if driver not in (None, "unknown") and found:
         return ok(f"{label} is a CUDA {cuda} build and the NVIDIA driver {driver} lists "
                   f"{len(found)} GPU{'s' if len(found) != 1 else ''}")
