@@ -17,6 +17,9 @@ import typer
 
 from .facts._probe_launch import DEFAULT_TIMEOUT as DEFAULT_PROBE_TIMEOUT  # a tiny module
 
+# -h as well as --help, on every command and group (click passes it down to child contexts).
+CONTEXT = {"help_option_names": ["-h", "--help"]}
+
 app = typer.Typer(
     name="torchdoctor",
     help="Diagnostics for PyTorch: the machine, the traceback, the training code.",
@@ -24,11 +27,23 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
+    context_settings=CONTEXT,
 )
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from . import __version__
+
+        _write(f"torchdoctor {__version__}\n")
+        raise typer.Exit(0)
+
+
 @app.callback()
-def _root() -> None:
+def _root(
+    version: bool = typer.Option(False, "--version", is_eager=True, callback=_print_version,
+                                 help="Print the version and exit."),
+) -> None:
     """Diagnostics for PyTorch: the machine, the traceback, the training code."""
 
 
@@ -85,8 +100,9 @@ def env_command(
 
     all_checks = env_checks()
     if list_checks:
+        width = max(len(c.name) for c in all_checks)
         for c in all_checks:
-            _write(f"{c.code}  {c.name:<32} {c.title}\n")
+            _write(f"{c.code}  {c.name:<{width}}  {c.title}\n")
         return
     selected = all_checks
     if checks:
@@ -112,12 +128,22 @@ def env_command(
     elif format is EnvFormat.markdown:
         from .render.markdown import render_env as render_md
 
-        _write(render_md(facts, findings))
+        _write(render_md(facts, findings, interpreter=_interpreter(facts, python)))
     else:
         from .render.human import render_env as render_human
 
-        render_human(facts, findings, _stdout_console(), verbose=verbose)
+        render_human(facts, findings, _stdout_console(), verbose=verbose, interpreter=_interpreter(facts, python))
     raise typer.Exit(exit_code(findings, fail_on.value))
+
+
+def _interpreter(facts, python: Optional[str]) -> Optional[str]:
+    """The interpreter to name in the header: only when --python chose another one."""
+    if python is None:
+        return None
+    from .facts.model import known
+
+    exe = facts.python.executable if known(facts.python) and known(facts.python.executable) else None
+    return exe or python
 
 
 class ExplainFormat(str, Enum):
@@ -197,7 +223,7 @@ def _weigh_with_env(matches, findings):
     return [m for m in weighed if m.confidence >= CONFIDENT]
 
 
-kb_app = typer.Typer(help="Browse the knowledge base.", no_args_is_help=True)
+kb_app = typer.Typer(help="Browse the knowledge base.", no_args_is_help=True, context_settings=CONTEXT)
 app.add_typer(kb_app, name="kb")
 
 
@@ -242,8 +268,9 @@ def kb_search(words: List[str] = typer.Argument(..., help="Words from the messag
     if not found:
         sys.stderr.write(f"torchdoctor: no knowledge entry mentions {' '.join(words)!r}\n")
         raise typer.Exit(1)
+    width = max(len(entry.id) for entry, _ in found)
     for entry, _score in found:
-        row = Text(f"{entry.id:<34}", style="cyan")
+        row = Text(f"{entry.id:<{width}}  ", style="cyan")
         row.append(entry.title)
         console.print(row, soft_wrap=True)
 
@@ -402,8 +429,10 @@ def rule_command(
     from .registry import find_lint_rule, lint_rules
 
     if list_rules or code is None:
-        for r in lint_rules():
-            _write(f"{r.code}  {r.name:<34} {r.title}{'' if r.default else '  (off by default)'}\n")
+        rules = lint_rules()
+        width = max(len(r.name) for r in rules)
+        for r in rules:
+            _write(f"{r.code}  {r.name:<{width}}  {r.title}{'' if r.default else '  (off by default)'}\n")
         return
     rule = find_lint_rule(code)
     if rule is None:
@@ -470,14 +499,18 @@ def ci_command(
             if f.fix:
                 console.print(Text(f"      fix: {f.fix.summary}", style="dim"), soft_wrap=True)
         if not ckpt_findings:
-            console.print(Text(f"  {len(checkpoints)} checkpoint(s): no problems", style="green"))
+            from .text import plural
+
+            console.print(Text(f"  {plural(len(checkpoints), 'checkpoint')}: no problems", style="green"))
     failed = bool(env_errors or result.findings or result.errors or ckpt_errors)
     console.print()
     verdict = "gate failed" if failed else "gate passed"
-    parts = [f"{len(env_errors)} environment errors", f"{len(result.findings)} code findings",
-             f"{len(result.errors)} files not checked"]
+    from .text import plural
+
+    parts = [plural(len(env_errors), "environment error"), plural(len(result.findings), "code finding"),
+             plural(len(result.errors), "file") + " not checked"]
     if checkpoints:
-        parts.append(f"{len(ckpt_errors)} checkpoint errors")
+        parts.append(plural(len(ckpt_errors), "checkpoint error"))
     console.print(Text(f"torchdoctor ci: {verdict} ({', '.join(parts)})",
                        style="bold red" if failed else "bold green"), soft_wrap=True)
     raise typer.Exit(1 if failed else 0)
@@ -595,6 +628,22 @@ for _group in (cli_inspect, cli_model, cli_runtime):
     _group.register(app)
 
 
+def _closed_pipe(exc: BaseException | None) -> bool:
+    import errno
+
+    return isinstance(exc, OSError) and exc.errno == errno.EPIPE
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush does not complain about the pipe."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
+
+
 def main(argv: Optional[List[str]] = None) -> None:
     """Entry point: run the app, turn every failure into one line and a status."""
     command = typer.main.get_command(app)
@@ -608,6 +657,14 @@ def main(argv: Optional[List[str]] = None) -> None:
         code = 2
     except typer.Exit as exc:
         code = getattr(exc, "exit_code", 0)
+    except SystemExit as exc:
+        # click turns a closed pipe (`torchdoctor env | head -2`) into exit status 1; the reader
+        # leaving is not a failure of ours, so exit quietly with 0 like the other paths do.
+        if _closed_pipe(exc.__context__):
+            _silence_stdout()
+            code = 0
+        else:
+            raise
     except typer.Abort:
         sys.stderr.write("torchdoctor: aborted\n")
         code = 130
@@ -620,10 +677,7 @@ def main(argv: Optional[List[str]] = None) -> None:
         code = 130
     except BrokenPipeError:
         # `torchdoctor env | head`: the reader left; that is not an error of ours.
-        try:
-            sys.stdout = open(os.devnull, "w")
-        except OSError:
-            pass
+        _silence_stdout()
         code = 0
     except Exception as exc:  # never a traceback from torchdoctor itself
         if os.environ.get("TORCHDOCTOR_DEBUG"):

@@ -24,7 +24,8 @@ class FailOn(str, Enum):
     warning = "warning"
 
 
-ckpt_app = typer.Typer(help="Repair checkpoints: strip prefixes, move to CPU, change the format.", no_args_is_help=True)
+ckpt_app = typer.Typer(help="Repair checkpoints: strip prefixes, move to CPU, change the format.", no_args_is_help=True,
+                       context_settings={"help_option_names": ["-h", "--help"]})
 
 
 def inspect_command(

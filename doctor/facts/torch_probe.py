@@ -50,7 +50,7 @@ def _facts(data: dict[str, Any], reason: str) -> TorchFacts:
 def quick(python: PythonFacts) -> TorchFacts:
     """No import: what torch/version.py says, everything else honestly unknown."""
     vf = torch_version_file(python.sys_path) if known(python.sys_path) else None
-    skipped = Unknown("skipped by --quick")
+    skipped = Unknown("not collected with --quick")
     fields: dict[str, Any] = {name: skipped for name in TorchFacts.__dataclass_fields__}
     if vf is None:
         fields.update(import_status="not-installed", **{k: None for k in _ERROR_FIELDS})

@@ -215,7 +215,7 @@ def render_text(parsed: Parsed, matches: list[Match], console: Console,
 
 def render_entry(entry: Entry, console: Console) -> None:
     console.print(Text(entry.title, style="bold"))
-    console.print(Text(f"{entry.id} · {entry.area} · seed {entry.seed}", style="dim"))
+    console.print(Text(f"{entry.id} · {entry.area}", style="dim"))
     console.print()
     _why_and_fixes(console, entry, "")
     if entry.related:
@@ -236,12 +236,13 @@ def render_entry(entry: Entry, console: Console) -> None:
 
 def render_list(entries: list[Entry], console: Console) -> None:
     area = None
+    width = max((len(e.id) for e in entries), default=0)
     for e in entries:
         if e.area != area:
             if area is not None:
                 console.print()
             area = e.area
             console.print(Text(area, style="bold underline"))
-        row = Text(f"  {e.id:<34}", style="cyan")
+        row = Text(f"  {e.id:<{width}}  ", style="cyan")
         row.append(e.title)
         console.print(row, soft_wrap=True)

@@ -33,8 +33,11 @@ def _value(value: Any) -> str:
     return str(value)
 
 
-def render_env(facts: Facts, findings: list[Finding], console: Console, *, verbose: bool = False) -> None:
+def render_env(facts: Facts, findings: list[Finding], console: Console, *, verbose: bool = False,
+               interpreter: str | None = None) -> None:
     line = headline(facts)
+    if interpreter:  # --python: say whose environment this is
+        line = f"{interpreter} · {line}" if line else interpreter
     if facts.meta.source not in ("live", "example"):
         line += f" (from {facts.meta.source} facts)"
     _print_wrapped(console, Text("torchdoctor env" + (" · " if line else ""), style="bold"), line, 2)

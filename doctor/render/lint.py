@@ -13,6 +13,7 @@ from rich.text import Text
 
 from ..lint.model import CheckResult
 from ..registry import LintRule
+from ..text import plural
 
 CHECK_SCHEMA = "torchdoctor.check/v1"
 _LEVEL = {"error": "error", "warning": "warning", "note": "note"}
@@ -35,16 +36,16 @@ def render_text(result: CheckResult, console: Console, *, statistics: bool = Fal
             console.print(Text(f"{n:5d}  {code}  {name}"), soft_wrap=True)
     console.print()
     n = len(result.findings)
-    files = f"{result.files} file{'s' if result.files != 1 else ''}"
+    files = plural(result.files, "file")
     if n == 0 and not result.errors:
         console.print(Text(f"All checks passed ({files}).", style="bold green"))
+    elif not result.errors:
+        console.print(Text(f"Found {plural(n, 'finding')} in {files}.", style="bold red"))
     else:
-        parts = []
-        if n:
-            parts.append(f"{n} finding{'s' if n != 1 else ''}")
-        if result.errors:
-            parts.append(f"{len(result.errors)} file{'s' if len(result.errors) != 1 else ''} not checked")
-        console.print(Text(f"Found {' and '.join(parts)} in {files}.", style="bold red"))
+        # A file that could not be read or parsed is not among the files checked: say so apart.
+        unreadable = f"{plural(len(result.errors), 'file')} could not be checked"
+        console.print(Text(f"Found {plural(n, 'finding')}; {unreadable}." if n else f"{unreadable[0].upper()}{unreadable[1:]}.",
+                           style="bold red"))
     if result.suppressed:
         console.print(Text(f"({result.suppressed} suppressed by noqa)", style="dim"))
 

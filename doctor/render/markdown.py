@@ -82,9 +82,11 @@ def redactor(facts: Facts):
     return redact
 
 
-def render_env(facts: Facts, findings: list[Finding]) -> str:
+def render_env(facts: Facts, findings: list[Finding], *, interpreter: str | None = None) -> str:
     out: list[str] = ["## torchdoctor env", ""]
     line = headline(facts)
+    if interpreter:
+        line = f"{interpreter} · {line}" if line else interpreter
     if line:
         out += [f"**{line}**", ""]
     out += [f"**Result:** {closing_line(findings)}", ""]

@@ -4,10 +4,7 @@ from __future__ import annotations
 
 from ..facts.model import Facts, known
 from ..model import Finding, Status
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
+from ..text import plural
 
 
 def closing_line(findings: list[Finding]) -> str:
@@ -20,7 +17,7 @@ def closing_line(findings: list[Finding]) -> str:
     if warnings:
         parts.append(plural(warnings, "warning"))
     if crashes:
-        parts.append(f"{crashes} check{'s' if crashes != 1 else ''} crashed")
+        parts.append(f"{plural(crashes, 'check')} crashed")
     return ", ".join(parts) if parts else "No problems found."
 
 
