@@ -46,10 +46,17 @@ class Fix:
     commands: tuple[str, ...] = ()
     actions: tuple[Action, ...] = ()  # what `--fix` can do automatically (safe fixes only)
 
+    def steps(self) -> list[Any]:
+        """The commands as typed steps: shell command, Python code or prose (see fix_steps)."""
+        from .fix_steps import steps
+
+        return steps(self.commands)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "summary": self.summary,
             "commands": list(self.commands),
+            "steps": [s.to_json() for s in self.steps()],
             "actions": [a.to_json() for a in self.actions],
         }
 

@@ -108,6 +108,7 @@ class ExceptionBlock:
     type: str
     message: str  # the message line plus its continuation lines
     frames: list[str] = field(default_factory=list)  # "file:line in func", innermost last
+    code: list[str] = field(default_factory=list)  # the source line shown under each frame ("" if none)
     line_no: int = 0  # 1-based line of the exception line in the input
     # "final" (the last exception in the text), "cause" (the direct cause in a chain), "context"
     # (an exception during whose handling another occurred), "worker" (the original error inside a
@@ -191,6 +192,7 @@ class _Reader:
         self.kept: deque[tuple[int, str]] = deque(maxlen=MAX_KEPT_LINES)
         self.logs: deque[tuple[int, str]] = deque(maxlen=MAX_KEPT_LINES)
         self.frames: list[str] = []
+        self.code: list[str] = []
         self.in_traceback = False
         self.current: ExceptionBlock | None = None  # an exception whose message may continue
         self.worker_pending: int | None = None
@@ -224,6 +226,7 @@ class _Reader:
         if _TRACEBACK.match(line):
             self.in_traceback = True
             self.frames = []
+            self.code = []
             if not stripped.startswith("Original"):
                 self.worker_pending = None  # a new traceback of the main process
             self.kept.append((number, line))
@@ -237,9 +240,13 @@ class _Reader:
             m = _FRAME.match(line)
             if m:
                 self.frames.append(f"{m['file']}:{m['line']} in {m['func'] or '?'}")
+                self.code.append("")
                 return
             if line.startswith("    ") and not _EXC.match(stripped):
-                return  # the source line under a frame (or a ^^^^ marker)
+                # the source line under a frame (or a ^^^^ marker, which is not kept)
+                if self.code and not self.code[-1] and stripped.strip("^~ "):
+                    self.code[-1] = stripped
+                return
 
         exc = _EXC.match(stripped)
         if exc is None and _LEVEL.match(stripped):
@@ -250,6 +257,7 @@ class _Reader:
                 type=exc["type"] if exc else "c10::Error",
                 message=(exc["msg"] or "").strip() if exc else what["msg"].strip(),
                 frames=self.frames if self.in_traceback else [],
+                code=self.code if self.in_traceback else [],
                 line_no=number,
             )
             w = _WORKER.search(block.message)
@@ -264,6 +272,7 @@ class _Reader:
             self.current = block
             self.in_traceback = False
             self.frames = []
+            self.code = []
             self._keep(number, line)
             return
 

@@ -76,12 +76,24 @@ def render_github(result: CheckResult) -> str:
         level = {"error": "error", "warning": "warning"}.get(f.severity, "notice")
         props = (f"file={_escape_property(f.path)},line={f.line},col={f.column},endLine={f.end_line},"
                  f"endColumn={f.end_column},title={_escape_property(f'{f.code} {f.name}')}")
-        message = f.message + (f" — fix: {f.fix.summary}" if f.fix else "")
+        message = f.message + (f"\nFix: {f.fix.summary}" if f.fix else "")
         out.append(f"::{level} {props}::{_escape_data(message)}")
     for e in result.errors:
         line = f",line={e.line}" if e.line else ""
         out.append(f"::error file={_escape_property(e.path)}{line},title=torchdoctor::{_escape_data(e.message)}")
     return "\n".join(out) + ("\n" if out else "")
+
+
+def _markdown_code(text: str) -> str:
+    """Prose with its code spans kept as code: `x` stays `x`; a bare call like torch.load(...) is
+    put in backticks so code scanning does not show it as a sentence."""
+    import re
+
+    if "`" in text:
+        return text
+    text = re.sub(r"(?<![\w`])((?:[A-Za-z_][\w]*\.)*[A-Za-z_]\w*\([^()]*\))", r"`\1`", text)
+    # keyword arguments on their own: weights_only=True, map_location="cpu"
+    return re.sub(r"(?<![\w`=])([a-z_]\w*=(?:True|False|None|\d+|\"[^\"]*\"|'[^']*'))(?![\w`])", r"`\1`", text)
 
 
 def render_sarif(result: CheckResult, rules: list[LintRule], version: str, root: str = ".") -> str:
@@ -103,6 +115,20 @@ def render_sarif(result: CheckResult, rules: list[LintRule], version: str, root:
         }
         if f.code in index:
             entry["ruleIndex"] = index[f.code]
+        if f.fix:
+            entry["message"]["markdown"] = _markdown_code(entry["message"]["text"])
+        if f.fix and f.fix.edits:
+            # The fix as SARIF types it: a description for people and the replacement code itself
+            # (SARIF requires artifactChanges, so only fixes that know their edit are listed).
+            entry["fixes"] = [{
+                "description": {"text": f.fix.summary, "markdown": _markdown_code(f.fix.summary)},
+                "artifactChanges": [{
+                    "artifactLocation": {"uri": rel, "uriBaseId": "%SRCROOT%"},
+                    "replacements": [{"deletedRegion": {"startLine": e.line, "startColumn": e.column + 1,
+                                                        "endLine": e.end_line, "endColumn": e.end_column + 1},
+                                      "insertedContent": {"text": e.replacement}} for e in f.fix.edits],
+                }],
+            }]
         results.append(entry)
     driver_rules = [{
         "id": r.code,

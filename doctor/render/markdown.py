@@ -82,6 +82,25 @@ def redactor(facts: Facts):
     return redact
 
 
+def steps_markdown(steps: list) -> list[str]:
+    """Fix steps as Markdown: consecutive commands in one ```sh block, Python in ```python, prose as text."""
+    from ..fix_steps import COMMAND, PYTHON
+
+    out: list[str] = []
+    fence = {COMMAND: "sh", PYTHON: "python", "text": "text"}
+    last = None
+    for step in steps:
+        if step.kind in fence:
+            if last == step.kind and step.kind == COMMAND:
+                out.insert(len(out) - 1, step.text)  # join a run of commands in one block
+                continue
+            out += ["", f"```{fence[step.kind]}", *step.text.rstrip().splitlines(), "```"]
+        else:
+            out += ["", step.text.strip().lstrip("#").strip()]
+        last = step.kind
+    return out
+
+
 def render_env(facts: Facts, findings: list[Finding], *, interpreter: str | None = None) -> str:
     out: list[str] = ["## torchdoctor env", ""]
     line = headline(facts)
@@ -101,8 +120,7 @@ def render_env(facts: Facts, findings: list[Finding], *, interpreter: str | None
                 out.append(f"- {key}: `{value}`")
         if f.fix:
             out += ["", f"**Fix:** {f.fix.summary}"]
-            if f.fix.commands:
-                out += ["", "```sh", *f.fix.commands, "```"]
+            out += steps_markdown(f.fix.steps())
         out.append("")
     out += ["| | check | result |", "|---|---|---|"]
     for area in AREAS:

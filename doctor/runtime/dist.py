@@ -308,8 +308,9 @@ def _finish(dist: Any) -> None:
 
 
 def _short(exc: BaseException) -> str:
-    text = " ".join(str(exc).split())
-    return f"{type(exc).__name__}: {text[:400]}"
+    from ..text import shorten
+
+    return f"{type(exc).__name__}: {shorten(str(exc), 400)}"
 
 
 _MB_RANKS = re.compile(r"Ranks? ([\d,\s]+?) failed to pass monitoredBarrier")
