@@ -113,7 +113,14 @@ def env_command(
                 raise UsageError(f"no check named {key!r} (see `torchdoctor env --list`)")
             selected.append(found)
 
-    facts = _load_facts(facts_file) if facts_file is not None else pending.result()
+    if facts_file is not None:
+        facts = _load_facts(facts_file)
+    else:
+        from .progress import status
+
+        with status("torchdoctor env: importing torch in a child process and reading the machine",
+                    enabled=format is EnvFormat.text):
+            facts = pending.result()
 
     from .runner import exit_code, run_env_checks
 
@@ -342,7 +349,10 @@ def check_command(
         raise UsageError("--unsafe-fixes only widens --fix or --diff; add one of them")
     if fix and diff:
         raise UsageError("--diff shows the fixes without applying them; give --fix or --diff, not both")
-    result = check_paths(paths or ["."], selection, jobs=jobs, cache=cache)
+    from .progress import status
+
+    with status(f"torchdoctor check: reading {' '.join(paths or ['.'])}", enabled=format is CheckFormat.text):
+        result = check_paths(paths or ["."], selection, jobs=jobs, cache=cache)
     if fix or diff:
         changed = _apply_lint_fixes(result, selection, unsafe=unsafe_fixes, diff_only=diff)
         if diff:

@@ -65,7 +65,11 @@ def register(app: typer.Typer) -> None:
             raise UsageError(f"--input: {exc}") from None
         from .runtime.model_probe import run_isolated
 
-        record = run_isolated(factory, spec, loss=loss, device=device, timeout=timeout, export=export)
+        from .progress import status
+
+        with status(f"torchdoctor model: building {factory} and running one training step in a child process",
+                    enabled=format is not ModelFormat.json):
+            record = run_isolated(factory, spec, loss=loss, device=device, timeout=timeout, export=export)
         if record.get("usage_error"):
             raise UsageError(record["usage_error"])
         if dataset_size is not None:
