@@ -455,6 +455,7 @@ def ci_command(
     paths: Optional[List[str]] = typer.Argument(None, help="Training code to check (default: the current directory)."),
     quick: bool = typer.Option(False, "--quick", help="Examine the machine without importing torch."),
     checkpoints: Optional[List[Path]] = typer.Option(None, "--checkpoint", help="Also inspect this checkpoint (repeatable): unsafe or unreadable fails the gate."),
+    sarif: Optional[Path] = typer.Option(None, "--sarif", help="Also write the code and checkpoint findings as SARIF 2.1.0 to this file (for GitHub code scanning)."),
 ) -> None:
     """The pre-training gate: env (errors only), check, and inspect; one summary, one exit status."""
     from rich.text import Text
@@ -486,8 +487,11 @@ def ci_command(
         except OSError as exc:
             raise UsageError(f"--checkpoint {ckpt}: cannot read: {exc.strerror or exc}") from None
         ckpt_findings += [(ckpt, f) for f in found if f.status in (Status.ERROR, Status.WARNING, Status.CRASH)]
-    result = check_paths(paths or ["."], Selection(select=config.select, ignore=config.ignore,
-                                                  per_file_ignores=config.per_file_ignores, exclude=config.exclude))
+    selection = Selection(select=config.select, ignore=config.ignore, per_file_ignores=config.per_file_ignores,
+                          exclude=config.exclude)
+    result = check_paths(paths or ["."], selection)
+    if sarif is not None:
+        _write_ci_sarif(sarif, result, ckpt_findings, selection)
     console = _stdout_console()
     console.print(Text("torchdoctor ci: the machine", style="bold"))
     for f in env_errors:
@@ -524,6 +528,31 @@ def ci_command(
     console.print(Text(f"torchdoctor ci: {verdict} ({', '.join(parts)})",
                        style="bold red" if failed else "bold green"), soft_wrap=True)
     raise typer.Exit(1 if failed else 0)
+
+
+def _write_ci_sarif(path: Path, result, ckpt_findings, selection) -> None:
+    """The gate's findings that have a place in the repository, as SARIF: the code findings with
+    their rules, and each checkpoint finding located at the checkpoint file."""
+    import json
+
+    from . import __version__
+    from .registry import lint_rules
+    from .render.lint import render_sarif
+
+    doc = json.loads(render_sarif(result, selection.rules(lint_rules()), __version__))
+    level = {"error": "error", "warning": "warning", "crash": "error"}
+    for ckpt, f in ckpt_findings:
+        doc["runs"][0]["results"].append({
+            "ruleId": f.code,
+            "level": level.get(f.status.value, "warning"),
+            "message": {"text": f.message + (f" Fix: {f.fix.summary}" if f.fix else "")},
+            "locations": [{"physicalLocation": {"artifactLocation": {"uri": str(ckpt).replace(os.sep, "/"),
+                                                                      "uriBaseId": "%SRCROOT%"}}}],
+        })
+    try:
+        path.write_text(json.dumps(doc, indent=2) + "\n")
+    except OSError as exc:
+        raise UsageError(f"--sarif {path}: {exc.strerror or exc}") from None
 
 
 class _Pending:
