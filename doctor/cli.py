@@ -187,6 +187,9 @@ def explain_command(
     if parsed.total_lines == 0 or not parsed.total_chars:
         raise UsageError("the text is empty")
     matches = explain(parsed)
+    from .kb.matcher import possible_causes
+
+    possible = possible_causes(parsed, matches) if len(matches) < 3 else []
 
     findings = None
     values = None  # what fills the fixes' <torch-version>, <cuda-tag> ... placeholders
@@ -203,11 +206,11 @@ def explain_command(
     if format is ExplainFormat.json:
         from .render.explain import render_json
 
-        _write(render_json(parsed, matches, findings, values))
+        _write(render_json(parsed, matches, findings, possible, values))
     else:
         from .render.explain import render_text
 
-        render_text(parsed, matches, _stdout_console(), findings, values)
+        render_text(parsed, matches, _stdout_console(), findings, possible, values)
     raise typer.Exit(0 if matches else 1)
 
 

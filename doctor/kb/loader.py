@@ -11,15 +11,21 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import zlib
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .schema import Entry, Pattern, SchemaError, entry_from_dict, entry_to_dict
 
+if TYPE_CHECKING:
+    from .retrieve import Retriever
+
 PACKAGE = "torchdoctor.knowledge"
 INDEX = "index.json"
+# Read only when no pattern is confident (possible causes) or a paste was re-wrapped (vocabulary).
+RETRIEVAL = "retrieval.json"
 INDEX_VERSION = 1
 
 
@@ -41,6 +47,10 @@ class KnowledgeBase:
         self.source = source  # "index" or "toml"
         self._entries: dict[str, Entry] = dict(entries or {})
         self._complete = entries is not None
+        self.digest = ""
+        self._retrieval: dict[str, Any] | None = None
+        self._retriever: Retriever | None = None
+        self._vocabulary: frozenset[str] | None = None
 
     def __len__(self) -> int:
         return len(self.heads)
@@ -60,6 +70,33 @@ class KnowledgeBase:
                 self.entry(entry_id)
             self._complete = True
         return {i: self._entries[i] for i in self.heads}
+
+    def _retrieval_data(self) -> dict[str, Any]:
+        if self._retrieval is None:
+            data = None
+            if self.source == "index":
+                try:
+                    data = json.loads(_read(RETRIEVAL))
+                    if data.get("digest") != self.digest:
+                        data = None
+                except (OSError, ValueError):
+                    data = None
+            self._retrieval = data or build_retrieval(self.entries.values())
+        return self._retrieval
+
+    @property
+    def retriever(self) -> "Retriever":
+        from .retrieve import Retriever
+
+        if self._retriever is None:
+            self._retriever = Retriever(self._retrieval_data())
+        return self._retriever
+
+    def vocabulary(self) -> frozenset[str]:
+        """Words the entries use (lower case): tells a line cut mid-word from one cut at a space."""
+        if self._vocabulary is None:
+            self._vocabulary = frozenset(self._retrieval_data()["vocabulary"])
+        return self._vocabulary
 
     @property
     def literals(self) -> dict[str, list[list[list[str]]]]:
@@ -212,6 +249,24 @@ def build_index(files: list[tuple[str, bytes]] | None = None) -> dict[str, Any]:
     }
 
 
+_VOCAB_WORD = re.compile(r"[a-z][a-z0-9_]+")
+
+
+def build_retrieval(entries: Any, files_digest: str = "") -> dict[str, Any]:
+    """The retrieval index (BM25 documents) and the vocabulary of the entries."""
+    from .retrieve import build
+
+    entries = list(entries)
+    data = build(entries)
+    words: set[str] = set()
+    for e in entries:
+        for text in (e.title, e.summary, e.explanation, *e.symptoms, *(x.text for x in e.examples)):
+            words.update(_VOCAB_WORD.findall(text.lower()))
+    data["vocabulary"] = sorted(words)
+    data["digest"] = files_digest
+    return data
+
+
 _CACHE: KnowledgeBase | None = None
 
 
@@ -230,16 +285,22 @@ def load() -> KnowledgeBase:
         heads = {h["id"]: Head(h["id"], h["title"], tuple(Pattern(**p) for p in h["patterns"]),
                                tuple(tuple(tuple(g) for g in x) for x in h["literals"])) for h in index["heads"]}
         _CACHE = KnowledgeBase(heads, "index")
+        _CACHE.digest = current
         return _CACHE
     entries = _parse_toml(files)
     _CACHE = KnowledgeBase({e.id: _head(e) for e in entries.values()}, "toml", entries)
+    _CACHE.digest = current
     return _CACHE
 
 
 def write_index() -> str:
+    files = _toml_files()
     path = os.path.join(_directory(), INDEX)
     with open(path, "w", encoding="utf-8") as fh:
-        fh.write(json.dumps(build_index(), indent=1, ensure_ascii=False) + "\n")
+        fh.write(json.dumps(build_index(files), indent=1, ensure_ascii=False) + "\n")
+    retrieval = build_retrieval(_parse_toml(files).values(), digest(files))
+    with open(os.path.join(_directory(), RETRIEVAL), "w", encoding="utf-8") as fh:
+        fh.write(json.dumps(retrieval, ensure_ascii=False, separators=(",", ":"), sort_keys=True) + "\n")
     return path
 
 

@@ -28,6 +28,12 @@ CLOSE = 0.2  # runners-up within this of the best are shown
 ROLE_WEIGHT = {"final": 1.0, "cause": 1.0, "worker": 1.0, "rank": 0.95, "context": 0.85, "other": 0.8}
 LOG_WEIGHT = 0.75
 LINE_WEIGHT = 0.7
+# An exception pattern found in a line that was not read as an exception: the whole text is a bare
+# message (no exception at all was found, e.g. "mat1 and mat2 shapes cannot be multiplied"), or
+# the message sits in prose or in a framework's own log line beside other exceptions.
+BARE_WEIGHT = 0.85
+UNSTRUCTURED_WEIGHT = 0.6
+FRAME_WEIGHT = 0.75
 WARNING_LINE_WEIGHT = 0.5
 WRAPPER_WEIGHT = 0.4
 AGREEMENT_BONUS = 0.03
@@ -87,6 +93,7 @@ class _Haystack:
         self.items = items
         self.text = "\n".join(t for _, t in items)
         self.lower: str | None = None
+        self.squeezed: dict[bool, tuple[str, str]] = {}
         self.starts: list[int] = []
         offset = 0
         for _, t in items:
@@ -94,18 +101,80 @@ class _Haystack:
             offset += len(t) + 1
 
     def contains_all(self, groups: Any, ignore_case: bool) -> bool:
-        """Whether the text holds one substring of every group (an AND of ORs)."""
+        """Whether the text holds one substring of every group (an AND of ORs), also where a
+        paste broke a line inside it."""
         if ignore_case:
             if self.lower is None:
                 self.lower = self.text.lower()
             text = self.lower
         else:
             text = self.text
-        return all(any(lit in text for lit in group) for group in groups)
+        if all(any(lit in text for lit in group) for group in groups):
+            return True
+        if "\n" not in text:
+            return False
+        squeezed = self.squeezed.get(ignore_case)
+        if squeezed is None:
+            squeezed = self.squeezed[ignore_case] = (text.replace("\n", " "), _squeeze(text))
+        return any(all(any(lit in t for lit in group) for group in groups) for t in squeezed)
 
     def locate(self, offset: int) -> tuple[int, str]:
         i = bisect.bisect_right(self.starts, offset) - 1
         return self.items[i]
+
+    def last_match(self, rx: re.Pattern[str]) -> tuple[tuple[int, str], re.Match[str]] | None:
+        """The last match in the lines, also across a line break that a paste put mid-sentence
+        (read as a space) or mid-word (read as nothing); with the line it starts on."""
+        best = None
+        for count, m in enumerate(rx.finditer(self.text)):
+            best = (self.locate(m.start()), m)
+            if count >= 200:
+                break
+        if best is not None or len(self.items) < 2:
+            return best
+        m = None
+        for m in rx.finditer(self.text.replace("\n", " ")):  # same offsets
+            pass
+        if m is not None:
+            return self.locate(m.start()), m
+        removed = [x.start() for x in _MID_WORD_BREAK.finditer(self.text)]
+        if not removed:
+            return None
+        for m in rx.finditer(_squeeze(self.text)):
+            pass
+        if m is not None:
+            # Offsets shift by one for each line break removed before the match.
+            offset = m.start()
+            for k, pos in enumerate(removed):
+                if pos - k > offset:
+                    break
+                offset += 1
+            return self.locate(offset), m
+        return None
+
+
+def _unwrapped(text: str) -> list[str]:
+    """A multi-line message as printed, and as one line: a paste may have wrapped it between
+    words (the line break stands for a space) or mid-word (it stands for nothing)."""
+    if "\n" not in text:
+        return [text]
+    return [text, text.replace("\n", " "), _squeeze(text)]
+
+
+_MID_WORD_BREAK = re.compile(r"(?<=\w)\n(?=\w)")
+
+
+def _squeeze(text: str) -> str:
+    """Line breaks between two word characters removed (a cut mid-word), the others spaces."""
+    return _MID_WORD_BREAK.sub("", text).replace("\n", " ")
+
+
+def _search_unwrapped(rx: re.Pattern[str], text: str) -> re.Match[str] | None:
+    for variant in _unwrapped(text):
+        m = rx.search(variant)
+        if m:
+            return m
+    return None
 
 
 def _captures(m: re.Match[str]) -> dict[str, str]:
@@ -122,44 +191,91 @@ def _exception_strength(block: ExceptionBlock) -> float:
 def _hits_for(head: Head, parsed: Parsed, stacks: dict[str, _Haystack]) -> list[Hit]:
     hits: list[Hit] = []
     for pattern, lits in zip(head.patterns, head.literals):
+        if pattern.scope == "exception":
+            hits.extend(_exception_hits(pattern, lits, parsed, stacks))
+            continue
         stack = stacks[pattern.scope]
         if not stack.items or not stack.contains_all(lits, pattern.ignore_case):
             continue
-        if pattern.scope == "exception":
-            rx = _compile(pattern, multiline=True)
-            for block in parsed.exceptions:
-                if pattern.exception_type and not re.search(pattern.exception_type, block.type):
-                    continue
-                if pattern.frame and not any(re.search(pattern.frame, f) for f in block.frames):
-                    continue
-                m = rx.search(block.text)
-                if m:
-                    first = block.text.splitlines()[0] if block.text else block.type
-                    hits.append(Hit("exception", block.line_no, first[:300],
-                                    _exception_strength(block) * pattern.weight, _captures(m)))
-        else:
-            rx = _compile(pattern, multiline=True)
-            seen = 0
-            for m in rx.finditer(stack.text):
-                line_no, text = stack.locate(m.start())
-                base = LOG_WEIGHT if pattern.scope == "log" else LINE_WEIGHT
-                if _WARNING_LINE.search(text) and pattern.scope == "line":
-                    base = WARNING_LINE_WEIGHT
-                hits.append(Hit(pattern.scope, line_no, text[:300], base * pattern.weight, _captures(m)))
-                seen += 1
-                if seen >= 20:  # the same log line repeated a thousand times adds nothing
-                    break
+        rx = _compile(pattern, multiline=True)
+        seen = 0
+        for m in rx.finditer(stack.text):
+            line_no, text = stack.locate(m.start())
+            base = {"log": LOG_WEIGHT, "frame": FRAME_WEIGHT}.get(pattern.scope, LINE_WEIGHT)
+            if _WARNING_LINE.search(text) and pattern.scope == "line":
+                base = WARNING_LINE_WEIGHT
+            hits.append(Hit(pattern.scope, line_no, text[:300], base * pattern.weight, _captures(m)))
+            seen += 1
+            if seen >= 20:  # the same log line repeated a thousand times adds nothing
+                break
     return hits
+
+
+def _exception_hits(pattern: Pattern, lits: Any, parsed: Parsed, stacks: dict[str, _Haystack]) -> list[Hit]:
+    hits: list[Hit] = []
+    rx = _compile(pattern, multiline=True)
+    stack = stacks["exception"]
+    if stack.items and stack.contains_all(lits, pattern.ignore_case):
+        for block in parsed.exceptions:
+            if pattern.exception_type and not re.search(pattern.exception_type, block.type):
+                continue
+            if pattern.frame and not any(re.search(pattern.frame, f) for f in block.frames):
+                continue
+            m = _search_unwrapped(rx, block.text)
+            if m:
+                first = block.text.splitlines()[0] if block.text else block.type
+                hits.append(Hit("exception", block.line_no, first[:300],
+                                _exception_strength(block) * pattern.weight, _captures(m)))
+    if hits:
+        return hits
+    # Not in any exception: the same words in a plain line still count, for less. A frame
+    # condition must then hold somewhere in the text; the exception type cannot be known.
+    lines = stacks["line"]
+    if not lines.items or not lines.contains_all(lits, pattern.ignore_case):
+        return hits
+    if pattern.frame and not any(re.search(pattern.frame, f) for _, f in parsed.frame_lines):
+        return hits
+    base = BARE_WEIGHT if not parsed.exceptions else UNSTRUCTURED_WEIGHT
+    found = lines.last_match(rx)
+    if found is not None:
+        (line_no, text), m = found
+        hits.append(Hit("line", line_no, text[:300], base * pattern.weight, _captures(m)))
+    return hits
+
+
+# Another framework's error (TensorFlow, Paddle, Caffe, MXNet, JAX, MindSpore) can share words with a
+# PyTorch failure (CUBLAS_STATUS_EXECUTION_FAILED, "Assertion failed"), but the causes and fixes in
+# the knowledge base are PyTorch's: such a text gets possible causes, not answers.
+FOREIGN_WEIGHT = 0.5
+_FOREIGN = re.compile(r"(?:\btensorflow[\\/.]|\bpaddle[\\/.]|/paddle/|\bcaffe(?:::|[\\/])|\bmxnet[\\/.]|\bjax(?:lib)?[\\/.]"
+                      r"|\bmindspore[\\/.]|\bkeras[\\/.]|\bonnxruntime[\\/.]|\bInvalidArgumentError\b|\bpaddle\.fluid)")
+# A driver-level failure (libcuda, the NVIDIA driver) is the same whichever framework met it.
+_DRIVER_LEVEL = re.compile(r"libcuda|\bdriver\b", re.IGNORECASE)
+_TORCH = re.compile(r"\btorch[\\/._]|\bpytorch|\blibtorch|\bc10::|\bATen\b|\baten[\\/:]", re.IGNORECASE)
+
+
+def other_framework(parsed: Parsed) -> bool:
+    """Whether the text is another framework's error with no sign of PyTorch in it."""
+    texts = [t for _, t in parsed.frame_lines] + [b.text for b in parsed.exceptions] + [t for _, t in parsed.lines]
+    foreign = torch = False
+    for t in texts:
+        foreign = foreign or bool(_FOREIGN.search(t))
+        if _TORCH.search(t):
+            torch = True
+            break
+    return foreign and not torch
 
 
 def match_parsed(parsed: Parsed, kb: KnowledgeBase | None = None, min_confidence: float = 0.0) -> list[Match]:
     kb = kb or load()
-    exception_items = [(b.line_no, b.text) for b in parsed.exceptions]
+    exception_items = [(b.line_no, v) for b in parsed.exceptions for v in _unwrapped(b.text)]
     stacks = {
         "exception": _Haystack(exception_items),
         "line": _Haystack(parsed.lines),
         "log": _Haystack(parsed.log_lines),
+        "frame": _Haystack(parsed.frame_lines),
     }
+    foreign = other_framework(parsed)
     scored = []
     for head in kb.heads.values():
         hits = _hits_for(head, parsed, stacks)
@@ -169,6 +285,8 @@ def match_parsed(parsed: Parsed, kb: KnowledgeBase | None = None, min_confidence
         best = hits[0]
         agreeing = len({(h.scope, h.text) for h in hits[1:] if h.strength >= CONFIDENT * 0.8})
         confidence = min(0.99, best.strength + AGREEMENT_BONUS * min(agreeing, 3))
+        if foreign and not _DRIVER_LEVEL.search(best.text):
+            confidence *= FOREIGN_WEIGHT
         scored.append((head, hits, confidence))
     matches: list[Match] = []
     for head, hits, confidence in scored:
@@ -197,6 +315,67 @@ def explain(source: Any, kb: KnowledgeBase | None = None, *, include_weak: bool 
     """
     parsed = source if isinstance(source, Parsed) else parse(source)
     return match_parsed(parsed, kb, 0.0 if include_weak else CONFIDENT)
+
+
+MAX_CANDIDATES = 3
+
+
+@dataclass
+class Possible:
+    """A cause worth a look when nothing is confident: a weak pattern hit, or an entry whose words
+    the text shares. Never an answer."""
+
+    id: str
+    title: str
+    score: float
+    why: str
+    kind: str  # "pattern" (a pattern matched weakly) or "words" (lexical similarity)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "title": self.title, "score": round(self.score, 3), "kind": self.kind,
+                "why": self.why}
+
+
+def query_text(parsed: Parsed, limit: int = 20000) -> str:
+    """What a text says, for retrieval: its exception messages first, then its other lines."""
+    parts = [b.text for b in reversed(parsed.exceptions)]
+    parts += [t for _, t in reversed(parsed.lines)]
+    out, size = [], 0
+    for part in parts:
+        out.append(part)
+        size += len(part) + 1
+        if size >= limit:
+            break
+    return "\n".join(out)
+
+
+def possible_causes(parsed: Parsed, answers: list[Match], kb: KnowledgeBase | None = None,
+                    limit: int = MAX_CANDIDATES) -> list[Possible]:
+    """Up to `limit` further causes to look at, ranked: weak pattern hits first (the text holds
+    the entry's message, in a weak place), then entries the text resembles in words."""
+    kb = kb or load()
+    taken = {m.id for m in answers}
+    out: list[Possible] = []
+    for m in match_parsed(parsed, kb, 0.0):
+        if m.id in taken or m.confidence >= CONFIDENT:
+            continue
+        hit = m.evidence[0]
+        out.append(Possible(m.id, m.title, m.confidence, f"its pattern matched a {hit.scope} line (line {hit.line})",
+                            "pattern"))
+        taken.add(m.id)
+        if len(out) >= limit:
+            return out
+    query = query_text(parsed)
+    if query.strip():
+        for c in kb.retriever.rank(query, limit=limit + len(taken)):
+            if c.id in taken:
+                continue
+            out.append(Possible(c.id, kb.heads[c.id].title, c.score,
+                                "shares the words " + ", ".join(c.words[:5]), "words"))
+            taken.add(c.id)
+            if len(out) >= limit:
+                break
+    return out
 
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")

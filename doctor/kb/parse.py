@@ -13,7 +13,10 @@ import re
 import sys
 from collections import deque
 from dataclasses import dataclass, field
-from typing import IO, Iterable, Iterator
+from typing import IO, Callable, Iterable, Iterator
+
+from .. import paste
+from ..paste import PASTE_MAX_CHARS
 
 # ------------------------------------------------------------------ normalisation
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07")
@@ -40,7 +43,13 @@ def normalize_line(line: str) -> str:
 # ------------------------------------------------------------------ structure
 # "^C" is the terminal echoing Ctrl-C on the same line as the traceback of the KeyboardInterrupt.
 _TRACEBACK = re.compile(r"^\s*(?:\^C)?(?:Original )?Traceback \(most recent call last\):")
-_FRAME = re.compile(r'^\s+File "(?P<file>[^"]+)", line (?P<line>\d+)(?:, in (?P<func>.+))?')
+_FRAME = re.compile(r'^\s+File "(?P<file>[^"]+)", line (?P<line>\d+)(?:,? in (?P<func>.+))?')
+# Stack dumps of a live or hung process: faulthandler ("Thread 0x... (most recent call first):",
+# frames as `File "x.py", line 12 in wait`) and py-spy ("Thread 123 (idle): "MainThread"", frames
+# as `    wait (threading.py:320)`).
+_DUMP_HEADER = re.compile(r"^\s*(?:(?:Current )?[Tt]hread 0x[0-9a-fA-F]+ \(most recent call first\):"
+                          r"|Stack \(most recent call first\):|Thread (?:0x[0-9a-fA-F]+|\d+) \((?:active|idle)[^)]*\))")
+_PYSPY_FRAME = re.compile(r"^\s+(?P<func>[\w<>.]+) \((?P<file>[^()\s]+):(?P<line>\d+)\)\s*$")
 _EXC = re.compile(
     r"^(?P<type>(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Warning|Interrupt|Exit|Failure|Failed|Fault|"
     r"Timeout|Abort|NotSupported\w*|error)|(?:[A-Za-z_]\w*\.)+exc\.[A-Z]\w*)(?::[ \t]*(?P<msg>.*))?$"
@@ -71,6 +80,7 @@ TRIGGER_WORDS = (
     "too old", "no kernel", "not compiled", "does not exist", "has no attribute", "missing key",
     "unexpected key", "size mismatch", "caught", "root cause", "recursion", "nan", "illegal", "deadlock",
     "hang", "refused", "in use", "shm", "shared memory", "what():", "signal", "raised", "backend",
+    "most recent call first", "(active", "(idle",
 )
 
 
@@ -129,10 +139,21 @@ class Parsed:
     log_lines: list[tuple[int, str]]  # the subset that are CUDA/NCCL/c10 log lines
     total_lines: int
     total_chars: int
+    # Every stack frame seen, "file:line in func", from tracebacks and from stack dumps of a hung
+    # process (faulthandler, py-spy): where a hang or a Ctrl-C was stuck is evidence of its cause.
+    frame_lines: list[tuple[int, str]] = field(default_factory=list)
 
     @property
     def final(self) -> ExceptionBlock | None:
         return self.exceptions[-1] if self.exceptions else None
+
+    def remap(self, original: Callable[[int], int]) -> None:
+        """Line numbers of a cleaned paste back to the user's own lines."""
+        for block in self.exceptions:
+            block.line_no = original(block.line_no)
+        self.lines = [(original(n), t) for n, t in self.lines]
+        self.log_lines = [(original(n), t) for n, t in self.log_lines]
+        self.frame_lines = [(original(n), t) for n, t in self.frame_lines]
 
 
 CHUNK_CHARS = 1 << 22  # 4 Mi characters per chunk: big enough to amortise, small enough to bound memory
@@ -191,6 +212,7 @@ class _Reader:
         self.exceptions: deque[ExceptionBlock] = deque(maxlen=MAX_EXCEPTIONS)
         self.kept: deque[tuple[int, str]] = deque(maxlen=MAX_KEPT_LINES)
         self.logs: deque[tuple[int, str]] = deque(maxlen=MAX_KEPT_LINES)
+        self.frame_lines: deque[tuple[int, str]] = deque(maxlen=MAX_KEPT_LINES)
         self.frames: list[str] = []
         self.code: list[str] = []
         self.in_traceback = False
@@ -236,10 +258,20 @@ class _Reader:
                 self.exceptions[-1].role = "cause" if stripped == _CHAIN_CAUSE else "context"
             self.kept.append((number, line))
             return
+        if _DUMP_HEADER.match(line):
+            self.in_traceback = True
+            self.frames = []
+            self.code = []
+            self.kept.append((number, line))
+            return
+        if self.in_traceback and not stripped:
+            return  # Python prints none inside a traceback; Jupyter and pastes add them
         if self.in_traceback:
-            m = _FRAME.match(line)
+            m = _FRAME.match(line) or _PYSPY_FRAME.match(line)
             if m:
-                self.frames.append(f"{m['file']}:{m['line']} in {m['func'] or '?'}")
+                frame = f"{m['file']}:{m['line']} in {(m['func'] or '?').strip()}"
+                self.frames.append(frame)
+                self.frame_lines.append((number, frame))
                 self.code.append("")
                 return
             if line.startswith("    ") and not _EXC.match(stripped):
@@ -280,6 +312,7 @@ class _Reader:
         self._keep(number, line)
 
 
+_NEWLINE = re.compile(r"\n(?=.)")
 PARALLEL_MIN_BYTES = 32 << 20  # below this, starting worker processes costs more than it saves
 
 
@@ -324,11 +357,70 @@ def _scanned(source: str | bytes | IO[str] | IO[bytes] | Iterable[str]) -> Itera
             yield first, result.get()
 
 
-def parse(source: str | bytes | IO[str] | IO[bytes] | Iterable[str]) -> Parsed:
+def _decode(data: bytes) -> str:
+    """Bytes as text: UTF-16 with or without a BOM (PowerShell's `>` writes it), else UTF-8."""
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return data.decode("utf-16", "replace")
+    if len(data) >= 4 and data[1:4:2] == b"\x00\x00" and data[0:4:2] != b"\x00\x00":
+        return data.decode("utf-16-le", "replace")
+    return data.decode("utf-8-sig", "replace")
+
+
+def _kb_vocabulary() -> frozenset[str]:
+    from .loader import load
+
+    return load().vocabulary()
+
+
+def parse(source: str | bytes | IO[str] | IO[bytes] | Iterable[str],
+          vocabulary: "frozenset[str] | Callable[[], frozenset[str]] | None" = _kb_vocabulary) -> Parsed:
+    """The structure of a text. A paste (anything up to PASTE_MAX_CHARS) first goes through the
+    paste clean-up (markdown, quotes, HTML, wrapped lines, Jupyter); line numbers in the result
+    are always the user's own."""
+    read = getattr(source, "read", None)
+    if read is not None:
+        head = read(PASTE_MAX_CHARS + 1)
+        if len(head) <= PASTE_MAX_CHARS:
+            source = head
+        else:
+            return _parse_stream(_Chained(head, source))
+    if isinstance(source, bytes):
+        source = _decode(source)
+    if isinstance(source, str) and len(source) <= PASTE_MAX_CHARS:
+        cleaned = paste.clean(source, vocabulary)
+        parsed = _parse_stream(cleaned.text, keep_all=True)
+        parsed.remap(cleaned.original_line)
+        parsed.total_lines = max(parsed.total_lines, source.count("\n") + (not source.endswith("\n")))
+        parsed.total_chars = len(source)
+        return parsed
+    return _parse_stream(source)
+
+
+class _Chained:
+    """A stream whose first block was already read (to tell a paste from a log)."""
+
+    def __init__(self, head: str | bytes, rest: IO[str] | IO[bytes]) -> None:
+        self.head, self.rest = head, rest
+
+    def read(self, size: int = -1) -> str | bytes:
+        if self.head:
+            head, self.head = self.head, self.head[:0]
+            return head
+        return self.rest.read(size)
+
+    def fileno(self) -> int:
+        return self.rest.fileno()
+
+
+def _parse_stream(source: str | bytes | IO[str] | IO[bytes] | Iterable[str], keep_all: bool = False) -> Parsed:
+    """`keep_all`: every line is looked at, not only those with a trigger word (a paste is small,
+    and a bare message such as "index out of range in self" has none)."""
     reader = _Reader()
     number = 1  # the line number of the line that starts at `cursor`
     total_chars = 0
     for chunk, starts in _scanned(source):
+        if keep_all:
+            starts = [0] + [m.end() for m in _NEWLINE.finditer(chunk)]
         total_chars += len(chunk)
         size = len(chunk)
         cursor = 0  # everything before it is counted (and, where it mattered, read)
@@ -365,7 +457,7 @@ def parse(source: str | bytes | IO[str] | IO[bytes] | Iterable[str]) -> Parsed:
 
     blocks = list(reader.exceptions)
     _assign_roles(blocks)
-    return Parsed(blocks, list(reader.kept), list(reader.logs), total_lines, total_chars)
+    return Parsed(blocks, list(reader.kept), list(reader.logs), total_lines, total_chars, list(reader.frame_lines))
 
 
 def _assign_roles(blocks: list[ExceptionBlock]) -> None:

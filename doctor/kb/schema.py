@@ -26,7 +26,9 @@ AREAS = (
 #              DataLoader-worker originals, torchrun root causes), message lines included
 #   line       any line of the text
 #   log        NCCL / CUDA / c10 log lines ("NCCL WARN", "[W ...ProcessGroupNCCL.cpp", ...)
-SCOPES = ("exception", "line", "log")
+#   frame      stack frames, "path/file.py:line in func", from tracebacks and from stack dumps of a
+#              hung process (faulthandler, py-spy, a Ctrl-C traceback): where it was stuck
+SCOPES = ("exception", "line", "log", "frame")
 
 _ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 _CODE = re.compile(r"^(TE|TD|TI)[1-4]\d\d$")
@@ -89,10 +91,14 @@ class Entry:
     references: tuple[str, ...] = ()
     seed: str = "common"  # the founding note the fix comes from ("000".."004"), or "common"
     see_also: tuple[str, ...] = ()  # other knowledge-base ids
+    # The failure described in words, as people describe it when there is no error message
+    # ("training hangs at the end of the first epoch"), in any language: what `explain` ranks
+    # possible causes by when no pattern is confident.
+    symptoms: tuple[str, ...] = ()
 
 
 _ENTRY_KEYS = {"id", "title", "area", "summary", "explanation", "patterns", "fixes", "examples", "near_misses",
-               "happened", "related", "references", "seed", "see_also"}
+               "happened", "related", "references", "seed", "see_also", "symptoms"}
 _REQUIRED = {"id", "title", "area", "summary", "explanation", "patterns", "fixes", "examples"}
 
 
@@ -213,6 +219,7 @@ def entry_from_dict(data: dict[str, Any], where: str) -> Entry:
         references=_strs(f"{where}: references", data.get("references", [])),
         seed=seed,
         see_also=see_also,
+        symptoms=_strs(f"{where}: symptoms", data.get("symptoms", [])),
     )
 
 

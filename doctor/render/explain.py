@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ..kb.fill import fill
-from ..kb.matcher import CLOSE, Match, happened
+from ..kb.matcher import CLOSE, Match, Possible, happened
 from ..kb.parse import ExceptionBlock, Parsed
 from ..kb.schema import Entry
 from ..text import shorten
@@ -104,7 +104,7 @@ def env_notes(match: Match, findings: "list[Finding] | None") -> list[dict[str, 
 
 
 def explain_document(parsed: Parsed, matches: list[Match], findings: "list[Finding] | None" = None,
-                     values: "dict[str, str] | None" = None) -> dict[str, Any]:
+                     possible: "list[Possible] | None" = None, values: "dict[str, str] | None" = None) -> dict[str, Any]:
     out = []
     for m in matches:
         d = m.to_json()
@@ -119,6 +119,8 @@ def explain_document(parsed: Parsed, matches: list[Match], findings: "list[Findi
         "error": error_json(primary),
         "worker_error": error_json(worker_error(parsed, primary)),
         "matches": out,
+        # Not answers: causes worth a look, each with why it was picked (weak pattern, shared words).
+        "possible": [p.to_json() for p in possible or ()],
         "input": {"lines": parsed.total_lines, "characters": parsed.total_chars,
                   "exceptions": len(parsed.exceptions)},
     }
@@ -133,8 +135,9 @@ def _fix_json(fix: dict[str, Any], values: "dict[str, str] | None") -> dict[str,
 
 
 def render_json(parsed: Parsed, matches: list[Match], findings: "list[Finding] | None" = None,
-                values: "dict[str, str] | None" = None) -> str:
-    return json.dumps(explain_document(parsed, matches, findings, values), indent=2, ensure_ascii=False) + "\n"
+                possible: "list[Possible] | None" = None, values: "dict[str, str] | None" = None) -> str:
+    return json.dumps(explain_document(parsed, matches, findings, possible, values), indent=2,
+                      ensure_ascii=False) + "\n"
 
 
 def _para(console: Console, text: str, indent: int = 2, style: str = "") -> None:
@@ -174,8 +177,18 @@ def _fixes(console: Console, entry: Entry, values: "dict[str, str] | None" = Non
         print_steps(console, steps([fill(c, values) for c in fix.commands], fill(fix.code, values)), 5)
 
 
+def _possible(console: Console, possible: "list[Possible]", heading: str) -> None:
+    if not possible:
+        return
+    console.print()
+    console.print(Text(heading, style="bold"))
+    for p in possible:
+        _para(console, f"- {p.title} ({p.id}): {p.why}. Read it: torchdoctor kb show {p.id}")
+
+
 def render_text(parsed: Parsed, matches: list[Match], console: Console,
-                findings: "list[Finding] | None" = None, values: "dict[str, str] | None" = None) -> None:
+                findings: "list[Finding] | None" = None, possible: "list[Possible] | None" = None,
+                values: "dict[str, str] | None" = None) -> None:
     if not matches:
         console.print(Text("No confident match in the knowledge base.", style="bold yellow"))
         block = parsed.final
@@ -184,8 +197,9 @@ def render_text(parsed: Parsed, matches: list[Match], console: Console,
             console.print(Text("The error torchdoctor extracted", style="bold"))
             first = block.text.splitlines()[0] if block.text else block.type
             _para(console, f"{shorten(first, MESSAGE_CHARS)}  (line {block.line_no})")
-        elif parsed.total_lines:
+        elif parsed.total_lines and not possible:
             console.print(Text("  No exception or error line was found in the text.", style="dim"))
+        _possible(console, possible or [], "Possible causes (not confident: each is a guess to check)")
         console.print()
         console.print(Text("Next steps", style="bold"))
         for step in GENERIC_NEXT_STEPS:
@@ -258,6 +272,8 @@ def render_text(parsed: Parsed, matches: list[Match], console: Console,
         console.print(Text("Also possible", style="bold"))
         for m in close:
             _para(console, f"{m.id} ({m.confidence:.2f}): {m.title} — torchdoctor kb show {m.id}")
+    elif possible:
+        _possible(console, possible[:1], "Also possible (not confident)")
 
 
 # ------------------------------------------------------------------ kb browsing

@@ -1,0 +1,138 @@
+"""Possible causes when no pattern is confident: BM25 over the knowledge entries' own words.
+
+A pattern names a failure exactly; people often do not paste it. They paste half a message, a
+message reworded by a framework, or a sentence ("training hangs after the first epoch"). For
+those, the entries are ranked by lexical similarity to the text: titles, summaries, symptoms (the
+failure in words, in any language) and the messages of their examples. The index is built with
+the knowledge index (knowledge/retrieval.json) and read only when it is needed.
+
+A retrieval rank is a guess and is never shown as an answer: `explain` lists it under "possible
+causes", with the words that made it rise.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from .schema import Entry
+
+K1 = 1.2
+B = 0.75
+# Below this share of the query's weight matched, a candidate is noise and is not shown.
+MIN_COVERAGE = 0.18
+MAX_QUERY_CHARS = 20000
+
+_WORD = re.compile(r"[a-z][a-z0-9_]+|[\u4e00-\u9fff]+")
+_FRAME_LINE = re.compile(r'^\s*(?:File "|frame #\d|at [\w.$]+\(|\S+\.py:\d+|-+$|=+$)')
+# Words that every traceback and every bug report carries: they say nothing about the cause.
+STOPWORDS = frozenset("""
+a an and are as at be been but by can could did do does doing done for from had has have how i if in into is
+it its me my no not of on or our so some such than that the their them then there these they this to too
+us was we were what when where which while who why will with would you your yes also just get got gets getting
+after before during again any all am here only own same very should now one two use used using want wanted try
+tried trying run running ran error errors exception traceback most recent call last file line lines py python
+lib site packages self return returns returned module main code following occurred issue problem help please
+thanks hi hello anyone know idea work works working fine solve solved question message following raise raised
+info warning warn print output input see seems seem like look looks make makes made new old time times first
+""".split())
+
+
+def tokens(text: str) -> list[str]:
+    """Lower-case words of a text, without stop words; a run of Chinese characters becomes its
+    character pairs (there are no spaces to split on)."""
+    out: list[str] = []
+    for w in _WORD.findall(text.lower()):
+        if "\u4e00" <= w[0] <= "\u9fff":
+            out.extend(w[i:i + 2] for i in range(max(1, len(w) - 1)))
+        elif w not in STOPWORDS and not w.startswith("0x"):
+            out.append(w)
+    return out
+
+
+def _message_lines(text: str) -> str:
+    """An example's text without its frame lines and source lines: the messages, which is what
+    another user's text shares with it."""
+    return "\n".join(line for line in text.splitlines() if line.strip() and not _FRAME_LINE.match(line)
+                     and not line.startswith("    "))
+
+
+def entry_document(entry: Entry) -> Counter[str]:
+    """The bag of words an entry is retrieved by (titles and symptoms count double)."""
+    bag: Counter[str] = Counter()
+    for text, weight in ((entry.title, 2), (entry.summary, 1), *((s, 2) for s in entry.symptoms)):
+        for t in tokens(text):
+            bag[t] += weight
+    for example in entry.examples:
+        for t in set(tokens(_message_lines(example.text))):
+            bag[t] += 1
+    return bag
+
+
+def build(entries: Iterable[Entry]) -> dict[str, Any]:
+    docs = {e.id: dict(entry_document(e)) for e in entries}
+    return {"docs": docs}
+
+
+@dataclass
+class Candidate:
+    id: str
+    score: float  # share of the query's weight that the entry matched, 0..1
+    words: list[str]  # the query words that made it rise, most telling first
+
+    def to_json(self, title: str) -> dict[str, Any]:
+        return {"id": self.id, "title": title, "score": round(self.score, 3), "why": self.words}
+
+
+class Retriever:
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.docs: dict[str, dict[str, int]] = data["docs"]
+        n = len(self.docs) or 1
+        df: Counter[str] = Counter()
+        for bag in self.docs.values():
+            df.update(bag.keys())
+        self.idf = {t: math.log(1 + (n - d + 0.5) / (d + 0.5)) for t, d in df.items()}
+        self.lengths = {i: sum(bag.values()) for i, bag in self.docs.items()}
+        self.avg = sum(self.lengths.values()) / n if self.lengths else 1.0
+
+    def rank(self, text: str, limit: int = 3) -> list[Candidate]:
+        query = Counter(tokens(text[:MAX_QUERY_CHARS]))
+        known = {t: c for t, c in query.items() if t in self.idf}
+        if not known:
+            return []
+        # A word repeated in a long log counts a little more, not a hundred times more.
+        qweight = {t: self.idf[t] * (1 + math.log(c)) for t, c in known.items()}
+        total = sum(qweight.values())
+        scored: list[Candidate] = []
+        for entry_id, bag in self.docs.items():
+            norm = K1 * (1 - B + B * self.lengths[entry_id] / self.avg)
+            score = 0.0
+            matched = 0.0
+            words = []
+            for t, w in qweight.items():
+                f = bag.get(t)
+                if f:
+                    score += w * f * (K1 + 1) / (f + norm)
+                    matched += w
+                    words.append((w, t))
+            if not words:
+                continue
+            coverage = matched / total
+            words.sort(reverse=True)
+            scored.append(Candidate(entry_id, coverage, [t for _, t in words[:6]]))
+            scored[-1]._bm25 = score  # type: ignore[attr-defined]
+        scored.sort(key=lambda c: (-c._bm25, c.id))  # type: ignore[attr-defined]
+        return [c for c in scored[:limit] if c.score >= MIN_COVERAGE]
+
+
+def load_retriever(raw: bytes | None, entries: Iterable[Entry] | None) -> Retriever:
+    if raw is not None:
+        try:
+            return Retriever(json.loads(raw))
+        except (ValueError, KeyError):
+            pass
+    return Retriever(build(entries or ()))

@@ -1,0 +1,286 @@
+"""Undo what pasting does to an error message or a report, before anything parses it.
+
+People do not paste clean terminal output. They paste from a GitHub issue (markdown bold around
+the error, `> ` quote prefixes, ``` fences, `<details>` blocks), from a web page (HTML entities,
+lines re-wrapped at the page width), from a terminal that hard-wrapped at 80 columns mid-word,
+from a Chinese IME (full-width colons and brackets), from Jupyter (a `----> 12` traceback with
+`Cell In[5], line 3` frames), or they write the error into a sentence ("When I run it I get
+RuntimeError: ..."). Both `explain` and `env --facts` read such text; this module turns it back
+into the lines a program printed, and keeps, for every line it returns, the number of the user's
+line it came from, so evidence can still point into what the user pasted.
+
+Only small texts (pastes) take the whole-text pass; a long log read from a file is a program's
+own output and goes through the cheap per-line clean-up alone (see `clean_line`).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass
+from typing import Callable
+
+# Texts above this size are logs, not pastes: the whole-text pass (re-wrapping, splitting prose)
+# is skipped for them.
+PASTE_MAX_CHARS = 1 << 20
+
+_HTML_ENTITY = re.compile(r"&(?:#\d{1,7}|#x[0-9a-fA-F]{1,6}|[A-Za-z]{2,8});")
+# Only the tags pages and issue bodies wrap text in; `<module>`, `<lambda>`, `<locals>` and
+# `<function f at 0x..>` are part of real messages and stay.
+_HTML_TAG = re.compile(r"</?(?:details|summary|pre|code|p|div|span|br|b|i|em|strong|tt|kbd|blockquote|sup|sub)"
+                       r"(?:\s[^<>]{0,200})?/?>", re.IGNORECASE)
+_SUMMARY_BLOCK = re.compile(r"<summary>.*?</summary>", re.IGNORECASE)
+_QUOTE = re.compile(r"^[ \t]{0,3}(?:>[ \t]?)+")
+_FENCE = re.compile(r"^\s*(?:```|~~~)[\w+-]*\s*$")
+_FENCE_EDGE = re.compile(r"^\s*```[\w+-]*\s*(?=\S)|(?<=\S)\s*```\s*$")
+# **bold**, _**both**_ and ***both*** around a run of text (never `**kwargs`: the closing marker
+# must follow a non-space and not be followed by a word character). `__x__` is left alone: it is
+# far more often a dunder name (`__getitem__`) than emphasis.
+_BOLD = re.compile(r"(?<![\w*])_?(\*\*\*?)(?=\S)(.+?)(?<=\S)\1_?(?![\w*])")
+_CODE_SPAN = re.compile(r"(?<!`)`([^`\n]{1,2000})`(?!`)")
+_FULLWIDTH = re.compile(r"[\uff01-\uff5e\u3000\u3001\u3002\u201c\u201d\u2018\u2019]")
+_FULLWIDTH_MAP = {"\u3000": " ", "\u3001": ", ", "\u3002": ". ", "\u201c": '"', "\u201d": '"', "\u2018": "'",
+                  "\u2019": "'"}
+
+# An exception named inside a sentence: "... I got an error: RuntimeError: CUDA out of memory".
+# The name must look like a Python exception class and be followed by a colon.
+_INLINE_EXCEPTION = re.compile(
+    r"(?<![A-Za-z0-9_.])(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Failure|Failed)(?::|\s*:\s)"
+)
+# What a logger or launcher puts before a message: not prose, so no reason to split the line.
+_LOG_PREFIX = re.compile(
+    r"^\s*(?:(?:\[[^\]]{1,60}\]|\([^)]{1,100}\)|[IWEF]\d{4} [^\]]{1,160}\]|\d{4}-\d\d-\d\d[^A-Za-z]{0,24}"
+    r"|\d\d-\d\d \d\d:\d\d:\d\d\S*|(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\b|[\w.]{1,60}\s+-\s+)[\s:|\-]*)+$"
+)
+_EXC_START = re.compile(
+    r"^\s*(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Warning|Interrupt|Exit|Failure|Failed|Fault)(?::|$)"
+)
+
+# Jupyter / IPython traceback shapes, rewritten to the plain interpreter's.
+_IPY_HEADER = re.compile(r"^\s*(?:[A-Za-z_][\w.]*)\s{2,}Traceback \(most recent call last\)\s*$")
+_IPY8_FRAME = re.compile(r"^\s*File (?P<file>[^\s\"][^\"]*?\.pyx?):(?P<line>\d+), in (?P<func>[\w<>.]+)")
+_IPY_CELL = re.compile(r"^\s*(?:Cell|Input) In\s*\[(?P<cell>\d*)\],? line (?P<line>\d+)")
+_IPY_OLD_FRAME = re.compile(r"^(?P<file>\S+\.pyx?|<ipython-input-[\w-]+>) in (?P<func>[\w<>.]+)\(")
+_IPY_SOURCE = re.compile(r"^\s*-*>?\s*\d+\s")
+# A framework's banner in front of the message (ComfyUI).
+_BANNER = re.compile(r"^\s*!!! Exception during processing !!!\s*")
+
+_STRUCTURE = re.compile(
+    r"^(?:\s|Traceback \(most recent|During handling|The above exception|frame #\d|Exception raised from"
+    r"|\[[A-Za-z][\w .:-]{0,40}\]|\[[A-Z]\w* |\d{4}-\d\d-\d\d|\[\d{4}-|[IWEF]\d{4} |>>>|\$ |[-=_*#]{3,}"
+    r"|(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\b|NCCL |Thread 0x|Current thread|Fatal Python)"
+)
+
+
+@dataclass
+class Cleaned:
+    lines: list[str]
+    origin: list[int]  # 1-based line number in the user's text of each returned line
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+    def original_line(self, number: int) -> int:
+        """The user's line number for a 1-based line number of the cleaned text."""
+        if 1 <= number <= len(self.origin):
+            return self.origin[number - 1]
+        return number
+
+
+def clean_line(line: str) -> str:
+    """The per-line clean-up that is cheap enough for any log: fences, bold,
+    code spans, HTML entities and tags, full-width punctuation."""
+    if not line:
+        return line
+    if "`" in line:
+        if _FENCE.match(line):
+            return ""
+        line = _FENCE_EDGE.sub("", line)
+        if "`" in line:
+            # Only a span that holds a whole error is decoration: PyTorch's own messages quote
+            # names in backticks ("when calling `cublasGemmEx(...)`") and must stay as they are.
+            line = _CODE_SPAN.sub(_unwrap_error_span, line)
+    if "**" in line:
+        line = _BOLD.sub(r"\2", line)
+    if "&" in line and _HTML_ENTITY.search(line):
+        line = html.unescape(line)
+    if "<" in line:
+        if "<summary" in line.lower():
+            line = _SUMMARY_BLOCK.sub("", line)
+        line = _HTML_TAG.sub("", line)
+    if not line.isascii():
+        if _FULLWIDTH.search(line):
+            line = _FULLWIDTH.sub(_fullwidth, line)
+        line = line.replace("\u00a0", " ").replace("\u200b", "")
+    if "!!!" in line:
+        line = _BANNER.sub("", line)
+    return line
+
+
+def _unwrap_error_span(m: re.Match[str]) -> str:
+    inner = m.group(1)
+    if m.group(0) == m.string.strip():
+        return inner
+    # An error quoted in a sentence ends where the span ends: it gets a line of its own.
+    return "\n" + inner + "\n" if _EXC_START.match(inner) else m.group(0)
+
+
+def _fullwidth(m: re.Match[str]) -> str:
+    ch = m.group(0)
+    mapped = _FULLWIDTH_MAP.get(ch)
+    if mapped is not None:
+        return mapped
+    out = unicodedata.normalize("NFKC", ch)
+    return out + " " if out in ":,;!?" else out
+
+
+def _is_quoted(line: str) -> bool:
+    """A markdown quote line (`> text`, `>> text`), not a Python prompt or a `>>` in a message."""
+    head = line.lstrip(" \t")
+    return head.startswith(">") and not head.startswith(">>>") and len(line) - len(head) <= 3
+
+
+def _ipython(line: str) -> str | None:
+    """The plain-interpreter form of an IPython/Jupyter traceback line, or None."""
+    if "Traceback" in line and _IPY_HEADER.match(line):
+        return "Traceback (most recent call last):"
+    m = _IPY8_FRAME.match(line)
+    if m:
+        return f'  File "{m["file"]}", line {m["line"]}, in {m["func"]}'
+    m = _IPY_CELL.match(line)
+    if m:
+        return f'  File "<cell {m["cell"]}>", line {m["line"]}, in <module>'
+    m = _IPY_OLD_FRAME.match(line)
+    if m:
+        return f'  File "{m["file"]}", line 0, in {m["func"]}'
+    return None
+
+
+def _split_inline_exception(line: str) -> list[str]:
+    """A sentence that contains an exception line is split before the exception's name, so the
+    parser sees the exception at the start of a line ("I get an error (RuntimeError: ...)",
+    "报错：“ImportError: DLL load failed”"). An indented line is source code under a frame and
+    stays whole."""
+    if _EXC_START.match(line):
+        return [line]
+    m = _INLINE_EXCEPTION.search(line)
+    if m is None or m.start() == 0:
+        return [line]
+    head = line[: m.start()].rstrip()
+    if not head or line[: m.start()].startswith((" ", "\t")) or _LOG_PREFIX.match(head):
+        return [line]  # a quoted name, a call, or source code under a frame: not prose
+    return [head, line[m.start():]]
+
+
+def _wrap_width(lines: list[str]) -> tuple[int, bool] | None:
+    """The column a paste was wrapped at, and whether it was cut mid-word (hard) or at spaces
+    (soft); None when the text shows no sign of re-wrapping."""
+    lengths = [len(x) for x in lines if len(x) >= 50]
+    if len(lengths) < 2:
+        return None
+    counts = Counter(lengths)
+    width, same = counts.most_common(1)[0]
+    # A terminal cuts every full line at exactly the same column; a page re-flowing words leaves
+    # lines of varying length just under it, each followed by the rest of its sentence. (W-1 is a
+    # terminal cut at a space, stripped.)
+    just_under = sum(
+        1 for i, x in enumerate(lines[:-1])
+        if width - 12 <= len(x) < width - 1 and lines[i + 1] and not _STRUCTURE.match(lines[i + 1])
+    )
+    if same >= 2 and 60 <= width <= 240 and same >= 0.25 * len(lengths) and just_under <= same // 3:
+        return width, True
+    widest = max(lengths)
+    if widest > 160:
+        return None
+    near = sum(1 for n in lengths if n >= widest - 20)
+    if widest >= 50 and near >= 2:
+        return widest, False
+    return None
+
+
+_EDGE_WORD_END = re.compile(r"[A-Za-z0-9_]+$")
+_EDGE_WORD_START = re.compile(r"^[A-Za-z0-9_]+")
+
+
+def _joins(prev: str, nxt: str, width: int, hard: bool, vocabulary: frozenset[str] | None = None) -> str | None:
+    """The separator to join `nxt` onto `prev` with when the paste wrapped `prev` there."""
+    if not nxt or not prev:
+        return None
+    if hard and len(prev) == width and nxt[0] == " " and nxt[1:2] not in (" ", "\t", ""):
+        return ""  # the terminal cut just before a space
+    if _STRUCTURE.match(nxt) or _EXC_START.match(nxt) or _ipython(nxt) is not None:
+        return None
+    if prev.lstrip().startswith(("File \"", "Traceback")):
+        return None
+    if hard:
+        if len(prev) == width - 1 and not prev.endswith(" "):
+            return " "  # the cut fell on a space, which the paste stripped
+        if len(prev) != width:
+            return None
+    else:
+        first = nxt.split(" ", 1)[0]
+        if not (len(prev) + 1 + len(first) > width and len(prev) >= width - 25):
+            return None
+    # Mid-word or between words? Where both halves and their union are words we know, the
+    # vocabulary decides; otherwise the layout does (a terminal cuts anywhere, a page at spaces).
+    if vocabulary:
+        left = _EDGE_WORD_END.search(prev)
+        right = _EDGE_WORD_START.match(nxt)
+        if left and right:
+            a, b = left.group(0).lower(), right.group(0).lower()
+            whole = (a + b) in vocabulary
+            if whole and not (a in vocabulary and b in vocabulary):
+                return ""
+            if a in vocabulary and b in vocabulary and not whole:
+                return " "
+    return "" if hard else " "
+
+
+def clean(text: str, vocabulary: "frozenset[str] | Callable[[], frozenset[str]] | None" = None) -> Cleaned:
+    """The lines a program printed, from a pasted text. `vocabulary` (lower-case words) helps
+    tell a line cut mid-word from one cut between words."""
+    raw = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    lines: list[str] = []
+    origin: list[int] = []
+    quoted = [_is_quoted(x) for x in raw]
+    for number, line in enumerate(raw, 1):
+        if quoted[number - 1] and (
+            (number > 1 and quoted[number - 2]) or (number < len(raw) and quoted[number])
+            or _EXC_START.match(_QUOTE.sub("", line, count=1))
+        ):
+            line = _QUOTE.sub("", line, count=1)
+        line = clean_line(line.rstrip())
+        ipy = _ipython(line)
+        if ipy is not None:
+            line = ipy
+        elif _IPY_SOURCE.match(line) and lines and (lines[-1].lstrip().startswith("File ") or
+                                                     _IPY_SOURCE.match(raw[number - 2] if number > 1 else "")):
+            line = "    " + line.strip()  # `---> 12 x = f()` under a frame: source, not a message
+        for piece in line.split("\n"):
+            for part in _split_inline_exception(piece):
+                lines.append(part.rstrip())
+                origin.append(number)
+
+    wrap = _wrap_width(lines) if len(lines) > 1 else None
+    if wrap is not None:
+        width, hard = wrap
+        if callable(vocabulary):
+            vocabulary = vocabulary()  # only now: most pastes are not re-wrapped
+        joined: list[str] = []
+        joined_origin: list[int] = []
+        physical = ""  # the last line as pasted, before joining: the wrap decision is about it
+        for line, number in zip(lines, origin):
+            if joined:
+                sep = _joins(physical, line, width, hard, vocabulary)
+                if sep is not None:
+                    joined[-1] = joined[-1] + sep + line
+                    physical = line
+                    continue
+            joined.append(line)
+            joined_origin.append(number)
+            physical = line
+        lines, origin = joined, joined_origin
+    return Cleaned(lines, origin)
