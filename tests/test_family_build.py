@@ -114,7 +114,7 @@ def test_a_torchvision_that_imports_is_ok_without_unseen(tmp_path):
 
 
 def test_explain_env_does_not_cite_a_blind_ok_as_health():
-    from torchdoctor.cli import _weigh_with_env
+    from torchdoctor.cli.explain import weigh_with_env as _weigh_with_env
     from torchdoctor.kb import load
     from torchdoctor.render.explain import env_notes
 
