@@ -100,3 +100,14 @@ def test_kb_show_header_and_search_ranking():
     assert "seed" not in proc.stdout.splitlines()[1]
     rows = torchdoctor("kb", "search", "mat1", "mat2").stdout.split()
     assert rows.index("shape-mismatch-matmul") < rows.index("dtype-mismatch")
+
+
+def test_no_clean_bill_of_health_for_checks_that_could_not_run():
+    from torchdoctor.facts.model import Facts
+    from torchdoctor.registry import find_env_check
+    from torchdoctor.render.summary import closing_line
+    from torchdoctor.runner import run_env_checks
+
+    findings = run_env_checks(Facts.partial(), [find_env_check("TE101")])  # nothing known: TE101 cannot run
+    assert closing_line(findings) == ("No problems found in what could be checked; 1 check could not run for lack "
+                                      "of facts: TE101.")

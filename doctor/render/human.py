@@ -60,7 +60,8 @@ def print_closing_line(findings: list[Finding], console: Console) -> None:
     last = closing_line(findings)
     worst = max((f.status.rank for f in findings), default=0)
     style = "bold red" if worst >= Status.ERROR.rank else ("bold yellow" if last != "No problems found." else "bold green")
-    console.print(Text(last, style=style))
+    for line in textwrap.wrap(last, width=max(40, console.width), break_long_words=False, break_on_hyphens=False):
+        console.print(Text(line, style=style), soft_wrap=True)
 
 
 def _print_wrapped(console: Console, prefix: Text, body: str, indent: int, style: str = "") -> None:

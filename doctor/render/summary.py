@@ -18,7 +18,14 @@ def closing_line(findings: list[Finding]) -> str:
         parts.append(plural(warnings, "warning"))
     if crashes:
         parts.append(f"{plural(crashes, 'check')} crashed")
-    return ", ".join(parts) if parts else "No problems found."
+    if parts:
+        return ", ".join(parts)
+    # Never a clean bill of health for what was not looked at: name the checks that lacked facts.
+    unseen = [f.code for f in findings if f.status is Status.SKIP and f.message.startswith("not checked:")]
+    if unseen:
+        return (f"No problems found in what could be checked; {plural(len(unseen), 'check')} could not run "
+                f"for lack of facts: {', '.join(unseen)}.")
+    return "No problems found."
 
 
 def headline(facts: Facts) -> str:
