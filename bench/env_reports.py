@@ -38,7 +38,12 @@ DEFAULT_BASELINE = "049c0eb"
 
 def evaluate(fixtures: Path) -> list[dict]:
     """One row per report: read?, codes reported (error/warning), TE1xx/TE2xx errors, skipped for unknowns."""
-    from torchdoctor import cli
+    try:
+        from torchdoctor.cli.common import UsageError
+        from torchdoctor.cli.env import load_facts
+    except ImportError:  # before the CLI became a package
+        from torchdoctor.cli import UsageError
+        from torchdoctor.cli import _load_facts as load_facts
     from torchdoctor.model import Status
     from torchdoctor.runner import run_env_checks
 
@@ -48,8 +53,8 @@ def evaluate(fixtures: Path) -> list[dict]:
         row = {"file": entry["file"], "split": entry["split"], "labels": entry["labels"], "read": False,
                "reported": [], "errors": [], "skipped": 0, "why": ""}
         try:
-            facts = cli._load_facts(fixtures / entry["file"])
-        except cli.UsageError as exc:
+            facts = load_facts(fixtures / entry["file"])
+        except UsageError as exc:
             row["why"] = str(exc).split(": ", 1)[-1]
             rows.append(row)
             continue
@@ -96,7 +101,9 @@ def _baseline_rows(ref: str) -> list[dict]:
                 "from env_reports import evaluate; from pathlib import Path; "
                 "print(json.dumps(evaluate(Path(sys.argv[2]))))")
         out = subprocess.run([sys.executable, "-c", code, str(pkg.parent), str(FIXTURES), str(ROOT / "bench")],
-                             check=True, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": ""})
+                             capture_output=True, text=True, env={**os.environ, "PYTHONPATH": ""})
+        if out.returncode != 0:
+            raise SystemExit(f"baseline {ref} could not be evaluated:\n{out.stderr[-2000:]}")
         return json.loads(out.stdout)
 
 

@@ -80,7 +80,7 @@ def test_quick_mode_skips_the_import_but_knows_the_version():
     proc = torchdoctor("env", "--quick", "--format", "json")
     assert proc.returncode in (0, 1), proc.stderr
     data = json.loads(proc.stdout)
-    assert data["facts"]["torch"]["import_status"] == {"unknown": "skipped by --quick"}
+    assert data["facts"]["torch"]["import_status"] == {"unknown": "not collected with --quick"}
     assert data["facts"]["torch"]["version"] == "2.13.0+cpu"
 
 
