@@ -62,7 +62,7 @@ def _write(text: str) -> None:
 def env_command(
     checks: Optional[List[str]] = typer.Argument(None, help="Run only these checks (codes like TE201 or names like driver-too-old)."),
     format: EnvFormat = typer.Option(EnvFormat.text, "--format", "-f", help="text, json (the torchdoctor.env/v1 schema) or markdown (for a bug report, names redacted)."),
-    facts_file: Optional[Path] = typer.Option(None, "--facts", help="Diagnose saved facts instead of this machine: torchdoctor JSON, or the text of `python -m torch.utils.collect_env` ('-' reads stdin)."),
+    facts_file: Optional[Path] = typer.Option(None, "--facts", help="Diagnose saved facts instead of this machine: torchdoctor JSON, or pasted text: `python -m torch.utils.collect_env`, `nvidia-smi`, `pip list`/`pip freeze`/`conda list`, torch's warnings ('-' reads stdin)."),
     python: Optional[str] = typer.Option(None, "--python", help="Diagnose another interpreter's environment (a virtualenv's or conda env's python)."),
     fix: bool = typer.Option(False, "--fix", help="Apply the fixes that are safe to automate (stale extension build locks), showing exactly what is removed."),
     fail_on: FailOn = typer.Option(FailOn.error, "--fail-on", help="Exit 1 when a finding is at least this severe."),
@@ -558,15 +558,18 @@ def _load_facts(path: Path):
         from dataclasses import replace
 
         return replace(facts, meta=replace(facts.meta, source="json"))
-    from .facts import collect_env_text
+    from .facts import pasted
 
-    if collect_env_text.looks_like_collect_env(text):
+    read = pasted.read(text)
+    if read is not None:
+        data, kinds = read
         try:
-            return Facts.from_json(collect_env_text.parse(text), default_reason="not in the collect_env report")
+            return Facts.from_json(data, default_reason="not in the " + " or the ".join(kinds))
         except FactsError as exc:
-            raise UsageError(f"--facts {name}: could not read the collect_env report: {exc}") from None
+            raise UsageError(f"--facts {name}: could not read the {' and '.join(kinds)}: {exc}") from None
     raise UsageError(f"--facts {name}: neither torchdoctor JSON (`torchdoctor env --format json`) "
-                     "nor the output of `python -m torch.utils.collect_env`")
+                     "nor a pasted `python -m torch.utils.collect_env` report, `nvidia-smi` output, "
+                     "`pip list`/`pip freeze`/`conda list` table or torch warning")
 
 
 def _apply_fixes(facts, findings, selected, python, quick, timeout):

@@ -119,6 +119,13 @@ def _jsonable(value: Any) -> Any:
     return str(value)
 
 
+def not_run_for_missing_facts(findings: list[Finding]) -> int:
+    """Checks skipped because a fact they need is unknown (the runner's "not checked: X is
+    unknown (...)"), as opposed to checks that do not apply here."""
+    return sum(1 for f in findings if f.status is Status.SKIP and f.message.startswith("not checked:")
+               and " is unknown" in f.message)
+
+
 def summarize(findings: list[Finding]) -> dict[str, int]:
     counts = {s.value: 0 for s in Status}
     for f in findings:

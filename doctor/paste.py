@@ -34,7 +34,7 @@ _HTML_TAG = re.compile(r"</?(?:details|summary|pre|code|p|div|span|br|b|i|em|str
 _SUMMARY_BLOCK = re.compile(r"<summary>.*?</summary>", re.IGNORECASE)
 _QUOTE = re.compile(r"^[ \t]{0,3}(?:>[ \t]?)+")
 _FENCE = re.compile(r"^\s*(?:```|~~~)[\w+-]*\s*$")
-_FENCE_EDGE = re.compile(r"^\s*```[\w+-]*\s*(?=\S)|(?<=\S)\s*```\s*$")
+_FENCE_EDGE = re.compile(r"^\s*```(?=\S)|(?<=\S)\s*```\s*$")
 # **bold**, _**both**_ and ***both*** around a run of text (never `**kwargs`: the closing marker
 # must follow a non-space and not be followed by a word character). `__x__` is left alone: it is
 # far more often a dunder name (`__getitem__`) than emphasis.
@@ -122,7 +122,10 @@ def clean_line(line: str) -> str:
 
 def _unwrap_error_span(m: re.Match[str]) -> str:
     inner = m.group(1)
-    return inner if _EXC_START.match(inner) or m.group(0) == m.string.strip() else m.group(0)
+    if m.group(0) == m.string.strip():
+        return inner
+    # An error quoted in a sentence ends where the span ends: it gets a line of its own.
+    return "\n" + inner + "\n" if _EXC_START.match(inner) else m.group(0)
 
 
 def _fullwidth(m: re.Match[str]) -> str:
@@ -158,15 +161,16 @@ def _ipython(line: str) -> str | None:
 
 def _split_inline_exception(line: str) -> list[str]:
     """A sentence that contains an exception line is split before the exception's name, so the
-    parser sees the exception at the start of a line."""
+    parser sees the exception at the start of a line ("I get an error (RuntimeError: ...)",
+    "报错：“ImportError: DLL load failed”"). An indented line is source code under a frame and
+    stays whole."""
     if _EXC_START.match(line):
         return [line]
     m = _INLINE_EXCEPTION.search(line)
     if m is None or m.start() == 0:
         return [line]
     head = line[: m.start()].rstrip()
-    if not head or head.endswith(("'", '"', "(")) or line[: m.start()].startswith((" ", "\t")) \
-            or _LOG_PREFIX.match(head):
+    if not head or line[: m.start()].startswith((" ", "\t")) or _LOG_PREFIX.match(head):
         return [line]  # a quoted name, a call, or source code under a frame: not prose
     return [head, line[m.start():]]
 
@@ -255,9 +259,10 @@ def clean(text: str, vocabulary: "frozenset[str] | Callable[[], frozenset[str]] 
         elif _IPY_SOURCE.match(line) and lines and (lines[-1].lstrip().startswith("File ") or
                                                      _IPY_SOURCE.match(raw[number - 2] if number > 1 else "")):
             line = "    " + line.strip()  # `---> 12 x = f()` under a frame: source, not a message
-        for part in _split_inline_exception(line):
-            lines.append(part.rstrip())
-            origin.append(number)
+        for piece in line.split("\n"):
+            for part in _split_inline_exception(piece):
+                lines.append(part.rstrip())
+                origin.append(number)
 
     wrap = _wrap_width(lines) if len(lines) > 1 else None
     if wrap is not None:

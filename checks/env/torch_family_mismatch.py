@@ -57,8 +57,17 @@ def _rule(name: str, pkg_version: str) -> tuple[str, SpecifierSet] | None:
             return "torchvision 0.29.1+ declares torch>=2.14", SpecifierSet(">=2.14")
         if v.minor >= 15:
             return f"torchvision 0.{v.minor} pairs with torch 2.{v.minor - 15}", SpecifierSet(f"==2.{v.minor - 15}.*")
-        if v.minor >= 2:
+        # torchvision's README table: 0.5 and later pair with torch 1.(minor - 1); 0.4.0 with 1.2,
+        # 0.4.1/0.4.2 with 1.3; 0.3 with 1.1; 0.2.x was pure Python and ran on torch up to 1.0.
+        if v.minor >= 5:
             return f"torchvision 0.{v.minor} pairs with torch 1.{v.minor - 1}", SpecifierSet(f"==1.{v.minor - 1}.*")
+        if v.minor == 4:
+            torch = "1.2" if v.micro == 0 else "1.3"
+            return f"torchvision {v.major}.{v.minor}.{v.micro} pairs with torch {torch}", SpecifierSet(f"=={torch}.*")
+        if v.minor == 3:
+            return "torchvision 0.3 pairs with torch 1.1", SpecifierSet("==1.1.*")
+        if v.minor == 2:
+            return "torchvision 0.2 (pure Python) runs on torch up to 1.0", SpecifierSet("<1.1")
     if name == "torchaudio":
         if v >= Version(table["torchaudio_stable_abi_from"]):
             return "torchaudio 2.11+ is a stable-ABI build for torch 2.11 and later", SpecifierSet(">=2.11")
@@ -78,7 +87,10 @@ def _matching(name: str, torch_text: str) -> str | None:
     if name == "torchvision":
         if major == 2:
             return "torchvision>=0.29.1" if n >= 14 else f"torchvision==0.{n + 15}.*"
-        return f"torchvision==0.{n + 1}.*" if major == 1 else None
+        if major != 1:
+            return None
+        return {1: "torchvision==0.3.*", 2: "torchvision==0.4.0", 3: "torchvision==0.4.2"}.get(n) or (
+            f"torchvision==0.{n + 1}.*" if n >= 4 else "torchvision==0.2.2")
     if name == "torchaudio":
         if major == 2:
             return "torchaudio>=2.11" if n >= 11 else f"torchaudio=={major}.{n}.*"

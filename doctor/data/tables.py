@@ -338,9 +338,22 @@ def kernel_for(arch_list: Iterable[str], device: str | int) -> str | None:
     entries = sorted((p + (e,) for p, e in parsed if p), key=lambda t: t[1], reverse=True)
     for wanted, runs in (("sm", sass_runs_on), ("compute", ptx_runs_on)):
         for kind, code, entry in entries:
-            if kind == wanted and runs(code, device):
+            if kind != wanted:
+                continue
+            if _arch_specific(entry):
+                # sm_90a / compute_90a use features of that exact GPU: neither the SASS nor the
+                # PTX runs on any other compute capability (CUDA C++ Programming Guide, "Feature
+                # Availability": architecture-specific features).
+                if cc_int(code) == cc_int(device):
+                    return entry
+                continue
+            if runs(code, device):
                 return entry
     return None
+
+
+def _arch_specific(entry: str) -> bool:
+    return bool(re.fullmatch(r"(?:sm|compute)_\d+a", entry.strip()))
 
 
 def covers(arch_list: Iterable[str], device: str | int) -> bool:

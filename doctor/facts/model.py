@@ -267,7 +267,7 @@ class NetworkFacts:
 class Meta:
     schema_version: int = 1
     torchdoctor_version: str = ""
-    source: str = "live"  # "live", "json", "collect_env", "example"
+    source: str = "live"  # "live", "json", "collect_env", "paste" (other pasted text), "example"
     collected_at: str = ""
     quick: bool = False
     durations_s: dict[str, float] = field(default_factory=dict)

@@ -260,6 +260,8 @@ class _Reader:
             self.frames = []
             self.kept.append((number, line))
             return
+        if self.in_traceback and not stripped:
+            return  # Python prints none inside a traceback; Jupyter and pastes add them
         if self.in_traceback:
             m = _FRAME.match(line) or _PYSPY_FRAME.match(line)
             if m:

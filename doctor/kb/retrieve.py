@@ -39,6 +39,7 @@ tried trying run running ran error errors exception traceback most recent call l
 lib site packages self return returns returned module main code following occurred issue problem help please
 thanks hi hello anyone know idea work works working fine solve solved question message following raise raised
 info warning warn print output input see seems seem like look looks make makes made new old time times first
+end many much more less still even every each other another since until without within about over under
 """.split())
 
 

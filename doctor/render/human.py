@@ -56,7 +56,7 @@ def print_closing_line(findings: list[Finding], console: Console) -> None:
     """`1 error, 2 warnings` in the colour of the worst finding (green: no problems)."""
     last = closing_line(findings)
     worst = max((f.status.rank for f in findings), default=0)
-    style = "bold red" if worst >= Status.ERROR.rank else ("bold yellow" if last != "No problems found." else "bold green")
+    style = "bold red" if worst >= Status.ERROR.rank else ("bold green" if last == "No problems found." else "bold yellow")
     console.print(Text(last, style=style))
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..facts.model import Facts, known
-from ..model import Finding, Status
+from ..model import Finding, Status, not_run_for_missing_facts
 
 
 def plural(n: int, word: str) -> str:
@@ -21,6 +21,11 @@ def closing_line(findings: list[Finding]) -> str:
         parts.append(plural(warnings, "warning"))
     if crashes:
         parts.append(f"{crashes} check{'s' if crashes != 1 else ''} crashed")
+    missing = not_run_for_missing_facts(findings)
+    if missing:
+        # Partial facts (a pasted report, --quick): never "No problems found".
+        gap = f"{plural(missing, 'check')} not run for missing facts"
+        return f"{', '.join(parts)}; {gap}." if parts else f"No problems in what could be checked; {gap}."
     return ", ".join(parts) if parts else "No problems found."
 
 
