@@ -128,3 +128,32 @@ def test_a_dead_worker_is_not_read_as_a_hang():
 def test_an_nccl_error_in_a_collective_is_not_read_as_a_timeout():
     ids = [m.id for m in explain(NCCL_ERROR_IN_ALL_REDUCE)]
     assert ids and ids[0] == "nccl-error" and "nccl-collective-timeout" not in ids, ids
+
+
+# No stack at all: the failure told in words, as people write it in an issue title or a forum post.
+@pytest.mark.parametrize("text,cause", [
+    ("Training hangs at the end of the first epoch with num_workers=8, works with num_workers=0.", "dataloader-hang"),
+    ("训练到第一个epoch结束时卡住，num_workers=8", "dataloader-hang"),
+    ("GPU memory keeps growing every iteration until CUDA out of memory.", "gpu-memory-grows-retained-graph"),
+    ("显存一直增长，跑几个 epoch 之后就 CUDA out of memory", "gpu-memory-grows-retained-graph"),
+    ("config loaded.\nKilled", "host-oom-killed"),
+    ("程序运行一段时间后内存占满，进程被杀死", "host-oom-killed"),
+    ("多卡训练 NCCL 卡住不动", "nccl-collective-timeout"),
+    ("torch.distributed.barrier() hangs in DDP when only rank 0 runs validation", "collective-under-rank-guard"),
+], ids=["en-loader-epoch-end", "zh-loader-epoch-end", "en-gpu-memory-grows", "zh-gpu-memory-grows", "shell-killed",
+        "zh-killed-ram", "zh-nccl-hang", "en-barrier-rank0"])
+def test_a_symptom_in_words_names_its_cause(text, cause):
+    matches = explain(text)
+    assert matches and matches[0].id == cause, [(m.id, round(m.confidence, 2)) for m in matches]
+
+
+# Close sentences that are not those failures: nothing hangs, GPU memory is flat, nothing was killed.
+@pytest.mark.parametrize("text,not_cause", [
+    ("Training with num_workers=8 runs every epoch to the end in 3 minutes.", "dataloader-hang"),
+    ("GPU memory stays flat at 10 GB during training, CPU RAM is fine.", "gpu-memory-grows-retained-graph"),
+    ("The DataLoader worker was killed: RuntimeError: DataLoader worker (pid 123) is killed by signal: Killed.", "host-oom-killed"),
+    ("I killed the process with Ctrl-C because it was slow.", "host-oom-killed"),
+    ("The training process finished 10 epochs on 4 GPUs with NCCL.", "nccl-collective-timeout"),
+], ids=["loader-fine", "memory-flat", "worker-killed", "user-killed", "nccl-fine"])
+def test_a_close_healthy_sentence_is_not_that_failure(text, not_cause):
+    assert not_cause not in [m.id for m in explain(text)]
