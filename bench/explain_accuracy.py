@@ -9,7 +9,8 @@ computed from its URL before any tuning (tests/test_explain_corpus.py re-compute
 
 Printed per split, for torchdoctor and for a naive baseline (a case-insensitive grep of each entry's
 literal phrases, ranked by the longest phrase found):
-- top-1: the first confident answer is right (silence is wrong);
+- top-1: the first confident answer is right (silence is wrong); "first listed" also counts a
+  possible cause listed first when nothing was confident (shown, but never as an answer);
 - top-3: the right cause is among the first three of the answers, then the possible causes;
 - wrong on negatives: share of `none` cases that got a confident answer;
 - wrong on positives: share of labelled cases whose confident first answer is another cause.
@@ -77,6 +78,7 @@ class Tally:
     top3: int = 0
     wrong_neg: int = 0
     wrong_pos: int = 0
+    first_listed: int = 0
     failures: list[tuple[Case, list[str]]] = field(default_factory=list)
 
     def add(self, case: Case, right: set[str], confident: list[str], ranked: list[str]) -> None:
@@ -90,6 +92,7 @@ class Tally:
         self.positives += 1
         ok1 = bool(confident) and confident[0] in right
         self.top1 += ok1
+        self.first_listed += bool(ranked) and ranked[0] in right
         self.top3 += any(r in right for r in ranked[:3])
         if confident and not ok1:
             self.wrong_pos += 1
@@ -100,7 +103,8 @@ class Tally:
         p = max(self.positives, 1)
         q = max(self.negatives, 1)
         return (f"{name:<12} {self.n:>5} {self.positives:>5} {self.negatives:>5}  {100 * self.top1 / p:6.1f}%"
-                f" {100 * self.top3 / p:6.1f}%  {100 * self.wrong_neg / q:6.1f}%  {100 * self.wrong_pos / p:6.1f}%")
+                f" {100 * self.top3 / p:6.1f}%  {100 * self.wrong_neg / q:6.1f}%  {100 * self.wrong_pos / p:6.1f}%"
+                f"  {100 * self.first_listed / p:6.1f}%")
 
 
 def torchdoctor_ranker():
@@ -127,17 +131,12 @@ def torchdoctor_ranker():
 
 
 def grep_ranker():
-    """The naive baseline: an entry is named when the text holds, case-insensitively, the longest
-    literal phrase of one of its patterns; longer phrases rank first. Every hit counts as an answer."""
-    from torchdoctor.kb import load
-
-    kb = load()
-    phrases = []
-    for head in kb.heads.values():
-        for groups in head.literals:
-            longest = max((lit for group in groups for lit in group), key=len, default="")
-            if len(longest) >= 8:
-                phrases.append((longest.lower(), head.id))
+    """The naive baseline: a plain case-insensitive grep of the catalog's phrases (the quoted
+    "what the user sees" messages of shared/kb-catalog.md, kept in bench/data/catalog_phrases.json);
+    longer phrases rank first, and every hit counts as an answer."""
+    with open(os.path.join(HERE, "data", "catalog_phrases.json"), encoding="utf-8") as fh:
+        catalog = json.load(fh)["phrases"]
+    phrases = [(p.lower(), entry_id) for entry_id, ps in catalog.items() for p in ps]
 
     def rank(text: str) -> tuple[list[str], list[str]]:
         low = text.lower()
@@ -176,8 +175,9 @@ def main(argv: list[str] | None = None) -> int:
     elapsed = time.perf_counter() - start
 
     print(f"explain on {sum(t.n for t in ours.values())} real cases from {args.corpus} ({elapsed:.1f} s)")
-    print(f"{'':<12} {'cases':>5} {'pos':>5} {'neg':>5}  {'top-1':>7} {'top-3':>7}  {'wrong':>7}  {'wrong':>7}")
-    print(f"{'':<12} {'':>5} {'':>5} {'':>5}  {'':>7} {'':>7}  {'on neg':>7}  {'on pos':>7}")
+    print(f"{'':<12} {'cases':>5} {'pos':>5} {'neg':>5}  {'top-1':>7} {'top-3':>7}  {'wrong':>7}  {'wrong':>7}"
+          f"  {'first':>7}")
+    print(f"{'':<12} {'':>5} {'':>5} {'':>5}  {'':>7} {'':>7}  {'on neg':>7}  {'on pos':>7}  {'listed':>7}")
     for s in splits:
         print(ours[s].row(f"{s}"))
         print(base[s].row(f"{s} grep"))
@@ -199,4 +199,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except BrokenPipeError:  # | head
+        sys.exit(0)

@@ -30,12 +30,16 @@ def explanation_text(text: str, *, limit: int = 2) -> str:
     best = matches[0]
     lines = [f"torchdoctor: {best.title} [{best.id}, confidence {best.confidence:.2f}]",
              f"  {best.entry.summary}"]
+    from .fix_steps import steps
     from .kb.matcher import happened
 
     lines += [f"  {line}" for line in happened(best.entry, best.captures)]
     for i, fix in enumerate(best.entry.fixes[:limit], 1):
         lines.append(f"  fix {i}: {fix.summary}")
-        lines += [f"         $ {cmd}" for cmd in fix.commands]
+        for step in steps(fix.commands, fix.code if not fix.commands else ""):
+            prompt = {"command": "$ ", "python": ">>> "}.get(step.kind, "")
+            lines += [f"         {prompt if j == 0 else ' ' * len(prompt)}{line}".rstrip()
+                      for j, line in enumerate(step.text.splitlines())]
     lines.append(f"  more: torchdoctor kb show {best.id}")
     others = [m.id for m in matches[1:3]]
     if others:

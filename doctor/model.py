@@ -46,10 +46,17 @@ class Fix:
     commands: tuple[str, ...] = ()
     actions: tuple[Action, ...] = ()  # what `--fix` can do automatically (safe fixes only)
 
+    def steps(self) -> list[Any]:
+        """The commands as typed steps: shell command, Python code or prose (see fix_steps)."""
+        from .fix_steps import steps
+
+        return steps(self.commands)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "summary": self.summary,
             "commands": list(self.commands),
+            "steps": [s.to_json() for s in self.steps()],
             "actions": [a.to_json() for a in self.actions],
         }
 
@@ -63,10 +70,13 @@ class Result:
     evidence: Mapping[str, Any] = field(default_factory=dict)
     fix: Fix | None = None
     related: tuple[str, ...] = ()  # knowledge-base ids that explain more
+    # For an OK: what the check could not see with these facts ("import torchvision was not tried
+    # (--quick)"). Such an OK is not proof of health; explain --env must not cite it as one.
+    unseen: str = ""
 
 
-def ok(message: str, **evidence: Any) -> Result:
-    return Result(Status.OK, message, evidence)
+def ok(message: str, *, unseen: str = "", **evidence: Any) -> Result:
+    return Result(Status.OK, message, evidence, unseen=unseen)
 
 
 def skip(message: str, **evidence: Any) -> Result:
@@ -94,9 +104,10 @@ class Finding:
     evidence: Mapping[str, Any] = field(default_factory=dict)
     fix: Fix | None = None
     related: tuple[str, ...] = ()
+    unseen: str = ""  # see Result.unseen
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "code": self.code,
             "name": self.name,
             "area": self.area,
@@ -107,6 +118,9 @@ class Finding:
             "fix": self.fix.to_json() if self.fix else None,
             "related": list(self.related),
         }
+        if self.unseen:
+            out["unseen"] = self.unseen
+        return out
 
 
 def _jsonable(value: Any) -> Any:
@@ -117,6 +131,17 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, (list, tuple, set, frozenset)):
         return [_jsonable(v) for v in value]
     return str(value)
+
+
+def missing_fact_checks(findings: list[Finding]) -> list[str]:
+    """The codes of checks skipped because a fact they need is unknown (the runner's "not
+    checked: X is unknown (...)"), as opposed to checks that do not apply here."""
+    return [f.code for f in findings if f.status is Status.SKIP and f.message.startswith("not checked:")
+            and " is unknown" in f.message]
+
+
+def not_run_for_missing_facts(findings: list[Finding]) -> int:
+    return len(missing_fact_checks(findings))
 
 
 def summarize(findings: list[Finding]) -> dict[str, int]:

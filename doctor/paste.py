@@ -34,12 +34,13 @@ _HTML_TAG = re.compile(r"</?(?:details|summary|pre|code|p|div|span|br|b|i|em|str
 _SUMMARY_BLOCK = re.compile(r"<summary>.*?</summary>", re.IGNORECASE)
 _QUOTE = re.compile(r"^[ \t]{0,3}(?:>[ \t]?)+")
 _FENCE = re.compile(r"^\s*(?:```|~~~)[\w+-]*\s*$")
-_FENCE_EDGE = re.compile(r"^\s*```[\w+-]*\s*(?=\S)|(?<=\S)\s*```\s*$")
+_FENCE_EDGE = re.compile(r"^\s*```(?=\S)|(?<=\S)\s*```\s*$")
 # **bold**, _**both**_ and ***both*** around a run of text (never `**kwargs`: the closing marker
 # must follow a non-space and not be followed by a word character). `__x__` is left alone: it is
 # far more often a dunder name (`__getitem__`) than emphasis.
 _BOLD = re.compile(r"(?<![\w*])_?(\*\*\*?)(?=\S)(.+?)(?<=\S)\1_?(?![\w*])")
 _CODE_SPAN = re.compile(r"(?<!`)`([^`\n]{1,2000})`(?!`)")
+_CJK_ASCII_EDGE = re.compile(r"(?<=[A-Za-z0-9_)\]])(?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])(?=[A-Za-z0-9_(\[])")
 _FULLWIDTH = re.compile(r"[\uff01-\uff5e\u3000\u3001\u3002\u201c\u201d\u2018\u2019]")
 _FULLWIDTH_MAP = {"\u3000": " ", "\u3001": ", ", "\u3002": ". ", "\u201c": '"', "\u201d": '"', "\u2018": "'",
                   "\u2019": "'"}
@@ -115,6 +116,10 @@ def clean_line(line: str) -> str:
         if _FULLWIDTH.search(line):
             line = _FULLWIDTH.sub(_fullwidth, line)
         line = line.replace("\u00a0", " ").replace("\u200b", "")
+        if _CJK_ASCII_EDGE.search(line):
+            # "输出:False怎么回事": Chinese characters are word characters to a regex, so a
+            # pattern's \bFalse\b could not end there. A space where the scripts meet.
+            line = _CJK_ASCII_EDGE.sub(" ", line)
     if "!!!" in line:
         line = _BANNER.sub("", line)
     return line
@@ -122,7 +127,10 @@ def clean_line(line: str) -> str:
 
 def _unwrap_error_span(m: re.Match[str]) -> str:
     inner = m.group(1)
-    return inner if _EXC_START.match(inner) or m.group(0) == m.string.strip() else m.group(0)
+    if m.group(0) == m.string.strip():
+        return inner
+    # An error quoted in a sentence ends where the span ends: it gets a line of its own.
+    return "\n" + inner + "\n" if _EXC_START.match(inner) else m.group(0)
 
 
 def _fullwidth(m: re.Match[str]) -> str:
@@ -158,15 +166,16 @@ def _ipython(line: str) -> str | None:
 
 def _split_inline_exception(line: str) -> list[str]:
     """A sentence that contains an exception line is split before the exception's name, so the
-    parser sees the exception at the start of a line."""
+    parser sees the exception at the start of a line ("I get an error (RuntimeError: ...)",
+    "报错：“ImportError: DLL load failed”"). An indented line is source code under a frame and
+    stays whole."""
     if _EXC_START.match(line):
         return [line]
     m = _INLINE_EXCEPTION.search(line)
     if m is None or m.start() == 0:
         return [line]
     head = line[: m.start()].rstrip()
-    if not head or head.endswith(("'", '"', "(")) or line[: m.start()].startswith((" ", "\t")) \
-            or _LOG_PREFIX.match(head):
+    if not head or line[: m.start()].startswith((" ", "\t")) or _LOG_PREFIX.match(head):
         return [line]  # a quoted name, a call, or source code under a frame: not prose
     return [head, line[m.start():]]
 
@@ -255,9 +264,10 @@ def clean(text: str, vocabulary: "frozenset[str] | Callable[[], frozenset[str]] 
         elif _IPY_SOURCE.match(line) and lines and (lines[-1].lstrip().startswith("File ") or
                                                      _IPY_SOURCE.match(raw[number - 2] if number > 1 else "")):
             line = "    " + line.strip()  # `---> 12 x = f()` under a frame: source, not a message
-        for part in _split_inline_exception(line):
-            lines.append(part.rstrip())
-            origin.append(number)
+        for piece in line.split("\n"):
+            for part in _split_inline_exception(piece):
+                lines.append(part.rstrip())
+                origin.append(number)
 
     wrap = _wrap_width(lines) if len(lines) > 1 else None
     if wrap is not None:

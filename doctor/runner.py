@@ -43,7 +43,7 @@ def run_isolated(unit: Any, subject: Any, area: str, kind: str = "rule") -> Find
                        "please report it with this output",
                        {"traceback": traceback.format_exc(limit=-3)})
     return Finding(unit.code, unit.name, area, result.status, unit.title, result.message,
-                   dict(result.evidence), result.fix, tuple(result.related))
+                   dict(result.evidence), result.fix, tuple(result.related), result.unseen)
 
 
 def run_env_checks(facts: Facts, checks: Iterable[EnvCheck] | None = None) -> list[Finding]:

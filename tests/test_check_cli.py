@@ -163,10 +163,10 @@ def test_ci_gate_inspects_checkpoints(project):
     (project / "weights.pt").write_text("version https://git-lfs.github.com/spec/v1\noid sha256:0123\nsize 4096\n")
     clean = ci("--checkpoint", "good.pt")
     env_errors = "no environment errors" not in clean.stdout
-    assert clean.returncode == (1 if env_errors else 0) and "1 checkpoint(s): no problems" in clean.stdout
+    assert clean.returncode == (1 if env_errors else 0) and "1 checkpoint: no problems" in clean.stdout
     bad = ci("--checkpoint", "good.pt", "--checkpoint", "weights.pt")
     assert bad.returncode == 1 and "weights.pt: TI101 not a checkpoint: a Git LFS pointer" in bad.stdout
-    assert "1 checkpoint errors" in bad.stdout
+    assert "1 checkpoint error)" in bad.stdout
     missing = ci("--checkpoint", "nope.pt")
     assert missing.returncode == 2 and missing.stderr == "torchdoctor: error: --checkpoint nope.pt: no such file\n"
 

@@ -359,12 +359,16 @@ def test_every_listed_gpu_name_maps_to_its_own_row():
     ("Tesla K80", "3.7"), ("Tesla T4", "7.5"), ("NVIDIA L4", "8.9"), ("NVIDIA B200", "10.0"),
     ("Quadro RTX 5000", "7.5"), ("NVIDIA RTX 5000 Ada Generation", "8.9"), ("GeForce GTX TITAN X", "5.2"),
     ("NVIDIA TITAN X (Pascal)", "6.1"), ("NVIDIA RTX A2000 12GB", "8.6"), ("Quadro M2000M", "5.0"),
+    # Common names the table lacked (issue 13's review): laptop, entry and China-market parts.
+    ("NVIDIA GeForce MX450", "7.5"), ("NVIDIA GeForce GT 1030", "6.1"), ("NVIDIA L20", "8.9"),
+    ("NVIDIA GeForce MX250", "6.1"), ("NVIDIA GeForce GTX 1630", "7.5"), ("GeForce GTX 960M", "5.0"),
+    ("GeForce GTX 980M", "5.2"), ("NVIDIA GeForce RTX 2050", "8.6"), ("GeForce 210", "1.2"),
 ])
 def test_gpu_names_from_the_table(name, cc):
     assert compute_capability(name) == cc
 
 
 @pytest.mark.parametrize("name", ["Device 66a1", "AMD Instinct MI300X (gfx942:sramecc+:xnack-)",
-                                  "NVIDIA GeForce MX450", "Apple M2 Max"])
+                                  "NVIDIA GeForce GT 730", "Apple M2 Max", "Orin"])
 def test_unknown_gpus_get_no_compute_capability(name):
     assert compute_capability(name) is None

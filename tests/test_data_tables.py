@@ -36,7 +36,7 @@ def toolkit_rows():
 
 def test_toolkit_rows_are_well_formed_and_monotonic():
     rows = toolkit_rows()
-    assert len(rows) == 60  # every row of data-tables 1.1
+    assert len(rows) == 61  # every row of data-tables 1.1, and 13.3 GA (issue 13)
     for r in rows:
         assert r["status"] in STATUSES
         assert DRIVER.match(r["linux"]), r
@@ -75,8 +75,10 @@ def test_family_floors_and_wheel_tags():
     ("13.0", "Linux", ("580.65.06", "580.65.06")),
     ("13.2.2", "Linux", ("580.65.06", "595.71.05")),
     ("11.8", "Linux", ("450.80.02", "520.61.05")),
-    ("12.4", "Windows", ("527.41", "551.61")),
-    ("13.0", "Windows", ("580", None)),  # no Windows number published: the branch
+    # NVIDIA's minor-version table: Windows CUDA 12.x >= 528.33 (not the 12.0 GA driver 527.41).
+    ("12.4", "Windows", ("528.33", "551.61")),
+    ("13.0", "Windows", ("580.88", None)),  # PyTorch 2.12 release blog: Windows CUDA 13 >= 580.88
+    ("13.3", "Linux", ("580.65.06", "610.43.02")),  # the 13.3 GA toolkit driver
     ("10.2", "Linux", ("440.33", "440.33")),  # no minor-version compatibility before CUDA 11
 ])
 def test_min_driver_for_cuda(cuda, system, expected):
@@ -86,8 +88,8 @@ def test_min_driver_for_cuda(cuda, system, expected):
 def test_wheel_driver_spot_checks():
     assert tables.wheel_driver("cu130") == ("580.65.06", "580.95.05")  # cu130 family floor 580.65.06
     assert tables.wheel_driver("cu128") == ("525.60.13", "570.124.06")
-    assert tables.wheel_driver("cu126", "Windows") == ("527.41", "561.17")
-    assert tables.wheel_driver("cu132", "Windows") == ("580", None)
+    assert tables.wheel_driver("cu126", "Windows") == ("528.33", "561.17")
+    assert tables.wheel_driver("cu132", "Windows") == ("580.88", None)
 
 
 def test_driver_versions_compare_as_tuples():
@@ -142,7 +144,8 @@ def test_arch_list_spot_checks():
     assert "sm_70" in tables.arch_list_for("2.8.0", "cu128")
     assert tables.arch_list_for("2.13.0", "13.0") == ["sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120", "compute_120"]
     assert tables.arch_list_for("2.3.0", "cu118")[-2:] == ["sm_37", "sm_90"]  # the script's order
-    assert tables.arch_list_for("2.11.0", "cu130")[-1] == "sm_120"  # no PTX in 2.11 (fixture)
+    # issue 13's review: 2.11 cu130 carries 12.0+PTX like its neighbours (the old fixture had none)
+    assert tables.arch_list_for("2.11.0", "cu130")[-2:] == ["sm_120", "compute_120"]
     assert tables.arch_list_for("2.13.0", "cu124") is None
 
 
@@ -162,6 +165,12 @@ def test_arch_list_spot_checks():
     ("compute_120", "12.1", True),  # compute_120 PTX runs on 12.1
     ("compute_90", "12.0", True),  # PTX JIT-compiles forward across majors
     ("compute_120", "10.0", False),
+    # Architecture-specific code (the "a" suffix) runs on that exact GPU only, PTX included.
+    ("sm_90a", "9.0", True),
+    ("sm_90a", "9.1", False),
+    ("sm_100a", "10.3", False),
+    ("compute_90a", "10.0", False),
+    ("sm_100f", "10.3", True),  # family-specific code runs across the family
 ])
 def test_device_requirement(code, device, runs):
     assert tables.covers([code], device) is runs

@@ -41,6 +41,7 @@ def machine(tmp_path, monkeypatch):
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     monkeypatch.setattr(toolchain, "DEFAULT_CUDA_HOME", str(tmp_path / "no-cuda"))
+    monkeypatch.setattr(toolchain, "LD_SO_CONF", str(tmp_path / "no-ld.so.conf"))  # this machine's stays out
     return tmp_path
 
 
@@ -188,6 +189,25 @@ def test_compat_libcuda(machine):
     system = touch(machine / "usr-lib", "libcuda.so.1")
     facts = collect({"PATH": str(machine / "bin"), "LD_LIBRARY_PATH": f"{compat}:{system}"})
     assert facts.compat_libcuda == [str(compat / "libcuda.so.1"), str(compat / "libcuda.so.580.95.05")]
+
+
+def test_compat_libcuda_set_up_through_ldconfig(machine, monkeypatch):
+    # NGC-style: cuda-compat named in /etc/ld.so.conf.d, not on LD_LIBRARY_PATH.
+    compat = touch(machine / "cuda-12.8" / "compat", "libcuda.so.1", "libcuda.so.570.124.06")
+    conf_d = machine / "ld.so.conf.d"
+    conf_d.mkdir()
+    (conf_d / "000_cuda.conf").write_text(f"# cuda-compat\n{compat}\n")
+    (conf_d / "libc.conf").write_text("/usr/local/lib\n")
+    (machine / "ld.so.conf").write_text("include ld.so.conf.d/*.conf\n")
+    monkeypatch.setattr(toolchain, "LD_SO_CONF", str(machine / "ld.so.conf"))
+    facts = collect({"PATH": str(machine / "bin")})
+    assert facts.compat_libcuda == [str(compat / "libcuda.so.1"), str(compat / "libcuda.so.570.124.06")]
+
+
+def test_no_compat_in_the_loader_configuration(machine, monkeypatch):
+    (machine / "ld.so.conf").write_text("/usr/local/lib\n/usr/lib/x86_64-linux-gnu\n")
+    monkeypatch.setattr(toolchain, "LD_SO_CONF", str(machine / "ld.so.conf"))
+    assert collect({"PATH": str(machine / "bin")}).compat_libcuda == []
 
 
 def test_facts_round_trip_through_json(machine):

@@ -200,10 +200,10 @@ def test_the_real_cpu_torch():
 def test_quick_mode_reads_version_py_and_runs_nothing(tmp_path):
     fake_torch(tmp_path, "raise SystemExit('quick mode must not import this')\n", {"version.py": WORKING_FILES["version.py"]})
     t = torch_probe.collect(Target(python="/nonexistent/python", quick=True), PythonFacts(sys_path=[str(tmp_path)]))
-    assert t.import_status == Unknown("skipped by --quick")
+    assert t.import_status == Unknown("not collected with --quick")
     assert (t.version, t.cuda, t.hip, t.git_version, t.debug) == ("2.99.0+cu128", "12.8", None, "0123456789abcdef", False)
-    assert t.arch_list == Unknown("skipped by --quick")
-    assert t.file == Unknown("skipped by --quick")
+    assert t.arch_list == Unknown("not collected with --quick")
+    assert t.file == Unknown("not collected with --quick")
 
 
 def test_quick_mode_without_torch(tmp_path):

@@ -6,7 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from torchdoctor.data import tables
+from torchdoctor.facts import torch_warnings
 from torchdoctor.facts.model import Unknown, known
+from torchdoctor.model import skip
 
 # For the examples: a site-packages folder, and a GPU as the nvidia collector records it.
 SITE = "/home/ada/venv/lib/python3.11/site-packages"
@@ -76,16 +78,16 @@ def gpu_ccs(facts: Any) -> list[str]:
 
 
 def suggest(facts: Any, *, exclude_tag: str | None = None, driver: bool = True,
-            accept: Any = None) -> tables.Suggestion | None:
-    """The official build to install instead, for this machine's GPUs, Python and (unless
-    driver=False) driver."""
+            accept: Any = None, ccs: list[str] | None = None) -> tables.Suggestion | None:
+    """The official build to install instead, for this machine's GPUs (or the compute
+    capabilities `ccs`), Python and (unless driver=False) driver."""
     version = fact(facts, "torch.version")
     if not version:
         return None
     return tables.suggest_build(
         version,
         driver=fact(facts, "nvidia.driver_version") if driver else None,
-        ccs=gpu_ccs(facts),
+        ccs=gpu_ccs(facts) if ccs is None else ccs,
         system=system(facts),
         python=python_version(facts),
         exclude_tag=exclude_tag,
@@ -94,3 +96,19 @@ def suggest(facts: Any, *, exclude_tag: str | None = None, driver: bool = True,
 
 
 COMPANIONS = "reinstall torchvision/torchaudio from the same index if you use them"
+
+
+def unknown_need(facts: Any, *dotted: str) -> Any:
+    """The runner's skip for a needed fact that is unknown, for checks that first look at
+    torch's own warnings (which need none of those facts) and only then at the facts."""
+    for name in dotted:
+        value = facts.get(name)
+        if isinstance(value, Unknown):
+            return skip(f"not checked: {name} is unknown ({value.reason})", **{name: str(value)})
+    return None
+
+
+def torch_said(facts: Any, kind: str) -> list[torch_warnings.Said]:
+    """What torch's own warnings (a pasted report's, or the import probe's) say is wrong: kind
+    "driver" or "arch"."""
+    return [s for s in torch_warnings.interpret(fact(facts, "torch.warnings")) if s.kind == kind]

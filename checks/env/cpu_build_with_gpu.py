@@ -78,7 +78,7 @@ def cpu_build_withexample_gpu(facts):
     build = suggest(facts)
     if build is None:
         fix = Fix("Install a CUDA build of torch that your driver supports (see https://pytorch.org/get-started/locally/)",
-                  (f"{pip(facts)} install torch --index-url https://download.pytorch.org/whl/cu126",))
+                  (f"{pip(facts)} install torch --index-url https://download.pytorch.org/whl/<cuda-tag-for-this-machine>",))
     else:
         fix = Fix(f"Reinstall torch as {build.label}, which this driver and GPU support; {COMPANIONS}",
                   (build.command(pip(facts)),))

@@ -7,9 +7,15 @@ from torchdoctor.registry import Example, env_check
 
 from ._cuda import SITE, fact, gpus
 
-# Forward compatibility (cuda-compat) is supported on data-center GPUs only (and a few
-# NGC-Server-Ready RTX SKUs); these names mark consumer and workstation cards.
-NOT_DATACENTER = re.compile(r"GeForce|TITAN|Quadro|\bRTX\b", re.I)
+# Forward compatibility (cuda-compat) "is applicable only for systems with NVIDIA Data Center
+# GPUs, select NGC Server Ready SKUs of RTX cards, Jetson boards" (docs.nvidia.com/deploy/
+# cuda-compatibility, Forward Compatibility). GeForce and TITAN are consumer cards: never.
+# Other RTX/Quadro cards may be one of the select server SKUs (NVIDIA publishes no list here):
+# a warning, not an error. "Server Edition" parts are data-center GPUs.
+CONSUMER = re.compile(r"GeForce|TITAN", re.I)
+MAYBE_SERVER_RTX = re.compile(r"Quadro|\bRTX\b", re.I)
+SERVER_EDITION = re.compile(r"Server Edition", re.I)
+_LIBCUDA_VERSION = re.compile(r"libcuda\.so\.(\d+\.\d+(?:\.\d+)?)$")
 
 _SYMPTOM = {
     "nvJitLink": "'undefined symbol: __nvJitLinkComplete_{pip_major}_{pip_minor}' (from libcusparse)",
@@ -63,6 +69,28 @@ COMPAT = "/usr/local/cuda-13.0/compat"
                                                                    compat=[f"{COMPAT}/libcuda.so.1"]),
                           "nvidia": {"gpus": [{"index": 0, "name": "NVIDIA GeForce RTX 4090"}]}},
                 "cuda-compat on a GeForce card", contains="Error 804"),
+        Example("warning", {"torch": _torch("13.0"), "toolchain": _ld(compat=[f"{COMPAT}/libcuda.so.1"]),
+                            "nvidia": {"gpus": [{"index": 0, "name": "NVIDIA RTX A6000"}]}},
+                "cuda-compat on a workstation RTX card: only select NGC-Server-Ready RTX SKUs support it",
+                contains="NGC-Server-Ready"),
+        Example("ok", {"torch": _torch("13.0"), "toolchain": _ld(compat=[f"{COMPAT}/libcuda.so.1"]),
+                       "nvidia": {"gpus": [{"index": 0, "name": "NVIDIA RTX PRO 6000 Blackwell Server Edition"}]}},
+                "a Server Edition RTX PRO is a data-center GPU"),
+        Example("ok", {"torch": _torch("12.6"), "toolchain": _ld(compat=["/usr/local/cuda-12.6/compat/libcuda.so.1"]),
+                       "nvidia": {"gpus": [{"index": 0, "name": "Orin"}]}},
+                "Jetson boards support forward compatibility"),
+        Example("error", {"torch": _torch("12.8"),
+                          "toolchain": _ld(compat=["/usr/local/cuda/compat/libcuda.so.1",
+                                                   "/usr/local/cuda/compat/libcuda.so.570.124.06"]),
+                          "nvidia": {"driver_version": "580.95.05",
+                                     "gpus": [{"index": 0, "name": "NVIDIA H100 80GB HBM3"}]}},
+                "an old container's cuda-compat on a newer host driver", contains="Error 803"),
+        Example("ok", {"torch": _torch("13.0"),
+                       "toolchain": _ld(compat=["/usr/local/cuda/compat/libcuda.so.1",
+                                                "/usr/local/cuda/compat/libcuda.so.580.95.05"]),
+                       "nvidia": {"driver_version": "535.230.02",
+                                  "gpus": [{"index": 0, "name": "NVIDIA H100 80GB HBM3"}]}},
+                "cuda-compat newer than the host driver, on a data-center GPU: what it is for"),
         Example("warning", {"torch": {**_torch("12.4"), "loaded_libraries": [f"{SITE}/nvidia/nvjitlink/lib/libnvJitLink.so.12"]},
                             "packages": _pip(NVJITLINK_124), "toolchain": _ld(CUDA121)},
                 "the same older copy, but this torch preloaded its own: latent"),
@@ -93,14 +121,18 @@ def cuda_libs_conflict(facts):
     version can shadow the copy torch was built against: "undefined symbol:
     __nvJitLinkComplete_12_4" (pytorch#134929, #131312), "cuDNN version incompatibility",
     "libcudnn.so.N: cannot open shared object file", or one library family loaded twice from
-    two directories. cuda-compat's libcuda lets a newer CUDA run on an older driver only on
-    data-center GPUs; on GeForce, RTX and Quadro cards CUDA fails with "Error 804: forward
-    compatibility was attempted on non supported HW".
+    two directories. cuda-compat's libcuda (on LD_LIBRARY_PATH or set up through ld.so.conf and
+    ldconfig, as NGC containers do) lets a newer CUDA run on an older driver only on data-center
+    GPUs, select NGC-Server-Ready RTX SKUs and Jetson boards; on GeForce and TITAN cards CUDA fails
+    with "Error 804: forward compatibility was attempted on non supported HW". A compat libcuda
+    older than the host driver fails with "Error 803: system has unsupported display driver /
+    cuda driver combination".
 
     ## How to fix
     Take the CUDA directories out of `LD_LIBRARY_PATH` for the environment torch runs in (torch's
     wheels bring their own libraries), or make them the same version as the wheels; drop the
-    cuda-compat directory on consumer GPUs and upgrade the host driver instead.
+    cuda-compat directory on consumer GPUs and upgrade the host driver instead, and drop it
+    wherever the host driver is newer than the compat library.
     """
     if fact(facts, "torch.cuda", "unknown") is None:
         return skip("torch is not a CUDA build: it loads no CUDA library")
@@ -148,19 +180,37 @@ def cuda_libs_conflict(facts):
             bad_dirs += [p for p in sorted(dirs) if p not in {p for _, _, p in pip_libs.values()}]
 
     note = None
+    compat_problem = None
     if compat:
         compat_dirs = sorted({os.path.dirname(p) for p in compat})
         names = [g.name for g in gpus(facts) if isinstance(g.name, str)]
-        consumer = [n for n in names if NOT_DATACENTER.search(n)]
-        if consumer:
-            problems.append(f"cuda-compat's libcuda ({', '.join(compat)}) is on LD_LIBRARY_PATH, but {consumer[0]} is not a "
-                            "data-center GPU: CUDA fails with 'Error 804: forward compatibility was attempted on non "
-                            "supported HW'")
+        consumer = [n for n in names if CONSUMER.search(n)]
+        maybe = [n for n in names if not CONSUMER.search(n) and MAYBE_SERVER_RTX.search(n) and not SERVER_EDITION.search(n)]
+        older = _compat_older_than_driver(compat, fact(facts, "nvidia.driver_version"))
+        where = "in the loader's path (LD_LIBRARY_PATH or ld.so.conf)"
+        if older:
+            problems.append(f"cuda-compat's libcuda {older[0]} ({', '.join(compat)}) is {where}, but the host driver "
+                            f"{older[1]} is newer: CUDA fails with 'Error 803: system has unsupported display driver / "
+                            "cuda driver combination'. The compat library only helps a host driver older than itself")
             statuses.append("error")
             bad_dirs += compat_dirs
+            compat_problem = "803"
+        elif consumer:
+            problems.append(f"cuda-compat's libcuda ({', '.join(compat)}) is {where}, but {consumer[0]} is a consumer "
+                            "GPU: CUDA fails with 'Error 804: forward compatibility was attempted on non supported HW'")
+            statuses.append("error")
+            bad_dirs += compat_dirs
+            compat_problem = "804"
+        elif maybe:
+            problems.append(f"cuda-compat's libcuda ({', '.join(compat)}) is {where} on {maybe[0]}: NVIDIA supports "
+                            "forward compatibility on RTX cards only for select NGC-Server-Ready SKUs; on any other "
+                            "CUDA fails with 'Error 804: forward compatibility was attempted on non supported HW'")
+            statuses.append("warning")
+            bad_dirs += compat_dirs
+            compat_problem = "804?"
         else:
-            note = (f"cuda-compat's libcuda ({', '.join(compat)}) is on LD_LIBRARY_PATH: forward compatibility works on "
-                    "data-center GPUs only" + ("" if names else "; the GPUs here are unknown"))
+            note = (f"cuda-compat's libcuda ({', '.join(compat)}) is {where}: forward compatibility works on "
+                    "data-center GPUs and Jetson boards" + ("" if names else "; the GPUs here are unknown"))
 
     evidence = {"pip CUDA libraries": {f: f"{v} ({label})" for f, (v, label, _) in sorted(pip_libs.items())},
                 "LD_LIBRARY_PATH CUDA dirs": [d.path for d in ld_dirs]}
@@ -172,10 +222,22 @@ def cuda_libs_conflict(facts):
         return ok("no CUDA library in two versions: nothing on LD_LIBRARY_PATH conflicts with torch's wheels"
                   if ld_dirs else "no CUDA library conflicts: no CUDA directory on LD_LIBRARY_PATH", **evidence)
 
-    fix = _fix(facts, bad_dirs, compat_problem=bool(compat) and note is None)
+    fix = _fix(facts, bad_dirs, compat_problem=compat_problem)
     status = error if "error" in statuses else warning
     return status("; ".join(problems), fix=fix, evidence=evidence,
-                  related=("cuda-libs-conflict",) + (("cuda-forward-compat-unsupported",) if compat and note is None else ()))
+                  related=("cuda-libs-conflict",) + (("cuda-forward-compat-unsupported",) if compat_problem else ()))
+
+
+def _compat_older_than_driver(compat, driver):
+    """(compat libcuda version, host driver) when the compat library is older than the host
+    driver (Error 803), else None. The version is in the file name: libcuda.so.570.124.06."""
+    if not driver:
+        return None
+    versions = [m.group(1) for p in compat if (m := _LIBCUDA_VERSION.search(os.path.basename(p)))]
+    if not versions:
+        return None
+    lib = max(versions, key=_numbers)
+    return (lib, driver) if _numbers(lib) < _numbers(driver) else None
 
 
 def _families(libraries):
@@ -242,7 +304,7 @@ def _compare(pip_version, ld_version):
     return "older" if ld[:n] < pip[:n] else "newer"
 
 
-def _fix(facts, bad_dirs, compat_problem):
+def _fix(facts, bad_dirs, compat_problem=None):
     bad = list(dict.fromkeys(bad_dirs))
     current = fact(facts, "toolchain.ld_library_path")
     on_path = [d for d in bad if current is not None and d in current]
@@ -258,7 +320,12 @@ def _fix(facts, bad_dirs, compat_problem):
         patterns = " ".join(f"-e {d}" for d in elsewhere)
         commands.append(f"env | grep -E '^LD_(LIBRARY_PATH|PRELOAD)='; grep -rn {patterns} /etc/ld.so.conf /etc/ld.so.conf.d")
         summary.append(f"Find what brings in {', '.join(elsewhere)} (LD_LIBRARY_PATH, LD_PRELOAD, /etc/ld.so.conf.d, "
-                       "another package's RPATH) and remove it")
-    if compat_problem:
+                       "another package's RPATH) and remove it (after editing /etc/ld.so.conf.d, run `ldconfig`)")
+    if compat_problem == "803":
+        summary.append("the host driver is newer than cuda-compat's libcuda, so the compat library is not needed at all")
+    elif compat_problem == "804":
         summary.append("on a consumer GPU upgrade the host driver instead of using cuda-compat")
+    elif compat_problem == "804?":
+        summary.append("unless this RTX card is one of NVIDIA's NGC-Server-Ready SKUs, upgrade the host driver "
+                       "instead of using cuda-compat")
     return Fix("; ".join(summary), tuple(commands))

@@ -1,10 +1,10 @@
 from packaging.version import Version
 
 from torchdoctor.data import tables
-from torchdoctor.model import Fix, error, ok, skip
+from torchdoctor.model import Fix, Status, error, ok, skip
 from torchdoctor.registry import Example, env_check
 
-from ._cuda import COMPANIONS, example_gpu, fact, pip, suggest, system, torch_label
+from ._cuda import COMPANIONS, example_gpu, fact, pip, suggest, system, torch_label, torch_said, unknown_need
 
 _GPU = example_gpu("NVIDIA GeForce RTX 4090", "8.9")
 
@@ -14,8 +14,14 @@ _GPU = example_gpu("NVIDIA GeForce RTX 4090", "8.9")
     name="driver-too-old",
     title="NVIDIA driver new enough for torch's CUDA build",
     area="NVIDIA driver & GPUs",
-    needs=("torch.cuda", "nvidia.driver_version"),
     examples=[
+        Example("error", {"torch": {"version": "2.1.0+cu121", "cuda": "12.1", "warnings": [
+                    "The NVIDIA driver on your system is too old (found version 11040)."]}},
+                "a pasted report cut before the driver line: torch's own warning decides", contains="CUDA 11.4"),
+        Example("ok", {"torch": {"version": "2.5.1+cu121", "cuda": "12.1", "cuda_available": True},
+                       "nvidia": {"driver_version": "470.223.02"}},
+                "below the floor, but CUDA initialised: a forward-compatibility package is in use",
+                contains="forward-compatibility"),
         Example("error", {"torch": {"version": "2.13.0+cu130", "cuda": "13.0"},
                           "nvidia": {"driver_version": "550.54.15", "cuda_driver_version": "12.4", "gpus": [_GPU]}},
                 "a CUDA 13 build on an R550 driver: the CUDA 12.6 build of the same release fits",
@@ -30,7 +36,13 @@ _GPU = example_gpu("NVIDIA GeForce RTX 4090", "8.9")
         Example("error", {"torch": {"version": "2.13.0+cu130", "cuda": "13.0"},
                           "nvidia": {"driver_version": "560.94", "cuda_driver_version": "12.6"},
                           "python": {"system": "Windows", "version": "3.12.4"}},
-                "Windows: CUDA 13 needs an R580 driver, no exact number published", contains="R580"),
+                "Windows: CUDA 13 wheels need 580.88 (PyTorch 2.12 release blog)", contains="580.88"),
+        Example("error", {"torch": {"version": "2.8.0+cu128", "cuda": "12.8"},
+                          "nvidia": {"driver_version": "527.56"}, "python": {"system": "Windows", "version": "3.12.4"}},
+                "Windows CUDA 12.x minor-version floor is 528.33, above the 12.0 GA driver 527.41", contains="528.33"),
+        Example("ok", {"torch": {"version": "2.8.0+cu128", "cuda": "12.8"},
+                       "nvidia": {"driver_version": "528.33"}, "python": {"system": "Windows", "version": "3.12.4"}},
+                "exactly at the Windows CUDA 12.x floor", contains="minor-version compatibility"),
         Example("ok", {"torch": {"version": "2.13.0+cu130", "cuda": "13.0"},
                        "nvidia": {"driver_version": "580.65.06", "cuda_driver_version": "13.0"}},
                 "exactly at the CUDA 13 floor", contains="580.65.06"),
@@ -71,6 +83,20 @@ def driver_too_old(facts):
     supports (`--index-url https://download.pytorch.org/whl/cu126` and the like); the message
     names the newest one that fits.
     """
+    result = _judge(facts)
+    if result.status is Status.SKIP:
+        # The facts to judge are missing (a pasted report cut short, only a warning pasted):
+        # torch's own warning, printed on that machine, is the evidence left.
+        said = torch_said(facts, "driver")
+        if said:
+            return _from_warning(facts, said[0])
+    return result
+
+
+def _judge(facts):
+    gap = unknown_need(facts, "torch.cuda", "nvidia.driver_version")
+    if gap is not None:
+        return gap
     cuda = facts.torch.cuda
     driver = facts.nvidia.driver_version
     if cuda is None:
@@ -99,6 +125,14 @@ def driver_too_old(facts):
                             "with an unsupported toolchain' until the driver is upgraded")
         return ok(f"driver {driver} runs {label} through CUDA minor-version compatibility (floor {floor})", **evidence)
 
+    if fact(facts, "torch.cuda_available") is True:
+        # Only a newer libcuda from a CUDA forward-compatibility package (cuda-compat, as in NGC
+        # and vLLM containers) lets CUDA start below the floor; TE204 judges that setup.
+        evidence["note"] = "torch.cuda.is_available() is True below the driver floor"
+        return ok(f"driver {driver} is below the floor of {label} ({floor}), yet CUDA initialised: a CUDA "
+                  "forward-compatibility package (cuda-compat) supplies a newer libcuda; TE204 checks that setup",
+                  **evidence)
+
     branch = f"R{tables.driver_tuple(floor)[0]}"
     # On Windows NVIDIA publishes no CUDA 13 floor, only the branch: then `floor` is "580".
     need = f"driver >= {floor}" if "." in floor else f"an {branch} driver or newer"
@@ -119,4 +153,30 @@ def driver_too_old(facts):
         message = (f"{label} needs {need}; you have {driver}, and no official torch build for your Python runs on it: "
                    f"upgrade the driver. Until then {symptom}")
         fix = Fix(f"Upgrade the NVIDIA driver ({need}, {branch} branch)")
+    return error(message, fix=fix, evidence=evidence, related=("cuda-driver-too-old",))
+
+
+def _from_warning(facts, said):
+    """torch's own "driver too old" verdict, for reports that lack the facts to judge it."""
+    cuda = fact(facts, "torch.cuda")
+    driver = fact(facts, "nvidia.driver_version")
+    label = torch_label(facts)
+    supports = f"supports CUDA {said.driver_cuda} at most" if said.driver_cuda else "is older than the CUDA runtime"
+    built = f"; {label} is built for CUDA {cuda}" if cuda else ""
+    evidence = {"torch's warning": said.text, "driver": driver, "driver's CUDA": said.driver_cuda, "torch CUDA": cuda}
+    alternative = None
+    version = fact(facts, "torch.version")
+    if version and cuda and driver:
+        alternative = suggest(facts, exclude_tag=tables.build_tag(version, cuda))
+    message = (f"torch says the NVIDIA driver is too old: the driver {supports}{built}. "
+               "CUDA cannot initialise (torch.cuda.is_available() is False)")
+    if alternative:
+        install = alternative.command(pip(facts))
+        fix = Fix(f"Upgrade the NVIDIA driver, or install {alternative.label}, which driver {driver} supports; "
+                  f"{COMPANIONS}", (install,))
+    else:
+        older = f" (CUDA {said.driver_cuda} or older)" if said.driver_cuda else ""
+        fix = Fix(f"Upgrade the NVIDIA driver to one that supports {f'CUDA {cuda}' if cuda else 'the CUDA of your torch build'}, "
+                  f"or install a torch build for the CUDA this driver supports{older}: "
+                  "https://pytorch.org/get-started/previous-versions/")
     return error(message, fix=fix, evidence=evidence, related=("cuda-driver-too-old",))

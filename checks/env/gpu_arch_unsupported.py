@@ -1,9 +1,11 @@
 from torchdoctor.data import tables
-from torchdoctor.model import Fix, error, ok, skip
+from torchdoctor.facts.model import known
+from torchdoctor.model import Fix, Status, error, ok, skip
 from torchdoctor.registry import Example, env_check
 
-from ._cuda import (COMPANIONS, SITE, dists, example_gpu, fact, gpu_cc, gpu_label, gpus, is_linux_x86, pip, suggest,
-                    torch_label)
+from .cuda_visible_devices_invalid import _order_is_nvml_order, parse_visible_devices
+from ._cuda import (COMPANIONS, SITE, dists, example_gpu, fact, gpu_cc, gpu_label, gpus, is_linux_x86, pip,
+                    suggest, torch_label, torch_said, unknown_need)
 
 
 GTX1080 = example_gpu("NVIDIA GeForce GTX 1080", "6.1")
@@ -11,6 +13,7 @@ V100 = example_gpu("Tesla V100-SXM2-32GB", "7.0")
 RTX5090 = example_gpu("NVIDIA GeForce RTX 5090", "12.0")
 RTX4090 = example_gpu("NVIDIA GeForce RTX 4090", "8.9")
 DRIVER_580 = {"driver_version": "580.95.05", "cuda_driver_version": "13.0"}
+MIXED = [example_gpu("NVIDIA GeForce GTX 1080", "6.1", 0), example_gpu("NVIDIA GeForce RTX 5090", "12.0", 1)]
 
 
 def _cudnn_dist(version):
@@ -22,8 +25,17 @@ def _cudnn_dist(version):
     name="gpu-arch-unsupported",
     title="Every GPU has kernels in the installed torch",
     area="NVIDIA driver & GPUs",
-    needs=("nvidia.gpus", "torch.version", "torch.cuda"),
     examples=[
+        Example("error", {"torch": {"warnings": [
+                    "NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch "
+                    "installation. The current PyTorch install supports CUDA capabilities sm_50 sm_60 sm_70 sm_75 "
+                    "sm_80 sm_86 sm_90."]}},
+                "only torch's own warning was pasted", contains="sm_120"),
+        Example("ok", {"torch": {"version": "2.9.1+cu130", "cuda": "13.0", "warnings": [
+                    "Found GPU0 NVIDIA GB10 which is of cuda capability 12.1. Minimum and Maximum cuda capability "
+                    "supported by this version of PyTorch is (8.0) - (12.0)"]},
+                       "nvidia": {**DRIVER_580, "gpus": [example_gpu("NVIDIA GB10", "12.1")]}},
+                "torch's range warning fires for 12.1, which runs the build's sm_120 code"),
         Example("error", {"torch": {"version": "2.13.0+cu130", "cuda": "13.0"}, "nvidia": {**DRIVER_580, "gpus": [GTX1080]}},
                 "Pascal on a CUDA 13 wheel (quick mode: arch list from the table)",
                 contains="install torch==2.13.0+cu126 --index-url https://download.pytorch.org/whl/cu126"),
@@ -50,6 +62,21 @@ def _cudnn_dist(version):
         Example("ok", {"torch": {"version": "2.13.0+cu130", "cuda": "13.0", "arch_list": ["sm_80", "sm_90", "compute_90"]},
                        "nvidia": {**DRIVER_580, "gpus": [example_gpu("NVIDIA B200", "10.0")]}},
                 "no SASS for 10.0 but compute_90 PTX JIT-compiles for it", contains="PTX"),
+        Example("ok", {"torch": {"version": "2.8.0+cu128", "cuda": "12.8"}, "nvidia": {**DRIVER_580, "gpus": MIXED},
+                       "env": {"variables": {"CUDA_VISIBLE_DEVICES": "0"}}},
+                "CUDA_VISIBLE_DEVICES=0 is the 5090 (CUDA numbers the fastest first): the 1080 is hidden",
+                contains="runs sm_120"),
+        Example("error", {"torch": {"version": "2.8.0+cu128", "cuda": "12.8"}, "nvidia": {**DRIVER_580, "gpus": MIXED}},
+                "a 5090 next to a 1080 display card: hide the 1080 first; no wheel has kernels for both",
+                contains="export CUDA_VISIBLE_DEVICES=1"),
+        Example("error", {"torch": {"version": "2.8.0+cu128", "cuda": "12.8"}, "nvidia": {**DRIVER_580, "gpus": MIXED}},
+                "the source build it offers keeps the 5090's kernels", contains='TORCH_CUDA_ARCH_LIST="6.1;12.0"'),
+        Example("error", {"torch": {"version": "2.8.0+cu128", "cuda": "12.8"}, "nvidia": {**DRIVER_580, "gpus": MIXED},
+                          "env": {"variables": {"CUDA_VISIBLE_DEVICES": "0", "CUDA_DEVICE_ORDER": "PCI_BUS_ID"}}},
+                "only the 1080 visible: the cu126 wheel's sm_60 runs on 6.1", contains="torch==2.8.0+cu126"),
+        Example("error", {"torch": {"version": "2.11.0+cu126", "cuda": "12.6"}, "nvidia": {**DRIVER_580, "gpus": [GTX1080]},
+                          "packages": _cudnn_dist("9.17.1.4")},
+                "cuDNN's SM < 7.5 refusal is per process", contains="whole process"),
         Example("skip", {"torch": {"version": "2.13.0+cpu", "cuda": None}, "nvidia": {"gpus": [RTX4090]}},
                 "CPU build: TE203's business"),
         Example("skip", {"torch": {"version": "2.13.0+cu130", "cuda": "13.0"}, "nvidia": {"gpus": []}}, "no GPU"),
@@ -78,12 +105,29 @@ def gpu_arch_unsupported(facts):
     the index URL); for cuDNN, go back to the cuDNN the build pins. GPUs no official wheel
     covers need a source build with `TORCH_CUDA_ARCH_LIST` set to their compute capability.
     """
+    result = _judge(facts)
+    if result.status is Status.SKIP:
+        # The facts to judge are missing (a pasted report cut short, only a warning pasted):
+        # torch's own warning, printed on that machine, is the evidence left.
+        said = [s for s in torch_said(facts, "arch") if not (s.archs and tables.kernel_for(list(s.archs), s.cc))]
+        if said:
+            return _from_warning(facts, said)
+    return result
+
+
+def _judge(facts):
+    gap = unknown_need(facts, "nvidia.gpus", "torch.version", "torch.cuda")
+    if gap is not None:
+        return gap
     cuda = facts.torch.cuda
     if cuda is None:
         return skip("torch is not a CUDA build")
     if not facts.nvidia.gpus:
         return skip("no NVIDIA GPU")
-    known_gpus = [(g, gpu_cc(g)) for g in gpus(facts) if gpu_cc(g)]
+    visible, hidden, order_note = _visible(facts, gpus(facts))
+    if not visible:
+        return skip("CUDA_VISIBLE_DEVICES hides every GPU from torch (TE205 says more)")
+    known_gpus = [(g, gpu_cc(g)) for g in visible if gpu_cc(g)]
     if not known_gpus:
         return skip("the GPUs' compute capability is unknown")
 
@@ -96,6 +140,14 @@ def gpu_arch_unsupported(facts):
         if not tables.is_release(version):
             return skip(f"arch list of {label} unknown: the import probe gave none, and it is not an official release")
         if not is_linux_x86(facts):
+            ancient = [(g, cc) for g, cc in known_gpus if tables.cc_int(cc) < 30]
+            if ancient:  # below every arch list: official builds have never gone under sm_30
+                return error("; ".join(f"{gpu_label(g, cc)} is older than any GPU an official PyTorch build has "
+                                       "kernels for (compute capability 3.0 and up): every CUDA op on it fails"
+                                       for g, cc in ancient),
+                             fix=Fix("Run torch on the CPU (the CPU build), or use a newer GPU"),
+                             evidence={"GPUs": [gpu_label(g, cc) for g, cc in ancient]},
+                             related=("cuda-no-kernel-image",))
             return skip(f"arch list of {label} unknown: the table covers Linux x86_64 wheels only")
         archs = tables.arch_list_for(version, tag)
         source = f"default arch list of the official torch {tables.torch_minor(version)} {tag} wheels"
@@ -103,6 +155,10 @@ def gpu_arch_unsupported(facts):
             return skip(f"arch list of {label} unknown: no table entry for torch {tables.torch_minor(version)} {tag}")
     evidence = {"arch list": " ".join(archs), "arch list from": source,
                 "GPUs": [gpu_label(g, cc) for g, cc in known_gpus]}
+    if hidden:
+        evidence["hidden by CUDA_VISIBLE_DEVICES"] = [gpu_label(g, gpu_cc(g) or "compute capability unknown") for g in hidden]
+        if order_note:
+            evidence["device order"] = order_note
 
     kernels = [(g, cc, tables.kernel_for(archs, cc)) for g, cc in known_gpus]
     missing = [(g, cc) for g, cc, kernel in kernels if kernel is None]
@@ -128,8 +184,11 @@ def gpu_arch_unsupported(facts):
     for g, cc in refused:
         problems.append(f"{gpu_label(g, cc)} is below compute capability 7.5, which cuDNN {cudnn} ({cudnn_from}) refuses: torch "
                         f"raises 'cuDNN version {_cudnn_int(cudnn)} is not compatible with devices with SM < 7.5' "
-                        "at the first cuDNN op (convolutions, RNNs)")
-    fix = _fix(facts, version, tag, cuda, missing, refused, cudnn_from)
+                        "at the first cuDNN op (convolutions, RNNs); the cuDNN library is one per process, so "
+                        "this holds for the whole process, not only for work on that GPU")
+    fine = [(g, cc) for g, cc, kernel in kernels if kernel and (g, cc) not in refused]
+    seen = sorted({cc for _, cc in known_gpus}, key=tables.cc_int)  # the GPUs torch sees
+    fix = _fix(facts, version, tag, cuda, missing, refused, cudnn_from, fine, seen)
     return error("; ".join(problems), fix=fix, evidence=evidence, related=("cuda-no-kernel-image",))
 
 
@@ -157,9 +216,37 @@ def _cudnn_int(cudnn):
     return major * 10000 + minor * 100 + patch
 
 
-def _fix(facts, version, tag, cuda, missing, refused, cudnn_from):
+def _visible(facts, found):
+    """(GPUs torch sees, GPUs CUDA_VISIBLE_DEVICES hides, a note on the device order assumed)."""
+    variables = fact(facts, "env.variables") or {}
+    value = variables.get("CUDA_VISIBLE_DEVICES")
+    if value is None:
+        return found, [], None
+    parsed = parse_visible_devices(value)
+    if parsed.raises or parsed.kind == "mig":
+        return found, [], None
+    note = None
+    if parsed.kind == "uuid":
+        if not all(known(g.uuid) for g in found):
+            return found, [], None
+        shown = [g for g in found if any(g.uuid.startswith(k) for k in parsed.kept)]
+    else:
+        order = sorted(found, key=lambda g: g.index)
+        if not _order_is_nvml_order(facts, found):
+            # CUDA numbers devices fastest first unless CUDA_DEVICE_ORDER=PCI_BUS_ID: the newest
+            # compute capability first is how that plays out on a mixed box.
+            order = sorted(order, key=lambda g: -tables.cc_int(gpu_cc(g) or "0.0"))
+            note = "CUDA's default fastest-first numbering, taken as the highest compute capability first"
+        shown = [order[k] for k in parsed.kept if k < len(order)]
+    indexes = {g.index for g in shown}
+    return shown, [g for g in found if g.index not in indexes], note
+
+
+def _fix(facts, version, tag, cuda, missing, refused, cudnn_from, fine=(), seen=None):
     ccs = [cc for _, cc in missing + refused]
     low = min(tables.cc_int(cc) for cc in ccs)
+    if fine:
+        return _mixed_fix(facts, version, tag, missing + refused, list(fine))
 
     def fits_cudnn(_minor, build):
         return not build.get("cudnn") or not tables.cudnn_refuses(build["cudnn"], low)
@@ -173,10 +260,10 @@ def _fix(facts, version, tag, cuda, missing, refused, cudnn_from):
     if any(tables.is_igpu(cc) for cc in ccs):
         return Fix("This is an integrated Jetson GPU: install NVIDIA's PyTorch wheel for your JetPack release "
                    "(the x86 and server aarch64 wheels carry no kernels for it)")
-    alternative = suggest(facts, exclude_tag=tag, accept=fits_cudnn)
+    alternative = suggest(facts, exclude_tag=tag, accept=fits_cudnn, ccs=seen)
     extra = ""
     if alternative is None:
-        alternative = suggest(facts, exclude_tag=tag, accept=fits_cudnn, driver=False)
+        alternative = suggest(facts, exclude_tag=tag, accept=fits_cudnn, driver=False, ccs=seen)
         if alternative is not None:
             floor, _ = tables.wheel_driver(alternative.tag)
             extra = f" (it needs driver >= {floor}: upgrade the driver first)"
@@ -189,3 +276,56 @@ def _fix(facts, version, tag, cuda, missing, refused, cudnn_from):
     what = "kernels for compute capability " + ", ".join(sorted(set(ccs), key=tables.cc_int))
     return Fix(f"Install {alternative.label}, which has {what}{extra}; {COMPANIONS}",
                (alternative.command(pip(facts)),))
+
+
+def _mixed_fix(facts, version, tag, bad, fine):
+    """A box where some GPUs run the build and some do not (a new card next to an old display
+    card): hiding the old one is the first fix; a build for the old one only would lose the new."""
+    keep = ",".join(str(g.index) for g, _ in sorted(fine, key=lambda t: t[0].index))
+    commands = [f"export CUDA_VISIBLE_DEVICES={keep}  # the GPUs this torch has kernels for"]
+    if not (known(facts.env) and _order_is_nvml_order(facts, [g for g, _ in bad + fine])):
+        commands.append("export CUDA_DEVICE_ORDER=PCI_BUS_ID  # so the numbers above are nvidia-smi's")
+    every = sorted({cc for _, cc in bad + fine}, key=tables.cc_int)
+    both = suggest(facts, exclude_tag=tag, ccs=every)
+    names = ", ".join(gpu_label(g, cc) for g, cc in bad)
+    summary = f"Hide {names} from torch (the GPUs it has kernels for keep working)"
+    if both is not None:
+        commands.append(both.command(pip(facts)))
+        summary += f", or install {both.label}, which has kernels for every GPU here; {COMPANIONS}"
+    else:
+        arch = ";".join(every)
+        summary += (f"; no single official wheel has kernels for all of {', '.join(every)}: a build for the old GPU "
+                    f"alone would have none for the others, so keep both only with a source build for "
+                    f"TORCH_CUDA_ARCH_LIST=\"{arch}\"")
+        commands.append(f'TORCH_CUDA_ARCH_LIST="{arch}" {pip(facts)} install -v --no-build-isolation .  '
+                        "# in a pytorch source checkout")
+    return Fix(summary, tuple(commands))
+
+
+def _from_warning(facts, said):
+    """torch's own verdict that a GPU has no kernels in the build, for reports that lack the facts."""
+    label = torch_label(facts)
+    problems, ccs = [], []
+    for s in said:
+        built = f" (built for {' '.join(s.archs)})" if s.archs else ""
+        sm = "sm_" + s.cc.replace(".", "")
+        where = label if label != "torch" else "the installed torch"
+        problems.append(f"torch says {s.gpu} (compute capability {s.cc}, {sm}) has no kernels in {where}{built}")
+        ccs.append(s.cc)
+    evidence = {"torch's warning": said[0].text, "GPUs": [f"{s.gpu} ({s.cc})" for s in said]}
+    version, cuda = fact(facts, "torch.version"), fact(facts, "torch.cuda")
+    fix = None
+    if version and cuda and tables.is_release(version):
+        tag = tables.build_tag(version, cuda)
+        alternative = suggest(facts, exclude_tag=tag, driver=False) if gpus(facts) else None
+        if alternative is not None:
+            fix = Fix(f"Install {alternative.label}, which has kernels for compute capability {', '.join(sorted(set(ccs)))}; "
+                      f"{COMPANIONS}", (alternative.command(pip(facts)),))
+    if fix is None:
+        arch = ", ".join(sorted(set(ccs), key=tables.cc_int))
+        fix = Fix(f"Install a torch build whose arch list covers compute capability {arch} (RTX 50xx/Blackwell: a "
+                  "CUDA 12.8 or newer build; Pascal and older: a CUDA 12.6 or older build): the selector at "
+                  "https://pytorch.org/get-started/locally/ gives the command; `torchdoctor env` on that machine "
+                  "names the exact build")
+    return error("; ".join(problems) + ": every CUDA op on it fails with 'no kernel image is available for "
+                 "execution on the device'", fix=fix, evidence=evidence, related=("cuda-no-kernel-image",))

@@ -4,11 +4,16 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import Version
 
-from torchdoctor.data import load
+import os
+import re
+
+from torchdoctor.facts.model import known
+
+from torchdoctor.data import load, tables
 from torchdoctor.model import Fix, Status, error, ok, skip, warning
 from torchdoctor.registry import Example, env_check
 
-from ._install import base_version, fact, flavour, index_url, major_minor, pip, torch_dist, torch_version, version
+from ._install import SITE, base_version, fact, flavour, index_url, major_minor, pip, torch_dist, torch_version, version
 
 # Packages with compiled code linked against torch's C++ ABI: a wrong pair fails at import or at the
 # first op ("operator torchvision::nms does not exist"); for pure-Python packages it is a warning.
@@ -34,7 +39,7 @@ def _torch_specs(requires: list[str], name: str = "torch") -> list[SpecifierSet]
 
 
 def _without_local(spec: SpecifierSet) -> SpecifierSet:
-    """'==2.5.1+cu124' -> '==2.5.1': the CUDA flavour is compared on its own (see _flavour_clash)."""
+    """'==2.5.1+cu124' -> '==2.5.1': the CUDA flavour is compared on its own (see _build_clash)."""
     parts = [f"{s.operator}{s.version.split('+')[0]}" for s in spec]
     try:
         return SpecifierSet(",".join(parts))
@@ -57,8 +62,17 @@ def _rule(name: str, pkg_version: str) -> tuple[str, SpecifierSet] | None:
             return "torchvision 0.29.1+ declares torch>=2.14", SpecifierSet(">=2.14")
         if v.minor >= 15:
             return f"torchvision 0.{v.minor} pairs with torch 2.{v.minor - 15}", SpecifierSet(f"==2.{v.minor - 15}.*")
-        if v.minor >= 2:
+        # torchvision's README table: 0.5 and later pair with torch 1.(minor - 1); 0.4.0 with 1.2,
+        # 0.4.1/0.4.2 with 1.3; 0.3 with 1.1; 0.2.x was pure Python and ran on torch up to 1.0.
+        if v.minor >= 5:
             return f"torchvision 0.{v.minor} pairs with torch 1.{v.minor - 1}", SpecifierSet(f"==1.{v.minor - 1}.*")
+        if v.minor == 4:
+            torch = "1.2" if v.micro == 0 else "1.3"
+            return f"torchvision {v.major}.{v.minor}.{v.micro} pairs with torch {torch}", SpecifierSet(f"=={torch}.*")
+        if v.minor == 3:
+            return "torchvision 0.3 pairs with torch 1.1", SpecifierSet("==1.1.*")
+        if v.minor == 2:
+            return "torchvision 0.2 (pure Python) runs on torch up to 1.0", SpecifierSet("<1.1")
     if name == "torchaudio":
         if v >= Version(table["torchaudio_stable_abi_from"]):
             return "torchaudio 2.11+ is a stable-ABI build for torch 2.11 and later", SpecifierSet(">=2.11")
@@ -69,40 +83,87 @@ def _rule(name: str, pkg_version: str) -> tuple[str, SpecifierSet] | None:
     return None
 
 
-def _matching(name: str, torch_text: str) -> str | None:
-    """The release of a domain library that goes with this torch, as a pip requirement."""
-    mm = major_minor(torch_text)
-    if mm is None:
+# A CUDA runtime named in DT_NEEDED: "libcudart.so.13", or the hashed copy an auditwheel'd wheel bundles.
+_CUDART = re.compile(r"^libcudart(?:-[0-9a-f]{8})?\.so\.(\d+)")
+_CUDA_TORCH_LIBS = ("libc10_cuda.so", "libtorch_cuda.so")
+_ROCM_LIBS = ("libc10_hip.so", "libtorch_hip.so", "libamdhip64.so")
+
+
+def _build_of(tag: str | None) -> str | None:
+    """A wheel tag as a build family: 'cpu', 'cuda12', 'rocm', 'xpu'; None when it says nothing."""
+    if not tag:
         return None
-    major, n = mm
-    if name == "torchvision":
-        if major == 2:
-            return "torchvision>=0.29.1" if n >= 14 else f"torchvision==0.{n + 15}.*"
-        return f"torchvision==0.{n + 1}.*" if major == 1 else None
-    if name == "torchaudio":
-        if major == 2:
-            return "torchaudio>=2.11" if n >= 11 else f"torchaudio=={major}.{n}.*"
-        return f"torchaudio==0.{n}.*" if major == 1 else None
-    return None
-
-
-def _flavour_clash(torch_text: str, other_text: str) -> bool:
-    """cpu vs cuXXX, or CUDA builds of different major versions (what torchvision/torchaudio refuse)."""
-    a, b = flavour(torch_text), flavour(other_text)
-    if not a or not b or a == b:
-        return False
-    if a.startswith("cu") and b.startswith("cu"):
-        return a[2:-1] != b[2:-1]  # cu124 -> 12, cu118 -> 11, cu101 -> 10
-    return True
-
-
-def _flavour_label(text: str) -> str:
-    tag = flavour(text) or ""
     if tag.startswith("cu"):
-        return f"CUDA {tag[2:-1]}.{tag[-1]}"
-    if tag.startswith("rocm"):
-        return f"ROCm {tag[4:]}"
-    return tag.upper()
+        return f"cuda{tag[2:-1]}"
+    return "rocm" if tag.startswith("rocm") else tag
+
+
+def _torch_build(facts, torch_text: str) -> tuple[str | None, str]:
+    """torch's build family and where it was read: what the import said, else version.py, else the tag."""
+    if fact(facts, "torch.import_status") == "ok":
+        cuda, hip = fact(facts, "torch.cuda"), fact(facts, "torch.hip")
+        if cuda is not None or hip is not None or known(facts.get("torch.cuda")):
+            if hip:
+                return "rocm", "torch.version.hip"
+            return (f"cuda{str(cuda).split('.')[0]}", "torch.version.cuda") if cuda else ("cpu", "torch.version.cuda")
+    vf = fact(facts, "packages.torch_version_file")
+    if vf is not None and vf.version:
+        if vf.hip:
+            return "rocm", vf.path
+        if vf.cuda:
+            return f"cuda{vf.cuda.split('.')[0]}", vf.path
+        if flavour(vf.version) == "cpu" or vf.version == torch_text and vf.cuda is None and "+" in vf.version:
+            return _build_of(flavour(vf.version)), vf.path
+    return _build_of(flavour(torch_text)), "the version tag"
+
+
+def _family_build(build) -> tuple[str | None, str]:
+    """A torchvision/torchaudio build family from the libraries its extension links, else version.py."""
+    if build.extension:
+        names = [os.path.basename(n) for n in build.needed]
+        for n in names:
+            m = _CUDART.match(n)
+            if m:
+                return f"cuda{m.group(1)}", f"{os.path.basename(build.extension)} links {n}"
+        cuda_lib = next((n for n in names if n.startswith(_CUDA_TORCH_LIBS)), None)
+        if cuda_lib:
+            return (f"cuda{build.cuda.split('.')[0]}" if build.cuda else "cuda"), f"{os.path.basename(build.extension)} links {cuda_lib}"
+        rocm_lib = next((n for n in names if n.startswith(_ROCM_LIBS)), None)
+        if rocm_lib:
+            return "rocm", f"{os.path.basename(build.extension)} links {rocm_lib}"
+        if any(n.startswith(("libc10.so", "libtorch")) for n in names):
+            return "cpu", f"{os.path.basename(build.extension)} links no CUDA library"
+    if build.cuda:
+        return f"cuda{build.cuda.split('.')[0]}", f"version.py: cuda = {build.cuda!r}"
+    tag = flavour(build.version)
+    if tag:
+        return _build_of(tag), f"version.py: __version__ = {build.version!r}"
+    return None, ""
+
+
+def _shorten(text: str, limit: int = 120) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
+
+
+def _build_clash(torch_build: str | None, other: str | None) -> Status | None:
+    """ERROR when the package cannot load next to this torch; WARNING when it loads but its GPU
+    kernels cannot run (a CPU torchvision beside a CUDA torch)."""
+    if not torch_build or not other or torch_build == other:
+        return None
+    if other == "cuda" and torch_build.startswith("cuda"):
+        return None  # a CUDA build whose major the files do not say
+    if other == "cpu":
+        return Status.WARNING
+    return Status.ERROR
+
+
+def _build_label(build: str | None) -> str:
+    if not build:
+        return "unknown"
+    if build.startswith("cuda"):
+        return f"CUDA {build[4:]}" if build[4:] else "CUDA"
+    return {"rocm": "ROCm"}.get(build, build.upper())
 
 
 @env_check(
@@ -131,9 +192,34 @@ def _flavour_label(text: str) -> str:
         Example("error", {"packages": {"distributions": [
             torch_dist("torch", "2.10.0"), {**torch_dist("torchaudio", "2.11.0"), "requires": []}]}},
             "stable-ABI torchaudio still needs torch 2.11+ (rule, no metadata)", contains="torchaudio 2.11+"),
-        Example("warning", {"packages": {"distributions": [
+        Example("error", {"packages": {"distributions": [
             torch_dist("torch", "2.13.0+cpu"), {**torch_dist("torchvision", "0.28.0+cu130"), "requires": ["torch==2.13.0"]}]}},
             "CPU torch with a CUDA torchvision", contains="--index-url https://download.pytorch.org/whl/cpu"),
+        Example("error", {"packages": {
+            "distributions": [torch_dist("torch", "2.13.0+cpu"),
+                              {**torch_dist("torchvision", "0.28.0"), "requires": ["torch==2.13.0"]}],
+            "family_builds": [{"name": "torchvision", "path": f"{SITE}/torchvision", "version": "0.28.0+cu130",
+                               "extension": f"{SITE}/torchvision/_C.so",
+                               "needed": ["libc10.so", "libc10_cuda.so", "libtorch_cpu.so", "libcudart.so.13"]}]}},
+            "PyPI's torchvision 0.28.0 (a cu130 build, no tag in its metadata) beside a CPU torch",
+            contains="links libcudart.so.13"),
+        Example("error", {"packages": {"distributions": [
+            torch_dist("torch", "2.13.0+cpu"), {**torch_dist("torchvision", "0.28.0"), "requires": ["torch==2.13.0"]}]},
+            "torch": {"import_status": "ok", "version": "2.13.0+cpu", "cuda": None, "hip": None, "family_imports": [
+                {"name": "torchvision", "ok": False, "error_type": "RuntimeError",
+                 "error_message": "operator torchvision::nms does not exist"}]}},
+            "the child could not import torchvision: that is the answer", contains="torchvision::nms does not exist"),
+        Example("ok", {"packages": {"distributions": [
+            torch_dist("torch", "2.13.0+cpu"), {**torch_dist("torchvision", "0.28.0+cpu"), "requires": ["torch==2.13.0"]}]},
+            "torch": {"import_status": "ok", "version": "2.13.0+cpu", "cuda": None, "hip": None, "family_imports": [
+                {"name": "torchvision", "ok": True, "version": "0.28.0+cpu"}]}},
+            "the matching CPU pair imports", contains="import torchvision works"),
+        Example("warning", {"packages": {
+            "distributions": [torch_dist("torch", "2.13.0"), {**torch_dist("torchvision", "0.28.0"), "requires": ["torch==2.13.0"]}],
+            "torch_version_file": {"path": f"{SITE}/torch/version.py", "version": "2.13.0+cu130", "cuda": "13.0"},
+            "family_builds": [{"name": "torchvision", "path": f"{SITE}/torchvision", "version": "0.28.0+cpu",
+                               "extension": f"{SITE}/torchvision/_C.so", "needed": ["libc10.so", "libtorch_cpu.so"]}]}},
+            "a CPU torchvision beside a CUDA torch loads, but its GPU operators cannot run", contains="GPU operators"),
         Example("error", {"packages": {"distributions": [
             torch_dist("torch", "2.5.1"), {**torch_dist("xformers", "0.0.28.post1"), "requires": ["numpy", "torch==2.4.1"]}]}},
             "xformers built for another torch", contains="xformers"),
@@ -148,11 +234,16 @@ def torch_family_mismatch(facts):
     ## What it checks
     Each installed package that requires torch (torchvision, torchaudio, torchtext, xformers,
     flash-attn, ...) against the torch that runs: the `Requires-Dist: torch...` of its metadata,
-    with local tags such as `+cpu` / `+cu128` left out of the version comparison. Without a
+    with local tags such as `+cpu` / `+cu128` left out of the version comparison.
+    When torchdoctor imported torch in a child process, it imports torchvision and torchaudio
+    there too: a failing import is the answer, with its message as evidence. Without a
     requirement in the metadata (conda, source builds) torchvision and torchaudio follow the release
     pairing: torchvision 0.(n+15) goes with torch 2.n, torchaudio 2.n with torch 2.n, and the
-    stable-ABI torchaudio 2.11 works with every torch from 2.11 on. It also compares the CUDA
-    flavour of the wheels (`+cpu` vs `+cu128`, CUDA 11 vs 12) and torch's own triton pin.
+    stable-ABI torchaudio 2.11 works with every torch from 2.11 on. It also compares the build
+    (CPU, CUDA 12, CUDA 13, ROCm) of torchvision/torchaudio, read from the libraries their compiled
+    extension links (`libcudart.so.13`, `libc10_cuda.so`) and their version.py, with torch's:
+    PyPI serves `torchvision 0.28.0` as a CUDA 13 build whose metadata says no `+cu130`. And it
+    checks torch's own triton pin.
 
     ## Why it matters
     torchvision and torchaudio up to 0.29.0 / 2.10 are built against one exact torch. Upgrading
@@ -169,29 +260,55 @@ def torch_family_mismatch(facts):
         return skip("torch is not installed")
     torch_text, torch_source = found
     torch_meta = next((d for d in fact(facts, "packages.distributions", []) if d.name == "torch"), None)
+    torch_build, torch_build_source = _torch_build(facts, torch_text)
+    builds = {b.name: b for b in fact(facts, "packages.family_builds", None) or []}
+    imports = fact(facts, "torch.family_imports", None)
+    imported = {i.name: i for i in imports or []}
     seen: set[str] = set()
     problems: list[tuple[Status, str, str | None, tuple[str, ...]]] = []
     checked: list[str] = []
+    evidence: dict = {}
     for d in fact(facts, "packages.distributions", []):
         if d.name == "torch" or d.name in seen:
             continue
         seen.add(d.name)
         specs = _torch_specs(d.requires)
         rule = None if specs else _rule(d.name, d.version)
-        if not specs and rule is None:
+        attempt = imported.get(d.name)
+        if not specs and rule is None and d.name not in builds and attempt is None:
             continue
         checked.append(f"{d.name} {d.version}")
         severity = Status.ERROR if d.name in COMPILED else Status.WARNING
+        if attempt is not None and not attempt.ok:
+            # The ground truth: whatever the versions say, this package does not import here.
+            text = f"{attempt.error_type}: {attempt.error_message}"
+            evidence[f"import {d.name}"] = text
+            problems.append((Status.ERROR, f"import {d.name} fails next to torch {torch_text} ({_shorten(text)})",
+                             d.name, ()))
+            continue
         bad = [s for s in specs if not _satisfies(s, torch_text)]
         if bad:
             problems.append((severity, f"{d.name} {d.version} requires torch{bad[0]}", d.name, ()))
-        elif rule is not None and not _satisfies(rule[1], torch_text):
+            continue
+        if rule is not None and not _satisfies(rule[1], torch_text):
             problems.append((Status.WARNING if d.name not in COMPILED else Status.ERROR,
                              f"{d.name} {d.version} does not go with torch {torch_text} ({rule[0]})", d.name, ()))
-        elif _flavour_clash(torch_text, d.version):
-            problems.append((Status.WARNING,
-                             f"{d.name} {d.version} is a {_flavour_label(d.version)} build while torch {torch_text} is a "
-                             f"{_flavour_label(torch_text)} build", d.name, ()))
+            continue
+        build = builds.get(d.name)
+        other, other_source = _family_build(build) if build is not None else (_build_of(flavour(d.version)),
+                                                                               "the version tag")
+        clash = _build_clash(torch_build, other)
+        if clash is not None and attempt is not None and clash is Status.ERROR:
+            clash = Status.WARNING  # it imported after all: the flavours differ but it loads
+        if clash is not None:
+            evidence[f"{d.name} build"] = f"{_build_label(other)} ({other_source})"
+            evidence["torch build"] = f"{_build_label(torch_build)} ({torch_build_source})"
+            consequence = (" - its compiled library cannot load beside this torch" if clash is Status.ERROR
+                           else " - its GPU operators cannot run")
+            shown = build.version if build and build.version else d.version
+            why = f" ({other_source})" if other_source != "the version tag" else ""
+            problems.append((clash, f"{d.name} {shown} is a {_build_label(other)} build{why} while torch {torch_text} is a {_build_label(torch_build)} "
+                             f"build{consequence}", d.name, ()))
     if torch_meta is not None:
         for name in ("triton", "pytorch-triton"):
             other = next((d for d in fact(facts, "packages.distributions", []) if d.name == name), None)
@@ -203,15 +320,28 @@ def torch_family_mismatch(facts):
                                      "triton)", None, (f"{name}{spec}",)))
     if not checked:
         return skip("no installed package depends on torch")
-    evidence = {"torch": f"{torch_text} ({torch_source})", "checked": checked}
+    evidence = {"torch": f"{torch_text} ({torch_source})", "checked": checked, **evidence}
     if not problems:
-        return ok(f"{', '.join(checked)} match torch {torch_text}")
+        verb = "matches" if len(checked) == 1 else "match"
+        family = [n for n in ("torchvision", "torchaudio") if n in seen]
+        tried = [n for n in family if n in imported]
+        if family and len(tried) == len(family):
+            return ok(f"{', '.join(checked)} {verb} torch {torch_text}; import {' and '.join(tried)} works beside it")
+        untried = [n for n in family if n not in tried]
+        unseen = ""
+        if untried:
+            raw = facts.get("torch.family_imports")
+            unseen = f"import {' and '.join(untried)} was not tried" + ("" if known(raw) else f" ({raw.reason})")
+            unread = [n for n in untried if n not in builds or not builds[n].extension]
+            if unread:
+                unseen += f"; the libraries {' and '.join(unread)} links were not read"
+        return ok(f"{', '.join(checked)} {verb} torch {torch_text}", unseen=unseen)
 
     pins: list[str] = []
     for _, _, name, extra in problems:
         pins.extend(extra)
         if name:
-            pins.append(_matching(name, torch_text) or name)
+            pins.append(tables.family_requirement(name, torch_text) or name)
     command = (f"{pip(facts)} install torch=={base_version(torch_text)} " + " ".join(f'"{p}"' for p in dict.fromkeys(pins))
                + index_url(torch_text))
     message = "; ".join(text for _, text, _, _ in problems)

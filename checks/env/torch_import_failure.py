@@ -7,6 +7,7 @@ from torchdoctor.data import tables
 from torchdoctor.model import Fix, Result, error, ok, warning
 from torchdoctor.registry import Example, env_check
 
+from ._cuda import suggest
 from ._install import NUMPY_ABI, SITE, fact, first, index_url, pip, python_cmd, torch_version
 
 _MISSING_LIB = re.compile(r"(lib[\w+.-]*?\.so(?:\.\d+)*): cannot open shared object file")
@@ -124,7 +125,7 @@ def _undefined_symbol(facts, lib: str, symbol: str, evidence: dict) -> Result:
             "libcuda.so (a copy in LD_LIBRARY_PATH, cuda-compat, a stub) is loaded instead of the driver's",
             fix=Fix("Check which libcuda.so is loaded and upgrade the driver, or install a torch built for an older CUDA",
                     ("ldconfig -p | grep libcuda.so", "nvidia-smi   # the 'CUDA Version' the driver supports",
-                     f"{pip(facts)} install torch --index-url https://download.pytorch.org/whl/cu126")),
+                     _older_cuda_build(facts))),
             evidence=evidence, related=("cuda-driver-symbol-missing",))
     if symbol.startswith("_ZN") and "/torch/" in lib:
         return error(
@@ -201,6 +202,14 @@ def _import_error(facts, t) -> Result:
                  fix=Fix("Read the traceback in the evidence; if it points inside torch, reinstall torch in this interpreter",
                          (_reinstall(facts), f"{python_cmd(facts)} -c \"import torch\"")),
                  evidence={**evidence, "traceback": t.traceback} if t.traceback else evidence)
+
+
+def _older_cuda_build(facts) -> str:
+    """The install command of a build this driver runs, or one with an obvious placeholder."""
+    build = suggest(facts)
+    if build is not None:
+        return build.command(pip(facts))
+    return f"{pip(facts)} install torch --index-url https://download.pytorch.org/whl/<cuda-tag-for-this-machine>"
 
 
 @env_check(

@@ -2,6 +2,7 @@ import re
 
 from torchdoctor.model import Fix, error, ok, skip
 from torchdoctor.registry import ModelExample, model_rule
+from torchdoctor.text import shorten
 
 from ._common import frame
 
@@ -64,7 +65,7 @@ def inplace_breaks_autograd(record):
         return skip("not checked: backward failed for another reason")
     found = record.get("inplace")
     if not found:
-        return error(f"backward failed: {err.get('first_line', '')[:300]}; the in-place write was not seen by the finder "
+        return error(f"backward failed: {shorten(err.get('first_line', ''), 300)}; the in-place write was not seen by the finder "
                      "(it may happen inside a custom autograd.Function or C++ extension)",
                      fix=Fix("Look for x.op_(...), x += ..., x[idx] = ... and inplace=True modules after the tensor is used",
                              ("with torch.autograd.detect_anomaly(): loss.backward()  # names the op that saved it",)),
@@ -77,5 +78,5 @@ def inplace_breaks_autograd(record):
                  f"by {frame(found.get('saved_by'))}; backward then fails with 'modified by an inplace operation'",
                  fix=Fix("Do that operation out of place (or clone the tensor first)", commands),
                  evidence={"in-place op": found.get("aten") or found.get("op"), "line that modified it": frame(culprit),
-                           "line that saved it": frame(found.get("saved_by")), "error": err.get("first_line", "")[:300]},
+                           "line that saved it": frame(found.get("saved_by")), "error": shorten(err.get("first_line", ""), 300)},
                  related=("inplace-modified-for-grad",))

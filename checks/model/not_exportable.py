@@ -1,5 +1,6 @@
 from torchdoctor.model import Fix, ok, skip, warning
 from torchdoctor.registry import ModelExample, model_rule
+from torchdoctor.text import shorten
 
 from ._common import frame
 
@@ -86,7 +87,7 @@ def not_exportable(record):
                      "and export needs every input in example_inputs/kwargs")
         commands.append("def forward(self, x, mask=None):  # positional-or-keyword, not after *")
     blocking = [f for f in failed if f[0] != "jit_script"]
-    evidence = {label: (f"{r['type']}: {r['error']}"[:300] + (f" at {frame(r['user_frame'])}" if r.get("user_frame") else ""))
+    evidence = {label: (shorten(f"{r['type']}: {r['error']}", 300) + (f" at {frame(r['user_frame'])}" if r.get("user_frame") else ""))
                 for _, label, r in failed}
     summary = "; ".join(parts)
     if exp.get("wrapper") and not blocking:

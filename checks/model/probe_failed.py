@@ -1,5 +1,6 @@
 from torchdoctor.model import Fix, error, ok, skip
 from torchdoctor.registry import ModelExample, model_rule
+from torchdoctor.text import shorten
 
 from ._common import frame
 
@@ -62,10 +63,10 @@ def probe_failed(record):
         where = f" at {frame(err.get('user_frame'))}" if err.get("user_frame") else ""
         related = tuple(err.get("kb") or ())
         first = err.get("first_line") or err.get("message", "")
-        return error(f"{phase} failed{where}: {err.get('type')}: {first[:300]}",
+        return error(f"{phase} failed{where}: {err.get('type')}: {shorten(first, 300)}",
                      fix=Fix("Fix the error at that line" + (f"; `torchdoctor kb show {related[0]}` explains it" if related else ""),
-                             (f"torchdoctor explain \"{first[:120]}\"",)),
-                     evidence={"phase": phase, "error": f"{err.get('type')}: {first[:300]}"}, related=related)
+                             (f"torchdoctor explain \"{shorten(first, 120).rstrip('…')}\"",)),
+                     evidence={"phase": phase, "error": f"{err.get('type')}: {shorten(first, 300)}"}, related=related)
     if not record.get("backward_done"):
         return skip("not checked: the step was not run to the end")
     loss = (record.get("loss") or {}).get("value")

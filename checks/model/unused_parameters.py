@@ -1,5 +1,6 @@
 from torchdoctor.model import Fix, error, ok, skip
 from torchdoctor.registry import ModelExample, model_rule
+from torchdoctor.text import plural
 
 from ._common import human_bytes, module_label, some
 
@@ -111,7 +112,8 @@ def unused_parameters(record):
     fix = Fix("Make every trainable parameter reach the loss: use each output in the loss (or don't compute it "
               "in training), and freeze or delete modules that never run", tuple(commands))
     return error(
-        f"{len(unused)} trainable parameters in {len(groups)} modules receive no gradient: {some(described, 6)}. "
+        f"{plural(len(unused), 'trainable parameter')} in {plural(len(groups), 'module')} "
+        f"receive{'s' if len(unused) == 1 else ''} no gradient: {some(described, 6)}. "
         "Under DDP the next iteration fails with 'Expected to have finished reduction in the prior iteration "
         "before starting a new one'",
         fix=fix,

@@ -59,6 +59,32 @@ def torch_minor(version: str) -> str | None:
     return f"{mm[0]}.{mm[1]}" if mm else None
 
 
+def family_requirement(name: str, torch_version: str) -> str | None:
+    """The torchvision / torchaudio release that goes with this torch, as a pip requirement:
+    torchvision 0.(n+15) with torch 2.n, torchaudio 2.n with torch 2.n up to 2.10, the stable-ABI
+    torchaudio 2.11 and torchvision 0.29.1+ for every later torch (torch_releases.json, section 2.4)."""
+    mm = major_minor(torch_version)
+    if mm is None:
+        return None
+    major, n = mm
+    table = load("torch_releases")["domain_libraries"]
+    if name == "torchvision":
+        floor = table["torchvision_min_pin_from"]
+        if major == 2:
+            return f"torchvision>={floor}" if n >= major_minor(floor)[1] - 15 else f"torchvision==0.{n + 15}.*"
+        if major != 1:
+            return None
+        # torch 1.1 -> 0.3, 1.2 -> 0.4.0, 1.3 -> 0.4.2, 1.0 and older -> 0.2.2; then 0.(n+1).
+        return {1: "torchvision==0.3.*", 2: "torchvision==0.4.0", 3: "torchvision==0.4.2"}.get(n) or (
+            f"torchvision==0.{n + 1}.*" if n >= 4 else "torchvision==0.2.2")
+    if name == "torchaudio":
+        stable = table["torchaudio_stable_abi_from"]
+        if major == 2:
+            return f"torchaudio>={stable}" if n >= major_minor(stable)[1] else f"torchaudio=={major}.{n}.*"
+        return f"torchaudio==0.{n}.*" if major == 1 else None
+    return None
+
+
 def base_version(version: str) -> str:
     """ "2.13.0+cu130" -> "2.13.0" (the public version, without the local build tag)."""
     v = _version(version)
@@ -338,9 +364,22 @@ def kernel_for(arch_list: Iterable[str], device: str | int) -> str | None:
     entries = sorted((p + (e,) for p, e in parsed if p), key=lambda t: t[1], reverse=True)
     for wanted, runs in (("sm", sass_runs_on), ("compute", ptx_runs_on)):
         for kind, code, entry in entries:
-            if kind == wanted and runs(code, device):
+            if kind != wanted:
+                continue
+            if _arch_specific(entry):
+                # sm_90a / compute_90a use features of that exact GPU: neither the SASS nor the
+                # PTX runs on any other compute capability (CUDA C++ Programming Guide, "Feature
+                # Availability": architecture-specific features).
+                if cc_int(code) == cc_int(device):
+                    return entry
+                continue
+            if runs(code, device):
                 return entry
     return None
+
+
+def _arch_specific(entry: str) -> bool:
+    return bool(re.fullmatch(r"(?:sm|compute)_\d+a", entry.strip()))
 
 
 def covers(arch_list: Iterable[str], device: str | int) -> bool:

@@ -137,6 +137,32 @@ def _warning_texts(caught):
     return texts
 
 
+def _family_imports():
+    """Import torchvision / torchaudio next to the torch just imported: whether they load is the
+    ground truth that version arithmetic can only approximate ("operator torchvision::nms does
+    not exist" from a CUDA torchvision beside a CPU torch)."""
+    import importlib
+    import importlib.util
+
+    found = []
+    for name in ("torchvision", "torchaudio"):
+        try:
+            if importlib.util.find_spec(name) is None:
+                continue
+        except Exception:
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                module = importlib.import_module(name)
+                found.append({"name": name, "ok": True, "version": str(getattr(module, "__version__", "")) or None,
+                              "error_type": None, "error_message": None})
+            except BaseException as exc:
+                found.append({"name": name, "ok": False, "version": None, "error_type": type(exc).__name__,
+                              "error_message": str(exc)[:2000]})
+    return found
+
+
 def main(marker, dump_after):
     if sys.path and sys.path[0] in ("", os.getcwd()):
         del sys.path[0]  # the probe's cwd; a torch/ folder there must not pass for the installed one
@@ -175,6 +201,10 @@ def main(marker, dump_after):
         _get(out, "device_count", lambda: int(cuda.device_count()))
         out["loaded_libraries"] = _loaded_libraries()
         out["warnings"] = _warning_texts(caught)
+        out["stage"] = "family"
+        _emit(marker, out)
+        # Last, so a torchvision that kills the process still leaves the torch and CUDA answers.
+        out["family_imports"] = _family_imports()
     out["stage"] = "done"
     if dump_after:
         faulthandler.cancel_dump_traceback_later()

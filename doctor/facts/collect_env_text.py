@@ -43,6 +43,8 @@ import re
 from functools import lru_cache
 from typing import Any
 
+from .. import paste
+
 SOURCE = "collect_env"
 LOCATION = "collect_env report"
 CONDA_LOCATION = "collect_env report (conda list)"
@@ -81,10 +83,16 @@ _MULTILINE = {"GPU models and configuration", "cuDNN version", "CPU"}
 # Labels that identify the report (CPU, OS and the version lines of other tools are too generic).
 _SIGNATURE = set(LABELS) - {"OS", "CPU", "GCC version", "Clang version", "CMake version"}
 
-_LABEL_RE = re.compile(r"^(" + "|".join(re.escape(label) for label in sorted(LABELS, key=len, reverse=True)) + r"):(?:\s+|$)(.*)$")
+# "Label: value", and the sectioned layout of torch 2.8+ and vLLM ("Label      : value").
+_LABEL_RE = re.compile(r"^(" + "|".join(re.escape(label) for label in sorted(LABELS, key=len, reverse=True))
+                       + r")[ \t]*:(?:\s+|$)(.*)$")
 # For text whose newlines were flattened: a label preceded by whitespace starts a new line.
 _FLAT_SPLIT = re.compile(r"\s+(?=(?:" + "|".join(re.escape(label) for label in sorted(
-    LABELS, key=len, reverse=True)) + r"):\s|\[pip3?\]\s|\[conda\]\s)")
+    LABELS, key=len, reverse=True)) + r")[ \t]*:\s|\[pip3?\]\s|\[conda\]\s)")
+# The first line collect_env prints (its first letter is sometimes lost to a fence on the same line).
+_HEADER = re.compile(r"(?:^|\s)C?ollecting environment information")
+# The banners of the sectioned layout ("==============================" around "System Info").
+_BANNER = re.compile(r"^={5,}$")
 
 _NOT_COLLECTED = {"could not collect", "", "n/a", "no cuda", "none"}
 _TRUE = {"true", "yes"}
@@ -117,6 +125,10 @@ def _lines(text: str) -> list[str]:
         if re.fullmatch(r"</?(details|summary|pre|code)[^>]*>.*", line, re.I) and not _LABEL_RE.match(line):
             continue
         line = line.strip("`").strip()  # a report wrapped in single backticks
+        line = paste.clean_line(line).strip()  # HTML entities and tags, **bold**, full-width colons
+        if _BANNER.match(line):
+            out.append("=====")  # a section boundary: ends a multi-line field
+            continue
         if line.count(":") >= 2 or line.count("[pip") + line.count("[conda]") >= 2:
             # Newlines flattened into spaces: split before every label.
             parts = [re.sub(r"(\s+>)+\s*$", "", p).strip() for p in _FLAT_SPLIT.split(line)]
@@ -139,9 +151,15 @@ def _split(text: str) -> tuple[dict[str, str], dict[str, list[str]], list[str], 
     current: str | None = None
     pip_seen = pip_closed = False
     lines = _lines(text)
-    # The report starts at "PyTorch version:"; a manual "Python version: 3.8" above it is prose.
-    start = next((i for i, line in enumerate(lines) if line.startswith("PyTorch version:")), 0)
+    # The report starts at its header, or else at "PyTorch version:"; a manual "Python version: 3.8"
+    # above it is prose. (The sectioned layout prints OS and compilers before PyTorch version.)
+    start = next((i for i, line in enumerate(lines) if _HEADER.search(line)), None)
+    if start is None:
+        start = next((i for i, line in enumerate(lines) if _label(line) == "PyTorch version"), 0)
     for line in lines[start:]:
+        if line == "=====":
+            current = None
+            continue
         if pip_seen and line and not line.startswith("[pip"):
             pip_closed = True
         m = _LABEL_RE.match(line)
@@ -165,6 +183,11 @@ def _split(text: str) -> tuple[dict[str, str], dict[str, list[str]], list[str], 
     return values, extra, packages, pip_closed
 
 
+def _label(line: str) -> str | None:
+    m = _LABEL_RE.match(line)
+    return m.group(1) if m else None
+
+
 def looks_like_collect_env(text: str) -> bool:
     """True when `text` is (part of) a collect_env report, so `--facts` knows how to read it."""
     if not text or not text.strip():
@@ -178,7 +201,10 @@ def looks_like_collect_env(text: str) -> bool:
             pass
     values, _, packages, _ = _split(text)
     found = _SIGNATURE & set(values)
-    return len(found) >= 3 or (len(found) >= 1 and len(packages) >= 1)
+    if len(found) >= 3 or (len(found) >= 1 and len(packages) >= 1):
+        return True
+    # Cut short after a line or two: the header and "PyTorch version:" still say what it is.
+    return "PyTorch version" in found and (len(found) >= 2 or bool(_HEADER.search(text)))
 
 
 # --------------------------------------------------------------------------- small readers

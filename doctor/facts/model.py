@@ -103,12 +103,38 @@ class LibraryDir:
 
 
 @dataclass(frozen=True)
+class FamilyBuild:
+    """How a compiled torch-family package (torchvision, torchaudio) was built, read from its files
+    without importing it: the version its version.py states (with the +cpu / +cu130 tag that the
+    PyPI metadata leaves out) and the shared objects its compiled extension asks the loader for."""
+
+    name: str  # "torchvision"
+    path: str  # the package folder
+    version: str | None = None  # version.py __version__, "0.28.0+cu130"
+    cuda: str | None = None  # version.py `cuda` when it is a literal ("13.0")
+    extension: str | None = None  # the compiled library read, "torchvision/_C.so"
+    needed: list[str] = field(default_factory=list)  # its DT_NEEDED entries, "libcudart.so.13"
+
+
+@dataclass(frozen=True)
+class FamilyImport:
+    """`import <name>` in the torch probe's child, after torch imported: the ground truth."""
+
+    name: str
+    ok: bool
+    version: str | None = None  # <name>.__version__ when it imported
+    error_type: str | None = None
+    error_message: str | None = None
+
+
+@dataclass(frozen=True)
 class PackagesFacts:
     # torch-family, numpy, triton, nvidia-* / cuda-* wheels and packages that require torch,
     # in sys.path order; a name may appear more than once (that is the TE102 finding).
     distributions: list[Distribution] = _u()
     torch_version_file: TorchVersionFile | None = _u()  # None: no torch package on the path
     pip_cuda_lib_dirs: list[LibraryDir] = _u()  # site-packages/nvidia/*/lib, nvidia/cu13/lib
+    family_builds: list[FamilyBuild] = _u()  # torchvision / torchaudio as built, first copy on the path
 
 
 @dataclass(frozen=True)
@@ -132,6 +158,7 @@ class TorchFacts:
     device_count: int = _u()
     numpy_version: str | None = _u()  # numpy as loaded next to torch in the child
     loaded_libraries: list[str] = _u()  # CUDA-family shared objects mapped after import
+    family_imports: list[FamilyImport] = _u()  # torchvision / torchaudio imported next to torch
     warnings: list[str] = _u()  # warnings raised while importing / probing
     error_type: str | None = _u()
     error_message: str | None = _u()
@@ -267,7 +294,7 @@ class NetworkFacts:
 class Meta:
     schema_version: int = 1
     torchdoctor_version: str = ""
-    source: str = "live"  # "live", "json", "collect_env", "example"
+    source: str = "live"  # "live", "json", "collect_env", "paste" (other pasted text), "example"
     collected_at: str = ""
     quick: bool = False
     durations_s: dict[str, float] = field(default_factory=dict)

@@ -18,8 +18,10 @@ from dataclasses import replace
 from typing import Iterable
 from urllib.parse import unquote, urlparse
 
+from . import elf
 from .model import (
     Distribution,
+    FamilyBuild,
     LibraryDir,
     PackagesFacts,
     PythonFacts,
@@ -252,16 +254,55 @@ def pip_cuda_lib_dirs(sys_path: Iterable[str], dists: list[Distribution]) -> lis
     return dirs
 
 
+# --------------------------------------------------------------------------- torchvision / torchaudio builds
+
+# Family packages whose compiled library links torch's C++ and CUDA libraries, with where that
+# library lives inside the package.
+FAMILY_EXTENSIONS = {"torchvision": ("", "_C"), "torchaudio": ("lib", "")}
+
+
+def _extension_library(pkg: str, sub: str, stem: str) -> str | None:
+    folder = os.path.join(pkg, sub) if sub else pkg
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return None
+    libs = [n for n in names if n.endswith(".so") or ".so." in n or n.endswith(".pyd")]
+    if stem:
+        libs = [n for n in libs if n.split(".")[0] == stem]
+    # torchaudio: libtorchaudio.so / _torchaudio.so / _torchaudio.abi3.so, never the sox/ffmpeg helpers
+    libs = [n for n in libs if stem or "torchaudio" in n and "sox" not in n and "ffmpeg" not in n]
+    return os.path.join(folder, libs[0]) if libs else None
+
+
+def family_builds(sys_path: Iterable[str]) -> list[FamilyBuild]:
+    """torchvision / torchaudio as `import` would find them: version.py read as text (never
+    imported) and the DT_NEEDED list of the compiled library."""
+    entries = list(_path_entries(sys_path))
+    out = []
+    for name, (sub, stem) in FAMILY_EXTENSIONS.items():
+        pkg = next((os.path.join(e, name) for e in entries if os.path.isfile(os.path.join(e, name, "__init__.py"))), None)
+        if pkg is None:
+            continue
+        vf = read_torch_version_file(os.path.join(pkg, "version.py"))
+        library = _extension_library(pkg, sub, stem)
+        needed = elf.needed(library) if library else None
+        out.append(FamilyBuild(name=name, path=pkg, version=vf.version, cuda=vf.cuda,
+                               extension=library if needed is not None else None, needed=needed or []))
+    return out
+
+
 # --------------------------------------------------------------------------- collector
 
 def collect(target, python: PythonFacts) -> PackagesFacts:
     if not known(python.sys_path):
         why = Unknown(f"sys.path of the interpreter is unknown ({python.sys_path.reason})")
-        return PackagesFacts(distributions=why, torch_version_file=why, pip_cuda_lib_dirs=why)
+        return PackagesFacts(distributions=why, torch_version_file=why, pip_cuda_lib_dirs=why, family_builds=why)
     sys_path = python.sys_path
     dists = distributions(sys_path)
     return PackagesFacts(
         distributions=dists,
         torch_version_file=torch_version_file(sys_path),
         pip_cuda_lib_dirs=pip_cuda_lib_dirs(sys_path, dists),
+        family_builds=family_builds(sys_path),
     )

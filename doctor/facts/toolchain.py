@@ -63,7 +63,7 @@ def collect(target, python: PythonFacts | None = None) -> ToolchainFacts:
         ninja_version=ninja_version,
         ld_library_path=ld_dirs,
         ld_cuda_lib_dirs=[d for d in (cuda_libraries(p, "LD_LIBRARY_PATH") for p in ld_dirs) if d.libraries],
-        compat_libcuda=compat_libcuda(ld_dirs),
+        compat_libcuda=compat_libcuda(ld_dirs + [d for d in ld_so_conf_dirs() if d not in ld_dirs]),
     )
 
 
@@ -145,9 +145,39 @@ def cuda_libraries(directory: str, origin: str) -> LibraryDir:
     return LibraryDir(path=directory, libraries=libraries, origin=origin)
 
 
+# The dynamic loader's configuration: NGC-style containers put cuda-compat there (an
+# /etc/ld.so.conf.d/*.conf line naming /usr/local/cuda/compat, then ldconfig) instead of on
+# LD_LIBRARY_PATH.
+LD_SO_CONF = "/etc/ld.so.conf"
+
+
+def ld_so_conf_dirs(path: str | None = None, _depth: int = 0) -> list[str]:
+    """The directories ld.so.conf and the files it includes name, in order (ldconfig's search)."""
+    path = path or LD_SO_CONF
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            lines = handle.read().splitlines()
+    except OSError:
+        return []
+    found: list[str] = []
+    for raw in lines:
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if line.startswith("include ") and _depth < 4:
+            pattern = line.split(None, 1)[1].strip()
+            if not os.path.isabs(pattern):
+                pattern = os.path.join(os.path.dirname(path), pattern)
+            for conf in sorted(glob.glob(pattern)):
+                found += [d for d in ld_so_conf_dirs(conf, _depth + 1) if d not in found]
+        elif line.startswith("/") and line not in found:
+            found.append(line)
+    return found
+
+
 def compat_libcuda(ld_dirs: list[str]) -> list[str]:
-    """libcuda.so* from cuda-compat (forward compatibility) directories on LD_LIBRARY_PATH:
-    /usr/local/cuda/compat, /usr/local/cuda-12.4/compat/lib, /opt/cuda-compat/..."""
+    """libcuda.so* from cuda-compat (forward compatibility) directories on LD_LIBRARY_PATH or in
+    the loader's configuration: /usr/local/cuda/compat, /usr/local/cuda-12.4/compat/lib, /opt/cuda-compat/..."""
     found: list[str] = []
     for directory in ld_dirs:
         if not any(re.match(r"(cuda-)?compat", part) for part in directory.split(os.sep)):

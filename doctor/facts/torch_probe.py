@@ -50,7 +50,7 @@ def _facts(data: dict[str, Any], reason: str) -> TorchFacts:
 def quick(python: PythonFacts) -> TorchFacts:
     """No import: what torch/version.py says, everything else honestly unknown."""
     vf = torch_version_file(python.sys_path) if known(python.sys_path) else None
-    skipped = Unknown("skipped by --quick")
+    skipped = Unknown("not collected with --quick")
     fields: dict[str, Any] = {name: skipped for name in TorchFacts.__dataclass_fields__}
     if vf is None:
         fields.update(import_status="not-installed", **{k: None for k in _ERROR_FIELDS})
@@ -106,7 +106,14 @@ def interpret(ran, marker: str, duration: float, timeout: float) -> TorchFacts:
     status = payload.get("import_status")
     stage = payload.pop("stage", "done")
     warnings = list(payload.get("warnings") or [])
-    if stage != "done" and status == "ok":
+    if stage == "family" and status == "ok":
+        # torch and CUDA answered; importing torchvision/torchaudio after them hung or killed the child.
+        what = f"did not finish within {timeout:g}s" if timed_out else (
+            f"killed the process ({signal_name(killed_by)})" if killed_by is not None
+            else f"ended the process (exit status {ran.returncode})")
+        payload["family_imports"] = {"unknown": f"importing torchvision/torchaudio after torch {what}"}
+        warnings.append(f"torchdoctor: importing torchvision/torchaudio after torch {what}")
+    elif stage != "done" and status == "ok":
         # torch imported; the child then hung or died in torch.cuda.is_available()/device_count().
         if timed_out:
             what = f"did not return within {timeout:g}s"

@@ -11,6 +11,7 @@ from rich.text import Text
 from ..model import Finding, Status
 from ..render.human import _finding
 from ..render.summary import closing_line
+from ..text import plural
 from .report import InspectReport, human_bytes
 
 FORMAT_NAMES = {
@@ -54,7 +55,7 @@ def render_text(report: InspectReport, findings: list[Finding], console: Console
 def _structure(report: InspectReport, console: Console) -> None:
     line = Text("  structure: ", style="dim")
     kind = report.root_type or "?"
-    line.append(kind + (f" with {len(report.top_keys)} keys" if kind == "dict" and report.top_keys else ""))
+    line.append(kind + (f" with {plural(len(report.top_keys), 'key')}" if kind == "dict" and report.top_keys else ""))
     console.print(line, soft_wrap=True)
     for entry in report.top_keys[:20]:
         row = Text(f"    {entry['key']:<24} ", style="cyan")
@@ -62,8 +63,8 @@ def _structure(report: InspectReport, console: Console) -> None:
             row.append(f"tensor {entry.get('dtype', '')}{entry.get('shape', '')}")
         elif "tensors" in entry:
             what = "state dict" if any(sd.path == entry["key"] for sd in report.state_dicts) else entry["kind"]
-            row.append(f"{what}: {entry['tensors']} tensors, {human_bytes(entry.get('bytes', 0))}"
-                       + (f", {entry['length']} entries" if "length" in entry and what != "state dict" else ""))
+            row.append(f"{what}: {plural(entry['tensors'], 'tensor')}, {human_bytes(entry.get('bytes', 0))}"
+                       + (f", {plural(entry['length'], 'entry')}" if "length" in entry and what != "state dict" else ""))
         else:
             row.append(f"{entry.get('value')!r}" if isinstance(entry.get("value"), str) else str(entry.get("value")))
         console.print(row, soft_wrap=True)
@@ -80,7 +81,7 @@ def _structure(report: InspectReport, console: Console) -> None:
     for sd in report.state_dicts[:3]:
         pre = ", ".join(f"{p!r}×{n}" for p, n in sd.prefixes.items())
         where = f"ckpt['{sd.path}']" if sd.path else "the file"
-        console.print(Text(f"  state dict at {where}: {len(sd.keys)} keys" + (f", prefixes {pre}" if pre else "")),
+        console.print(Text(f"  state dict at {where}: {plural(len(sd.keys), 'key')}" + (f", prefixes {pre}" if pre else "")),
                       soft_wrap=True)
     if report.globals:
         console.print(Text(f"  globals: {len(report.globals)} · pickle protocol {report.pickle_protocol}"), soft_wrap=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 
 from .loader import KnowledgeBase
@@ -34,10 +35,12 @@ def search(kb: KnowledgeBase, query: str, limit: int = 10) -> list[tuple[Entry, 
         score = 0.0
         found = 0
         for w in words:
-            hit = [weight for name, weight in _FIELDS if w in texts[name]]
+            # Every field that mentions the word counts, and more mentions count a little more:
+            # an entry about "mat1 and mat2 shapes" beats one that quotes them once in passing.
+            hit = [weight * (1.0 + math.log(texts[name].count(w))) for name, weight in _FIELDS if w in texts[name]]
             if hit:
                 found += 1
-                score += max(hit)
+                score += sum(hit)
         if found:
             # Entries that contain every word come first.
             scored.append((entry, score * found / len(words)))

@@ -251,7 +251,9 @@ _FOREIGN = re.compile(r"(?:\btensorflow[\\/.]|\bpaddle[\\/.]|/paddle/|\bcaffe(?:
                       r"|\bmindspore[\\/.]|\bkeras[\\/.]|\bonnxruntime[\\/.]|\bInvalidArgumentError\b|\bpaddle\.fluid)")
 # A driver-level failure (libcuda, the NVIDIA driver) is the same whichever framework met it.
 _DRIVER_LEVEL = re.compile(r"libcuda|\bdriver\b", re.IGNORECASE)
-_TORCH = re.compile(r"\btorch[\\/._]|\bpytorch|\blibtorch|\bc10::|\bATen\b|\baten[\\/:]", re.IGNORECASE)
+# PyTorch/XLA's runtime lives under tensorflow/compiler/xla/xla_client: that path is PyTorch's too.
+_TORCH = re.compile(r"\btorch[\\/._]|\bpytorch|\blibtorch|\bc10::|\bATen\b|\baten[\\/:]|xla_client|torch_xla",
+                    re.IGNORECASE)
 
 
 def other_framework(parsed: Parsed) -> bool:

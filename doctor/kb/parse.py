@@ -118,6 +118,7 @@ class ExceptionBlock:
     type: str
     message: str  # the message line plus its continuation lines
     frames: list[str] = field(default_factory=list)  # "file:line in func", innermost last
+    code: list[str] = field(default_factory=list)  # the source line shown under each frame ("" if none)
     line_no: int = 0  # 1-based line of the exception line in the input
     # "final" (the last exception in the text), "cause" (the direct cause in a chain), "context"
     # (an exception during whose handling another occurred), "worker" (the original error inside a
@@ -213,6 +214,7 @@ class _Reader:
         self.logs: deque[tuple[int, str]] = deque(maxlen=MAX_KEPT_LINES)
         self.frame_lines: deque[tuple[int, str]] = deque(maxlen=MAX_KEPT_LINES)
         self.frames: list[str] = []
+        self.code: list[str] = []
         self.in_traceback = False
         self.current: ExceptionBlock | None = None  # an exception whose message may continue
         self.worker_pending: int | None = None
@@ -246,6 +248,7 @@ class _Reader:
         if _TRACEBACK.match(line):
             self.in_traceback = True
             self.frames = []
+            self.code = []
             if not stripped.startswith("Original"):
                 self.worker_pending = None  # a new traceback of the main process
             self.kept.append((number, line))
@@ -258,17 +261,24 @@ class _Reader:
         if _DUMP_HEADER.match(line):
             self.in_traceback = True
             self.frames = []
+            self.code = []
             self.kept.append((number, line))
             return
+        if self.in_traceback and not stripped:
+            return  # Python prints none inside a traceback; Jupyter and pastes add them
         if self.in_traceback:
             m = _FRAME.match(line) or _PYSPY_FRAME.match(line)
             if m:
                 frame = f"{m['file']}:{m['line']} in {(m['func'] or '?').strip()}"
                 self.frames.append(frame)
                 self.frame_lines.append((number, frame))
+                self.code.append("")
                 return
             if line.startswith("    ") and not _EXC.match(stripped):
-                return  # the source line under a frame (or a ^^^^ marker)
+                # the source line under a frame (or a ^^^^ marker, which is not kept)
+                if self.code and not self.code[-1] and stripped.strip("^~ "):
+                    self.code[-1] = stripped
+                return
 
         exc = _EXC.match(stripped)
         if exc is None and _LEVEL.match(stripped):
@@ -279,6 +289,7 @@ class _Reader:
                 type=exc["type"] if exc else "c10::Error",
                 message=(exc["msg"] or "").strip() if exc else what["msg"].strip(),
                 frames=self.frames if self.in_traceback else [],
+                code=self.code if self.in_traceback else [],
                 line_no=number,
             )
             w = _WORKER.search(block.message)
@@ -293,6 +304,7 @@ class _Reader:
             self.current = block
             self.in_traceback = False
             self.frames = []
+            self.code = []
             self._keep(number, line)
             return
 

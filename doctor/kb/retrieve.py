@@ -39,7 +39,18 @@ tried trying run running ran error errors exception traceback most recent call l
 lib site packages self return returns returned module main code following occurred issue problem help please
 thanks hi hello anyone know idea work works working fine solve solved question message following raise raised
 info warning warn print output input see seems seem like look looks make makes made new old time times first
+end many much more less still even every each other another since until without within about over under
 """.split())
+
+
+# Chinese has no spaces: a run of characters is cut into pairs. Pairs that every Chinese bug report
+# carries ("报错", "训练", "问题", ...) and pairs with a function character in them say nothing.
+CJK_STOP_PAIRS = frozenset("""
+报错 错误 出现 问题 解决 如何 怎么 什么 时候 运行 一个 这个 那个 我们 可以 没有 代码 模型 使用 训练 请问 大佬 各位 谢谢
+方法 原因 情况 然后 但是 因为 所以 如果 已经 还是 就是 不是 进行 需要 发现 显示 提示 结果 之后 之前 现在 这样 这种 这里
+一下 一直 一样 文件 程序 执行 安装 版本 环境 数据 输出 输入 导致 通过 可能 所有 相关 其中 以下 如下 下面 上面 最后 开始
+""".split())
+_CJK_FUNCTION_CHARS = frozenset("的了是在我你他她它这那就也都和与或把被个为以之中有不吗呢啊吧么着过到对从而")
 
 
 def tokens(text: str) -> list[str]:
@@ -48,7 +59,10 @@ def tokens(text: str) -> list[str]:
     out: list[str] = []
     for w in _WORD.findall(text.lower()):
         if "\u4e00" <= w[0] <= "\u9fff":
-            out.extend(w[i:i + 2] for i in range(max(1, len(w) - 1)))
+            for i in range(max(1, len(w) - 1)):
+                pair = w[i:i + 2]
+                if len(pair) == 2 and pair not in CJK_STOP_PAIRS and not (_CJK_FUNCTION_CHARS & set(pair)):
+                    out.append(pair)
         elif w not in STOPWORDS and not w.startswith("0x"):
             out.append(w)
     return out

@@ -33,8 +33,11 @@ def _value(value: Any) -> str:
     return str(value)
 
 
-def render_env(facts: Facts, findings: list[Finding], console: Console, *, verbose: bool = False) -> None:
+def render_env(facts: Facts, findings: list[Finding], console: Console, *, verbose: bool = False,
+               interpreter: str | None = None) -> None:
     line = headline(facts)
+    if interpreter:  # --python: say whose environment this is
+        line = f"{interpreter} · {line}" if line else interpreter
     if facts.meta.source not in ("live", "example"):
         line += f" (from {facts.meta.source} facts)"
     _print_wrapped(console, Text("torchdoctor env" + (" · " if line else ""), style="bold"), line, 2)
@@ -57,7 +60,8 @@ def print_closing_line(findings: list[Finding], console: Console) -> None:
     last = closing_line(findings)
     worst = max((f.status.rank for f in findings), default=0)
     style = "bold red" if worst >= Status.ERROR.rank else ("bold yellow" if last != "No problems found." else "bold green")
-    console.print(Text(last, style=style))
+    for line in textwrap.wrap(last, width=max(40, console.width), break_long_words=False, break_on_hyphens=False):
+        console.print(Text(line, style=style), soft_wrap=True)
 
 
 def _print_wrapped(console: Console, prefix: Text, body: str, indent: int, style: str = "") -> None:
@@ -74,6 +78,27 @@ def _print_wrapped(console: Console, prefix: Text, body: str, indent: int, style
         console.print(Text(" " * indent + line, style=style), soft_wrap=True)
 
 
+def print_steps(console: Console, steps: list[Any], indent: int) -> None:
+    """Each fix step as what it is: `$ command`, Python after `>>>` / `...` (as a REPL shows it),
+    prose as a wrapped sentence. Commands and code keep their lines so they paste unchanged."""
+    from ..fix_steps import COMMAND, PYTHON
+
+    pad = " " * indent
+    for step in steps:
+        if step.kind == COMMAND:  # never re-wrapped: it must paste as it is
+            for i, line in enumerate(step.text.rstrip().splitlines()):
+                console.print(Text(f"{pad}{'$ ' if i == 0 else '  '}{line}".rstrip(), style="cyan"), soft_wrap=True)
+        elif step.kind == PYTHON:
+            for i, line in enumerate(step.text.rstrip().splitlines()):
+                prompt = ">>> " if i == 0 or not line.startswith((" ", "\t")) and not line.startswith(("else", "elif", "except", "finally")) else "... "
+                console.print(Text(f"{pad}{prompt}{line}".rstrip(), style="green"), soft_wrap=True)
+        elif step.kind == "text":
+            for line in step.text.rstrip().splitlines():
+                console.print(Text(f"{pad}  {line}".rstrip(), style="cyan"), soft_wrap=True)
+        else:
+            _print_wrapped(console, Text(f"{pad}- "), step.text.strip().lstrip("#").strip(), indent + 2)
+
+
 def _finding(f: Finding, console: Console, verbose: bool) -> None:
     symbol, style = SYMBOL[f.status]
     head = Text("  ")
@@ -88,8 +113,7 @@ def _finding(f: Finding, console: Console, verbose: bool) -> None:
             _print_wrapped(console, Text(f"        {key}: ", style="dim"), _value(value), 10)
     if f.fix and problem:
         _print_wrapped(console, Text("        fix: ", style="bold cyan"), f.fix.summary, 10)
-        for cmd in f.fix.commands:
-            _print_wrapped(console, Text("          $ ", style="cyan"), cmd, 12, "cyan")
+        print_steps(console, f.fix.steps(), 10)
     if problem and f.related:
         _print_wrapped(console, Text("        more: ", style="dim"),
                        ", ".join(f"torchdoctor kb show {r}" for r in f.related), 14, "dim")

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from ..facts.model import Facts
-from ..model import Finding, summarize
+from ..model import Finding, not_run_for_missing_facts, summarize
 
 ENV_SCHEMA = "torchdoctor.env/v1"
 
@@ -17,7 +17,9 @@ def env_document(facts: Facts, findings: list[Finding]) -> dict[str, Any]:
         "torchdoctor_version": facts.meta.torchdoctor_version,
         "facts": facts.to_json(),
         "findings": [f.to_json() for f in findings],
-        "summary": summarize(findings),
+        # not_run_missing_facts: skips for want of a fact (a pasted report never has them all);
+        # with any of them the verdict is partial, never "no problems".
+        "summary": {**summarize(findings), "not_run_missing_facts": not_run_for_missing_facts(findings)},
     }
 
 

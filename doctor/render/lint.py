@@ -13,6 +13,7 @@ from rich.text import Text
 
 from ..lint.model import CheckResult
 from ..registry import LintRule
+from ..text import plural
 
 CHECK_SCHEMA = "torchdoctor.check/v1"
 _LEVEL = {"error": "error", "warning": "warning", "note": "note"}
@@ -35,16 +36,16 @@ def render_text(result: CheckResult, console: Console, *, statistics: bool = Fal
             console.print(Text(f"{n:5d}  {code}  {name}"), soft_wrap=True)
     console.print()
     n = len(result.findings)
-    files = f"{result.files} file{'s' if result.files != 1 else ''}"
+    files = plural(result.files, "file")
     if n == 0 and not result.errors:
         console.print(Text(f"All checks passed ({files}).", style="bold green"))
+    elif not result.errors:
+        console.print(Text(f"Found {plural(n, 'finding')} in {files}.", style="bold red"))
     else:
-        parts = []
-        if n:
-            parts.append(f"{n} finding{'s' if n != 1 else ''}")
-        if result.errors:
-            parts.append(f"{len(result.errors)} file{'s' if len(result.errors) != 1 else ''} not checked")
-        console.print(Text(f"Found {' and '.join(parts)} in {files}.", style="bold red"))
+        # A file that could not be read or parsed is not among the files checked: say so apart.
+        unreadable = f"{plural(len(result.errors), 'file')} could not be checked"
+        console.print(Text(f"Found {plural(n, 'finding')}; {unreadable}." if n else f"{unreadable[0].upper()}{unreadable[1:]}.",
+                           style="bold red"))
     if result.suppressed:
         console.print(Text(f"({result.suppressed} suppressed by noqa)", style="dim"))
 
@@ -75,12 +76,24 @@ def render_github(result: CheckResult) -> str:
         level = {"error": "error", "warning": "warning"}.get(f.severity, "notice")
         props = (f"file={_escape_property(f.path)},line={f.line},col={f.column},endLine={f.end_line},"
                  f"endColumn={f.end_column},title={_escape_property(f'{f.code} {f.name}')}")
-        message = f.message + (f" — fix: {f.fix.summary}" if f.fix else "")
+        message = f.message + (f"\nFix: {f.fix.summary}" if f.fix else "")
         out.append(f"::{level} {props}::{_escape_data(message)}")
     for e in result.errors:
         line = f",line={e.line}" if e.line else ""
         out.append(f"::error file={_escape_property(e.path)}{line},title=torchdoctor::{_escape_data(e.message)}")
     return "\n".join(out) + ("\n" if out else "")
+
+
+def _markdown_code(text: str) -> str:
+    """Prose with its code spans kept as code: `x` stays `x`; a bare call like torch.load(...) is
+    put in backticks so code scanning does not show it as a sentence."""
+    import re
+
+    if "`" in text:
+        return text
+    text = re.sub(r"(?<![\w`])((?:[A-Za-z_][\w]*\.)*[A-Za-z_]\w*\([^()]*\))", r"`\1`", text)
+    # keyword arguments on their own: weights_only=True, map_location="cpu"
+    return re.sub(r"(?<![\w`=])([a-z_]\w*=(?:True|False|None|\d+|\"[^\"]*\"|'[^']*'))(?![\w`])", r"`\1`", text)
 
 
 def render_sarif(result: CheckResult, rules: list[LintRule], version: str, root: str = ".") -> str:
@@ -102,6 +115,20 @@ def render_sarif(result: CheckResult, rules: list[LintRule], version: str, root:
         }
         if f.code in index:
             entry["ruleIndex"] = index[f.code]
+        if f.fix:
+            entry["message"]["markdown"] = _markdown_code(entry["message"]["text"])
+        if f.fix and f.fix.edits:
+            # The fix as SARIF types it: a description for people and the replacement code itself
+            # (SARIF requires artifactChanges, so only fixes that know their edit are listed).
+            entry["fixes"] = [{
+                "description": {"text": f.fix.summary, "markdown": _markdown_code(f.fix.summary)},
+                "artifactChanges": [{
+                    "artifactLocation": {"uri": rel, "uriBaseId": "%SRCROOT%"},
+                    "replacements": [{"deletedRegion": {"startLine": e.line, "startColumn": e.column + 1,
+                                                        "endLine": e.end_line, "endColumn": e.end_column + 1},
+                                      "insertedContent": {"text": e.replacement}} for e in f.fix.edits],
+                }],
+            }]
         results.append(entry)
     driver_rules = [{
         "id": r.code,

@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 from ..facts.model import Facts, known
-from ..model import Finding, Status
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
+from ..model import Finding, Status, missing_fact_checks
+from ..text import plural
 
 
 def closing_line(findings: list[Finding]) -> str:
@@ -20,7 +17,14 @@ def closing_line(findings: list[Finding]) -> str:
     if warnings:
         parts.append(plural(warnings, "warning"))
     if crashes:
-        parts.append(f"{crashes} check{'s' if crashes != 1 else ''} crashed")
+        parts.append(f"{plural(crashes, 'check')} crashed")
+    # Partial facts (a pasted report, --quick): never a clean bill of health for what was not
+    # looked at; name the checks that lacked facts.
+    unseen = missing_fact_checks(findings)
+    if unseen:
+        gap = (f"{plural(len(unseen), 'check')} not run for missing facts ({', '.join(unseen[:8])}"
+               f"{', ...' if len(unseen) > 8 else ''})")
+        return f"{', '.join(parts)}; {gap}." if parts else f"No problems in what could be checked; {gap}."
     return ", ".join(parts) if parts else "No problems found."
 
 

@@ -308,8 +308,9 @@ def _finish(dist: Any) -> None:
 
 
 def _short(exc: BaseException) -> str:
-    text = " ".join(str(exc).split())
-    return f"{type(exc).__name__}: {text[:400]}"
+    from ..text import shorten
+
+    return f"{type(exc).__name__}: {shorten(str(exc), 400)}"
 
 
 _MB_RANKS = re.compile(r"Ranks? ([\d,\s]+?) failed to pass monitoredBarrier")
@@ -500,15 +501,20 @@ def render_text(report: Report, console: Any, *, verbose: bool = False) -> None:
 
     from ..render.human import _finding
 
-    console.print(Text(f"torchdoctor dist: {report.world_size} ranks, backend {report.backend}", style="bold"))
+    from ..text import plural
+
+    def cell(value: Any) -> str:  # a CPU rank has no CUDA or NCCL version: a dash, not "None"
+        return "-" if value is None or value == "" else str(value)
+
+    console.print(Text(f"torchdoctor dist: {plural(report.world_size, 'rank')}, backend {report.backend}", style="bold"))
     if report.ranks:
         console.print()
         head = f"  {'rank':>4}  {'host':<20} {'pid':>7}  {'torch':<14} {'cuda':<6} {'nccl':<8} {'python':<8} device"
         console.print(Text(head, style="dim"), soft_wrap=True)
         for r, i in sorted(report.ranks.items()):
-            console.print(f"  {r:>4}  {str(i.get('host'))[:20]:<20} {i.get('pid', ''):>7}  {i.get('torch')!s:<14} "
-                          f"{i.get('cuda')!s:<6} {i.get('nccl')!s:<8} {i.get('python')!s:<8} "
-                          f"{i.get('device')}", soft_wrap=True, highlight=False)
+            console.print(f"  {r:>4}  {cell(i.get('host'))[:20]:<20} {cell(i.get('pid')):>7}  {cell(i.get('torch')):<14} "
+                          f"{cell(i.get('cuda')):<6} {cell(i.get('nccl')):<8} {cell(i.get('python')):<8} "
+                          f"{cell(i.get('device'))}".rstrip(), soft_wrap=True, highlight=False)
     shown = [f for f in report.findings if f.status is not Status.OK or verbose]
     if shown:
         console.print()
@@ -528,7 +534,8 @@ def render_text(report: Report, console: Any, *, verbose: bool = False) -> None:
         console.print(Text(f"torchdoctor dist: FAILED ({errors} error{'s' if errors != 1 else ''}; {checks})",
                            style="bold red"), soft_wrap=True)
     else:
-        console.print(Text(f"torchdoctor dist: all {report.world_size} ranks healthy ({checks})", style="bold green"),
+        every = "the only rank" if report.world_size == 1 else f"all {report.world_size} ranks"
+        console.print(Text(f"torchdoctor dist: {every} healthy ({checks})", style="bold green"),
                       soft_wrap=True)
 
 

@@ -277,7 +277,7 @@ def load_callable(spec: str, what: str = "factory") -> Callable[..., Any]:
 
 
 def _one_line(exc: BaseException) -> str:
-    text = " ".join(str(exc).split())
-    if len(text) > 300:
-        text = text[:297] + "..."
+    from ..text import shorten
+
+    text = shorten(str(exc), 300)
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__

@@ -253,7 +253,7 @@ def explain_failure(argv: list[str], code: int, out_tail: str, err_tail: str, ru
 
     cmd = shlex.join(argv)
     if len(cmd) > 80:
-        cmd = cmd[:77] + "..."
+        cmd = cmd[:79] + "…"  # a command is cut where it must be; the ellipsis says so
     lines = [f"\ntorchdoctor run: `{cmd}` {_describe_status(code)}.\n"]
     records = read_rank_records(run_dir, err_tail + out_tail)
     if records:

@@ -24,7 +24,8 @@ class FailOn(str, Enum):
     warning = "warning"
 
 
-ckpt_app = typer.Typer(help="Repair checkpoints: strip prefixes, move to CPU, change the format.", no_args_is_help=True)
+ckpt_app = typer.Typer(help="Repair checkpoints: strip prefixes, move to CPU, change the format.", no_args_is_help=True,
+                       context_settings={"help_option_names": ["-h", "--help"]})
 
 
 def inspect_command(
@@ -37,9 +38,9 @@ def inspect_command(
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Show passing checks and every tensor."),
 ) -> None:
     """Inspect a checkpoint without running its code: format, structure, devices, safety, prefixes."""
-    from .cli import UsageError
-    from .inspect import document, inspect_path, run_ckpt_rules
-    from .runner import exit_code
+    from .common import UsageError
+    from ..inspect import document, inspect_path, run_ckpt_rules
+    from ..runner import exit_code
 
     try:
         report = inspect_path(path, tensors=tensors, tree=tree)
@@ -50,7 +51,7 @@ def inspect_command(
     except OSError as exc:
         raise UsageError(f"{path}: {exc.strerror or exc}") from None
     if against is not None:
-        from .inspect.against import compare, reference_shapes
+        from ..inspect.against import compare, reference_shapes
 
         try:
             ref, name = reference_shapes(against)
@@ -66,10 +67,10 @@ def inspect_command(
 
         sys.stdout.write(json.dumps(document(report, findings), indent=2) + "\n")
     else:
-        from .cli import _stdout_console
-        from .inspect.render import render_text
+        from .common import stdout_console
+        from ..inspect.render import render_text
 
-        render_text(report, findings, _stdout_console(), verbose=verbose, tree=tree, tensors=tensors)
+        render_text(report, findings, stdout_console(), verbose=verbose, tree=tree, tensors=tensors)
     raise typer.Exit(exit_code(findings, fail_on.value))
 
 
@@ -85,8 +86,8 @@ def convert_command(
     force: bool = typer.Option(False, "--force", help="Overwrite OUT if it exists."),
 ) -> None:
     """Rewrite a checkpoint with the usual fixes applied, then verify it tensor for tensor."""
-    from .cli import UsageError
-    from .inspect.convert import ConvertError, convert
+    from .common import UsageError
+    from ..inspect.convert import ConvertError, convert
 
     if legacy_format and safetensors:
         raise UsageError("--legacy-format and --safetensors are two output formats; give one")

@@ -39,10 +39,10 @@ def register(app: typer.Typer) -> None:
         list_rules: bool = typer.Option(False, "--list", help="List the model rules and exit."),
     ) -> None:
         """Run one training step of a model (forward, loss, backward) and report what would break at scale."""
-        from .cli import UsageError
+        from .common import UsageError
 
         if list_rules:
-            from .registry import model_rules
+            from ..registry import model_rules
 
             for r in model_rules():
                 sys.stdout.write(f"{r.code}  {r.name:<28} {r.title}\n")
@@ -53,7 +53,7 @@ def register(app: typer.Typer) -> None:
             raise UsageError("give an example input with --input, e.g. --input \"randn(8,3,224,224)\"")
         if world_size > 1 and dataset_size is None:
             raise UsageError("--world-size needs --dataset-size (the batch arithmetic needs both)")
-        from .runtime.model_spec import SpecError, batch_size, parse_input_spec
+        from ..runtime.model_spec import SpecError, batch_size, parse_input_spec
 
         if ":" not in factory or factory.startswith(":") or factory.endswith(":"):
             raise UsageError(f"factory {factory!r} must look like pkg.module:name or path/to/file.py:name")
@@ -63,23 +63,27 @@ def register(app: typer.Typer) -> None:
             spec = parse_input_spec(input)
         except SpecError as exc:
             raise UsageError(f"--input: {exc}") from None
-        from .runtime.model_probe import run_isolated
+        from ..runtime.model_probe import run_isolated
 
-        record = run_isolated(factory, spec, loss=loss, device=device, timeout=timeout, export=export)
+        from ..progress import status
+
+        with status(f"torchdoctor model: building {factory} and running one training step in a child process",
+                    enabled=format is not ModelFormat.json):
+            record = run_isolated(factory, spec, loss=loss, device=device, timeout=timeout, export=export)
         if record.get("usage_error"):
             raise UsageError(record["usage_error"])
         if dataset_size is not None:
             record["dataset"] = {"size": dataset_size, "world_size": world_size, "drop_last": drop_last,
                                  "batch_size": batch_size(spec)}
-        from .runner import exit_code
-        from .runtime.model_report import render_json, render_text, run_model_rules
+        from ..runner import exit_code
+        from ..runtime.model_report import render_json, render_text, run_model_rules
 
         findings = run_model_rules(record)
         if format is ModelFormat.json:
             sys.stdout.write(render_json(factory, record, findings))
             sys.stdout.flush()
         else:
-            from .cli import _stdout_console
+            from .common import stdout_console
 
-            render_text(factory, record, findings, _stdout_console(), verbose=verbose)
+            render_text(factory, record, findings, stdout_console(), verbose=verbose)
         raise typer.Exit(exit_code(findings, fail_on.value))

@@ -28,7 +28,7 @@ _UNITS = {"": 1, "B": 1, "K": 1 << 10, "KB": 1 << 10, "KIB": 1 << 10, "M": 1 << 
 def parse_sizes(text: str) -> tuple[int, ...]:
     import re
 
-    from .cli import UsageError
+    from .common import UsageError
 
     sizes = []
     for part in text.split(","):
@@ -52,8 +52,8 @@ def dist_command(
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Show passing findings too."),
 ) -> None:
     """Distributed sanity test: launch env, versions on every rank, collectives, bandwidth, stalled ranks."""
-    from .cli import UsageError
-    from .runtime import dist
+    from .common import UsageError
+    from ..runtime import dist
 
     opts = dist.Options(backend=backend.value if backend else None, timeout=timeout, sizes=parse_sizes(sizes),
                         iters=iters, bandwidth=not no_bandwidth)
@@ -84,9 +84,9 @@ def dist_command(
         sys.stdout.write(dist.render_json(report))
         sys.stdout.flush()
     else:
-        from .cli import _stdout_console
+        from .common import stdout_console
 
-        dist.render_text(report, _stdout_console(), verbose=verbose)
+        dist.render_text(report, stdout_console(), verbose=verbose)
     raise typer.Exit(code)
 
 
@@ -97,8 +97,8 @@ def run_command(
     no_hook: bool = typer.Option(False, "--no-hook", help="Do not install torchdoctor's exception hook in the Python processes of a torchrun job."),
 ) -> None:
     """Run a training command; stream its output unchanged and, if it fails, explain why (per rank under torchrun)."""
-    from .cli import UsageError
-    from .runtime import supervise
+    from .common import UsageError
+    from ..runtime import supervise
 
     argv = list(command) + list(ctx.args)
     if not argv:

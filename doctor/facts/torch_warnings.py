@@ -1,0 +1,132 @@
+"""The warnings torch itself prints about the driver and the GPUs, read back from text.
+
+collect_env imports torch, so a report often starts with them, and people paste them alone.
+They are torch's own verdict, made on the machine: the reader keeps them (torch.warnings, one
+line each) and TE201/TE202 take them as evidence when the facts they would judge are missing.
+
+The messages, by torch version (torch/cuda/__init__.py):
+
+* `_check_driver` / `CUDAFunctions.cpp`: "The NVIDIA driver on your system is too old (found
+  version 11040)": the number is the CUDA version the driver supports (11040 = 11.4).
+* "CUDA driver version is insufficient for CUDA runtime version" (cudaErrorInsufficientDriver).
+* torch <= 1.4: "Found GPU0 NAME which is of cuda capability 3.0. PyTorch no longer supports this
+  GPU because it is too old. The minimum cuda capability (that we support | supported by this
+  library) is 3.5."
+* torch 1.5 to 2.6: "NAME with CUDA capability sm_120 is not compatible with the current PyTorch
+  installation. The current PyTorch install supports CUDA capabilities sm_50 ... sm_90."
+* torch 2.5 to 2.6 too: "Found GPU0 NAME which is of cuda capability 12.1. Minimum and Maximum
+  cuda capability supported by this version of PyTorch is (8.0) - (12.0)": a range check that
+  also fires for GPUs the build runs fine (12.1 runs sm_120 code), so it is judged, not trusted.
+* torch 2.7+: "Found GPU0 NAME which is of compute capability (CC) 7.0. The following list shows
+  the CCs this version of PyTorch was built for and the hardware CCs it supports: - 7.5 which
+  supports hardware CC >=7.5,<8.0 ..."
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_DRIVER_OLD = re.compile(r"NVIDIA driver on your system is too old \(found version (\d+)\)")
+_INSUFFICIENT = re.compile(r"CUDA driver version is insufficient for CUDA runtime version")
+_INCOMPATIBLE = re.compile(
+    r"(?P<name>[^\n:]{1,120}?) with CUDA capability sm_(?P<sm>\d{2,3}) is not compatible with the current PyTorch "
+    r"installation\.?\s*(?:The current PyTorch install supports CUDA capabilities (?P<archs>[a-z_0-9 ]+))?")
+_TOO_OLD = re.compile(
+    r"Found GPU(?P<idx>\d+) (?P<name>[^\n]{1,120}?) which is of cuda capability (?P<cc>\d+\.\d+)\.?\s*"
+    r"PyTorch no longer supports this GPU because it is too old\.?\s*"
+    r"(?:The minimum cuda capability (?:that we support|supported by this library) is (?P<min>\d+\.\d+))?")
+_RANGE = re.compile(
+    r"Found GPU(?P<idx>\d+) (?P<name>[^\n]{1,120}?) which is of cuda capability (?P<cc>\d+\.\d+)\.?\s*"
+    r"Minimum and Maximum cuda capability supported by this version of PyTorch is\s*"
+    r"\((?P<min>\d+\.\d+)\)\s*-\s*\((?P<max>\d+\.\d+)\)")
+_CC_LIST = re.compile(
+    r"Found GPU(?P<idx>\d+) (?P<name>[^\n]{1,120}?) which is of compute capability \(CC\) (?P<cc>\d+\.\d+)\.?\s*"
+    r"The following list shows the CCs this version of PyTorch was built for[^\n]*"
+    r"(?P<list>(?:\s*-\s*\d+\.\d+ which supports[^\n]*)+)")
+_CC_ENTRY = re.compile(r"-\s*(\d+)\.(\d+) which supports")
+_SPACES = re.compile(r"\s+")
+
+
+@dataclass(frozen=True)
+class Said:
+    """What one warning says. kind: "driver" (driver too old for the build) or "arch" (a GPU
+    without kernels in the build). `text` is the warning, on one line."""
+
+    kind: str
+    text: str
+    gpu: str | None = None
+    cc: str | None = None
+    driver_cuda: str | None = None  # "11.4", from "found version 11040"
+    archs: tuple[str, ...] = ()  # the build's arch list as the warning prints it
+
+
+def _one_line(text: str) -> str:
+    return _SPACES.sub(" ", text).strip()
+
+
+def _gpu_name(raw: str) -> str:
+    """The GPU name at the end of whatever shares its line ("...py:235: UserWarning: NVIDIA ...")."""
+    name = raw.rsplit("Warning:", 1)[-1]
+    return name.strip(" `'\"")
+
+
+def find(text: str) -> list[str]:
+    """The warnings in `text`, one line each, in order; a repeated warning once."""
+    spans = []
+    for pattern in (_DRIVER_OLD, _INSUFFICIENT, _INCOMPATIBLE, _TOO_OLD, _RANGE, _CC_LIST):
+        for m in pattern.finditer(text):
+            start = m.start()
+            if pattern is _INCOMPATIBLE:
+                start += len(m.group("name")) - len(_gpu_name(m.group("name")))
+            spans.append((start, m.end()))
+    out: list[str] = []
+    for start, end in sorted(spans):
+        line = _one_line(text[start:end])
+        if line not in out:
+            out.append(line)
+    return out
+
+
+def _cc_int(cc: str) -> int:
+    major, minor = cc.split(".")
+    return int(major) * 10 + int(minor)
+
+
+def interpret(warnings: list[str] | None) -> list[Said]:
+    """torch's verdicts in `warnings` (torch.warnings): only those that say something is wrong."""
+    said: list[Said] = []
+    for text in warnings or []:
+        m = _DRIVER_OLD.search(text)
+        if m:
+            number = int(m.group(1))
+            said.append(Said("driver", text, driver_cuda=f"{number // 1000}.{number % 1000 // 10}"))
+            continue
+        if _INSUFFICIENT.search(text):
+            said.append(Said("driver", text))
+            continue
+        m = _INCOMPATIBLE.search(text)
+        if m:
+            sm = m.group("sm")
+            archs = tuple((m.group("archs") or "").split())
+            said.append(Said("arch", text, _gpu_name(m.group("name")), f"{sm[:-1]}.{sm[-1]}", archs=archs))
+            continue
+        m = _TOO_OLD.search(text)
+        if m:
+            said.append(Said("arch", text, m.group("name").strip(), m.group("cc")))
+            continue
+        m = _RANGE.search(text)
+        if m:
+            cc, low, high = _cc_int(m.group("cc")), _cc_int(m.group("min")), _cc_int(m.group("max"))
+            # The range check also fires for a newer minor of the newest major (12.1 runs sm_120).
+            if cc < low or cc // 10 > high // 10:
+                said.append(Said("arch", text, m.group("name").strip(), m.group("cc")))
+            continue
+        m = _CC_LIST.search(text)
+        if m:
+            archs = tuple(f"sm_{a}{b}" for a, b in _CC_ENTRY.findall(m.group("list")))
+            cc = _cc_int(m.group("cc"))
+            # sm_XY runs on the same major with a minor >= Y (torch's own rule, Jetson aside).
+            if not any(cc // 10 == int(a[3:-1]) and cc % 10 >= int(a[-1]) for a in archs):
+                said.append(Said("arch", text, m.group("name").strip(), m.group("cc"), archs=archs))
+    return said

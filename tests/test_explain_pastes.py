@@ -1,0 +1,206 @@
+"""What `explain` does with text as people really paste it: the paste clean-up (doctor/paste.py),
+bare messages, stack dumps of a hang, possible causes, and another framework's errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from torchdoctor import paste
+from torchdoctor.kb import explain, load
+from torchdoctor.kb.matcher import CONFIDENT, possible_causes
+from torchdoctor.kb.parse import parse
+
+KB = load()
+DEVICE = ("RuntimeError: Expected all tensors to be on the same device, but found at least two devices, "
+          "cuda:0 and cpu! (when checking argument for argument mat1 in method wrapper_addmm)")
+
+
+def first(text: str) -> str | None:
+    matches = explain(text)
+    return matches[0].id if matches else None
+
+
+# ------------------------------------------------------------------ the paste clean-up
+
+@pytest.mark.parametrize("pasted,line", [
+    (f"**{DEVICE}**", DEVICE),
+    (f"_**{DEVICE}**_", DEVICE),
+    (f"I get `{DEVICE}` every time", DEVICE),
+    ("RuntimeError: Can&#39;t pickle &lt;function &lt;lambda&gt; at 0x7f&gt;: attribute lookup &lt;lambda&gt; failed",
+     "RuntimeError: Can't pickle <function <lambda> at 0x7f>: attribute lookup <lambda> failed"),
+    ("运行时报错：RuntimeError：CUDA out of memory．", "RuntimeError: CUDA out of memory."),
+    ("<details><summary>log</summary>RuntimeError: boom</details>", "RuntimeError: boom"),
+])
+def test_decoration_is_undone(pasted, line):
+    assert line in paste.clean(pasted).lines
+
+
+def test_quotes_are_undone_only_where_the_text_is_quoted():
+    quoted = paste.clean("> Traceback (most recent call last):\n>   File \"a.py\", line 3, in f\n> KeyError: 'x'")
+    assert quoted.lines == ["Traceback (most recent call last):", '  File "a.py", line 3, in f', "KeyError: 'x'"]
+    # A `>>` inside a message that a page re-wrapped, and a Python prompt, stay as they are.
+    assert paste.clean("If reserved memory is\n>> allocated memory try").lines[1] == ">> allocated memory try"
+    assert paste.clean(">>> import torch").lines == [">>> import torch"]
+
+
+def test_backticks_inside_a_real_message_stay():
+    msg = "RuntimeError: CUDA error: CUBLAS_STATUS_EXECUTION_FAILED when calling `cublasSgemm( handle)`"
+    assert paste.clean(msg).lines == [msg]
+
+
+def test_dunder_names_are_not_emphasis():
+    line = '  File "dataset.py", line 20, in __getitem__'
+    assert paste.clean(line).lines == [line]
+
+
+def test_an_exception_inside_a_sentence_starts_its_own_line_with_the_users_line_number():
+    cleaned = paste.clean("hello\nWhen I run train.py I got an error: RuntimeError: boom")
+    assert cleaned.lines == ["hello", "When I run train.py I got an error:", "RuntimeError: boom"]
+    assert cleaned.origin == [1, 2, 2]
+    # A launcher's prefix is not prose: the line is left for the parser to strip.
+    assert paste.clean("[rank1]: RuntimeError: boom").lines == ["[rank1]: RuntimeError: boom"]
+
+
+@pytest.mark.parametrize("width", [80, 100, 120])
+def test_a_terminal_wrap_mid_word_is_joined(width):
+    msg = ("RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 7.79 GiB total capacity; "
+           "6.40 GiB already allocated; 12.44 MiB free; 6.52 GiB reserved in total by PyTorch) If reserved memory "
+           "is >> allocated memory try setting max_split_size_mb to avoid fragmentation.")
+    wrapped = "\n".join(msg[i:i + width] for i in range(0, len(msg), width))
+    text = 'Traceback (most recent call last):\n  File "x.py", line 1, in <module>\n' + wrapped
+    assert first(text) == "cuda-out-of-memory"
+    block = parse(text).final
+    assert "total capacity" in block.message.replace("\n", "") and block.line_no == 3
+
+
+def test_equal_length_log_lines_are_not_a_wrap():
+    line = ("[E ProcessGroupNCCL.cpp:737] [Rank {}] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=4, "
+            "OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1802212 milliseconds before timing out.")
+    text = "\n".join(line.format(r) for r in range(4))
+    assert paste.clean(text).lines == text.split("\n")
+
+
+def test_jupyter_traceback_becomes_a_plain_one():
+    text = ("---------------------------------------------------------------------------\n"
+            "RuntimeError                              Traceback (most recent call last)\n"
+            "Cell In[5], line 3\n"
+            "      1 x = torch.randn(2, 15)\n"
+            "----> 3 model(x)\n"
+            "File /opt/conda/lib/python3.10/site-packages/torch/nn/modules/linear.py:116, in Linear.forward(self, input)\n"
+            "    115 def forward(self, input):\n"
+            "--> 116     return F.linear(input, self.weight, self.bias)\n\n"
+            "RuntimeError: mat1 and mat2 shapes cannot be multiplied (2x15 and 16x32)\n")
+    parsed = parse(text)
+    assert parsed.final.type == "RuntimeError" and parsed.final.message.startswith("mat1 and mat2")
+    assert any("linear.py:116" in f for f in parsed.final.frames)
+    assert first(text) == "shape-mismatch-matmul"
+
+
+def test_utf16_log_is_read(tmp_path):
+    data = ("Traceback (most recent call last):\r\n" + DEVICE + "\r\n").encode("utf-16")
+    assert first(data) == "device-mismatch"
+    assert first(data[2:]) == "device-mismatch"  # no BOM
+
+
+# ------------------------------------------------------------------ where the evidence is
+
+def test_bare_message_without_its_type_is_answered():
+    matches = explain("mat1 and mat2 shapes cannot be multiplied (2x15 and 16x32)")
+    assert matches and matches[0].id == "shape-mismatch-matmul" and matches[0].confidence >= CONFIDENT
+
+
+def test_a_message_inside_prose_beside_other_exceptions_is_weaker_evidence():
+    text = ("an earlier run said mat1 and mat2 shapes cannot be multiplied (2x15 and 16x32) somewhere\n\n"
+            "Traceback (most recent call last):\n  File \"run.py\", line 3, in <module>\n"
+            "SystemExit: 1\n")
+    weak = {m.id: m.confidence for m in explain(text, include_weak=True)}
+    bare = explain("mat1 and mat2 shapes cannot be multiplied (2x15 and 16x32)")[0].confidence
+    assert weak["shape-mismatch-matmul"] < bare
+
+
+PYSPY = """Process 4242: python train.py
+Python v3.10.12 (/usr/bin/python3.10)
+
+Thread 4242 (idle): "MainThread"
+    wait (threading.py:320)
+    get (queue.py:180)
+    _try_get_data (torch/utils/data/dataloader.py:1133)
+    _get_data (torch/utils/data/dataloader.py:1294)
+    _next_data (torch/utils/data/dataloader.py:1332)
+    __next__ (torch/utils/data/dataloader.py:631)
+    train (train.py:88)
+"""
+
+FAULTHANDLER = """Timeout (0:05:00)!
+Thread 0x00007f3b5c9ff700 (most recent call first):
+  File "/usr/lib/python3.10/threading.py", line 320 in wait
+  File "/usr/lib/python3.10/site-packages/torch/utils/file_baton.py", line 42 in wait
+  File "/usr/lib/python3.10/site-packages/torch/utils/cpp_extension.py", line 1718 in _jit_compile
+"""
+
+
+def test_stack_dumps_are_read_as_frames():
+    frames = [f for _, f in parse(PYSPY).frame_lines]
+    assert "torch/utils/data/dataloader.py:1133 in _try_get_data" in frames
+    frames = [f for _, f in parse(FAULTHANDLER).frame_lines]
+    assert frames[1] == "/usr/lib/python3.10/site-packages/torch/utils/file_baton.py:42 in wait"
+
+
+def test_frame_patterns_are_validated_and_matched():
+    from torchdoctor.kb.schema import SchemaError, entry_from_dict
+
+    base = {"id": "x", "title": "t", "area": "Also frequent", "summary": "s", "explanation": "e",
+            "fixes": [{"summary": "f"}], "examples": [{"text": "t", "source": "https://example.org/1"}]}
+    with pytest.raises(SchemaError):
+        entry_from_dict({**base, "patterns": [{"regex": "(", "scope": "frame"}]}, "x.toml")
+    entry = entry_from_dict({**base, "patterns": [{"regex": r"file_baton\.py:\d+ in wait", "scope": "frame"}]},
+                            "x.toml")
+    assert entry.patterns[0].scope == "frame"
+
+
+# ------------------------------------------------------------------ possible causes, honestly labelled
+
+def test_a_question_in_words_gets_possible_causes_not_answers():
+    parsed = parse("my training is slow and I wonder why the loader hangs after the first epoch with num_workers=8")
+    answers = explain(parsed)
+    possible = possible_causes(parsed, answers)
+    assert 1 <= len(possible) <= 3
+    assert all(p.score < 1 and p.why for p in possible)
+    assert {p.id for p in possible}.isdisjoint({m.id for m in answers})
+
+
+def test_nothing_in_common_gets_no_possible_cause():
+    parsed = parse("zzz qqq")
+    assert possible_causes(parsed, []) == []
+
+
+def cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "torchdoctor", *args], capture_output=True, text=True,
+                          env={**os.environ, "NO_COLOR": "1", "COLUMNS": "100"}, timeout=120)
+
+
+def test_cli_lists_possible_causes_in_text_and_json_and_exits_1():
+    text = cli("explain", "workers stop responding at the end of the epoch")
+    assert text.returncode == 1
+    assert "Possible causes (not confident" in text.stdout
+    doc = json.loads(cli("explain", "--format", "json", "workers stop responding at the end of the epoch").stdout)
+    assert doc["matches"] == [] and doc["possible"] and {"id", "title", "score", "kind", "why"} <= set(doc["possible"][0])
+
+
+def test_another_frameworks_error_is_not_answered_as_pytorchs():
+    caffe = ("F0411 10:00:00.000 12345 math_functions.cu:79] Check failed: error == cudaSuccess\n"
+             "    @     0x7f2f6f193a47  caffe::ScaleLayer<>::Backward_gpu()\n"
+             "RuntimeError: CUDA error: CUBLAS_STATUS_EXECUTION_FAILED when calling `cublasSgemm( handle)`\n")
+    torch_twin = caffe.replace("caffe::ScaleLayer<>::Backward_gpu()", "torch/nn/functional.py linear")
+    assert first(torch_twin) == "cublas-failure"
+    assert first(caffe) is None
+    # A driver-level failure is the same whichever framework met it.
+    tf = ("F tensorflow/stream_executor/cuda/cuda_driver.cc:94] Check failed: s.ok() could not find "
+          "cuDevicePrimaryCtxSetFlags in libcuda DSO; dlerror: /usr/lib/libcuda.so.1: undefined symbol: "
+          "cuDevicePrimaryCtxSetFlags")
+    assert first(tf) == "cuda-driver-symbol-missing"
