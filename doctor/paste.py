@@ -214,8 +214,9 @@ def _joins(prev: str, nxt: str, width: int, hard: bool, vocabulary: frozenset[st
     """The separator to join `nxt` onto `prev` with when the paste wrapped `prev` there."""
     if not nxt or not prev:
         return None
-    if hard and len(prev) == width and nxt[0] == " " and nxt[1:2] not in (" ", "\t", ""):
-        return ""  # the terminal cut just before a space
+    if nxt[0] == " " and nxt[1:2] not in (" ", "\t", "") and (len(prev) == width or not hard) \
+            and not _STRUCTURE.match(nxt[1:]) and not _EXC_START.match(nxt[1:]):
+        return ""  # the cut fell just before a space, which the next line kept
     if _STRUCTURE.match(nxt) or _EXC_START.match(nxt) or _ipython(nxt) is not None:
         return None
     if prev.lstrip().startswith(("File \"", "Traceback")):

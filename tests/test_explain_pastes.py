@@ -204,3 +204,30 @@ def test_another_frameworks_error_is_not_answered_as_pytorchs():
           "cuDevicePrimaryCtxSetFlags in libcuda DSO; dlerror: /usr/lib/libcuda.so.1: undefined symbol: "
           "cuDevicePrimaryCtxSetFlags")
     assert first(tf) == "cuda-driver-symbol-missing"
+
+
+def test_a_precise_cause_takes_the_place_of_the_generic_failure_it_explains():
+    """`refined_by`: the assert line above "device-side assert triggered" names the cause."""
+    text = ("../aten/src/ATen/native/cuda/Indexing.cu:1146: indexSelectLargeIndex: block: [336,0,0], thread: [0,0,0] "
+            "Assertion `srcIndex < srcSelectDimSize` failed.\n"
+            "Traceback (most recent call last):\n  File \"train.py\", line 9, in <module>\n"
+            "    loss.backward()\n"
+            "RuntimeError: CUDA error: device-side assert triggered\n")
+    ids = [m.id for m in explain(text)]
+    assert ids[:2] == ["embedding-index-out-of-range", "cuda-device-side-assert"]
+    plain = "RuntimeError: CUDA error: device-side assert triggered\n"
+    assert [m.id for m in explain(plain)][0] == "cuda-device-side-assert"
+
+
+def test_refined_by_names_existing_entries():
+    for entry in KB.entries.values():
+        assert set(entry.refined_by) <= set(KB.entries), entry.id
+
+
+def test_a_traceback_without_its_header_still_has_frames():
+    text = ('  File "train.py", line 115, in train\n    for batch in val_loader:\n'
+            '  File "/venv/lib/python3.11/site-packages/torch/utils/data/dataloader.py", line 1310, in _try_get_data\n'
+            '    data = self._data_queue.get(timeout=timeout)\n'
+            "RuntimeError: DataLoader worker (pid 4242) is killed by signal: Killed.\n")
+    block = parse(text).final
+    assert block.frames[-1].endswith("dataloader.py:1310 in _try_get_data")

@@ -39,6 +39,7 @@ class Head:
     # Per pattern: groups of substrings; every match contains one of each group (lower-cased
     # when the pattern ignores case). A pattern is compiled and run only when the text does.
     literals: tuple[tuple[tuple[str, ...], ...], ...]
+    refined_by: tuple[str, ...] = ()
 
 
 class KnowledgeBase:
@@ -234,7 +235,8 @@ def required_literals(regex: str, ignore_case: bool) -> list[list[str]]:
 
 def _head(entry: Entry) -> Head:
     return Head(entry.id, entry.title, entry.patterns,
-                tuple(tuple(tuple(g) for g in required_literals(p.regex, p.ignore_case)) for p in entry.patterns))
+                tuple(tuple(tuple(g) for g in required_literals(p.regex, p.ignore_case)) for p in entry.patterns),
+                entry.refined_by)
 
 
 def build_index(files: list[tuple[str, bytes]] | None = None) -> dict[str, Any]:
@@ -245,7 +247,8 @@ def build_index(files: list[tuple[str, bytes]] | None = None) -> dict[str, Any]:
         "index_version": INDEX_VERSION,
         "digest": digest(files),
         "heads": [{"id": h.id, "title": h.title, "patterns": [entry_to_dict(p) for p in h.patterns],
-                   "literals": [[list(g) for g in x] for x in h.literals]} for h in heads],
+                   "literals": [[list(g) for g in x] for x in h.literals], "refined_by": list(h.refined_by)}
+                  for h in heads],
     }
 
 
@@ -283,7 +286,8 @@ def load() -> KnowledgeBase:
         index = None
     if index and index.get("index_version") == INDEX_VERSION and index.get("digest") == current:
         heads = {h["id"]: Head(h["id"], h["title"], tuple(Pattern(**p) for p in h["patterns"]),
-                               tuple(tuple(tuple(g) for g in x) for x in h["literals"])) for h in index["heads"]}
+                               tuple(tuple(tuple(g) for g in x) for x in h["literals"]),
+                               tuple(h.get("refined_by", ()))) for h in index["heads"]}
         _CACHE = KnowledgeBase(heads, "index")
         _CACHE.digest = current
         return _CACHE

@@ -16,7 +16,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterator
 
 from .loader import Head, KnowledgeBase, load
 from .parse import ExceptionBlock, Parsed, parse
@@ -122,6 +122,18 @@ class _Haystack:
         i = bisect.bisect_right(self.starts, offset) - 1
         return self.items[i]
 
+    def matches(self, rx: re.Pattern[str]) -> Iterator[tuple[tuple[int, str], re.Match[str]]]:
+        """Every match with the line it starts on; where there is none, the matches across a line
+        break a paste put mid-sentence (read as a space)."""
+        found = False
+        for m in rx.finditer(self.text):
+            found = True
+            yield self.locate(m.start()), m
+        if found or len(self.items) < 2 or "\n" not in self.text:
+            return
+        for m in rx.finditer(self.text.replace("\n", " ")):  # same offsets
+            yield self.locate(m.start()), m
+
     def last_match(self, rx: re.Pattern[str]) -> tuple[tuple[int, str], re.Match[str]] | None:
         """The last match in the lines, also across a line break that a paste put mid-sentence
         (read as a space) or mid-word (read as nothing); with the line it starts on."""
@@ -199,8 +211,7 @@ def _hits_for(head: Head, parsed: Parsed, stacks: dict[str, _Haystack]) -> list[
             continue
         rx = _compile(pattern, multiline=True)
         seen = 0
-        for m in rx.finditer(stack.text):
-            line_no, text = stack.locate(m.start())
+        for (line_no, text), m in stack.matches(rx):
             base = {"log": LOG_WEIGHT, "frame": FRAME_WEIGHT}.get(pattern.scope, LINE_WEIGHT)
             if _WARNING_LINE.search(text) and pattern.scope == "line":
                 base = WARNING_LINE_WEIGHT
@@ -268,6 +279,28 @@ def other_framework(parsed: Parsed) -> bool:
     return foreign and not torch
 
 
+# A refining entry needs at least this much evidence of its own to take a generic failure's place.
+REFINE_MIN = 0.3
+
+
+def _refine(scored: list[tuple[Head, list[Hit], float]]) -> list[tuple[Head, list[Hit], float]]:
+    """A generic failure that a more precise entry explains (the entry's `refined_by`) yields
+    the first place to it when that entry has evidence too."""
+    confidence = {head.id: c for head, _, c in scored}
+    lifted: dict[str, float] = {}
+    lowered: dict[str, float] = {}
+    for head, _, c in scored:
+        if c < CONFIDENT:
+            continue
+        for other in head.refined_by:
+            if confidence.get(other, 0.0) >= REFINE_MIN:
+                lifted[other] = max(lifted.get(other, 0.0), c)
+                lowered[head.id] = max(CONFIDENT, c - 0.01)  # second, still an answer
+    if not lifted:
+        return scored
+    return [(h, hits, lowered.get(h.id, max(c, lifted.get(h.id, 0.0)))) for h, hits, c in scored]
+
+
 def match_parsed(parsed: Parsed, kb: KnowledgeBase | None = None, min_confidence: float = 0.0) -> list[Match]:
     kb = kb or load()
     exception_items = [(b.line_no, v) for b in parsed.exceptions for v in _unwrapped(b.text)]
@@ -290,6 +323,7 @@ def match_parsed(parsed: Parsed, kb: KnowledgeBase | None = None, min_confidence
         if foreign and not _DRIVER_LEVEL.search(best.text):
             confidence *= FOREIGN_WEIGHT
         scored.append((head, hits, confidence))
+    scored = _refine(scored)
     matches: list[Match] = []
     for head, hits, confidence in scored:
         if confidence < min_confidence:

@@ -208,7 +208,9 @@ def iter_chunks(source: str | bytes | IO[str] | IO[bytes] | Iterable[str]) -> It
 class _Reader:
     """The line-by-line state machine: tracebacks, chained exceptions, messages, log lines."""
 
-    def __init__(self) -> None:
+    def __init__(self, keep_source: bool = False) -> None:
+        self.keep_source = keep_source
+        self.headerless = False  # inside a traceback whose header was not pasted
         self.exceptions: deque[ExceptionBlock] = deque(maxlen=MAX_EXCEPTIONS)
         self.kept: deque[tuple[int, str]] = deque(maxlen=MAX_KEPT_LINES)
         self.logs: deque[tuple[int, str]] = deque(maxlen=MAX_KEPT_LINES)
@@ -247,6 +249,7 @@ class _Reader:
 
         if _TRACEBACK.match(line):
             self.in_traceback = True
+            self.headerless = False
             self.frames = []
             self.code = []
             if not stripped.startswith("Original"):
@@ -266,6 +269,12 @@ class _Reader:
             return
         if self.in_traceback and not stripped:
             return  # Python prints none inside a traceback; Jupyter and pastes add them
+        if not self.in_traceback and line.startswith((" ", "\t")) and _FRAME.match(line):
+            # A paste that lost its "Traceback (most recent call last):" header still has frames.
+            self.in_traceback = True
+            self.headerless = True
+            self.frames = []
+            self.code = []
         if self.in_traceback:
             m = _FRAME.match(line) or _PYSPY_FRAME.match(line)
             if m:
@@ -278,6 +287,10 @@ class _Reader:
                 # the source line under a frame (or a ^^^^ marker, which is not kept)
                 if self.code and not self.code[-1] and stripped.strip("^~ "):
                     self.code[-1] = stripped
+                    # In a paste it is a plain line too: a cut-off traceback's last source line is
+                    # often all that says where it was stuck (`self._data_queue.get(timeout=...)`).
+                    if self.keep_source and self.headerless:
+                        self.kept.append((number, line))
                 return
 
         exc = _EXC.match(stripped)
@@ -415,7 +428,7 @@ class _Chained:
 def _parse_stream(source: str | bytes | IO[str] | IO[bytes] | Iterable[str], keep_all: bool = False) -> Parsed:
     """`keep_all`: every line is looked at, not only those with a trigger word (a paste is small,
     and a bare message such as "index out of range in self" has none)."""
-    reader = _Reader()
+    reader = _Reader(keep_source=keep_all)
     number = 1  # the line number of the line that starts at `cursor`
     total_chars = 0
     for chunk, starts in _scanned(source):

@@ -139,8 +139,11 @@ class Retriever:
             words.sort(reverse=True)
             scored.append(Candidate(entry_id, coverage, [t for _, t in words[:6]]))
             scored[-1]._bm25 = score  # type: ignore[attr-defined]
+        # Noise is dropped before the cut, so a larger knowledge base cannot push a real
+        # candidate out of the list with candidates that would not have been shown anyway.
+        scored = [c for c in scored if c.score >= MIN_COVERAGE]
         scored.sort(key=lambda c: (-c._bm25, c.id))  # type: ignore[attr-defined]
-        return [c for c in scored[:limit] if c.score >= MIN_COVERAGE]
+        return scored[:limit]
 
 
 def load_retriever(raw: bytes | None, entries: Iterable[Entry] | None) -> Retriever:

@@ -95,10 +95,15 @@ class Entry:
     # ("training hangs at the end of the first epoch"), in any language: what `explain` ranks
     # possible causes by when no pattern is confident.
     symptoms: tuple[str, ...] = ()
+    # Entries that name the cause of this (generic) failure more precisely: when one of them has
+    # evidence in the same text, even weak evidence, it is the answer and this one comes second.
+    # ("device-side assert triggered" is the failure; the "srcIndex < srcSelectDimSize" assert
+    # line above it says an embedding got an id past its size.)
+    refined_by: tuple[str, ...] = ()
 
 
 _ENTRY_KEYS = {"id", "title", "area", "summary", "explanation", "patterns", "fixes", "examples", "near_misses",
-               "happened", "related", "references", "seed", "see_also", "symptoms"}
+               "happened", "related", "references", "seed", "see_also", "symptoms", "refined_by"}
 _REQUIRED = {"id", "title", "area", "summary", "explanation", "patterns", "fixes", "examples"}
 
 
@@ -121,6 +126,14 @@ def _strs(where: str, value: Any) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
         raise SchemaError(f"{where}: expected a list of non-empty strings")
     return tuple(value)
+
+
+def _ids(where: str, value: Any) -> tuple[str, ...]:
+    ids = _strs(where, value)
+    for other in ids:
+        if not _ID.match(other):
+            raise SchemaError(f"{where}: {other!r} is not an entry id")
+    return ids
 
 
 def _table_list(where: str, value: Any) -> list[dict[str, Any]]:
@@ -220,6 +233,7 @@ def entry_from_dict(data: dict[str, Any], where: str) -> Entry:
         seed=seed,
         see_also=see_also,
         symptoms=_strs(f"{where}: symptoms", data.get("symptoms", [])),
+        refined_by=_ids(f"{where}: refined_by", data.get("refined_by", [])),
     )
 
 
