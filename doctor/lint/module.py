@@ -11,9 +11,12 @@ import ast
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from .project import EMPTY, Project
+
+if TYPE_CHECKING:
+    from .flow import ValueFlow
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _NAME_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
@@ -245,6 +248,13 @@ class SourceModule:
         if key not in store:
             store[key] = compute()
         return store[key]
+
+    @cached_property
+    def flow(self) -> "ValueFlow":
+        """The file's value-flow facts (built on first use, shared by every rule)."""
+        from .flow import ValueFlow
+
+        return ValueFlow(self)
 
     @cached_property
     def classes(self) -> dict[str, ast.ClassDef]:
