@@ -438,6 +438,7 @@ ITERATION_WRAPPERS = frozenset({"tqdm", "enumerate", "iter", "cycle", "islice", 
                                 "BackgroundGenerator", "log_every", "track"})
 ALL_ARGUMENT_WRAPPERS = frozenset({"zip", "chain"})
 MAX_DEPTH = 6
+_ACTIVE: set[tuple[int, int]] = set()  # questions being answered (a guard against cycles)
 
 
 @dataclass(frozen=True)
@@ -538,6 +539,9 @@ class ValueFlow:
         name = fn.name  # type: ignore[attr-defined]
         out: list[tuple[SourceModule, ast.Call]] = []
         m = self.module
+        owner = m.parents.get(fn)
+        if name == "__init__" and isinstance(owner, ast.ClassDef):
+            return self._constructions(owner)
         for call in m.nodes(ast.Call):
             if _callee_name(call) == name and call is not fn:
                 resolved = self.resolve_function(call)
@@ -553,12 +557,45 @@ class ValueFlow:
                             out.append((other, call))
         return out
 
+    def _constructions(self, cls: ast.ClassDef) -> list[tuple[SourceModule, ast.Call]]:
+        """Calls that build an instance of `cls`: `Cls(...)`, `mod.Cls(...)`, or through a name
+        that holds the class (`dataset_cls = Lazy if lazy else Eager; dataset_cls(data)`)."""
+        m = self.module
+        out: list[tuple[SourceModule, ast.Call]] = []
+        modules = [m]
+        if m.parents.get(cls) is m.tree:
+            modules += m.project.importers(m.path, cls.name)
+        for cm in modules:
+            if cls.name not in cm.text:
+                continue
+            for call in cm.nodes(ast.Call):
+                func = call.func
+                if isinstance(func, ast.Attribute) and func.attr == cls.name:
+                    out.append((cm, call))
+                elif isinstance(func, ast.Name):
+                    if func.id == cls.name:
+                        out.append((cm, call))
+                    elif any((isinstance(o.node, ast.Name) and o.node.id == cls.name)
+                             or (isinstance(o.node, ast.ClassDef) and o.node.name == cls.name)
+                             for o in cm.flow.origins(func)):
+                        out.append((cm, call))
+        return out
+
     # -------------------------------------------------------------- origins
     def origins(self, expr: ast.AST, depth: int = 0) -> list[Origin]:
-        """The expressions `expr` may evaluate to, followed as far as the file (and project) say."""
-        out: list[Origin] = []
-        self._origins(expr, depth, out, set())
-        return out
+        """The expressions `expr` may evaluate to, followed as far as the file (and project) say.
+        A question asked again while it is being answered (recursion through parameters and
+        callers) answers "unknown": the expression itself."""
+        key = (id(self.module), id(expr))
+        if key in _ACTIVE or len(_ACTIVE) > 64:
+            return [Origin(self.module, expr)]
+        _ACTIVE.add(key)
+        try:
+            out: list[Origin] = []
+            self._origins(expr, depth, out, set())
+            return out
+        finally:
+            _ACTIVE.discard(key)
 
     def _origins(self, expr: ast.AST | None, depth: int, out: list[Origin], seen: set[int]) -> None:
         if expr is None:
@@ -594,7 +631,7 @@ class ValueFlow:
                 returns = [n.value for n in body_nodes(fn.body) if isinstance(n, ast.Return) and n.value is not None]  # type: ignore[attr-defined]
                 if returns:
                     for r in returns:
-                        other.flow._origins(r, depth + 1, out, seen)
+                        out.extend(other.flow.origins(r, depth + 1))
                     return
                 if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in body_nodes(fn.body)):  # type: ignore[attr-defined]
                     # a generator around its argument: `def cycle(dl): while True: for b in dl: yield b`
@@ -647,7 +684,7 @@ class ValueFlow:
                 out.append(Origin(m, expr))
                 return
             for cm, a in args:
-                cm.flow._origins(a, depth + 1, out, seen)
+                out.extend(cm.flow.origins(a, depth + 1))
             return
         if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and isinstance(stmt.value, ast.Call):
             index = _tuple_index(stmt, d.target)
@@ -659,7 +696,7 @@ class ValueFlow:
                     for n in body_nodes(fn.body):  # type: ignore[attr-defined]
                         if isinstance(n, ast.Return) and isinstance(n.value, ast.Tuple) and index < len(n.value.elts):
                             found = True
-                            other.flow._origins(n.value.elts[index], depth + 1, out, seen)
+                            out.extend(other.flow.origins(n.value.elts[index], depth + 1))
                     if found:
                         return
         out.append(Origin(m, d.target))
@@ -689,7 +726,8 @@ def _argument_for(fn: ast.AST, call: ast.Call, param: str) -> ast.expr | None:
         if k.arg == param:
             return k.value
     params = _params(fn)
-    if params and params[0] in ("self", "cls") and isinstance(call.func, ast.Attribute):
+    if params and params[0] in ("self", "cls") and (isinstance(call.func, ast.Attribute)
+                                                    or getattr(fn, "name", "") == "__init__"):
         params = params[1:]
     if any(isinstance(a, ast.Starred) for a in call.args):
         return None

@@ -29,11 +29,11 @@ CONVENTIONAL = {"dist": "torch.distributed", "nn": "torch.nn", "F": "torch.nn.fu
 @dataclass
 class SourceModule:
     path: str
-    text: str
-    tree: ast.Module
-    aliases: dict[str, str] = field(default_factory=dict)  # local name -> qualified name
-    parents: dict[ast.AST, ast.AST] = field(default_factory=dict)
-    by_type: dict[type, list[ast.AST]] = field(default_factory=dict)
+    text: str = field(repr=False)
+    tree: ast.Module = field(repr=False)
+    aliases: dict[str, str] = field(default_factory=dict, repr=False)  # local name -> qualified name
+    parents: dict[ast.AST, ast.AST] = field(default_factory=dict, repr=False)
+    by_type: dict[type, list[ast.AST]] = field(default_factory=dict, repr=False)
     _call_names: dict[ast.Call, str | None] = field(default_factory=dict, repr=False)
     project: Project = field(default_factory=lambda: EMPTY, repr=False)  # what the other files of the run say
     _memo: dict[str, Any] = field(default_factory=dict, repr=False)
