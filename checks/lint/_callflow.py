@@ -175,7 +175,7 @@ class NumpyArray:
 
 def numpy_array(module: SourceModule, node: ast.AST, depth: int = 0, subscripts: bool = True) -> NumpyArray | None:
     """A NumpyArray when `node` certainly evaluates to a numpy ndarray, else None."""
-    if depth > 4:
+    if depth > 8:
         return None
     if isinstance(node, ast.Call):
         name = module.call_name(node) or ""
@@ -206,6 +206,9 @@ def numpy_array(module: SourceModule, node: ast.AST, depth: int = 0, subscripts:
             return NumpyArray(node, _numpy_call_dtype(module, node, tail, depth))
         if name.startswith("cv2.") and name[4:] in CV2_ARRAY_FUNCS:
             return NumpyArray(node, None)
+        if name.startswith(_ARRAY_LIBRARIES) and node.args \
+                and numpy_array(module, node.args[0], depth + 1, subscripts) is not None:
+            return NumpyArray(node, None)  # librosa.util.normalize(audio): arrays in, arrays out
         func = node.func
         if isinstance(func, ast.Attribute):
             if func.attr in ("numpy", "to_numpy") and not node.args:
@@ -231,7 +234,7 @@ def numpy_array(module: SourceModule, node: ast.AST, depth: int = 0, subscripts:
             qual = module.qualname(target) or ""
             if qual in ("numpy.ndarray", "numpy.typing.NDArray"):
                 return NumpyArray(node, None)
-        return None
+        return _array_by_flow(module, node, depth, subscripts)
     if isinstance(node, ast.Attribute):
         if node.attr == "T":
             return numpy_array(module, node.value, depth + 1, subscripts)
@@ -254,11 +257,54 @@ def numpy_array(module: SourceModule, node: ast.AST, depth: int = 0, subscripts:
         if left and right:
             return NumpyArray(node, None)
         for arr, other in ((left, node.right), (right, node.left)):
+            if arr is not None and isinstance(other, (ast.Name, ast.Attribute)):
+                return NumpyArray(node, None)  # `audio / self.max_wav_value`: an array, of some dtype
             if arr is not None and isinstance(other, ast.Constant) and isinstance(other.value, (int, float)):
                 if isinstance(node.op, ast.Div) or isinstance(other.value, float):
                     return NumpyArray(node, "float64" if arr.dtype in (None, "float64") or
                                       (arr.dtype or "").startswith(("int", "uint", "bool")) else arr.dtype)
                 return NumpyArray(node, arr.dtype)
+    return None
+
+
+# Libraries whose functions take and give numpy arrays.
+_ARRAY_LIBRARIES = ("librosa.", "scipy.signal.", "scipy.ndimage.", "skimage.")
+# Calls that return a tuple with an array at this position: `data, sr = soundfile.read(path)`.
+_ARRAY_IN_TUPLE = {"soundfile.read": 0, "librosa.load": 0, "librosa.core.load": 0, "scipy.io.wavfile.read": 1,
+                   "numpy.histogram": 0, "numpy.unique": 0}
+
+
+def _array_by_flow(module: SourceModule, node: ast.Name, depth: int, subscripts: bool) -> NumpyArray | None:
+    """A name the straight-line lookup cannot resolve (a tuple unpacked from a call, a parameter):
+    an array when every origin the value-flow engine finds is one (returns of the file's or the
+    project's functions, the arguments at every call site)."""
+    found = []
+    for o in module.flow.origins(node):
+        if o.is_(module, node):
+            return None
+        arr = _unpacked_array(o.module, o.node) or numpy_array(o.module, o.node, depth + 1, subscripts)
+        if arr is None:
+            return None
+        found.append(arr)
+    if not found:
+        return None
+    dtypes = {f.dtype for f in found}
+    return NumpyArray(node, dtypes.pop() if len(dtypes) == 1 else None)
+
+
+def _unpacked_array(module: SourceModule, target: ast.AST) -> NumpyArray | None:
+    parent = module.parents.get(target)
+    if not isinstance(parent, ast.Tuple):
+        return None
+    stmt = module.parents.get(parent)
+    if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call):
+        index = _ARRAY_IN_TUPLE.get(module.call_name(stmt.value) or "")
+        if index is not None and index < len(parent.elts) and parent.elts[index] is target:
+            dtype = None
+            kw = keyword(stmt.value, "dtype")
+            if kw is not None:
+                dtype = numpy_dtype_name(module, kw.value)
+            return NumpyArray(target, dtype)
     return None
 
 

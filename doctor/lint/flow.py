@@ -628,7 +628,7 @@ class ValueFlow:
             resolved = self.resolve_function(expr)
             if resolved is not None:
                 other, fn = resolved
-                returns = [n.value for n in body_nodes(fn.body) if isinstance(n, ast.Return) and n.value is not None]  # type: ignore[attr-defined]
+                returns = live_returns(other, fn, expr)
                 if returns:
                     for r in returns:
                         out.extend(other.flow.origins(r, depth + 1))
@@ -693,10 +693,10 @@ class ValueFlow:
                 if resolved is not None:
                     other, fn = resolved
                     found = False
-                    for n in body_nodes(fn.body):  # type: ignore[attr-defined]
-                        if isinstance(n, ast.Return) and isinstance(n.value, ast.Tuple) and index < len(n.value.elts):
+                    for r in live_returns(other, fn, stmt.value):
+                        if isinstance(r, ast.Tuple) and index < len(r.elts):
                             found = True
-                            out.extend(other.flow.origins(n.value.elts[index], depth + 1))
+                            out.extend(other.flow.origins(r.elts[index], depth + 1))
                     if found:
                         return
         out.append(Origin(m, d.target))
@@ -718,6 +718,54 @@ def _map_params(other: SourceModule, fn: ast.AST, inner: list[Origin], call: ast
                 continue
         out.append(o)
     return out
+
+
+def live_returns(module: SourceModule, fn: ast.AST, call: ast.Call | None) -> list[ast.expr]:
+    """The values `fn` may return for this call: a `return` under `if flag:` is dropped when the
+    call leaves `flag` at a constant default (or passes a constant) that skips that branch
+    (`def load_wav(path, torch_tensor=False): if torch_tensor: return torch.FloatTensor(d), sr`)."""
+    out = []
+    for n in body_nodes(fn.body):  # type: ignore[attr-defined]
+        if not isinstance(n, ast.Return) or n.value is None:
+            continue
+        if call is not None and not _branch_may_run(module, fn, n, call):
+            continue
+        out.append(n.value)
+    return out
+
+
+def _constant_for(fn: ast.AST, call: ast.Call, param: str) -> tuple[bool, object]:
+    a = _argument_for(fn, call, param)
+    if a is not None:
+        return (True, a.value) if isinstance(a, ast.Constant) else (False, None)
+    args = fn.args  # type: ignore[attr-defined]
+    positional = [*args.posonlyargs, *args.args]
+    defaults = dict(zip([p.arg for p in positional[len(positional) - len(args.defaults):]], args.defaults))
+    defaults.update({p.arg: d for p, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
+    d = defaults.get(param)
+    if isinstance(d, ast.Constant) and not any(k.arg is None for k in call.keywords):
+        return True, d.value
+    return False, None
+
+
+def _branch_may_run(module: SourceModule, fn: ast.AST, node: ast.AST, call: ast.Call) -> bool:
+    params = set(_params(fn))
+    child = node
+    for a in module.ancestors(node):
+        if a is fn:
+            return True
+        if isinstance(a, ast.If):
+            test, negate = a.test, False
+            while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+                test, negate = test.operand, not negate
+            if isinstance(test, ast.Name) and test.id in params:
+                known, value = _constant_for(fn, call, test.id)
+                if known:
+                    holds = bool(value) != negate
+                    if (child in a.body) != holds:
+                        return False
+        child = a
+    return True
 
 
 def _argument_for(fn: ast.AST, call: ast.Call, param: str) -> ast.expr | None:
