@@ -27,7 +27,9 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import shutil
 import sys
+import tempfile
 from collections import defaultdict
 from pathlib import Path
 
@@ -48,26 +50,26 @@ def load_manifest() -> list[dict]:
     return files
 
 
-def findings_alone(files: list[dict]) -> dict[str, set[tuple[str, int]]]:
+def findings_alone(corpus: Path, files: list[dict]) -> dict[str, set[tuple[str, int]]]:
     from torchdoctor.lint.engine import Selection, check_paths
 
     out: dict[str, set[tuple[str, int]]] = {}
     for f in files:
-        result = check_paths([str(CORPUS / f["fixture"])], Selection(select=("TD",)), jobs=1, cache=None)
+        result = check_paths([str(corpus / f["fixture"])], Selection(select=("TD",)), jobs=1, cache=None)
         _no_errors(result, f["fixture"])
         out[f["fixture"]] = {(x.code, x.line) for x in result.findings}
     return out
 
 
-def findings_project(files: list[dict]) -> dict[str, set[tuple[str, int]]]:
+def findings_project(corpus: Path, files: list[dict]) -> dict[str, set[tuple[str, int]]]:
     from torchdoctor.lint.engine import Selection, check_paths
 
     out: dict[str, set[tuple[str, int]]] = {f["fixture"]: set() for f in files}
     for repo_dir in sorted({f["fixture"].split("/", 1)[0] for f in files}):
-        result = check_paths([str(CORPUS / repo_dir)], Selection(select=("TD",)), jobs=1, cache=None)
+        result = check_paths([str(corpus / repo_dir)], Selection(select=("TD",)), jobs=1, cache=None)
         _no_errors(result, repo_dir)
         for x in result.findings:
-            rel = Path(x.path).resolve().relative_to(CORPUS).as_posix()
+            rel = Path(x.path).resolve().relative_to(corpus.resolve()).as_posix()
             if rel in out:
                 out[rel].add((x.code, x.line))
     return out
@@ -145,19 +147,27 @@ def main() -> None:
     print(f"corpus: {len(files)} files from {len(repos)} repositories; "
           + ", ".join(f"{s}: {sum(f['split'] == s for f in files)} files" for s in splits))
     figures: dict = {}
-    for mode in (["alone", "project"] if args.mode == "both" else [args.mode]):
-        found = findings_alone(files) if mode == "alone" else findings_project(files)
-        table = score(files, found)
-        print("\n".join(report(table, mode, splits)))
-        figures[mode] = {s: {r: {k: v for k, v in c.items() if k in ("tp", "pos", "fp", "near")}
-                             for r, c in table[s].items()} for s in splits}
-        if args.failures and "dev" in splits:
-            for rule, c in sorted(table["dev"].items()):
-                for m in c["missed"]:
-                    print(f"  dev miss  {rule} {m}")
-                for m in c["false"]:
-                    print(f"  dev false {rule} {m}")
-        print()
+    # Checked from a copy outside tests/: rules rightly treat files under a tests/ folder as test
+    # code (TD110 and TD101 skip it), and the fixtures are real training code, not tests.
+    workdir = tempfile.mkdtemp(prefix="td-check-accuracy-")
+    corpus = Path(workdir) / "corpus"
+    shutil.copytree(CORPUS, corpus, ignore=shutil.ignore_patterns("manifest.json"))
+    try:
+        for mode in (["alone", "project"] if args.mode == "both" else [args.mode]):
+            found = findings_alone(corpus, files) if mode == "alone" else findings_project(corpus, files)
+            table = score(files, found)
+            print("\n".join(report(table, mode, splits)))
+            figures[mode] = {s: {r: {k: v for k, v in c.items() if k in ("tp", "pos", "fp", "near")}
+                                 for r, c in table[s].items()} for s in splits}
+            if args.failures and "dev" in splits:
+                for rule, c in sorted(table["dev"].items()):
+                    for m in c["missed"]:
+                        print(f"  dev miss  {rule} {m}")
+                    for m in c["false"]:
+                        print(f"  dev false {rule} {m}")
+            print()
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 
