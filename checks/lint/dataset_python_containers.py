@@ -426,6 +426,8 @@ def _indexed_in(fn, names) -> dict[str, int]:
         attr = None
         if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load) and _derived(n.slice, names):
             attr = _self_attr(n.value)
+            if attr is None and isinstance(n.value, ast.Subscript):
+                attr = _self_attr(n.value.value)  # a table of per-sample lists: self.labels["path"][i]
         elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "get" \
                 and n.args and _derived(n.args[0], names):
             attr = _self_attr(n.func.value)
