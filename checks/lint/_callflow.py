@@ -279,7 +279,7 @@ def _array_by_flow(module: SourceModule, node: ast.Name, depth: int, subscripts:
     an array when every origin the value-flow engine finds is one (returns of the file's or the
     project's functions, the arguments at every call site)."""
     found = []
-    for o in module.flow.origins(node):
+    for o in module.flow.origins(node, across_files=False):
         if o.is_(module, node):
             return None
         arr = _unpacked_array(o.module, o.node) or numpy_array(o.module, o.node, depth + 1, subscripts)

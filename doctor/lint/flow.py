@@ -439,6 +439,7 @@ ITERATION_WRAPPERS = frozenset({"tqdm", "enumerate", "iter", "cycle", "islice", 
 ALL_ARGUMENT_WRAPPERS = frozenset({"zip", "chain"})
 MAX_DEPTH = 6
 _ACTIVE: set[tuple[int, int]] = set()  # questions being answered (a guard against cycles)
+_SETTINGS = {"across_files": True}  # of the question being answered
 
 
 @dataclass(frozen=True)
@@ -547,7 +548,7 @@ class ValueFlow:
                 resolved = self.resolve_function(call)
                 if resolved is not None and resolved[1] is fn:
                     out.append((m, call))
-        if m.parents.get(fn) is m.tree:
+        if m.parents.get(fn) is m.tree and _SETTINGS["across_files"]:
             for other in m.project.importers(m.path, name):
                 flow = other.flow
                 for call in other.nodes(ast.Call):
@@ -563,7 +564,7 @@ class ValueFlow:
         m = self.module
         out: list[tuple[SourceModule, ast.Call]] = []
         modules = [m]
-        if m.parents.get(cls) is m.tree:
+        if m.parents.get(cls) is m.tree and _SETTINGS["across_files"]:
             modules += m.project.importers(m.path, cls.name)
         for cm in modules:
             if cls.name not in cm.text:
@@ -582,13 +583,17 @@ class ValueFlow:
         return out
 
     # -------------------------------------------------------------- origins
-    def origins(self, expr: ast.AST, depth: int = 0) -> list[Origin]:
+    def origins(self, expr: ast.AST, depth: int = 0, across_files: bool | None = None) -> list[Origin]:
         """The expressions `expr` may evaluate to, followed as far as the file (and project) say.
         A question asked again while it is being answered (recursion through parameters and
-        callers) answers "unknown": the expression itself."""
+        callers) answers "unknown": the expression itself. `across_files=False` (asked by hot,
+        per-call rules) still resolves imported functions but does not search the project for
+        callers, which means parsing the files that import this one."""
         key = (id(self.module), id(expr))
         if key in _ACTIVE or len(_ACTIVE) > 64:
             return [Origin(self.module, expr)]
+        if not _ACTIVE:
+            _SETTINGS["across_files"] = True if across_files is None else across_files
         _ACTIVE.add(key)
         try:
             out: list[Origin] = []

@@ -32,6 +32,7 @@ class Project:
     hashes: dict[str, str] = field(default_factory=dict)  # path -> digest of its bytes (the cache key)
     _modules: dict[str, SourceModule | None] = field(default_factory=dict, repr=False)
     _norm: dict[str, str] | None = field(default=None, repr=False)
+    _importers: dict[tuple[str, str], list[SourceModule]] = field(default_factory=dict, repr=False)
 
     def files_with(self, word: str) -> tuple[str, ...]:
         return self.mentions.get(word, ())
@@ -105,6 +106,12 @@ class Project:
 
     def importers(self, path: str, name: str) -> list[SourceModule]:
         """The project's other files that import `name` from the file at `path` (or import that file)."""
+        key = (path, name)
+        if key not in self._importers:
+            self._importers[key] = self._find_importers(path, name)
+        return self._importers[key]
+
+    def _find_importers(self, path: str, name: str) -> list[SourceModule]:
         stem = os.path.splitext(os.path.basename(path))[0]
         out = []
         for p in self.paths:
