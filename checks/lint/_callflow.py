@@ -10,11 +10,9 @@ from typing import Any
 
 from torchdoctor.lint.model import Edit
 from torchdoctor.lint.module import SourceModule, body_nodes, cached, source  # noqa: F401 - cached, source: re-exported to the rules
-
-# ------------------------------------------------------------------ per-module cache
-
-
-
+from torchdoctor.lint.flow import (  # noqa: F401 - re-exported: the shared value-flow engine
+    parameter_annotation, reaching_value, self_attribute_values,
+)
 
 # ------------------------------------------------------------------ call arguments
 
@@ -102,16 +100,8 @@ def local_name_for(module: SourceModule, qualified: str) -> str | None:
 
 
 
-
-
-
 def mentions_name(node: ast.AST, name: str) -> bool:
     return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node))
-
-
-from torchdoctor.lint.flow import (  # noqa: F401 - re-exported: the shared value-flow engine
-    parameter_annotation, reaching_value, self_attribute_values,
-)
 
 
 # ------------------------------------------------------------------ numpy arrays

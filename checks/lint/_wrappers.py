@@ -2,7 +2,8 @@
 DistributedDataParallel, torch.compile) and a light reaching-definition lookup ("which
 assignment gave `model` the value it has here?").
 
-Reaching definitions are deliberately simple (lint-anchors §4.0): the last assignment to the
+Reaching definitions live in the shared value-flow engine (torchdoctor.lint.flow) and are
+re-exported here for the rules that import them from this module. They are deliberately simple (lint-anchors §4.0): the last assignment to the
 same dotted name earlier in the same scope, ignoring assignments in a branch that excludes the
 use (`if`/`else`, different `except` handlers or `match` cases). A definition "dominates" the
 use when it sits in the same statement list as one of the use's enclosing statements, i.e. it
@@ -15,6 +16,9 @@ import ast
 from dataclasses import dataclass
 
 from torchdoctor.lint.module import SourceModule, body_nodes, cached, scope_body, scope_of  # noqa: F401 - re-exported
+from torchdoctor.lint.flow import (  # noqa: F401 - re-exported: the shared value-flow engine
+    Definition, bindings, class_bindings, complementary, dominates, exclusive, reaching, statement_of,
+)
 
 DATA_PARALLEL = frozenset({
     "torch.nn.DataParallel", "torch.nn.parallel.DataParallel", "torch.nn.parallel.data_parallel.DataParallel",
@@ -72,17 +76,6 @@ def top_level_classes(module: SourceModule) -> dict[str, ast.ClassDef]:
     """Classes defined at module level (cheaper than a walk of the whole tree)."""
     return cached(module, "top_level_classes",
                   lambda: {n.name: n for n in module.tree.body if isinstance(n, ast.ClassDef)})
-
-
-# ------------------------------------------------------------------ scopes and statements
-
-
-
-
-
-from torchdoctor.lint.flow import (  # noqa: F401 - re-exported: the shared value-flow engine
-    Definition, bindings, class_bindings, complementary, dominates, exclusive, reaching, statement_of,
-)
 
 
 # ------------------------------------------------------------------ wrapped models

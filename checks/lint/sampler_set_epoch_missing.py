@@ -2,9 +2,8 @@ import ast
 import os
 import re
 
-from torchdoctor.checks.lint._wrappers import cached, scope_body, scope_of, statement_of, top_level_classes
+from torchdoctor.checks.lint._wrappers import cached, scope_of, statement_of, top_level_classes
 from torchdoctor.lint.model import Edit, LintFix, Violation
-from torchdoctor.lint.module import body_nodes, callee_simple_name
 from torchdoctor.registry import lint_rule
 
 _SAMPLERS = {"torch.utils.data.DistributedSampler", "torch.utils.data.distributed.DistributedSampler"}
