@@ -99,7 +99,6 @@ def local_name_for(module: SourceModule, qualified: str) -> str | None:
     return None
 
 
-
 def mentions_name(node: ast.AST, name: str) -> bool:
     return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node))
 
