@@ -5,9 +5,10 @@ assignment gave `model` the value it has here?").
 Reaching definitions live in the shared value-flow engine (torchdoctor.lint.flow) and are
 re-exported here for the rules that import them from this module. They are deliberately simple
 (lint-anchors §4.0): the last assignment to the same dotted name earlier in the same scope,
-ignoring assignments in a branch that excludes the use (`if`/`else`, different `except` handlers or `match` cases). A definition "dominates" the
-use when it sits in the same statement list as one of the use's enclosing statements, i.e. it
-runs on every path to the use; otherwise the value is only "maybe" the one we found.
+ignoring assignments in a branch that excludes the use (`if`/`else`, different `except`
+handlers or `match` cases). A definition "dominates" the use when it sits in the same statement
+list as one of the use's enclosing statements, i.e. it runs on every path to the use; otherwise
+the value is only "maybe" the one we found.
 """
 
 from __future__ import annotations
