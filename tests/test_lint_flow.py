@@ -176,3 +176,27 @@ def test_td105_file_alone_says_nothing_without_the_loop(tmp_path):
     (tmp_path / "data.py").write_text(_DATA)
     result = check_paths([str(tmp_path / "data.py")], Selection(select=("TD105",)), jobs=1)
     assert result.findings == []
+
+
+def test_td401_a_checkpoint_helper_called_from_ddp_code_in_another_file(tmp_path):
+    (tmp_path / "ckpt.py").write_text(textwrap.dedent("""
+        import torch
+
+        def load_checkpoint(model, path):
+            od = torch.load(path, weights_only=True)
+            state = od["model"]
+            model.load_state_dict(state)
+    """))
+    (tmp_path / "train.py").write_text(textwrap.dedent("""
+        import os
+        import torch.distributed as dist
+        from ckpt import load_checkpoint
+
+        if __name__ == "__main__":
+            dist.init_process_group("nccl")
+            load_checkpoint(model, os.environ["CKPT"])
+    """))
+    project = check_paths([str(tmp_path)], Selection(select=("TD401",)), jobs=1)
+    assert [(Path(f.path).name, f.line) for f in project.findings] == [("ckpt.py", 5)]
+    alone = check_paths([str(tmp_path / "ckpt.py")], Selection(select=("TD401",)), jobs=1)
+    assert alone.findings == []  # no DDP in sight: nothing to say

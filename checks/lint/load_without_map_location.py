@@ -210,7 +210,7 @@ def load_without_map_location(node, module):
     """
     if not is_torch_load(module, node):
         return None
-    evidence = _ddp_evidence(module)
+    evidence = _ddp_evidence(module) or _called_from_ddp_code(node, module)
     if evidence is None:
         return None
     if _main_rank_only(node, module):
@@ -231,7 +231,7 @@ def load_without_map_location(node, module):
         return None
     call = short_call(module, node)
     edit = insert_keyword(node, 'map_location="cpu"')
-    where = f"{evidence[0]} at line {evidence[1]}"
+    where = evidence[0] if " is called at " in evidence[0] else f"{evidence[0]} at line {evidence[1]}"
     return Violation(node, f"{call} without map_location in DDP code ({where}): every rank restores the tensors "
                            "onto the GPU they were saved from, usually cuda:0, so GPU 0 holds one copy per rank and "
                            "runs out of memory",
@@ -257,6 +257,24 @@ def _ddp_evidence(module: SourceModule) -> tuple[str, int] | None:
         line, what = min(found)
         return what, line
     return cached(module, "ddp_evidence", compute)
+
+
+def _called_from_ddp_code(node: ast.Call, module: SourceModule) -> tuple[str, int] | None:
+    """A checkpoint helper in a file without DDP of its own (`ssd/train.py: load_checkpoint`),
+    called from a file of the project that runs DDP: the value-flow engine finds the callers."""
+    if not module.project.paths:
+        return None
+    fn = module.enclosing_function(node)
+    if fn is None or module.parents.get(fn) is not module.tree:
+        return None
+    for caller, call in module.flow.call_sites(fn):
+        if caller is module:
+            continue
+        found = _ddp_evidence(caller)
+        if found is not None:
+            return (f"{fn.name}() is called at {caller.path.rsplit('/', 1)[-1]}:{call.lineno}, a file with "
+                    f"{found[0]}"), call.lineno
+    return None
 
 
 def _main_rank_only(node: ast.Call, module: SourceModule) -> bool:
@@ -357,7 +375,11 @@ def _state_dict_consumers(node: ast.Call, module: SourceModule) -> list[str]:
     for n in body_nodes(body):
         later = (getattr(n, "lineno", 0), getattr(n, "col_offset", 0)) > (node.lineno, node.col_offset)
         if later and isinstance(n, ast.Call) and _is_load_state_dict(n):
-            if any(mentions_name(a, name) for a in [*n.args, *(k.value for k in n.keywords)] for name in names):
+            args = [*n.args, *(k.value for k in n.keywords)]
+            # directly (`m.load_state_dict(ckpt["model"])`) or through a name the flow follows back
+            # (`state = ckpt["model"]; m.load_state_dict(state)`)
+            values = args + [o.node for a in args if isinstance(a, ast.Name) for o in module.flow.origins(a)]
+            if any(mentions_name(v, name) for v in values for name in names):
                 out.append(module.dotted(n.func.value) or "?")  # type: ignore[union-attr]
     return out
 

@@ -554,7 +554,7 @@ class ValueFlow:
                 for call in other.nodes(ast.Call):
                     if _callee_name(call) == name:
                         resolved = flow.resolve_function(call)
-                        if resolved is not None and resolved[1] is fn:
+                        if resolved is not None and Origin(resolved[0], resolved[1]).is_(m, fn):
                             out.append((other, call))
         return out
 
