@@ -151,7 +151,7 @@ def main() -> None:
     # code (TD110 and TD101 skip it), and the fixtures are real training code, not tests.
     workdir = tempfile.mkdtemp(prefix="td-check-accuracy-")
     corpus = Path(workdir) / "corpus"
-    shutil.copytree(CORPUS, corpus, ignore=shutil.ignore_patterns("manifest.json"))
+    shutil.copytree(CORPUS, corpus, ignore=shutil.ignore_patterns("manifest.json", "conftest.py"))
     try:
         for mode in (["alone", "project"] if args.mode == "both" else [args.mode]):
             found = findings_alone(corpus, files) if mode == "alone" else findings_project(corpus, files)

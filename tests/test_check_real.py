@@ -71,7 +71,7 @@ def test_dev_split_findings_alone(tmp_path):
     bench = _bench()
     dev = [f for f in FILES if f["split"] == "dev"]
     corpus = tmp_path / "corpus"
-    shutil.copytree(CORPUS, corpus)
+    shutil.copytree(CORPUS, corpus, ignore=shutil.ignore_patterns("manifest.json", "conftest.py"))
     old = context.TARGET_TORCH
     context.TARGET_TORCH = "2.6"
     try:
