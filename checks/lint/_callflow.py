@@ -267,6 +267,11 @@ def _array_by_flow(module: SourceModule, node: ast.Name, depth: int, subscripts:
     """A name the straight-line lookup cannot resolve (a tuple unpacked from a call, a parameter):
     an array when every origin the value-flow engine finds is one (returns of the file's or the
     project's functions, the arguments at every call site)."""
+    func = module.enclosing_function(node)
+    if func is not None and any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "isinstance"
+                                and n.args and isinstance(n.args[0], ast.Name) and n.args[0].id == node.id
+                                for n in ast.walk(func)):
+        return None  # `if isinstance(data, int): ...`: the function sorts its argument by type itself
     found = []
     for o in module.flow.origins(node, across_files=False):
         if o.is_(module, node):

@@ -135,6 +135,28 @@ class CsvImages(Dataset):
     ],
     valid=[
         """
+import numpy as np
+from torch.utils.data import Dataset
+class FromList(Dataset):
+    def __init__(self, lst):
+        self._lst = lst
+        self._lst = SerializedList(self._lst)  # the list is packed into one buffer: the last value counts
+    def __getitem__(self, idx):
+        return self._lst[idx]
+
+def build(paths):
+    datasets = []
+    for p in paths:
+        datasets.append(load(p))
+    return Truncate(datasets[0])  # one element of the list (a dataset), not the list
+
+class Truncate(Dataset):
+    def __init__(self, dataset):
+        self.dataset = dataset
+    def __getitem__(self, idx):
+        return self.dataset[idx]
+""",
+        """
 import pandas as pd
 from torch.utils.data import Dataset
 class Table(Dataset):
@@ -287,6 +309,11 @@ def dataset_python_containers(node, module):
         defs = assigns.get(attr)
         if not defs or _EXEMPT.search(attr):
             continue
+        last = max(defs, key=lambda d: (d[0].lineno, d[0].col_offset)) if all(d[2] is init for d in defs) else None
+        if last is not None and len(defs) > 1 and _container(module, last[1], init, methods, f"self.{attr}",
+                                                              [init], 0) is None \
+                and not _is_array(module, last[1]) and isinstance(last[1], ast.Call):
+            continue  # `self._lst = lst` then `self._lst = _SerializedList(self._lst)`: the last value is kept
         objects = _object_array(module, defs, getitem, methods, attr)
         if objects is None and any(_is_array(module, value) for _, value, _ in defs):
             continue
@@ -562,6 +589,9 @@ def _container(module, value, fn, methods, dotted, fill_scope, depth) -> str | N
             _container(module, value.right, fn, methods, dotted, fill_scope, depth + 1)
     if isinstance(value, ast.Subscript):
         inner = _container(module, value.value, fn, methods, None, [], depth + 1)
+        if inner and not isinstance(value.slice, ast.Slice) and not _loaded_data(inner) \
+                and not (isinstance(value.slice, ast.Constant) and isinstance(value.slice.value, str)):
+            return None  # `datasets[0]`: one element of a list, not the list
         return f"part of {inner}" if inner and not inner.startswith("part of") else inner
     if isinstance(value, ast.Name):
         d = reaching(module, value)
@@ -621,6 +651,11 @@ def _returned(module, fdef, methods, depth) -> str | None:
         if inner:
             return f": {inner}"
     return None
+
+
+def _loaded_data(reason: str) -> bool:
+    """json/pickle/yaml data: its parts are containers again (`json.load(f)["annotations"][0]`)."""
+    return any(reason.startswith(v) or f"part of {v}" in reason for v in _LOADED.values())
 
 
 def _argument_container(module, param, depth) -> str | None:

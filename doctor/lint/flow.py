@@ -590,7 +590,7 @@ class ValueFlow:
         per-call rules) still resolves imported functions but does not search the project for
         callers, which means parsing the files that import this one."""
         key = (id(self.module), id(expr))
-        if key in _ACTIVE or len(_ACTIVE) > 64:
+        if key in _ACTIVE or len(_ACTIVE) > 24:
             return [Origin(self.module, expr)]
         if not _ACTIVE:
             _SETTINGS["across_files"] = True if across_files is None else across_files
