@@ -136,7 +136,9 @@ def non_leaf_parameter(node, module):
     were requested: `torch.randn(3, requires_grad=True).cuda()`,
     `torch.zeros(3).requires_grad_().to(dev)`, `nn.Parameter(t).to(device)`,
     `nn.Parameter(t) * 0.1`, `torch.randn(n, requires_grad=True) / 28`, and the two-statement form
-    `w = torch.randn(3, requires_grad=True)` followed by `w = w.cuda()`.
+    `w = torch.randn(3, requires_grad=True)` followed by `w = w.cuda()`. A running sum
+    (`loss = torch.tensor(0.0, requires_grad=True)` then `loss = loss + part`) that no optimizer
+    and no `.grad` read ever touches is an accumulator, not a parameter, and stays quiet.
 
     ## Why is this bad?
     The move or the arithmetic is itself recorded by autograd, so the result is a *non-leaf*
