@@ -10,11 +10,9 @@ from typing import Any
 
 from torchdoctor.lint.model import Edit
 from torchdoctor.lint.module import SourceModule, body_nodes, cached, source  # noqa: F401 - cached, source: re-exported to the rules
-
-# ------------------------------------------------------------------ per-module cache
-
-
-
+from torchdoctor.lint.flow import (  # noqa: F401 - re-exported: the shared value-flow engine
+    parameter_annotation, reaching_value, self_attribute_values,
+)
 
 # ------------------------------------------------------------------ call arguments
 
@@ -101,154 +99,8 @@ def local_name_for(module: SourceModule, qualified: str) -> str | None:
     return None
 
 
-
-
-
-
 def mentions_name(node: ast.AST, name: str) -> bool:
     return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node))
-
-
-# ------------------------------------------------------------------ reaching definitions (light)
-
-
-def _binds(target: ast.AST, name: str) -> bool:
-    return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) for n in ast.walk(target))
-
-
-def _scope_index(body: list[ast.stmt]) -> dict[str, list[tuple[tuple[int, int], ast.expr | None]]]:
-    """Every binding directly in this scope, by name: (position after which it holds, the bound
-    value or None when unknown)."""
-    out: dict[str, list[tuple[tuple[int, int], ast.expr | None]]] = {}
-
-    def add(name: str, pos: tuple[int, int], value: ast.expr | None) -> None:
-        out.setdefault(name, []).append((pos, value))
-
-    def stored(target: ast.AST) -> list[str]:
-        return [n.id for n in ast.walk(target) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
-
-    for node in body_nodes(body):
-        end = (getattr(node, "end_lineno", 0) or 0, getattr(node, "end_col_offset", 0) or 0)
-        if isinstance(node, ast.Assign):
-            for t in node.targets:
-                if isinstance(t, ast.Name):
-                    add(t.id, end, node.value)
-                else:
-                    for name in stored(t):
-                        add(name, end, None)
-        elif isinstance(node, ast.AnnAssign) and node.value is not None:
-            for name in stored(node.target):
-                add(name, end, node.value if isinstance(node.target, ast.Name) else None)
-        elif isinstance(node, ast.AugAssign):
-            for name in stored(node.target):
-                add(name, end, None)
-        elif isinstance(node, (ast.For, ast.AsyncFor)):
-            tpos = (node.target.end_lineno or 0, node.target.end_col_offset or 0)
-            for name in stored(node.target):
-                add(name, tpos, None)
-        elif isinstance(node, ast.withitem) and node.optional_vars is not None:
-            v = node.optional_vars
-            for name in stored(v):
-                add(name, (v.end_lineno or 0, v.end_col_offset or 0), None)
-        elif isinstance(node, ast.NamedExpr):
-            add(node.target.id, end, node.value)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            for a in node.names:
-                add(a.asname or a.name.split(".")[0], end, None)
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            add(node.name, (node.lineno, node.col_offset), None)
-    return out
-
-
-def _scope_bindings(module: SourceModule, scope: ast.AST | None,
-                    name: str) -> list[tuple[tuple[int, int], ast.expr | None]]:
-    index = cached(module, "scope_index", dict)
-    key = id(scope) if scope is not None else 0
-    if key not in index:
-        index[key] = _scope_index(scope.body if scope is not None else module.tree.body)  # type: ignore[union-attr]
-    return index[key].get(name, [])
-
-
-def reaching_value(module: SourceModule, use: ast.Name) -> ast.expr | None:
-    """The expression last assigned to `use.id` before this use in the same scope (straight-line:
-    the positionally last binding wins); a module-level name read inside a function resolves
-    when the module binds it exactly once. None when unknown (a parameter, a loop variable, a
-    tuple unpacking, no binding)."""
-    name = use.id
-    pos = (use.lineno, use.col_offset)
-    for anc in module.ancestors(use):  # comprehension variables shadow everything
-        if isinstance(anc, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
-            if any(_binds(g.target, name) for g in anc.generators):
-                return None
-        if isinstance(anc, ast.Lambda):
-            return None
-    func = module.enclosing_function(use)
-    if func is not None:
-        params = func.args
-        all_params = [*params.posonlyargs, *params.args, *params.kwonlyargs,
-                      *([params.vararg] if params.vararg else []), *([params.kwarg] if params.kwarg else [])]
-        if any(p.arg == name for p in all_params):
-            local = [b for b in _scope_bindings(module, func, name) if b[0] <= pos]
-            return max(local, key=lambda b: b[0])[1] if local else None
-    local = _scope_bindings(module, func, name)
-    before = [b for b in local if b[0] <= pos]
-    if before:
-        return max(before, key=lambda b: b[0])[1]
-    if func is not None and not local:
-        glob = _scope_bindings(module, None, name)
-        if len(glob) == 1:
-            return glob[0][1]
-    return None
-
-
-def parameter_annotation(module: SourceModule, use: ast.Name) -> ast.expr | None:
-    func = module.enclosing_function(use)
-    if func is None:
-        return None
-    params = func.args
-    for p in [*params.posonlyargs, *params.args, *params.kwonlyargs]:
-        if p.arg == use.id:
-            if any(b[0] <= (use.lineno, use.col_offset) for b in _scope_bindings(module, func, use.id)):
-                return None
-            return p.annotation
-    return None
-
-
-def self_attribute_values(module: SourceModule, node: ast.Attribute) -> list[ast.expr] | None:
-    """For `self.x` inside a method: every value assigned to `self.x` in the class's methods
-    (None when one of them is not a plain assignment, or there is none)."""
-    if not (isinstance(node.value, ast.Name) and node.value.id == "self"):
-        return None
-    cls = next((a for a in module.ancestors(node) if isinstance(a, ast.ClassDef)), None)
-    if cls is None:
-        return None
-    return _self_attribute_table(module, cls).get(node.attr) or None
-
-
-def _self_attribute_table(module: SourceModule, cls: ast.ClassDef) -> dict[str, list[ast.expr] | None]:
-    """attr -> the values assigned to `self.attr` in the class (None once one assignment is not
-    plain), built in one walk per class: model files ask about self.x(...) hundreds of times."""
-    def compute() -> dict[str, list[ast.expr] | None]:
-        table: dict[str, list[ast.expr] | None] = {}
-        for n in ast.walk(cls):
-            targets: list[ast.expr] = []
-            value: ast.expr | None = None
-            if isinstance(n, ast.Assign):
-                targets, value = n.targets, n.value
-            elif isinstance(n, (ast.AnnAssign, ast.AugAssign)):
-                targets, value = [n.target], (n.value if isinstance(n, ast.AnnAssign) else None)
-            elif isinstance(n, (ast.For, ast.AsyncFor)):
-                targets = [n.target]
-            for t in targets:
-                for sub in ast.walk(t):
-                    if (isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name)
-                            and sub.value.id == "self" and isinstance(sub.ctx, ast.Store)):
-                        if sub is not t or value is None:
-                            table[sub.attr] = None
-                        elif table.get(sub.attr, []) is not None:
-                            table.setdefault(sub.attr, []).append(value)  # type: ignore[union-attr]
-        return table
-    return module.memo(f"self_attributes:{id(cls)}", compute)
 
 
 # ------------------------------------------------------------------ numpy arrays
@@ -312,7 +164,7 @@ class NumpyArray:
 
 def numpy_array(module: SourceModule, node: ast.AST, depth: int = 0, subscripts: bool = True) -> NumpyArray | None:
     """A NumpyArray when `node` certainly evaluates to a numpy ndarray, else None."""
-    if depth > 4:
+    if depth > 8:
         return None
     if isinstance(node, ast.Call):
         name = module.call_name(node) or ""
@@ -343,6 +195,9 @@ def numpy_array(module: SourceModule, node: ast.AST, depth: int = 0, subscripts:
             return NumpyArray(node, _numpy_call_dtype(module, node, tail, depth))
         if name.startswith("cv2.") and name[4:] in CV2_ARRAY_FUNCS:
             return NumpyArray(node, None)
+        if name.startswith(_ARRAY_LIBRARIES) and node.args \
+                and numpy_array(module, node.args[0], depth + 1, subscripts) is not None:
+            return NumpyArray(node, None)  # librosa.util.normalize(audio): arrays in, arrays out
         func = node.func
         if isinstance(func, ast.Attribute):
             if func.attr in ("numpy", "to_numpy") and not node.args:
@@ -368,7 +223,7 @@ def numpy_array(module: SourceModule, node: ast.AST, depth: int = 0, subscripts:
             qual = module.qualname(target) or ""
             if qual in ("numpy.ndarray", "numpy.typing.NDArray"):
                 return NumpyArray(node, None)
-        return None
+        return _array_by_flow(module, node, depth, subscripts)
     if isinstance(node, ast.Attribute):
         if node.attr == "T":
             return numpy_array(module, node.value, depth + 1, subscripts)
@@ -391,11 +246,59 @@ def numpy_array(module: SourceModule, node: ast.AST, depth: int = 0, subscripts:
         if left and right:
             return NumpyArray(node, None)
         for arr, other in ((left, node.right), (right, node.left)):
+            if arr is not None and isinstance(other, (ast.Name, ast.Attribute)):
+                return NumpyArray(node, None)  # `audio / self.max_wav_value`: an array, of some dtype
             if arr is not None and isinstance(other, ast.Constant) and isinstance(other.value, (int, float)):
                 if isinstance(node.op, ast.Div) or isinstance(other.value, float):
                     return NumpyArray(node, "float64" if arr.dtype in (None, "float64") or
                                       (arr.dtype or "").startswith(("int", "uint", "bool")) else arr.dtype)
                 return NumpyArray(node, arr.dtype)
+    return None
+
+
+# Libraries whose functions take and give numpy arrays.
+_ARRAY_LIBRARIES = ("librosa.", "scipy.signal.", "scipy.ndimage.", "skimage.")
+# Calls that return a tuple with an array at this position: `data, sr = soundfile.read(path)`.
+_ARRAY_IN_TUPLE = {"soundfile.read": 0, "librosa.load": 0, "librosa.core.load": 0, "scipy.io.wavfile.read": 1,
+                   "numpy.histogram": 0, "numpy.unique": 0}
+
+
+def _array_by_flow(module: SourceModule, node: ast.Name, depth: int, subscripts: bool) -> NumpyArray | None:
+    """A name the straight-line lookup cannot resolve (a tuple unpacked from a call, a parameter):
+    an array when every origin the value-flow engine finds is one (returns of the file's or the
+    project's functions, the arguments at every call site)."""
+    func = module.enclosing_function(node)
+    if func is not None and any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "isinstance"
+                                and n.args and isinstance(n.args[0], ast.Name) and n.args[0].id == node.id
+                                for n in ast.walk(func)):
+        return None  # `if isinstance(data, int): ...`: the function sorts its argument by type itself
+    found = []
+    for o in module.flow.origins(node, across_files=False):
+        if o.is_(module, node):
+            return None
+        arr = _unpacked_array(o.module, o.node) or numpy_array(o.module, o.node, depth + 1, subscripts)
+        if arr is None:
+            return None
+        found.append(arr)
+    if not found:
+        return None
+    dtypes = {f.dtype for f in found}
+    return NumpyArray(node, dtypes.pop() if len(dtypes) == 1 else None)
+
+
+def _unpacked_array(module: SourceModule, target: ast.AST) -> NumpyArray | None:
+    parent = module.parents.get(target)
+    if not isinstance(parent, ast.Tuple):
+        return None
+    stmt = module.parents.get(parent)
+    if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call):
+        index = _ARRAY_IN_TUPLE.get(module.call_name(stmt.value) or "")
+        if index is not None and index < len(parent.elts) and parent.elts[index] is target:
+            dtype = None
+            kw = keyword(stmt.value, "dtype")
+            if kw is not None:
+                dtype = numpy_dtype_name(module, kw.value)
+            return NumpyArray(target, dtype)
     return None
 
 

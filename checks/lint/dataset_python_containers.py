@@ -97,8 +97,75 @@ class Captions(BaseDataset):
         ann = self.anns[index]
         return ann["image"], ann["caption"]
 """,
+        """
+import json
+from torch.utils.data import Dataset
+class LazyDataset(Dataset):
+    def __init__(self, raw_data, tokenizer):
+        self.raw_data = raw_data  # <-
+    def __len__(self):
+        return len(self.raw_data)
+    def __getitem__(self, i):
+        return self.raw_data[i]["conversations"]
+
+def make_data(path, lazy):
+    dataset_cls = LazyDataset if lazy else EagerDataset
+    return dataset_cls(json.load(open(path)), tokenizer=None)
+""",
+        """
+import numpy as np
+from torch.utils.data import Dataset
+class Files(Dataset):
+    def __init__(self, paths):
+        self.paths = np.array(paths, dtype=object)  # <-
+    def __getitem__(self, idx):
+        return open(self.paths[idx]).read()
+""",
+        """
+import pandas as pd
+from PIL import Image
+from torch.utils.data import Dataset
+class CsvImages(Dataset):
+    def __init__(self, csv):
+        df = pd.read_csv(csv)
+        self.files = df["filepath"]  # <-
+    def __getitem__(self, idx):
+        return Image.open(str(self.files[idx]))
+""",
     ],
     valid=[
+        """
+import numpy as np
+from torch.utils.data import Dataset
+class FromList(Dataset):
+    def __init__(self, lst):
+        self._lst = lst
+        self._lst = SerializedList(self._lst)  # the list is packed into one buffer: the last value counts
+    def __getitem__(self, idx):
+        return self._lst[idx]
+
+def build(paths):
+    datasets = []
+    for p in paths:
+        datasets.append(load(p))
+    return Truncate(datasets[0])  # one element of the list (a dataset), not the list
+
+class Truncate(Dataset):
+    def __init__(self, dataset):
+        self.dataset = dataset
+    def __getitem__(self, idx):
+        return self.dataset[idx]
+""",
+        """
+import pandas as pd
+from torch.utils.data import Dataset
+class Table(Dataset):
+    def __init__(self, csv):
+        df = pd.read_csv(csv)
+        self.targets = df["target"]  # numbers: numpy-backed, no Python object per row
+    def __getitem__(self, idx):
+        return self.targets[idx]
+""",
         """
 import json
 import numpy as np
@@ -189,9 +256,14 @@ def dataset_python_containers(node, module):
     `sorted(...)`, `glob.glob`, `.readlines()`, `.tolist()`, or what a method annotated or
     written to return such a container gives back) and reads it with the sample index in
     `__getitem__` (directly or in helpers it calls, two levels deep). A base class from another
-    file counts as a Dataset when its name ends in `Dataset`. numpy arrays, tensors, DataFrames,
-    constant lists and tables named like class names/vocabularies are not reported; when the
-    file only uses the Dataset with `num_workers=0` it is a note.
+    file counts as a Dataset when its name ends in `Dataset`. The container may arrive as a
+    constructor argument (the value flow follows it to the callers: `Lazy(json.load(f))`, a
+    list built by a helper, in this file or another file of the project). numpy arrays of
+    `dtype=object` count, and so do DataFrame columns that `__getitem__` reads as strings
+    (`str(self.files[idx])`, `Image.open(self.paths[idx])`: object dtype). Other numpy arrays,
+    tensors, numeric DataFrame columns, constant lists and tables named like class
+    names/vocabularies are not reported; when the file only uses the Dataset with
+    `num_workers=0` it is a note.
 
     ## Why is this bad?
     DataLoader workers are forked and share the parent's memory copy-on-write, but every
@@ -237,10 +309,17 @@ def dataset_python_containers(node, module):
         defs = assigns.get(attr)
         if not defs or _EXEMPT.search(attr):
             continue
-        if any(_is_array(module, value) for _, value, _ in defs):
+        last = max(defs, key=lambda d: (d[0].lineno, d[0].col_offset)) if all(d[2] is init for d in defs) else None
+        if last is not None and len(defs) > 1 and _container(module, last[1], init, methods, f"self.{attr}",
+                                                              [init], 0) is None \
+                and not _is_array(module, last[1]) and isinstance(last[1], ast.Call):
+            continue  # `self._lst = lst` then `self._lst = _SerializedList(self._lst)`: the last value is kept
+        objects = _object_array(module, defs, getitem, methods, attr)
+        if objects is None and any(_is_array(module, value) for _, value, _ in defs):
             continue
         for stmt, value, fn in defs:
-            reason = _container(module, value, fn, methods, f"self.{attr}", [init, *_helpers(init, methods)], 0)
+            reason = objects or _container(module, value, fn, methods, f"self.{attr}",
+                                           [init, *_helpers(init, methods)], 0)
             if reason is None:
                 continue
             if usage is None:
@@ -374,6 +453,8 @@ def _indexed_in(fn, names) -> dict[str, int]:
         attr = None
         if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load) and _derived(n.slice, names):
             attr = _self_attr(n.value)
+            if attr is None and isinstance(n.value, ast.Subscript):
+                attr = _self_attr(n.value.value)  # a table of per-sample lists: self.labels["path"][i]
         elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "get" \
                 and n.args and _derived(n.args[0], names):
             attr = _self_attr(n.func.value)
@@ -483,7 +564,7 @@ def _annotated_container(fn) -> bool:
 
 def _container(module, value, fn, methods, dotted, fill_scope, depth) -> str | None:
     """Why `value` is a per-sample Python container, or None."""
-    if depth > 3 or value is None:
+    if depth > 6 or value is None:
         return None
     if isinstance(value, (ast.ListComp, ast.DictComp)):
         elt = value.elt if isinstance(value, ast.ListComp) else value.value
@@ -508,9 +589,14 @@ def _container(module, value, fn, methods, dotted, fill_scope, depth) -> str | N
             _container(module, value.right, fn, methods, dotted, fill_scope, depth + 1)
     if isinstance(value, ast.Subscript):
         inner = _container(module, value.value, fn, methods, None, [], depth + 1)
+        if inner and not isinstance(value.slice, ast.Slice) and not _loaded_data(inner) \
+                and not (isinstance(value.slice, ast.Constant) and isinstance(value.slice.value, str)):
+            return None  # `datasets[0]`: one element of a list, not the list
         return f"part of {inner}" if inner and not inner.startswith("part of") else inner
     if isinstance(value, ast.Name):
         d = reaching(module, value)
+        if d is not None and d.local and d.value is None and isinstance(d.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return _argument_container(module, value, depth)
         if d is None or not d.local or d.value is None:
             return None
         return _container(module, d.value, fn, methods, value.id, [fn], depth + 1)
@@ -534,6 +620,13 @@ def _call_container(module, call, fn, methods, depth) -> str | None:
                 found = _returned(module, d, methods, depth)
                 if found:
                     return f"returned by {f.id}(){found}"
+            return None
+        resolved = module.flow.resolve_function(call)  # imported from another file of the project
+        if resolved is not None:
+            other, fdef = resolved
+            found = _returned(other, fdef, {}, depth)
+            if found:
+                return f"returned by {f.id}() in {other.path.rsplit('/', 1)[-1]}{found}"
         return None
     if isinstance(f, ast.Attribute):
         if f.attr in _LIST_METHODS:
@@ -558,6 +651,77 @@ def _returned(module, fdef, methods, depth) -> str | None:
         if inner:
             return f": {inner}"
     return None
+
+
+def _loaded_data(reason: str) -> bool:
+    """json/pickle/yaml data: its parts are containers again (`json.load(f)["annotations"][0]`)."""
+    return any(reason.startswith(v) or f"part of {v}" in reason for v in _LOADED.values())
+
+
+def _argument_container(module, param, depth) -> str | None:
+    """A parameter of __init__ (or of a helper): what the callers pass, through the value flow
+    (`LazyDataset(json.load(f))`, `ImageDataset(paths)` with `paths = _list_files(root)`, in this
+    file or another file of the project)."""
+    if depth > 6:
+        return None
+    for o in module.flow.origins(param):
+        if o.node is param:
+            continue
+        fn = o.module.enclosing_function(o.node) or o.module.tree
+        holder = o.module.parents.get(o.node)  # `results = []`: filled under that name
+        dotted = None
+        if isinstance(holder, ast.Assign) and len(holder.targets) == 1 and isinstance(holder.targets[0], ast.Name):
+            dotted = holder.targets[0].id
+        inner = _container(o.module, o.node, fn, {}, dotted, [fn] if fn is not o.module.tree else [], depth + 1)
+        if inner:
+            where = "" if o.module is module else f" in {o.module.path.rsplit('/', 1)[-1]}"
+            return f"{inner}, passed in at line {o.node.lineno}{where}"
+    return None
+
+
+_STRING_SINKS = ("open", "imread", "join", "read_image", "load_image", "tokenize", "encode", "split", "strip",
+                 "format", "Path", "exists", "isfile")
+
+
+def _object_array(module, defs, getitem, methods, attr) -> str | None:
+    """numpy arrays of dtype=object and DataFrame columns of Python strings hold Python objects
+    too: `np.array(paths, dtype=object)`, or `df[col]` whose element __getitem__ treats as a string
+    (`str(self.images[idx])`, `Image.open(self.paths[idx])`)."""
+    for _, value, _ in defs:
+        if isinstance(value, ast.Call) and any(k.arg == "dtype" and (
+                (isinstance(k.value, ast.Name) and k.value.id == "object")
+                or (isinstance(k.value, ast.Constant) and k.value.value in ("object", "O"))
+                or (isinstance(k.value, ast.Attribute) and k.value.attr in ("object_", "object")))
+                for k in value.keywords):
+            return "an object-dtype numpy array: one Python object per element"
+        base = value
+        while isinstance(base, ast.Attribute) and base.attr in ("values", "array"):
+            base = base.value
+        if isinstance(base, ast.Subscript) and _from_dataframe(module, base.value) and \
+                _used_as_string(getitem, methods, attr):
+            return "a DataFrame column of Python strings (object dtype)"
+    return None
+
+
+def _from_dataframe(module, expr) -> bool:
+    for o in module.flow.origins(expr):
+        name = o.module.call_name(o.node) if isinstance(o.node, ast.Call) else None
+        if name and name.startswith("pandas.") and (".read_" in name or name.endswith(".DataFrame")):
+            return True
+    return False
+
+
+def _used_as_string(getitem, methods, attr) -> bool:
+    for fn in [getitem, *_helpers(getitem, methods)]:
+        for n in body_nodes(fn.body):
+            if isinstance(n, ast.Call):
+                fname = n.func.id if isinstance(n.func, ast.Name) else \
+                    n.func.attr if isinstance(n.func, ast.Attribute) else ""
+                if fname == "str" or fname in _STRING_SINKS:
+                    for a in [*n.args, *(k.value for k in n.keywords)]:
+                        if isinstance(a, ast.Subscript) and _self_attr(a.value) == attr:
+                            return True
+    return False
 
 
 # ------------------------------------------------------------------ usage in this file

@@ -62,6 +62,8 @@ if __name__ == "__main__":
     dist.init_process_group(backend="nccl")
     torch.cuda.set_device(int(os.environ["LOCAL_RANK"]))
     state = torch.load("init.pt", map_location="cuda:0")  # <-
+    device = torch.device("cuda", 0)
+    extra = torch.load("extra.pt", map_location=device)  # <-
     model.load_state_dict(state)
 """,
         """
@@ -78,6 +80,18 @@ class Trainer:  # library code: reported (as a note) only where the checkpoint f
 """,
     ],
     valid=[
+        """
+import os
+import torch
+import torch.distributed as dist
+
+if __name__ == "__main__":
+    dist.init_process_group(backend="nccl")
+    local_rank = int(os.environ["LOCAL_RANK"])
+    torch.cuda.set_device(local_rank)
+    device = torch.device("cuda", local_rank)
+    state = torch.load("init.pt", map_location=device)  # each rank's own GPU, through a variable
+""",
         """
 import os
 import torch
@@ -172,7 +186,8 @@ def load_without_map_location(node, module):
     In a training script every such call is reported; in library code only a load whose
     result reaches `load_state_dict` (as a note). In a script that places each rank on its GPU
     by local rank, a `map_location` that names the same GPU on every rank (`"cuda:0"`,
-    `torch.device("cuda", 0)`) is reported too.
+    `torch.device("cuda", 0)`, also through a variable or a parameter: the value-flow engine
+    follows it) is reported too.
 
     ## Why is this bad?
     `torch.save` records each tensor's device and `torch.load` puts it back there. A checkpoint
@@ -195,7 +210,7 @@ def load_without_map_location(node, module):
     """
     if not is_torch_load(module, node):
         return None
-    evidence = _ddp_evidence(module)
+    evidence = _ddp_evidence(module) or _called_from_ddp_code(node, module)
     if evidence is None:
         return None
     if _main_rank_only(node, module):
@@ -216,7 +231,7 @@ def load_without_map_location(node, module):
         return None
     call = short_call(module, node)
     edit = insert_keyword(node, 'map_location="cpu"')
-    where = f"{evidence[0]} at line {evidence[1]}"
+    where = evidence[0] if " is called at " in evidence[0] else f"{evidence[0]} at line {evidence[1]}"
     return Violation(node, f"{call} without map_location in DDP code ({where}): every rank restores the tensors "
                            "onto the GPU they were saved from, usually cuda:0, so GPU 0 holds one copy per rank and "
                            "runs out of memory",
@@ -242,6 +257,24 @@ def _ddp_evidence(module: SourceModule) -> tuple[str, int] | None:
         line, what = min(found)
         return what, line
     return cached(module, "ddp_evidence", compute)
+
+
+def _called_from_ddp_code(node: ast.Call, module: SourceModule) -> tuple[str, int] | None:
+    """A checkpoint helper in a file without DDP of its own (`ssd/train.py: load_checkpoint`),
+    called from a file of the project that runs DDP: the value-flow engine finds the callers."""
+    if not module.project.paths:
+        return None
+    fn = module.enclosing_function(node)
+    if fn is None or module.parents.get(fn) is not module.tree:
+        return None
+    for caller, call in module.flow.call_sites(fn):
+        if caller is module:
+            continue
+        found = _ddp_evidence(caller)
+        if found is not None:
+            return (f"{fn.name}() is called at {caller.path.rsplit('/', 1)[-1]}:{call.lineno}, a file with "
+                    f"{found[0]}"), call.lineno
+    return None
 
 
 def _main_rank_only(node: ast.Call, module: SourceModule) -> bool:
@@ -295,16 +328,29 @@ def _same_gpu_everywhere(node: ast.Call, module: SourceModule, evidence: tuple[s
     loc = argument(node, "map_location", 1)
     if loc is None or not module.is_script or not _places_by_local_rank(module):
         return None
-    fixed = is_const(loc, "cuda:0")
-    if isinstance(loc, ast.Call) and module.call_name(loc) == "torch.device":
-        fixed = (len(loc.args) == 1 and is_const(loc.args[0], "cuda:0")) or \
-            (len(loc.args) == 2 and is_const(loc.args[0], "cuda") and is_const(loc.args[1], 0))
-    if not fixed:
-        return None
+    origins = [loc] if isinstance(loc, ast.Constant) else [o for o in module.flow.origins(loc)]
+    fixed = [o for o in origins if _fixed_gpu(getattr(o, "module", module), getattr(o, "node", o))]
+    if not fixed or len(fixed) != len(origins):
+        return None  # some path gives a rank-dependent (or unknown) device
     written = " ".join((source(module, loc) or "'cuda:0'").split())
-    return Violation(node, f"map_location={written} in DDP code ({evidence[0]} at line {evidence[1]}) sends every "
-                           "rank's copy of the checkpoint to GPU 0",
+    first = fixed[0]
+    via = ""
+    if getattr(first, "node", first) is not loc:
+        where_from = " ".join((source(first.module, first.node) or "cuda:0").split())
+        via = f" (= {where_from}, line {first.node.lineno})"
+    return Violation(node, f"map_location={written}{via} in DDP code ({evidence[0]} at line {evidence[1]}) sends "
+                           "every rank's copy of the checkpoint to GPU 0",
                      LintFix('Use map_location="cpu" or map_location=f"cuda:{local_rank}"'))
+
+
+def _fixed_gpu(module: SourceModule, loc: ast.AST) -> bool:
+    """"cuda:0" / torch.device("cuda:0") / torch.device("cuda", 0): the same GPU whatever the rank."""
+    if is_const(loc, "cuda:0"):
+        return True
+    if isinstance(loc, ast.Call) and module.call_name(loc) == "torch.device":
+        return (len(loc.args) == 1 and is_const(loc.args[0], "cuda:0")) or \
+            (len(loc.args) == 2 and is_const(loc.args[0], "cuda") and is_const(loc.args[1], 0))
+    return False
 
 
 def _state_dict_consumers(node: ast.Call, module: SourceModule) -> list[str]:
@@ -329,7 +375,11 @@ def _state_dict_consumers(node: ast.Call, module: SourceModule) -> list[str]:
     for n in body_nodes(body):
         later = (getattr(n, "lineno", 0), getattr(n, "col_offset", 0)) > (node.lineno, node.col_offset)
         if later and isinstance(n, ast.Call) and _is_load_state_dict(n):
-            if any(mentions_name(a, name) for a in [*n.args, *(k.value for k in n.keywords)] for name in names):
+            args = [*n.args, *(k.value for k in n.keywords)]
+            # directly (`m.load_state_dict(ckpt["model"])`) or through a name the flow follows back
+            # (`state = ckpt["model"]; m.load_state_dict(state)`)
+            values = args + [o.node for a in args if isinstance(a, ast.Name) for o in module.flow.origins(a)]
+            if any(mentions_name(v, name) for v in values for name in names):
                 out.append(module.dotted(n.func.value) or "?")  # type: ignore[union-attr]
     return out
 

@@ -16,13 +16,19 @@ _OTHER_OBJECTS = "argparse.Namespace, numpy arrays, a whole nn.Module"
     name="load-without-weights-only",
     title="torch.load without an explicit weights_only (the default flipped in torch 2.6)",
     on=(ast.Call,),
-    requires=(re.compile(r"load\b"), ("torch.load", "serialization", "import torch as", "from torch import")),
+    requires=(re.compile(r"load\b|load_state_dict_from_url|load_url"),
+              ("torch.load", "serialization", "import torch as", "from torch import", "load_state_dict_from_url",
+               "load_url")),
     severity="warning",
     related=("weights-only-unpickling",),
     invalid=[
         """
 import torch
 state = torch.load("model.pt")  # <-
+""",
+        """
+import torch
+checkpoint = torch.hub.load_state_dict_from_url(url, map_location="cpu", check_hash=True)  # <-
 """,
         """
 import torch
@@ -43,6 +49,10 @@ obj = torch.serialization.load(  # <-
 """,
     ],
     valid=[
+        """
+import torch
+state = torch.hub.load_state_dict_from_url(url, map_location="cpu", weights_only=True)
+""",
         """
 import torch
 def load_checkpoint(path, weights_only=True):
@@ -92,6 +102,9 @@ def load_without_weights_only(node, module):
     depends on the torch the code targets (`--target-torch`, `[tool.torchdoctor] target-torch`,
     else the installed torch).
 
+    `torch.hub.load_state_dict_from_url(...)` (and `torch.utils.model_zoo.load_url`) without
+    `weights_only=` is reported in every torch version: its default is still False.
+
     ## Why is this bad?
     The default flipped in torch 2.6. Up to 2.5 `torch.load` defaults to `weights_only=False`:
     it unpickles whatever the file contains, so a downloaded or shared checkpoint can run
@@ -111,6 +124,8 @@ def load_without_weights_only(node, module):
     ckpt = torch.load("trusted.ckpt", weights_only=False)       # a full pickle you trust
     ```
     """
+    if module.call_name(node) in _HUB_LOADS:
+        return _hub_load(node, module)
     if not is_torch_load(module, node):
         return None
     if keyword(node, "weights_only") is not None or has_star_kwargs(node):
@@ -144,6 +159,26 @@ def load_without_weights_only(node, module):
         summary = ("Say which one the file needs: weights_only=True for tensors and state dicts, or "
                    "weights_only=False for a full checkpoint from a source you trust")
     return Violation(node, message, LintFix(summary, edits=(edit,) if edit else (), safe=False))
+
+
+_HUB_LOADS = frozenset({"torch.hub.load_state_dict_from_url", "torch.utils.model_zoo.load_url"})
+
+
+def _hub_load(node: ast.Call, module):
+    """torch.hub.load_state_dict_from_url keeps weights_only=False as its default in every torch
+    (2.13 included): the downloaded file is unpickled as a whole."""
+    if keyword(node, "weights_only") is not None or has_star_kwargs(node) or len(node.args) > 6:
+        return None
+    target = context.target()
+    if target is not None and target < (1, 13):
+        return None  # weights_only= does not exist before torch 1.13
+    call = short_call(module, node)
+    edit = insert_keyword(node, "weights_only=True")
+    return Violation(node, f"{call} downloads a checkpoint and unpickles all of it: unlike torch.load, "
+                           "load_state_dict_from_url still defaults to weights_only=False (torch 2.13 too), so a "
+                           "file from a compromised or mistyped URL can run arbitrary code on load",
+                     LintFix("Pass weights_only=True (a state dict needs nothing else)", edits=(edit,) if edit else (),
+                             safe=False))
 
 
 def _catches_type_error(handler: ast.ExceptHandler) -> bool:

@@ -41,16 +41,23 @@ def get_args():
     os.environ["LOCAL_RANK"] = str(args.local_rank)  # writing it is not reading it
     return args
 """,
+    ],
+    valid=[
         """
 import argparse
 from util.misc import init_distributed_mode  # reads LOCAL_RANK itself
 parser = argparse.ArgumentParser()
-parser.add_argument("--local_rank", default=-1, type=int)  # <-
+parser.add_argument("--local_rank", default=-1, type=int)  # only swallows what torch.distributed.launch passes
 args = parser.parse_args()
 init_distributed_mode(args)
 """,
-    ],
-    valid=[
+        """
+import argparse
+import torch
+parser = argparse.ArgumentParser()
+if int(torch.__version__.split(".")[0]) == 1:  # the launcher of torch 1.x passes --local_rank
+    parser.add_argument("--local_rank", type=int, required=True)
+""",
         """
 import argparse
 import os
@@ -102,9 +109,11 @@ def local_rank_argument(node, module):
     Finds `parser.add_argument("--local_rank" / "--local-rank", ...)` in a file that never
     reads `LOCAL_RANK` from the environment (`os.environ["LOCAL_RANK"]`,
     `os.environ.get("LOCAL_RANK")`, `os.getenv("LOCAL_RANK")`, `"LOCAL_RANK" in os.environ`),
-    when the file uses the value (`args.local_rank`: under torchrun it is the default) or
-    declares only the spelling the launcher no longer sends (`--local_rank`; `--local-rank`
-    when the targeted torch is older than 2.0). `required=True` makes it an error. In library
+    (nor does a file of the project it imports, such as an `init_distributed_mode` helper), when
+    the file uses the value (`args.local_rank`: under torchrun it is the default), and any
+    `required=True` flag (torchrun passes nothing, so every worker exits). A flag whose value is
+    not used only swallows what `torch.distributed.launch` passes and is left alone, and so is
+    one declared under a torch-version check. In library
     modules (the environment may be read by the entry script) it is a note; files that import
     deepspeed (whose launcher passes `--local_rank=N` by design) are left alone.
 
@@ -133,12 +142,14 @@ def local_rank_argument(node, module):
     declared = [f for f in flags if f in _FLAGS]
     if not declared:
         return None
-    if cached(module, "reads_local_rank_env", lambda: _reads_local_rank_env(module)):
-        return None
-    if any(q == "deepspeed" or q.startswith("deepspeed.") for q in module.aliases.values()):
-        return None  # the deepspeed launcher passes --local_rank=N by design
     required = next((k.value for k in node.keywords if k.arg == "required"), None)
     is_required = isinstance(required, ast.Constant) and required.value is True
+    if not is_required and cached(module, "reads_local_rank_env", lambda: _reads_local_rank_env(module)):
+        return None
+    if _under_version_check(module, node):
+        return None  # `if torch_version < 2: add_argument("--local_rank")`: the launcher of that version
+    if any(q == "deepspeed" or q.startswith("deepspeed.") for q in module.aliases.values()):
+        return None  # the deepspeed launcher passes --local_rank=N by design
     default = next((k.value for k in node.keywords if k.arg == "default"), None)
     default_text = ast.get_source_segment(module.text, default) if default is not None else "None"
     dest_kw = next((k.value for k in node.keywords if k.arg == "dest"), None)
@@ -162,11 +173,10 @@ def local_rank_argument(node, module):
                    f"such argument, so args.{dest} silently keeps its default {default_text} (distributed mode off, "
                    f"or every process on one GPU)" + (f"; and {spelling}" if spelling else ""))
         severity = None if module.is_script else "note"
-    elif spelling:
-        message = f"add_argument({flags}) accepts only one spelling of the launcher's argument: {spelling}"
-        severity = None if module.is_script else "note"
     else:
-        return None  # both spellings, value unused here: harmless
+        # The value is not used here: the flag only swallows what torch.distributed.launch passes,
+        # and the rank comes from elsewhere (the environment, read by a helper).
+        return None
     return Violation(
         node, message,
         LintFix('Read the local rank from the environment: `local_rank = int(os.environ.get("LOCAL_RANK", -1))` '
@@ -191,7 +201,35 @@ def _value_read(module, dest) -> bool:
     return False
 
 
+def _under_version_check(module, node) -> bool:
+    for a in module.ancestors(node):
+        if isinstance(a, ast.If):
+            test = ast.get_source_segment(module.text, a.test) or ""
+            if "version" in test.lower() or "VERSION" in test:
+                return True
+    return False
+
+
 def _reads_local_rank_env(module) -> bool:
+    """This file or a file of the project it imports (an `init_distributed_mode` helper) reads
+    LOCAL_RANK from the environment."""
+    if _reads_env_here(module):
+        return True
+    project = module.project
+    if not project.files_with("LOCAL_RANK"):
+        return False
+    for imp in module.nodes(ast.ImportFrom, ast.Import):
+        names = [(imp.module or "", imp.level)] if isinstance(imp, ast.ImportFrom) else [(a.name, 0) for a in imp.names]
+        if isinstance(imp, ast.ImportFrom):
+            names += [(f"{imp.module}.{a.name}" if imp.module else a.name, imp.level) for a in imp.names]
+        for dotted, level in names:
+            other = project.import_target(module.path, dotted, level)
+            if other is not None and other.path in project.files_with("LOCAL_RANK") and _reads_env_here(other):
+                return True
+    return False
+
+
+def _reads_env_here(module) -> bool:
     if "LOCAL_RANK" not in module.text:
         return False
     for node in ast.walk(module.tree):

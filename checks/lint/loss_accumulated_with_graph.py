@@ -63,8 +63,47 @@ for batch in loader:
     optimizer.zero_grad()
     stats["loss"] = stats["loss"] + outputs.loss  # <-
 """,
+        """
+import torch
+
+class AverageMeter:
+    def __init__(self):
+        self.sum, self.count = 0, 0
+    def update(self, val, n=1):
+        self.sum += val * n
+        self.count += n
+
+def train(model, loader, optimizer, criterion):
+    losses = AverageMeter()
+    for x, y in loader:
+        loss = criterion(model(x), y)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        losses.update(loss, x.size(0))  # <-
+""",
     ],
     valid=[
+        """
+import torch
+
+class AverageMeter:
+    def __init__(self):
+        self.sum, self.count = 0.0, 0
+    def update(self, val, n=1):
+        self.sum += float(val) * n  # converts: no graph kept
+        self.count += n
+
+def train(model, loader, optimizer, criterion, pbar):
+    losses = AverageMeter()
+    for x, y in loader:
+        loss = criterion(model(x), y)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        losses.update(loss, x.size(0))
+        pbar.update(1)
+""",
         """
 import torch
 total_loss = 0.0
@@ -172,8 +211,9 @@ def loss_accumulated_with_graph(node, module):
     """
     ## What it does
     Finds, inside a training loop (a loop that runs `backward()` itself or through a helper),
-    `total += loss`, `total = total + loss`, `losses.append(loss)`, `acc = torch.cat([acc, out])`
-    or `running += criterion(out, y)` where the accumulated value still carries the autograd
+    `total += loss`, `total = total + loss`, `losses.append(loss)`, `acc = torch.cat([acc, out])`,
+    `running += criterion(out, y)` or `meter.update(loss)` (when the meter's class, in this file or
+    the project, adds its argument into an attribute: `self.sum += val * n`) where the accumulated value still carries the autograd
     graph: the loss that is backpropagated, a value computed from it, a loss call, or a model
     output. `.item()`, `.detach()`, `float(...)`, `.tolist()`, comparisons and `argmax` end the
     graph and stay quiet, as do accumulators that are themselves backpropagated later (composing
@@ -285,6 +325,43 @@ def _accumulation(module, stmt):
                 return func.value, [call.args[0]]
             if func.attr == "insert" and len(call.args) == 2:
                 return func.value, [call.args[1]]
+            if func.attr == "update" and _meter_accumulates(module, func.value):
+                return func.value, [call.args[0]]
+    return None
+
+
+def _meter_accumulates(module, receiver) -> bool:
+    """`losses.update(loss, n)` where `losses` is built from a class of this file or the project
+    (an AverageMeter) whose update() adds its argument into an attribute: `self.sum += val * n`
+    keeps every iteration's graph, like `total += loss` does. Unknown classes stay quiet."""
+    for o in module.flow.origins(receiver):
+        if not isinstance(o.node, ast.Call) or not isinstance(o.node.func, ast.Name):
+            continue
+        cls = _class_named(o.module, o.node.func.id)
+        update = next((b for b in cls.body if isinstance(b, ast.FunctionDef) and b.name == "update"), None) \
+            if cls is not None else None
+        if update is None or len(update.args.args) < 2:
+            continue
+        value = update.args.args[1].arg
+        for n in ast.walk(update):
+            if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Attribute) \
+                    and isinstance(n.target.value, ast.Name) and n.target.value.id == "self" \
+                    and any(isinstance(x, ast.Name) and x.id == value for x in ast.walk(n.value)) \
+                    and not any(isinstance(x, ast.Call) and (getattr(x.func, "attr", "") in ("item", "detach")
+                                                             or getattr(x.func, "id", "") == "float")
+                                for x in ast.walk(n.value)):
+                return True
+    return False
+
+
+def _class_named(module, name):
+    if name in module.classes:
+        return module.classes[name]
+    for node in module.nodes(ast.ImportFrom):
+        for a in node.names:
+            if (a.asname or a.name) == name:
+                other = module.project.import_target(module.path, node.module or "", node.level)
+                return other.classes.get(a.name) if other is not None else None
     return None
 
 

@@ -77,6 +77,14 @@ w = w.cuda()  # <-
     valid=[
         """
 import torch
+def compute_loss(parts):
+    loss = torch.tensor(0.0, requires_grad=True)  # an accumulator, never given to an optimizer
+    for p in parts:
+        loss = loss + p.sum()
+    loss.backward()
+""",
+        """
+import torch
 w = torch.randn(3, device=dev, requires_grad=True)
 b = torch.zeros(3).to(device).requires_grad_()
 weights = (torch.randn(784, 10) / 28.0).requires_grad_()
@@ -128,7 +136,9 @@ def non_leaf_parameter(node, module):
     were requested: `torch.randn(3, requires_grad=True).cuda()`,
     `torch.zeros(3).requires_grad_().to(dev)`, `nn.Parameter(t).to(device)`,
     `nn.Parameter(t) * 0.1`, `torch.randn(n, requires_grad=True) / 28`, and the two-statement form
-    `w = torch.randn(3, requires_grad=True)` followed by `w = w.cuda()`.
+    `w = torch.randn(3, requires_grad=True)` followed by `w = w.cuda()`. A running sum
+    (`loss = torch.tensor(0.0, requires_grad=True)` then `loss = loss + part`) that no optimizer
+    and no `.grad` read ever touches is an accumulator, not a parameter, and stays quiet.
 
     ## Why is this bad?
     The move or the arithmetic is itself recorded by autograd, so the result is a *non-leaf*
@@ -362,12 +372,37 @@ def _reassigned(module, node, name, what):
         return None  # `p = p.to(d)` of a local Parameter: rare, and a module attribute would raise loudly
     if _grad_inputs(module, stmt):
         return None
+    if _accumulator(module, node, name.id):
+        return None
     return Violation(stmt, f"`{text(module, stmt, 50)}` replaces `{name.id}`, which requires grad since line "
                            f"{where.lineno}, by the result of {what}: a non-leaf copy whose .grad stays None "
                            "after backward(); torch.optim raises \"can't optimize a non-leaf Tensor\"",
                      LintFix(f"Create `{name.id}` on its device/dtype first and request gradients last "
                              f"(`torch.randn(..., device=dev, requires_grad=True)`), or call "
                              f"`{name.id}.requires_grad_()` after the move"))
+
+
+_OPTIMIZER_USES = ("optim", "Optimizer", "param_groups", "add_param_group", "params")
+
+
+def _accumulator(module, node, name) -> bool:
+    """`loss = torch.tensor(0.0, requires_grad=True)` then `loss = loss + part`: a running sum that
+    is backpropagated, never handed to an optimizer, so its .grad is never wanted."""
+    if not isinstance(node, ast.BinOp) or not isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
+        return False
+    other = node.right if isinstance(node.left, ast.Name) and node.left.id == name else node.left
+    if isinstance(other, ast.Constant):
+        return False  # `w = w * 0.01`: a scaled weight meant to be trained
+    for call in module.nodes(ast.Call):
+        callee = module.call_name(call) or module.dotted(call.func) or ""
+        if any(u in callee for u in _OPTIMIZER_USES):
+            for a in [*call.args, *(k.value for k in call.keywords)]:
+                if any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(a)):
+                    return False
+    for attr in module.nodes(ast.Attribute):
+        if attr.attr == "grad" and isinstance(attr.value, ast.Name) and attr.value.id == name:
+            return False
+    return True
 
 
 def _scope_events(module, scope):

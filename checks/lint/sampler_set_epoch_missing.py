@@ -1,9 +1,9 @@
 import ast
+import os
 import re
 
-from torchdoctor.checks.lint._wrappers import cached, scope_body, scope_of, statement_of, top_level_classes
+from torchdoctor.checks.lint._wrappers import cached, scope_of, statement_of, top_level_classes
 from torchdoctor.lint.model import Edit, LintFix, Violation
-from torchdoctor.lint.module import body_nodes, callee_simple_name
 from torchdoctor.registry import lint_rule
 
 _SAMPLERS = {"torch.utils.data.DistributedSampler", "torch.utils.data.distributed.DistributedSampler"}
@@ -64,6 +64,34 @@ def train(epoch):
 for epoch in range(100):
     train(epoch)
 """,
+        """
+import torch
+from torch.utils.data import DataLoader, DistributedSampler
+# the validation sampler gets set_epoch; the training one does not (a comment saying set_epoch counts for nothing)
+train_sampler = DistributedSampler(train_set)  # <-
+val_sampler = DistributedSampler(val_set)
+train_loader = DataLoader(train_set, sampler=train_sampler)
+val_loader = DataLoader(val_set, sampler=val_sampler)
+for epoch in range(args.epochs):
+    val_sampler.set_epoch(epoch)
+    for batch in train_loader:
+        step(batch)
+""",
+        """
+import torch
+from torch.utils.data import DataLoader, RandomSampler
+from torch.utils.data.distributed import DistributedSampler
+def main(args):
+    if args.local_rank == -1:
+        train_sampler = RandomSampler(train_data)
+    else:
+        train_sampler = DistributedSampler(train_data)  # <-
+    train_dataloader = DataLoader(train_data, sampler=train_sampler, batch_size=32)
+    for epoch in range(args.epochs):
+        train_iter = tqdm(train_dataloader) if is_main_process() else train_dataloader
+        for step, batch in enumerate(train_iter):
+            loss = model(*batch)
+""",
     ],
     valid=[
         """
@@ -116,6 +144,18 @@ loader = DataLoader(train_set, sampler=DistributedSampler(train_set))
 for epoch in range(args.epochs):
     train_one_epoch(model, loader, epoch)  # defined elsewhere: it may call set_epoch itself
 """,
+        """
+import torch
+from torch.utils.data import DataLoader, DistributedSampler
+def train(model, loader, sampler, epochs):
+    for epoch in range(epochs):
+        sampler.set_epoch(epoch)  # set through the helper's parameter
+        for batch in loader:
+            model(batch)
+
+sampler = DistributedSampler(train_set)
+train(model, DataLoader(train_set, sampler=sampler), sampler, 10)
+""",
     ],
 )
 def sampler_set_epoch_missing(node, module):
@@ -124,9 +164,14 @@ def sampler_set_epoch_missing(node, module):
     Finds a `DistributedSampler` that shuffles (`shuffle` is not `False`; it defaults to
     `True`) whose DataLoader is iterated once per epoch — in a loop nested in an outer loop,
     in a function called from a loop, or passed to a module function that iterates it from
-    a loop — in a file that never calls `set_epoch`. Loaders named like validation/test
-    loaders are skipped (their order does not matter), and so are samplers re-created with a
-    `seed=` inside the epoch loop.
+    a loop — when no `set_epoch()` reaches that sampler. The facts come from the value flow, not
+    from the word: the loader may be built in a helper and returned (in a tuple, to another file
+    of the project), wrapped in `tqdm`/`enumerate`/a generator, chosen by `x if c else y`;
+    `set_epoch()` counts when it is called on this sampler, on `loader.sampler`, or on something
+    the flow cannot follow (a helper's parameter, a data wrapper), and not when it provably goes
+    to another sampler (the validation one) or only appears in a comment. Loaders named like
+    validation/test loaders are skipped (their order does not matter), and so are samplers
+    re-created with a `seed=` inside the epoch loop.
 
     ## Why is this bad?
     DistributedSampler seeds its permutation with `seed + epoch`, and `epoch` only changes
@@ -156,32 +201,130 @@ def sampler_set_epoch_missing(node, module):
     shuffle = next((k.value for k in node.keywords if k.arg == "shuffle"), node.args[3] if len(node.args) > 3 else None)
     if isinstance(shuffle, ast.Constant) and not shuffle.value:
         return None
-    if "set_epoch" in module.text or module.project.files_with("set_epoch"):
-        # called somewhere (directly, through loader.sampler, a loop over loaders, getattr), or
-        # in another file of the project (an engine.py whose epoch loop takes the loader)
-        return None
     handles, direct = _assigned_to(module, node)
-    loader_calls: list[ast.Call] = []
-    for a in module.ancestors(node):
-        if isinstance(a, ast.Call) and module.call_name(a) in _LOADERS:
-            loader_calls.append(a)
-            break
-        if isinstance(a, ast.stmt):
-            break
-    if handles:
-        loader_calls.extend(_loaders_using(module, node, handles))
-    for call in loader_calls:
-        for loader in _loader_handles(module, call):
-            if _EVAL_NAME.search(loader[0].rsplit(".", 1)[-1]):
-                continue  # the order of an evaluation pass does not matter
-            found = _epoch_loop(module, loader)
-            if found is None:
-                continue
-            loop, how = found
-            if any(k.arg == "seed" for k in node.keywords) and any(a is loop for a in module.ancestors(node)):
-                continue  # a new sampler, seeded per epoch
-            return _violation(module, node, shuffle, handles, direct, loader, loop, how)
+    for call in _loaders_fed_by(module, node):
+        names, _ = _assigned_to(module, call)
+        name = names[0] if names else None
+        if name and _EVAL_NAME.search(name.rsplit(".", 1)[-1]):
+            continue  # the order of an evaluation pass does not matter
+        found = _epoch_loop(module, call)
+        if found is None:
+            continue
+        loop_module, loop, how = found
+        if any(k.arg == "seed" for k in node.keywords) and any(a is loop for a in module.ancestors(node)):
+            continue  # a new sampler, seeded per epoch
+        covering = _set_epoch_calls(module, node, call)
+        if covering:
+            return None
+        return _violation(module, node, shuffle, handles, direct, (name or "the DataLoader", call),
+                          loop_module, loop, how, _ignored_calls(module, node, call))
     return None
+
+
+def _connected(module):
+    """This file and the project files it imports from or that import it (cached per file)."""
+    def compute():
+        out = [module]
+        seen = {id(module)}
+        for node in module.nodes(ast.ImportFrom):
+            other = module.project.import_target(module.path, node.module or "", node.level)
+            if other is not None and id(other) not in seen:
+                seen.add(id(other))
+                out.append(other)
+        stem = module.path.rsplit("/", 1)[-1][:-3]
+        for other in module.project.importers(module.path, stem):
+            if id(other) not in seen:
+                seen.add(id(other))
+                out.append(other)
+        return out
+    return cached(module, "TD105:connected", compute)
+
+
+def _sampler_arg(call):
+    for k in call.keywords:
+        if k.arg in ("sampler", "batch_sampler"):
+            yield k.value
+    for i in (3, 4):
+        if len(call.args) > i:
+            yield call.args[i]
+
+
+def _feeds(module, expr, sampler, depth=0) -> bool:
+    """Does `expr` carry the sampler, itself or inside a batch sampler built around it?"""
+    for o in module.flow.origins(expr):
+        if o.is_(module, sampler):
+            return True
+        if depth < 2 and isinstance(o.node, ast.Call) and o.node is not sampler:
+            name = (o.module.call_name(o.node) or "").rsplit(".", 1)[-1]
+            if name.endswith("Sampler") and not _is_sampler(o.module, o.node):
+                inner = [*o.node.args, *(k.value for k in o.node.keywords)]
+                if any(_feeds(o.module, a, sampler, depth + 1) for a in inner):
+                    return True
+    return False
+
+
+def _loaders_fed_by(module, sampler):
+    """The DataLoader calls of this file that take the sampler (named, inline or wrapped in a
+    BatchSampler), found through the value flow."""
+    return [c for c in module.nodes(ast.Call) if module.call_name(c) in _LOADERS
+            and any(_feeds(module, a, sampler) for a in _sampler_arg(c))]
+
+
+def _epoch_loop(module, loader):
+    """(file, the loop that repeats the pass over the loader, how) or None. A `for` loop iterates
+    the loader when the flow says so (names, tqdm/enumerate/zip wrappers, helpers returning it,
+    parameters receiving it, in this file or a connected one); the pass repeats when that loop
+    sits in another loop, or its function is called from inside a loop."""
+    for m in _connected(module):
+        for f in m.nodes(ast.For, ast.AsyncFor):
+            if not any(o.is_(module, loader) for o in m.flow.origins(f.iter)):
+                continue
+            outer = next(_loops_around(m, f), None)
+            if outer is not None:
+                return m, outer, "nested"
+            func = m.enclosing_function(f)
+            if func is None:
+                continue
+            for cm, call in m.flow.call_sites(func):
+                loop = next(_loops_around(cm, call), None)
+                if loop is not None:
+                    return cm, loop, f"{func.name}()"
+    return None
+
+
+def _set_epoch_receivers(module, sampler, loader):
+    for m in _connected(module):
+        for c in m.nodes(ast.Call):
+            if isinstance(c.func, ast.Attribute) and c.func.attr == "set_epoch":
+                yield m, c, c.func.value
+
+
+def _covers(m, receiver, sampler_module, sampler, loader) -> bool:
+    """True: this set_epoch reaches our sampler (or may: its receiver cannot be followed);
+    False: it provably goes to another sampler or loader."""
+    base = receiver
+    via_loader = False
+    while isinstance(base, ast.Attribute) and base.attr in ("sampler", "batch_sampler"):
+        base, via_loader = base.value, True
+    origins = m.flow.origins(base)
+    known_other = True
+    for o in origins:
+        if o.is_(sampler_module, sampler) or o.is_(sampler_module, loader):
+            return True
+        if isinstance(o.node, ast.Call) and (_is_sampler(o.module, o.node)
+                                             or o.module.call_name(o.node) in _LOADERS):
+            continue  # another sampler or loader
+        known_other = False
+    return not known_other
+
+
+def _set_epoch_calls(module, sampler, loader):
+    return [c for m, c, r in _set_epoch_receivers(module, sampler, loader) if _covers(m, r, module, sampler, loader)]
+
+
+def _ignored_calls(module, sampler, loader):
+    """set_epoch calls that provably go to other samplers (the validation sampler's)."""
+    return [(m, c) for m, c, r in _set_epoch_receivers(module, sampler, loader) if not _covers(m, r, module, sampler, loader)]
 
 
 def _is_sampler(module, node) -> bool:
@@ -216,72 +359,6 @@ def _assigned_to(module, node) -> tuple[list[str], bool]:
     return [], False
 
 
-def _mentions(module, expr, handles) -> bool:
-    for n in ast.walk(expr):
-        if isinstance(n, (ast.Name, ast.Attribute)) and module.dotted(n) in handles:
-            return True
-    return False
-
-
-def _loaders_using(module, sampler, handles) -> list[ast.Call]:
-    """DataLoader calls that take the sampler (by name) as sampler / batch_sampler."""
-    local = all("." not in h for h in handles)
-    where = scope_body(scope_of(module, sampler)) if local else module.tree.body
-    out = []
-    for n in body_nodes(where) if local else ast.walk(module.tree):
-        if isinstance(n, ast.Call) and module.call_name(n) in _LOADERS:
-            args = [k.value for k in n.keywords if k.arg in ("sampler", "batch_sampler")]
-            if len(n.args) > 3:
-                args.append(n.args[3])
-            if any(_mentions(module, a, handles) for a in args):
-                out.append(n)
-    return out
-
-
-def _loader_handles(module, call):
-    """Names a DataLoader call ends up in: its assignment targets, or through `return` from a
-    module function, the targets of that function's callers (`train, val = build_loaders()`)."""
-    names, _ = _assigned_to(module, call)
-    out = [(n, call) for n in names]
-    cur, parent = _climb(module, call)
-    index = None
-    if isinstance(parent, ast.Tuple):
-        index = parent.elts.index(cur)
-        cur, parent = parent, module.parents.get(parent)
-    if not isinstance(parent, ast.Return):
-        # `loader = DataLoader(...); return loader` / `return train_loader, val_loader`
-        func = module.enclosing_function(call)
-        if func is None or not names:
-            return out
-        for n in body_nodes(func.body):
-            if isinstance(n, ast.Return) and n.value is not None:
-                elts = n.value.elts if isinstance(n.value, ast.Tuple) else [n.value]
-                for i, e in enumerate(elts):
-                    if isinstance(e, ast.Name) and e.id in names:
-                        out.extend(_caller_targets(module, func.name, i if isinstance(n.value, ast.Tuple) else None))
-        return out
-    func = module.enclosing_function(call)
-    if func is not None:
-        out.extend(_caller_targets(module, func.name, index))
-    return out
-
-
-def _caller_targets(module, fname, index):
-    out = []
-    for n in ast.walk(module.tree):
-        if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call) and callee_simple_name(n.value) == fname:
-            for t in n.targets:
-                if index is None and isinstance(t, (ast.Name, ast.Attribute)):
-                    name = module.dotted(t)
-                elif index is not None and isinstance(t, (ast.Tuple, ast.List)) and index < len(t.elts):
-                    name = module.dotted(t.elts[index])
-                else:
-                    name = None
-                if name:
-                    out.append((name, n.value))
-    return out
-
-
 def _loops_around(module, node):
     for a in module.ancestors(node):
         if isinstance(a, _LOOPS):
@@ -290,97 +367,28 @@ def _loops_around(module, node):
             return
 
 
-def _iterates(module, loop, handle) -> bool:
-    if not isinstance(loop, (ast.For, ast.AsyncFor)):
-        return False
-    for n in ast.walk(loop.iter):
-        if isinstance(n, (ast.Name, ast.Attribute)) and module.dotted(n) == handle \
-                and not isinstance(module.parents.get(n), ast.Attribute):
-            return True
-    return False
-
-
-def _for_loops(module):
-    return cached(module, "TD105:for",
-                  lambda: [n for n in ast.walk(module.tree) if isinstance(n, (ast.For, ast.AsyncFor))])
-
-
-def _calls_in_loops(module):
-    def compute():
-        out = []
-        for n in ast.walk(module.tree):
-            if isinstance(n, ast.Call):
-                loop = next(_loops_around(module, n), None)
-                if loop is not None:
-                    out.append((n, loop))
-        return out
-    return cached(module, "TD105:calls-in-loops", compute)
-
-
-def _epoch_loop(module, loader):
-    """(the loop that repeats the pass over the loader, how) or None."""
-    handle, _ = loader
-    for f in _for_loops(module):
-        if not _iterates(module, f, handle):
-            continue
-        outer = next(_loops_around(module, f), None)
-        if outer is not None:
-            return outer, "nested"
-        func = module.enclosing_function(f)
-        if func is not None:
-            for call, loop in _calls_in_loops(module):
-                if callee_simple_name(call) == func.name:
-                    return loop, f"{func.name}()"
-    # passed to a module function that iterates it, from inside a loop
-    for call, loop in _calls_in_loops(module):
-        name = callee_simple_name(call)
-        if not name or name not in module.functions:
-            continue
-        for pos, arg in [*enumerate(call.args), *((k.arg, k.value) for k in call.keywords)]:
-            if not (isinstance(arg, (ast.Name, ast.Attribute)) and module.dotted(arg) == handle):
-                continue
-            for fdef in module.functions[name]:
-                params = [a.arg for a in [*fdef.args.posonlyargs, *fdef.args.args]]
-                if params and params[0] in ("self", "cls") and isinstance(call.func, ast.Attribute):
-                    params = params[1:]
-                param = params[pos] if isinstance(pos, int) and pos < len(params) else pos
-                if isinstance(param, str) and any(_iterates(module, f, param) for f in body_nodes(fdef.body)
-                                                  if isinstance(f, (ast.For, ast.AsyncFor))):
-                    return loop, f"{name}()"
-    # passed, from inside a loop, to a function imported from another file of the project
-    # (`from engine import train_one_epoch`): that function's job is to iterate it
-    for call, loop in _calls_in_loops(module):
-        name = callee_simple_name(call)
-        if not name or name in module.functions or not _imported_from_project(module, name):
-            continue
-        if any(isinstance(arg, (ast.Name, ast.Attribute)) and module.dotted(arg) == handle
-               for arg in [*call.args, *(k.value for k in call.keywords)]):
-            return loop, f"{name}()"
-    return None
-
-
-def _imported_from_project(module, name) -> bool:
-    for node in module.nodes(ast.ImportFrom):
-        if any((a.asname or a.name) == name for a in node.names):
-            return module.project.is_local_module(node.module)
-    return False
-
-
-def _violation(module, node, shuffle, handles, direct, loader, loop, how):
+def _violation(module, node, shuffle, handles, direct, loader, loop_module, loop, how, ignored):
     loader_name = loader[0]
     sampler_text = ast.get_source_segment(module.text, node.func) or "DistributedSampler"
     why = "shuffle defaults to True" if shuffle is None else \
         f"shuffle={ast.get_source_segment(module.text, shuffle) or '...'}"
     via = "" if how == "nested" else f" through {how}"
+    where = f"line {loop.lineno}" if loop_module is module else \
+        f"{os.path.basename(loop_module.path)}:{loop.lineno}"
     call_target = handles[0] if handles else f"{loader_name}.sampler"
+    others = ""
+    if ignored:
+        m, c = ignored[0]
+        at = f"line {c.lineno}" if m is module else f"{os.path.basename(m.path)}:{c.lineno}"
+        others = f" (the set_epoch() at {at} goes to another sampler)"
     message = (f"{sampler_text}(...) shuffles ({why}) and {loader_name} is iterated again in every pass of the "
-               f"loop at line {loop.lineno}{via}, but set_epoch() is never called: every epoch uses the same "
-               f"order on every rank")
+               f"loop at {where}{via}, but set_epoch() is never called on this sampler{others}: every epoch "
+               f"uses the same order on every rank")
     named = isinstance(loop, (ast.For, ast.AsyncFor)) and isinstance(loop.target, ast.Name)
     epoch = loop.target.id if named else "epoch"
     edits = ()
     first = loop.body[0]
-    if (how == "nested" and isinstance(loop, ast.For) and isinstance(loop.target, ast.Name)
+    if (loop_module is module and how == "nested" and isinstance(loop, ast.For) and isinstance(loop.target, ast.Name)
             and first.lineno > loop.lineno and (direct or not handles)
             and scope_of(module, loop) is scope_of(module, node)
             and statement_of(module, node).lineno < loop.lineno):

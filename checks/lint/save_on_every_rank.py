@@ -98,6 +98,16 @@ if __name__ == "__main__":
     dist.init_process_group("nccl")
     Trainer(build_model(), int(os.environ["LOCAL_RANK"])).train(100)
 """,
+        """
+import torch
+import torch.distributed as dist
+from torch.nn.parallel import DistributedDataParallel as DDP
+def train(model, rank):
+    dist.init_process_group("nccl")
+    model = DDP(model, device_ids=[rank])
+    if dist.get_rank() != 0:  # meant `== 0`: every rank but the main one writes
+        torch.save(model.module.state_dict(), "last.pt")  # <-
+""",
     ],
     valid=[
         """
@@ -286,11 +296,15 @@ def save_on_every_rank(node, module):
     `with torch_distributed_zero_first(rank):` / `main_process_first()` or a file lock. A helper
     whose callers are in other files is judged only in scripts (a library's caller may guard it).
 
+    A guard that keeps only rank 0 out (`if rank != 0: torch.save(...)`) still lets every
+    other rank write, and is reported too.
+
     ## Why is this bad?
-    Every process writes the same file at the same moment. The writes race: one rank truncates
-    the file while another is halfway through it, and the checkpoint ends up truncated or
-    interleaved — "PytorchStreamReader failed reading zip archive: failed finding central
-    directory" when you try to resume. It also multiplies I/O by the world size and, on shared
+    Every process opens and writes the same file at the same moment. The file ends up holding
+    byte ranges written by different ranks — whose contents need not agree (RNG states,
+    rank-local counters) — or is cut short when a late rank's open truncates it while another
+    rank is still writing: resuming then fails ("PytorchStreamReader failed reading zip
+    archive") or, worse, loads a mixture. It also multiplies I/O by the world size and, on shared
     filesystems, can stall every rank.
 
     ## Example
@@ -326,7 +340,9 @@ def _check(module):
         if final_identifier(call.func) != "save" or a.resolved(call.func) != "torch.save":
             continue
         site = a.site(call)
-        if site is None or site.guards:
+        if site is None:
+            continue
+        if site.guards and not _only_other_ranks(site):
             continue
         path = _path_arg(site.call)
         if path is None or _per_process(path, site, a) or under_single_process(a, call) or _serialized(a, call):
@@ -349,12 +365,22 @@ def _check(module):
                 call = _unguarded_call(a, scope)
                 if call is not None and isinstance(call.scope, _FUNCS):
                     why = f" around the call of {scope.name}() at line {call.call.lineno}"
-        msg = (f"torch.save() to {short(path, 40)} runs on every rank (no main-rank guard{why}): all processes "
-               f"write the same file at once, and the racing writes can leave a truncated or corrupt checkpoint")
+        who = "every rank" if not site.guards else f"every rank but rank 0 ({site.guard.describe()})"
+        guard_text = "no main-rank guard" if not site.guards else "the guard excludes the main rank, not the others"
+        msg = (f"torch.save() to {short(path, 40)} runs on {who}: {guard_text}{why}. The processes open and write "
+               f"the same file at the same time, so it ends up holding byte ranges written by different ranks "
+               f"(their contents need not agree: RNG states, rank-local counters), or is cut short when a late "
+               f"rank's open truncates it under another rank's writes; the I/O is multiplied by the world size")
         fix = LintFix("Save from one process: wrap it in `if dist.get_rank() == 0:` (then `dist.barrier()` before "
                       "other ranks read the file), or put the rank in the file name for per-rank shards")
         out.append(Violation(site.call, msg, fix, severity=None if script else "note"))
     return out
+
+
+def _only_other_ranks(site: Site) -> bool:
+    """`if rank != 0: torch.save(...)`: every guard around the call keeps rank 0 out and lets all
+    the other ranks in, so several processes still write."""
+    return all(g.polarity < 0 and g.about_rank_zero and g.how in ("if", "else") for g in site.guards)
 
 
 def _runs_distributed(a: RankAnalysis) -> bool:
@@ -462,7 +488,9 @@ def _bindings(name: str, site: Site) -> list[ast.AST]:
 def _unguarded_call(a: RankAnalysis, fn) -> Site | None:
     for call in a.callers().get(id(fn), []):
         site = a.site(call)
-        if site is None or site.guards:
+        if site is None:
+            continue
+        if site.guards and not _only_other_ranks(site):
             continue
         if not (isinstance(site.scope, _FUNCS) and a.main_only(site.scope) is True):
             return site

@@ -99,8 +99,47 @@ def collate(samples):
     crops = [np.array(s["crop"]) for s in samples]
     return images, torch.Tensor(crops)  # <-
 """,
+        """
+import soundfile
+import torch
+from torch.utils.data import Dataset
+
+def load_wav(path, torch_tensor=False):
+    data, sr = soundfile.read(path, dtype="int16")
+    if torch_tensor:
+        return torch.FloatTensor(data.astype("float32")), sr
+    return data, sr
+
+class Audio(Dataset):
+    def __getitem__(self, idx):
+        audio, sr = load_wav(self.files[idx])  # the int16 array, through the helper's return
+        audio = audio / self.max_wav_value
+        return torch.FloatTensor(audio)  # <-
+""",
     ],
     valid=[
+        """
+import numpy as np
+import torch
+
+def to_tensor(data):
+    if isinstance(data, np.ndarray):
+        return torch.from_numpy(data)
+    if isinstance(data, int):
+        return torch.LongTensor([data])  # an int here, whatever the callers pass elsewhere
+    return torch.tensor(data)
+
+x = to_tensor(np.zeros(3))
+""",
+        """
+import torch
+
+def load(path):
+    return torch.load(path, weights_only=True)
+
+def step(path):
+    return torch.Tensor(load(path))  # a tensor from the helper, not a numpy array
+""",
         """
 import numpy as np
 import torch
@@ -168,9 +207,11 @@ def tensor_from_numpy_copy(node, module):
     ## What it does
     Finds the legacy constructors `torch.Tensor(x)`, `torch.FloatTensor(x)`, `torch.LongTensor(x)`,
     `torch.cuda.FloatTensor(x)`... applied to a numpy array (the argument, or the value last
-    assigned to it, comes from `np.*(...)`, `cv2.imread`, `.astype(np.float32)`, `.numpy()`,
-    or an array attribute of the same class), and `torch.tensor` / constructors given a list of
-    numpy arrays.
+    assigned to it, comes from `np.*(...)`, `cv2.imread`, `soundfile.read`, `.astype(np.float32)`,
+    `.numpy()`, or an array attribute of the same class; the value-flow engine also follows it
+    through tuples returned by the file's or the project's helpers, skipping branches a call's
+    constant arguments rule out), and `torch.tensor` / constructors given a list of numpy
+    arrays.
 
     ## Why is this bad?
     A legacy constructor forces its own dtype (`torch.Tensor`: float32). For an array of another

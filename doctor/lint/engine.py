@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import fnmatch
+import hashlib
 import os
 import re
 import tokenize
@@ -328,6 +329,7 @@ def _project(paths: list[str], cache: Cache | None = None) -> Project:
     workers are decoded and kept (a rule may parse them). The bytes also give the cache its keys,
     so a warm run reads each file once."""
     files: list[tuple[str, str]] = []
+    hashes: dict[str, str] = {}
     for path in paths:
         try:
             if os.path.getsize(path) > MAX_FILE_BYTES:
@@ -338,12 +340,13 @@ def _project(paths: list[str], cache: Cache | None = None) -> Project:
             continue
         if cache is not None:
             cache.note(path, data)
+            hashes[path] = hashlib.blake2b(data, digest_size=16).hexdigest()
         if not any(w.encode() in data for w in WATCHED):
             continue
         text = decode_source(path, data)
         if isinstance(text, str):
             files.append((path, text))
-    return scan(files, paths)
+    return scan(files, paths, hashes)
 
 
 def check_source(text: str, path: str = "<string>", select: tuple[str, ...] = ()) -> CheckResult:

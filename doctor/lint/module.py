@@ -11,9 +11,12 @@ import ast
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from .project import EMPTY, Project
+
+if TYPE_CHECKING:
+    from .flow import ValueFlow
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _NAME_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
@@ -26,11 +29,11 @@ CONVENTIONAL = {"dist": "torch.distributed", "nn": "torch.nn", "F": "torch.nn.fu
 @dataclass
 class SourceModule:
     path: str
-    text: str
-    tree: ast.Module
-    aliases: dict[str, str] = field(default_factory=dict)  # local name -> qualified name
-    parents: dict[ast.AST, ast.AST] = field(default_factory=dict)
-    by_type: dict[type, list[ast.AST]] = field(default_factory=dict)
+    text: str = field(repr=False)
+    tree: ast.Module = field(repr=False)
+    aliases: dict[str, str] = field(default_factory=dict, repr=False)  # local name -> qualified name
+    parents: dict[ast.AST, ast.AST] = field(default_factory=dict, repr=False)
+    by_type: dict[type, list[ast.AST]] = field(default_factory=dict, repr=False)
     _call_names: dict[ast.Call, str | None] = field(default_factory=dict, repr=False)
     project: Project = field(default_factory=lambda: EMPTY, repr=False)  # what the other files of the run say
     _memo: dict[str, Any] = field(default_factory=dict, repr=False)
@@ -245,6 +248,13 @@ class SourceModule:
         if key not in store:
             store[key] = compute()
         return store[key]
+
+    @cached_property
+    def flow(self) -> "ValueFlow":
+        """The file's value-flow facts (built on first use, shared by every rule)."""
+        from .flow import ValueFlow
+
+        return ValueFlow(self)
 
     @cached_property
     def classes(self) -> dict[str, ast.ClassDef]:

@@ -1,9 +1,11 @@
-"""Cross-file facts: a cheap text pass over every file of a run, before any file is checked.
+"""Cross-file facts: a cheap pass over every file of a run, before any file is checked.
 
 Training code is spread over files: the Dataset in `data.py` is used by a DataLoader with workers
-in `train.py`; `sampler.set_epoch(epoch)` sits in `engine.py`'s epoch loop. A rule that sees one
-file asks the Project what the others say. The pass is a substring scan (no parse); files that
-matter to a question are parsed lazily, once per process, and only when a rule asks.
+in `train.py`; the loaders are built in `data_utils.py` and iterated by the epoch loop of
+`train.py`; `sampler.set_epoch(epoch)` sits in `engine.py`. A rule that sees one file asks the
+Project what the others say. The pass itself is a substring scan (no parse); another file is read
+and parsed lazily, once per process, and only when the value-flow engine follows a value into it
+(an imported function, the callers of a helper).
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ if TYPE_CHECKING:
     from .module import SourceModule
 
 # Words whose presence anywhere in the project changes a rule's verdict.
-WATCHED = ("set_epoch", "DataLoader")
+WATCHED = ("set_epoch", "DataLoader", "LOCAL_RANK")
+MAX_PROJECT_FILE_BYTES = 2 * 1024 * 1024
 
 
 @dataclass
@@ -25,7 +28,11 @@ class Project:
     mentions: dict[str, tuple[str, ...]] = field(default_factory=dict)  # word -> paths that contain it
     texts: dict[str, str] = field(default_factory=dict)  # path -> text, for files that build DataLoaders
     stems: frozenset[str] = frozenset()  # module names of the run's files: `engine` for engine.py
+    paths: tuple[str, ...] = ()  # every file of the run
+    hashes: dict[str, str] = field(default_factory=dict)  # path -> digest of its bytes (the cache key)
     _modules: dict[str, SourceModule | None] = field(default_factory=dict, repr=False)
+    _norm: dict[str, str] | None = field(default=None, repr=False)
+    _importers: dict[tuple[str, str], list[SourceModule]] = field(default_factory=dict, repr=False)
 
     def files_with(self, word: str) -> tuple[str, ...]:
         return self.mentions.get(word, ())
@@ -34,28 +41,127 @@ class Project:
         """`from engine import f` / `from .utils.engine import f`: a file of this run."""
         return bool(dotted) and dotted.rsplit(".", 1)[-1] in self.stems
 
+    def _text(self, path: str) -> str | None:
+        if path in self.texts:
+            return self.texts[path]
+        try:
+            if os.path.getsize(path) > MAX_PROJECT_FILE_BYTES:
+                return None
+            with open(path, "rb") as fh:
+                data = fh.read()
+            return data.decode("utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+
     def module(self, path: str) -> SourceModule | None:
-        """Another file of the project, parsed (None when it does not parse)."""
+        """Another file of the project, parsed (None when it cannot be read or parsed)."""
         if path not in self._modules:
             from .module import SourceModule
 
-            try:
-                self._modules[path] = SourceModule.parse(path, self.texts[path])
-            except (KeyError, SyntaxError, ValueError, RecursionError, MemoryError):
-                self._modules[path] = None
+            self._modules[path] = None  # a cycle of imports resolves to "unknown", not to a loop
+            text = self._text(path)
+            if text is not None:
+                try:
+                    parsed = SourceModule.parse(path, text)
+                    parsed.project = self
+                    self._modules[path] = parsed
+                except (SyntaxError, ValueError, RecursionError, MemoryError):
+                    pass
         return self._modules[path]
 
+    def import_target(self, importer: str, dotted: str, level: int) -> SourceModule | None:
+        """The project file an import names (`from utils.misc import f`, `from . import data`), the
+        candidate nearest to the importing file when several match; None outside the project."""
+        if not self.paths:
+            return None
+        if level:
+            base = os.path.dirname(os.path.normpath(importer))
+            for _ in range(level - 1):
+                base = os.path.dirname(base)
+            rel = os.path.join(base, *dotted.split(".")) if dotted else base
+            for cand in (rel + ".py", os.path.join(rel, "__init__.py")):
+                cand = os.path.normpath(cand)
+                if cand in self._normalised():
+                    return self.module(self._normalised()[cand])
+            return None
+        # Absolute imports resolve against the importing file's directory or one of its parents
+        # (the script's directory or the repository root on sys.path), nearest first.
+        norm = self._normalised()
+        rel = os.path.join(*dotted.split(".")) if dotted else ""
+        base = os.path.dirname(os.path.normpath(importer))
+        while True:
+            for cand in (os.path.join(base, rel + ".py"), os.path.join(base, rel, "__init__.py")):
+                cand = os.path.normpath(cand)
+                if cand in norm:
+                    return self.module(norm[cand])
+            parent = os.path.dirname(base)
+            if parent == base or not base:
+                return None
+            base = parent
+
+    def _normalised(self) -> dict[str, str]:
+        if self._norm is None:
+            self._norm = {os.path.normpath(p): p for p in self.paths}
+        return self._norm
+
+    def importers(self, path: str, name: str) -> list[SourceModule]:
+        """The project's other files that import `name` from the file at `path` (or import that file)."""
+        key = (path, name)
+        if key not in self._importers:
+            self._importers[key] = self._find_importers(path, name)
+        return self._importers[key]
+
+    def _find_importers(self, path: str, name: str) -> list[SourceModule]:
+        stem = os.path.splitext(os.path.basename(path))[0]
+        out = []
+        for p in self.paths:
+            if os.path.normpath(p) == os.path.normpath(path) or _is_test_path(p):
+                continue  # tests call helpers with whatever suits the test, not what training passes
+            text = self._text(p)
+            if text is None or name not in text or stem not in text:
+                continue
+            other = self.module(p)
+            if other is not None and self._imports(other, path):
+                out.append(other)
+        return out
+
+    def _imports(self, other: SourceModule, path: str) -> bool:
+        import ast
+
+        target = os.path.normpath(path)
+        for node in other.nodes(ast.ImportFrom, ast.Import):
+            if isinstance(node, ast.ImportFrom):
+                names = [node.module or ""] + [f"{node.module}.{a.name}" if node.module else a.name for a in node.names]
+                level = node.level
+            else:
+                names, level = [a.name for a in node.names], 0
+            for dotted in names:
+                found = self.import_target(other.path, dotted, level)
+                if found is not None and os.path.normpath(found.path) == target:
+                    return True
+        return False
+
     def digest(self) -> str:
-        """Changes whenever a fact a rule may read changes (part of the cache key)."""
+        """Changes whenever a fact a rule may read changes (part of the cache key): the value-flow
+        engine may follow a value into any file of the run, so every file's bytes count."""
         h = hashlib.sha256("\0".join(sorted(self.stems)).encode())
         for word in WATCHED:
             h.update(word.encode() + b"\0" + "\0".join(self.files_with(word)).encode() + b"\1")
         for path in sorted(self.texts):
             h.update(path.encode() + b"\0" + hashlib.sha256(self.texts[path].encode("utf-8", "replace")).digest())
+        for path in sorted(self.hashes):
+            h.update(path.encode() + b"\0" + self.hashes[path].encode())
         return h.hexdigest()
 
 
-def scan(files: list[tuple[str, str]], paths: list[str] = ()) -> Project:
+def _is_test_path(path: str) -> bool:
+    parts = os.path.normpath(path).split(os.sep)
+    name = parts[-1]
+    return (name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py"
+            or any(p in ("tests", "test", "testing") for p in parts[:-1]))
+
+
+def scan(files: list[tuple[str, str]], paths: list[str] = (), hashes: dict[str, str] | None = None) -> Project:
     """`files`: (path, text) of the files that contain a watched word; `paths`: every file of the run."""
     mentions: dict[str, list[str]] = {}
     texts: dict[str, str] = {}
@@ -66,7 +172,7 @@ def scan(files: list[tuple[str, str]], paths: list[str] = ()) -> Project:
         if "DataLoader" in text and "num_workers" in text:
             texts[path] = text
     stems = frozenset(os.path.splitext(os.path.basename(p))[0] for p in paths)
-    return Project({w: tuple(p) for w, p in mentions.items()}, texts, stems)
+    return Project({w: tuple(p) for w, p in mentions.items()}, texts, stems, tuple(paths), dict(hashes or {}))
 
 
 EMPTY = Project()
