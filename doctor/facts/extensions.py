@@ -22,6 +22,7 @@ from typing import Iterable, Mapping
 from .model import ExtensionLock, ExtensionsFacts, PythonFacts, known
 
 LOCK_NAME = "lock"
+NINJA_NAME = "build.ninja"  # torch writes it into every build directory it builds in
 MAX_DIRS = 5000  # per level; a root this large is not a torch_extensions tree
 
 
@@ -72,10 +73,19 @@ def _subdirs(path: str) -> list[str]:
 
 
 def _lock_in(build_dir: str) -> os.stat_result | None:
+    """The status of the build dir's lock when it is provably torch's: a regular empty file, as
+    FileBaton creates it, beside torch's build.ninja. A `lock` anywhere else (a mis-set
+    TORCH_EXTENSIONS_DIR pointing at a tree of other programs) is none of torch's business."""
+    import stat
+
     try:
-        return os.lstat(os.path.join(build_dir, LOCK_NAME))
+        st = os.lstat(os.path.join(build_dir, LOCK_NAME))
+        ninja = os.lstat(os.path.join(build_dir, NINJA_NAME))
     except OSError:
         return None
+    if not (stat.S_ISREG(st.st_mode) and st.st_size == 0 and stat.S_ISREG(ninja.st_mode)):
+        return None
+    return st
 
 
 def find_build_dirs(roots: Iterable[str]) -> list[str]:
