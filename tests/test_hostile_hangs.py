@@ -1,0 +1,146 @@
+"""Issue 11, section 3: no hang and no memory blow-up from hostile input.
+
+- `check` reads only regular files, bounded on the open descriptor (a FIFO named `*.py`, a
+  `*.py -> /dev/zero` link in a pull request).
+- The child probes (`import torch`, `--python`) run in their own session: a grandchild that keeps
+  the pipe open cannot keep torchdoctor waiting, it does not outlive the probe, and a hang is TE101.
+- `model`: a forward that exits the process is a failed probe, not a healthy model.
+- `run`: merged stdout/stderr keep their order; a grandchild's late output is not dropped.
+
+The subprocess timeouts below are not thresholds on speed: each is far above a healthy run and
+only turns the old infinite wait into a failure.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+from torchdoctor.facts import Target, torch_probe
+from torchdoctor.facts.model import Facts, PythonFacts
+from torchdoctor.registry import find_env_check
+from torchdoctor.runner import run_check
+
+BAD = "import torch\ntorch.set_grad_enabled(False)\n"
+
+
+def torchdoctor(cwd, *args, env=None, timeout=120, stdin=None):
+    full = {**os.environ, "NO_COLOR": "1", "COLUMNS": "200", **(env or {})}
+    return subprocess.run([sys.executable, "-m", "torchdoctor", *args], capture_output=True, text=True,
+                          cwd=cwd, env=full, timeout=timeout, stdin=stdin)
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().split(") ", 1)[1][0] != "Z"
+    except OSError:
+        return False
+
+
+def wait_gone(pid: int) -> bool:
+    for _ in range(100):  # the kill is sent before the probe returns; reaping is init's business
+        if not alive(pid):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+# --------------------------------------------------------------------------- check: what it reads
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_check_skips_a_fifo_and_a_link_to_dev_zero(tmp_path):
+    (tmp_path / "train.py").write_text(BAD)
+    os.mkfifo(tmp_path / "pipe.py")  # nothing ever writes to it: reading it waits forever
+    (tmp_path / "zero.py").symlink_to("/dev/zero")  # endless bytes
+    os.mkfifo(tmp_path / ".gitignore")
+    proc = torchdoctor(tmp_path, "check", "--no-cache", timeout=60)
+    assert proc.returncode == 1 and "TD106" in proc.stdout
+    assert "pipe.py: error: not checked: not a regular file (a named pipe)" in proc.stdout
+    assert "zero.py: error: not checked: not a regular file (a character device)" in proc.stdout
+    named = torchdoctor(tmp_path, "check", "--no-cache", "pipe.py", timeout=60)  # given by name
+    assert named.returncode == 1 and "not a regular file" in named.stdout
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_check_never_waits_on_a_fifo_for_its_configuration(tmp_path):
+    (tmp_path / "train.py").write_text(BAD)
+    os.mkfifo(tmp_path / "pyproject.toml")
+    proc = torchdoctor(tmp_path, "check", "--no-cache", timeout=60)
+    assert proc.returncode == 1 and "TD106" in proc.stdout
+
+
+# --------------------------------------------------------------------------- child probes
+
+def fake_torch(root, init):
+    (root / "torch").mkdir(parents=True)
+    (root / "torch" / "__init__.py").write_text(textwrap.dedent(init))
+    (root / "torch" / "version.py").write_text("__version__ = '2.99.0'\ncuda = None\n")
+    return root
+
+
+# A child that inherits the probe's stdout and stderr and never closes them.
+KEEPER = textwrap.dedent("""
+    import os, subprocess, sys
+    keeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"])
+    open(os.environ["KEEPER_PID"], "w").write(str(keeper.pid))
+""")
+
+
+def test_an_import_that_leaves_a_child_holding_the_pipe_is_collected_and_the_child_killed(tmp_path):
+    root = fake_torch(tmp_path / "site", KEEPER + "\nfrom .version import __version__\n")
+    env = {**os.environ, "PYTHONPATH": str(root), "KEEPER_PID": str(tmp_path / "pid")}
+    t = torch_probe.collect(Target(python=sys.executable, is_current=False, environ=env, probe_timeout=60.0),
+                            PythonFacts())
+    assert t.import_status == "ok" and t.version == "2.99.0"
+    assert wait_gone(int((tmp_path / "pid").read_text()))  # no grandchild survives the probe
+
+
+def test_a_hung_import_with_a_child_holding_the_pipe_is_te101_not_a_skip(tmp_path):
+    root = fake_torch(tmp_path / "site", KEEPER + "\nimport time\ntime.sleep(300)\n")
+    proc = torchdoctor(tmp_path, "env", "TE101", "--timeout", "3", "--format", "json", timeout=90,
+                       env={"PYTHONPATH": str(root), "KEEPER_PID": str(tmp_path / "pid")})
+    (finding,) = json.loads(proc.stdout)["findings"]
+    assert (finding["code"], finding["status"]) == ("TE101", "error"), finding
+    assert proc.returncode == 1
+    assert wait_gone(int((tmp_path / "pid").read_text()))
+
+
+def test_an_import_that_prints_without_end_keeps_bounded_output(tmp_path):
+    # 64 MiB on stdout, then the report: only the tail is kept, and it holds the report.
+    root = fake_torch(tmp_path / "site", """
+        import os
+        block = b"x" * (1 << 20)
+        for _ in range(64):
+            os.write(1, block)
+        from .version import __version__
+    """)
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    t = torch_probe.collect(Target(python=sys.executable, is_current=False, environ=env, probe_timeout=60.0),
+                            PythonFacts())
+    assert t.import_status == "ok" and t.version == "2.99.0"
+
+
+def test_env_python_on_a_wrapper_that_backgrounds_a_child_returns(tmp_path):
+    wrapper = tmp_path / "python"
+    wrapper.write_text(f"#!/bin/sh\nsleep 300 &\necho $! > {tmp_path / 'pid'}\nexec {sys.executable} \"$@\"\n")
+    wrapper.chmod(0o755)
+    proc = torchdoctor(tmp_path, "env", "--python", str(wrapper), "--quick", "--format", "json", timeout=60)
+    assert proc.returncode in (0, 1), proc.stderr
+    assert json.loads(proc.stdout)["facts"]["python"]["executable"]
+    assert wait_gone(int((tmp_path / "pid").read_text()))
+
+
+def test_env_python_on_an_endless_writer_is_one_error_line(tmp_path):
+    writer = tmp_path / "python"
+    writer.write_text("#!/bin/sh\nexec yes torchdoctor\n")
+    writer.chmod(0o755)
+    proc = torchdoctor(tmp_path, "env", "--python", str(writer), "--quick", "--timeout", "3", timeout=90)
+    assert proc.returncode == 2 and proc.stderr.startswith("torchdoctor: error: ") and proc.stderr.count("\n") == 1
+    assert "Traceback" not in proc.stderr and "internal error" not in proc.stderr
