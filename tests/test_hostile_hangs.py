@@ -144,3 +144,52 @@ def test_env_python_on_an_endless_writer_is_one_error_line(tmp_path):
     proc = torchdoctor(tmp_path, "env", "--python", str(writer), "--quick", "--timeout", "3", timeout=90)
     assert proc.returncode == 2 and proc.stderr.startswith("torchdoctor: error: ") and proc.stderr.count("\n") == 1
     assert "Traceback" not in proc.stderr and "internal error" not in proc.stderr
+
+
+# --------------------------------------------------------------------------- model
+
+EXITING_MODELS = '''
+import os, sys
+import torch
+
+
+class Exits(torch.nn.Module):
+    def __init__(self, how):
+        super().__init__()
+        self.lin = torch.nn.Linear(4, 2)
+        self.how = how
+
+    def forward(self, x):
+        if self.how == "sys":
+            sys.exit(0)
+        os._exit(0)
+
+
+def sys_exit():
+    return Exits("sys")
+
+
+def os_exit():
+    return Exits("os")
+
+
+def healthy():
+    return torch.nn.Linear(4, 2)
+'''
+
+
+@pytest.mark.parametrize("factory, says", [("sys_exit", "sys.exit(0)"), ("os_exit", "exit status 0 before the probe finished")])
+def test_a_forward_that_exits_the_process_is_a_failed_probe(tmp_path, factory, says):
+    (tmp_path / "exiting.py").write_text(EXITING_MODELS)
+    proc = subprocess.run([sys.executable, "-m", "torchdoctor", "model", f"exiting.py:{factory}", "--input", "randn(2, 4)",
+                           "--no-export", "--format", "json"], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 1, proc.stderr
+    failed = [f for f in json.loads(proc.stdout)["findings"] if f["status"] == "error"]
+    assert failed and says in failed[0]["message"] and "forward" in failed[0]["message"]
+
+
+def test_a_healthy_model_still_passes(tmp_path):
+    (tmp_path / "exiting.py").write_text(EXITING_MODELS)
+    proc = subprocess.run([sys.executable, "-m", "torchdoctor", "model", "exiting.py:healthy", "--input", "randn(2, 4)",
+                           "--no-export", "--format", "json"], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout
