@@ -193,3 +193,38 @@ def test_a_healthy_model_still_passes(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "torchdoctor", "model", "exiting.py:healthy", "--input", "randn(2, 4)",
                            "--no-export", "--format", "json"], cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout
+
+
+# --------------------------------------------------------------------------- run
+
+INTERLEAVED = "import sys\nfor i in range(300):\n    print('out', i, flush=True)\n    print('err', i, file=sys.stderr, flush=True)\n"
+
+
+def test_run_keeps_the_order_of_merged_stdout_and_stderr(tmp_path):
+    script = tmp_path / "train.py"
+    script.write_text(INTERLEAVED)
+    direct = subprocess.run([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
+    # `torchdoctor run -- python train.py 2>&1 | tee log`: both of our streams are one pipe.
+    via = subprocess.run([sys.executable, "-m", "torchdoctor", "run", "--", sys.executable, str(script)],
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
+    assert via.returncode == 0 and via.stdout == direct.stdout
+
+
+def test_run_with_separate_streams_still_separates_them(tmp_path):
+    script = tmp_path / "train.py"
+    script.write_text(INTERLEAVED)
+    via = subprocess.run([sys.executable, "-m", "torchdoctor", "run", "--", sys.executable, str(script)],
+                         capture_output=True, timeout=60)
+    assert via.stdout == b"".join(b"out %d\n" % i for i in range(300))
+    assert via.stderr == b"".join(b"err %d\n" % i for i in range(300))
+
+
+def test_run_does_not_drop_a_grandchilds_late_output(tmp_path):
+    script = tmp_path / "train.py"
+    # The child exits at once; its background job (stderr closed) prints after it is gone.
+    script.write_text("import subprocess\nsubprocess.Popen(['sh', '-c', 'exec 2>&-; sleep 6; echo late output'])\n"
+                      "print('child done', flush=True)\n")
+    via = subprocess.run([sys.executable, "-m", "torchdoctor", "run", "--", sys.executable, str(script)],
+                         capture_output=True, timeout=60)
+    assert via.returncode == 0
+    assert via.stdout == b"child done\nlate output\n"
