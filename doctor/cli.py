@@ -125,6 +125,54 @@ class ExplainFormat(str, Enum):
     json = "json"
 
 
+class DecodedLog:
+    """A log's bytes as text, in the encoding the log is in: UTF-8 unless a byte order mark or
+    NUL bytes every other byte say UTF-16 (PowerShell's `>` writes UTF-16LE with a BOM) or UTF-32.
+    `read(n)` returns str; undecodable bytes are replaced, never fatal."""
+
+    SNIFF = 4096
+
+    def __init__(self, raw) -> None:
+        import codecs
+
+        self.raw = raw
+        self.head = raw.read(self.SNIFF) or b""
+        self.encoding = self.sniff(self.head)
+        self.decoder = codecs.getincrementaldecoder(self.encoding)("replace")
+        fileno = getattr(raw, "fileno", None)
+        if fileno is not None:
+            self.fileno = fileno  # the parser sizes a large file by it
+
+    @staticmethod
+    def sniff(head: bytes) -> str:
+        import codecs
+
+        for bom, name in ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+                          (codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16")):
+            if head.startswith(bom):
+                return name
+        sample = head[: len(head) - len(head) % 2]
+        if len(sample) >= 8 and sample.count(0) * 4 >= len(sample):  # text has no NULs; UTF-16 ASCII is half NUL
+            odd, even = sample[1::2].count(0), sample[0::2].count(0)
+            if odd >= 3 * even:
+                return "utf-16-le"
+            if even >= 3 * odd:
+                return "utf-16-be"
+        return "utf-8"
+
+    def read(self, size: int = -1) -> str:
+        while True:
+            if self.head:
+                data, self.head = self.head, b""
+            else:
+                data = self.raw.read(size)
+            if not data:
+                return self.decoder.decode(b"", final=True)
+            text = self.decoder.decode(data)
+            if text:  # a read that ends inside a character yields nothing yet: read on
+                return text
+
+
 @app.command("explain")
 def explain_command(
     text: Optional[str] = typer.Argument(None, help="The error or traceback; '-' reads standard input."),
@@ -146,9 +194,18 @@ def explain_command(
         except OSError as exc:
             raise UsageError(f"--file {file}: {exc.strerror or exc}") from None
         with handle:
-            parsed = parse(handle)
+            try:
+                parsed = parse(DecodedLog(handle))
+            except OSError as exc:
+                raise UsageError(f"--file {file}: cannot read: {exc.strerror or exc}") from None
     elif text == "-":
-        parsed = parse(sys.stdin.buffer)
+        stdin = getattr(sys.stdin, "buffer", None)
+        if stdin is None:  # `torchdoctor explain - <&-`: Python leaves sys.stdin None
+            raise UsageError("standard input is closed: pipe the log in, or give --file LOG")
+        try:
+            parsed = parse(DecodedLog(stdin))
+        except OSError as exc:
+            raise UsageError(f"cannot read standard input: {exc.strerror or exc}") from None
     else:
         parsed = parse(text)
     if parsed.total_lines == 0 or not parsed.total_chars:
@@ -312,6 +369,11 @@ def check_command(
         raise UsageError("--unsafe-fixes only widens --fix or --diff; add one of them")
     if fix and diff:
         raise UsageError("--diff shows the fixes without applying them; give --fix or --diff, not both")
+    if output is not None:
+        if output.is_dir():
+            raise UsageError(f"--output {output}: is a directory; give a file name, e.g. {output / 'report.txt'}")
+        if not output.parent.is_dir():
+            raise UsageError(f"--output {output}: no such directory {output.parent}")
     result = check_paths(paths or ["."], selection, jobs=jobs, cache=cache)
     if fix or diff:
         changed = _apply_lint_fixes(result, selection, unsafe=unsafe_fixes, diff_only=diff)
@@ -335,21 +397,26 @@ def check_command(
         text = render_sarif(result, selection.rules(lint_rules()), __version__)
     else:
         text = None
-    if text is not None:
-        if output is not None:
-            output.write_text(text, encoding="utf-8")
+    try:
+        if text is not None:
+            if output is not None:
+                output.write_text(text, encoding="utf-8")
+            else:
+                _write(text)
         else:
-            _write(text)
-    else:
-        from .render.lint import render_text
+            from .render.lint import render_text
 
-        if output is not None:
-            from rich.console import Console
+            if output is not None:
+                from rich.console import Console
 
-            with open(output, "w", encoding="utf-8") as fh:
-                render_text(result, Console(file=fh, width=120, color_system=None), statistics=statistics)
-        else:
-            render_text(result, _stdout_console(), statistics=statistics)
+                with open(output, "w", encoding="utf-8") as fh:
+                    render_text(result, Console(file=fh, width=120, color_system=None), statistics=statistics)
+            else:
+                render_text(result, _stdout_console(), statistics=statistics)
+    except OSError as exc:
+        if output is None:
+            raise
+        raise UsageError(f"--output {output}: cannot write: {exc.strerror or exc}") from None
     failed = bool(result.findings or result.errors)
     raise typer.Exit(0 if exit_zero or not failed else 1)
 
@@ -443,6 +510,8 @@ def ci_command(
             found = inspect_findings(str(ckpt))
         except OSError as exc:
             raise UsageError(f"--checkpoint {ckpt}: cannot read: {exc.strerror or exc}") from None
+        except Exception as exc:  # noqa: BLE001 - an archive the reader chokes on fails the gate, in one line
+            raise UsageError(f"--checkpoint {ckpt}: cannot be read as a checkpoint ({type(exc).__name__}: {exc})") from None
         ckpt_findings += [(ckpt, f) for f in found if f.status in (Status.ERROR, Status.WARNING, Status.CRASH)]
     result = check_paths(paths or ["."], Selection(select=config.select, ignore=config.ignore,
                                                   per_file_ignores=config.per_file_ignores, exclude=config.exclude))
@@ -523,19 +592,75 @@ def _target(python: Optional[str], quick: bool, timeout: float):
     return Target(python=python, is_current=is_current, probe_timeout=timeout, quick=quick)
 
 
+MAX_FACTS_BYTES = 64 * 1024 * 1024
+
+
 def _load_facts(path: Path):
+    name = "standard input" if str(path) == "-" else str(path)
+    try:
+        return _versions_checked(_load_facts_from(path, name))
+    except RecursionError:  # JSON nested thousands deep: no report of ours looks like that
+        raise UsageError(f"--facts {name}: nested too deeply to be a torchdoctor report") from None
+
+
+# A version in saved facts starts like one ("2.13.0+cu130", "580.65.06", "v12.4", "13.0"); the
+# checks compare versions, so anything else is made unknown with the reason, not fed to them.
+_VERSION_START = None
+_NOT_VERSIONS = {"git_version", "schema_version", "torchdoctor_version"}
+
+
+def _versions_checked(facts):
+    import dataclasses
+    import re
+
+    from .facts.model import Unknown
+
+    global _VERSION_START
+    if _VERSION_START is None:
+        _VERSION_START = re.compile(r"v?\d+(?:\.\d+)*(?:[.+\-_a-zA-Z0-9]*)$")
+
+    def fix(obj):
+        if isinstance(obj, list):
+            return [fix(x) for x in obj]
+        if not dataclasses.is_dataclass(obj) or isinstance(obj, type) or isinstance(obj, Unknown):
+            return obj
+        changes = {}
+        for f in dataclasses.fields(obj):
+            value = getattr(obj, f.name)
+            if (isinstance(value, str) and f.name not in _NOT_VERSIONS
+                    and (f.name.endswith("version") or f.name in ("cuda", "hip"))
+                    and not _VERSION_START.match(value.strip())):
+                changes[f.name] = Unknown(f"{value[:40]!r} in the saved facts is not a version")
+            else:
+                new = fix(value)
+                if new is not value:
+                    changes[f.name] = new
+        return dataclasses.replace(obj, **changes) if changes else obj
+
+    return fix(facts)
+
+
+def _load_facts_from(path: Path, name: str):
     import json
 
     from .facts.model import Facts, FactsError
     from .render.json_report import ENV_SCHEMA
 
-    name = "standard input" if str(path) == "-" else str(path)
     try:
-        raw = sys.stdin.buffer.read() if str(path) == "-" else path.read_bytes()
+        if str(path) == "-":
+            stdin = getattr(sys.stdin, "buffer", None)
+            if stdin is None:
+                raise UsageError("--facts -: standard input is closed")
+            raw = stdin.read(MAX_FACTS_BYTES + 1)
+        else:
+            with open(path, "rb") as fh:
+                raw = fh.read(MAX_FACTS_BYTES + 1)
     except IsADirectoryError:
         raise UsageError(f"--facts {name}: is a directory, not a file") from None
     except OSError as exc:
         raise UsageError(f"--facts {name}: {exc.strerror or exc}") from None
+    if len(raw) > MAX_FACTS_BYTES:
+        raise UsageError(f"--facts {name}: larger than {MAX_FACTS_BYTES >> 20} MiB; a saved report is far smaller")
     text = raw.decode("utf-8", "replace").lstrip("\ufeff")
     if not text.strip():
         raise UsageError(f"--facts {name}: the file is empty")

@@ -38,7 +38,13 @@ def convert(src: Path, dst: Path, *, strip_prefix: str | None = None, to_cpu: bo
         raise ConvertError(f"{src}: no such file" if not src.exists() else f"{src}: not a regular file", usage=True)
     replaced_mode = _check_destination(src, dst, force)
 
-    report = inspect_path(src)
+    try:
+        report = inspect_path(src)
+    except OSError as exc:
+        raise ConvertError(f"{src}: cannot read: {exc.strerror or exc}", usage=True) from None
+    except Exception as exc:  # noqa: BLE001 - an archive the reader chokes on (encrypted entries) is refused
+        raise ConvertError(f"{src} cannot be converted: it cannot be read as a checkpoint "
+                           f"({type(exc).__name__}: {exc})") from None
     if not report.readable:
         raise ConvertError(f"{src} cannot be converted: {(report.problem or {}).get('detail', 'unreadable')} "
                            f"(see `torchdoctor inspect {src}`)")

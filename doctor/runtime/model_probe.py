@@ -502,6 +502,10 @@ def child_main(argv: list[str]) -> int:
         rec["child_exit"] = f"the model's code called sys.exit({exc.code!r})"
         write(rec)
         return 0
+    except Exception as exc:  # noqa: BLE001 - the probe's own step failed on this model: a finding, not a traceback
+        rec["child_exit"] = f"the probe could not go on: {_one_line(exc)}"
+        write(rec)
+        return 0
     rec["seconds"] = round(time.monotonic() - start, 3)
     rec["finished"] = True  # without it, the process ended early (os._exit in forward, say)
     write(rec)
