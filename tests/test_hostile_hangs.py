@@ -137,13 +137,22 @@ def test_env_python_on_a_wrapper_that_backgrounds_a_child_returns(tmp_path):
     assert wait_gone(int((tmp_path / "pid").read_text()))
 
 
-def test_env_python_on_an_endless_writer_is_one_error_line(tmp_path):
+def test_env_python_on_an_endless_writer_is_one_error_line_in_bounded_memory(tmp_path):
     writer = tmp_path / "python"
     writer.write_text("#!/bin/sh\nexec yes torchdoctor\n")
     writer.chmod(0o755)
-    proc = torchdoctor(tmp_path, "env", "--python", str(writer), "--quick", "--timeout", "3", timeout=90)
-    assert proc.returncode == 2 and proc.stderr.startswith("torchdoctor: error: ") and proc.stderr.count("\n") == 1
-    assert "Traceback" not in proc.stderr and "internal error" not in proc.stderr
+    # torchdoctor runs under a fresh interpreter whose only child it is, so that interpreter's
+    # RUSAGE_CHILDREN is torchdoctor's own peak memory.
+    measure = ("import resource, subprocess, sys\n"
+               "p = subprocess.run(sys.argv[1:], capture_output=True, text=True)\n"
+               "sys.stdout.write(str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) + '\\n' + str(p.returncode) + '\\n' + p.stderr)\n")
+    proc = subprocess.run([sys.executable, "-c", measure, sys.executable, "-m", "torchdoctor", "env", "--python", str(writer),
+                           "--quick", "--timeout", "5"], capture_output=True, text=True, cwd=tmp_path, timeout=90)
+    peak_kib, code, stderr = proc.stdout.split("\n", 2)
+    assert code == "2" and stderr.startswith("torchdoctor: error: ") and stderr.count("\n") == 1, stderr
+    assert "Traceback" not in stderr and "internal error" not in stderr
+    # Only the tail of the output is kept: a normal run's memory, not gigabytes of `yes`.
+    assert int(peak_kib) < 512 * 1024, peak_kib
 
 
 # --------------------------------------------------------------------------- model
