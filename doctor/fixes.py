@@ -198,6 +198,13 @@ def _lease_unopened(dir_fd: int, st: os.stat_result) -> int:
     try:
         if os.fstat(fd).st_ino != st.st_ino:
             raise Refused("the lock was replaced while it was being examined")
+        # Someone opening the file breaks the lease and the kernel signals us, by default with
+        # SIGIO, which would end torchdoctor: SIGURG is ignored unless handled. The opener waits the
+        # few microseconds until the lease is released.
+        import signal
+
+        if hasattr(fcntl, "F_SETSIG") and hasattr(signal, "SIGURG"):
+            fcntl.fcntl(fd, fcntl.F_SETSIG, signal.SIGURG)
         fcntl.fcntl(fd, set_lease, fcntl.F_WRLCK)
     except Refused:
         os.close(fd)

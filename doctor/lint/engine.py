@@ -144,6 +144,10 @@ def read_regular(path: str, limit: int = MAX_FILE_BYTES) -> bytes | FileError:
     import stat
 
     try:
+        # Not even opened when the path names something else: opening a device can act (a tape rewinds).
+        mode = os.stat(path).st_mode
+        if not stat.S_ISREG(mode):
+            return FileError(path, f"not checked: not a regular file ({_kind(mode)})")
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except OSError as exc:
         return FileError(path, f"cannot read: {exc.strerror or exc}")
