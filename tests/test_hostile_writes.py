@@ -294,11 +294,17 @@ def test_a_lock_held_from_another_pid_namespace_is_never_removed(tmp_path):
         pytest.skip("cannot create a PID namespace here")
     d = make_build_dir(tmp_path / "home" / ".cache" / "torch_extensions")
     builder = hold_open(d / "lock")
-    script = ("import json,sys\nfrom torchdoctor.facts import Target, extensions\n"
+    script = ("import dataclasses, json, sys\nfrom torchdoctor.facts import Target, extensions\n"
               "from torchdoctor.facts.model import Facts, PythonFacts\nfrom torchdoctor.fixes import apply\n"
               "from torchdoctor.registry import find_env_check\nfrom torchdoctor.runner import run_check\n"
+              "te401 = find_env_check('TE401')\n"
               "s = extensions.collect(Target(environ={}, home=sys.argv[1]), PythonFacts(system='Linux'))\n"
-              "print(json.dumps([a.to_json() for a in apply([run_check(find_env_check('TE401'), Facts(extensions=s))])]))\n")
+              "seen = run_check(te401, Facts(extensions=s))\n"
+              # As if the collector had missed it too: the fix's own proof must still refuse.
+              "blind = dataclasses.replace(s, locks=[dataclasses.replace(lk, open_elsewhere=False) for lk in s.locks])\n"
+              "forced = run_check(te401, Facts(extensions=blind))\n"
+              "print(json.dumps({'status': seen.status.value, 'message': seen.message, 'forced': forced.status.value,\n"
+              "                  'applied': [a.to_json() for a in apply([forced])]}))\n")
     try:
         proc = subprocess.run(["unshare", "--pid", "--fork", "--mount-proc", sys.executable, "-c", script,
                                str(tmp_path / "home")], capture_output=True, text=True, timeout=120)
@@ -307,6 +313,9 @@ def test_a_lock_held_from_another_pid_namespace_is_never_removed(tmp_path):
         builder.wait()
         builder.stdout.close()
     assert proc.returncode == 0, proc.stderr
-    (result,) = json.loads(proc.stdout)
+    out = json.loads(proc.stdout)
+    assert out["status"] == "ok" and "cannot see" in out["message"], out  # reported as held, not stale
+    assert out["forced"] == "error"
+    (result,) = out["applied"]
     assert result["outcome"] == "refused" and "PID namespace" in result["detail"]
     assert (d / "lock").exists()
