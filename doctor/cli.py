@@ -326,7 +326,7 @@ def check_command(
     exit_zero: bool = typer.Option(False, "--exit-zero", help="Exit 0 even when findings remain."),
     statistics: bool = typer.Option(False, "--statistics", help="Count the findings per rule."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the report to this file instead of standard output."),
-    no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write .torchdoctor_cache/."),
+    no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write the cache (kept in $XDG_CACHE_HOME/torchdoctor/check/, never in the repository)."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, help="Worker processes (default: one per CPU)."),
     fix: bool = typer.Option(False, "--fix", help="Apply the fixes marked safe, then report what remains."),
     unsafe_fixes: bool = typer.Option(False, "--unsafe-fixes", help="With --fix or --diff: apply the unsafe fixes too (review them)."),

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from torchdoctor.cli import main
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-FUZZ = settings(max_examples=int(os.environ.get("TORCHDOCTOR_FUZZ_EXAMPLES", "40")), deadline=None,
+FUZZ = settings(max_examples=int(os.environ.get("TORCHDOCTOR_FUZZ_EXAMPLES", "40")), deadline=None, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
                                        HealthCheck.data_too_large])
 
