@@ -15,8 +15,16 @@ BAD = "import torch\ntorch.set_grad_enabled(False)\n"
 
 
 def run(cwd, *args: str) -> subprocess.CompletedProcess:
+    # The cache lives in the user's cache directory: one beside the test's tree, never ~/.cache.
+    cache = os.path.join(os.path.dirname(os.path.abspath(cwd)), os.path.basename(os.path.abspath(cwd)) + "-xdg-cache")
     return subprocess.run([sys.executable, "-m", "torchdoctor", "check", *args], capture_output=True, text=True,
-                          cwd=cwd, env={**os.environ, "NO_COLOR": "1", "COLUMNS": "200"}, timeout=120)
+                          cwd=cwd, env={**os.environ, "NO_COLOR": "1", "COLUMNS": "200", "XDG_CACHE_HOME": cache},
+                          timeout=120)
+
+
+def cache_dir(cwd):
+    return os.path.join(os.path.dirname(os.path.abspath(cwd)), os.path.basename(os.path.abspath(cwd)) + "-xdg-cache",
+                        "torchdoctor", "check")
 
 
 @pytest.fixture
@@ -173,7 +181,8 @@ def test_ci_gate_inspects_checkpoints(project):
 
 def test_cache_gives_the_same_answer_and_follows_edits(project):
     first = run(project, "--format", "json").stdout
-    assert (project / ".torchdoctor_cache" / ".gitignore").exists()
+    assert not (project / ".torchdoctor_cache").exists()  # nothing written into the repository
+    assert [p for _, _, files in os.walk(cache_dir(project)) for p in files]
     assert run(project, "--format", "json").stdout == first  # warm: read from the cache
     (project / "train.py").write_text("import torch\n")
     assert json.loads(run(project, "--format", "json").stdout)["findings"] == []
@@ -183,7 +192,7 @@ def test_cache_gives_the_same_answer_and_follows_edits(project):
 
 def test_no_cache_writes_nothing(project):
     run(project, "--no-cache")
-    assert not (project / ".torchdoctor_cache").exists()
+    assert not (project / ".torchdoctor_cache").exists() and not os.path.exists(cache_dir(project))
 
 
 def test_parallel_and_serial_agree(tmp_path):

@@ -1,4 +1,4 @@
-from packaging.version import Version
+from packaging.version import InvalidVersion, Version
 
 from torchdoctor.data import tables
 from torchdoctor.facts.model import known
@@ -95,6 +95,12 @@ def extension_toolchain_mismatch(facts):
                 "gcc": fact(facts, "toolchain.gcc_version"), "ninja": fact(facts, "toolchain.ninja_version") or fact(facts, "toolchain.ninja_path")}
     nvcc = fact(facts, "toolchain.nvcc_version") if cuda else None
     gcc = fact(facts, "toolchain.gcc_version")
+    # Saved or pasted facts can hold anything: a value that is no version is reported, not compared.
+    nvcc, gcc = _version_or_note(nvcc, "nvcc", notes), _version_or_note(gcc, "gcc", notes)
+    if cuda and _version_or_note(cuda, "torch's CUDA", notes) is None:
+        cuda = None
+    if _version_or_note(version, "torch", notes) is None:
+        version = None
 
     # A missing tool only matters to someone who builds extensions; an existing build dir
     # under ~/.cache/torch_extensions says they do. Everyone else gets a note, not a warning.
@@ -124,6 +130,17 @@ def extension_toolchain_mismatch(facts):
               tuple(dict.fromkeys(c for *_, commands in problems for c in commands)))
     return worst("; ".join(text for _, text, _, _ in problems), fix=fix, evidence=evidence,
                  related=("extension-build-error",))
+
+
+def _version_or_note(value, what, notes):
+    if not value:
+        return value
+    try:
+        Version(str(value))
+    except InvalidVersion:
+        notes.append(f"{what}'s version {str(value)[:40]!r} is not a version number, so it is not compared")
+        return None
+    return value
 
 
 def _show(home, source):
@@ -198,6 +215,8 @@ def _gcc(facts, tc, version, nvcc, gcc, notes):
                          f"gcc {gcc} is older than nvcc {nvcc} accepts (>= {bounds[0]}, < {bounds[1]}): CUDA extensions "
                          "fail with 'unsupported GNU version'",
                          f"Build with gcc {newest}, which nvcc {nvcc} supports (torch passes $CC to nvcc as -ccbin)", switch))
+    if version is None:
+        return problems
     standard, min_gcc = tables.cxx_standard(version)
     if Version(gcc) < Version(min_gcc):
         problems.append((Status.ERROR, f"gcc {gcc} cannot build extensions for torch {tables.base_version(version)}: "

@@ -16,8 +16,9 @@ FLOCK_FROM = (2, 14)
 _DIR = "/home/u/.cache/torch_extensions/py311_cu128"
 
 
-def _lock(name, age, holders=(), inode=1234567):
-    return {"path": f"{_DIR}/{name}/lock", "age_s": age, "mtime": 1.7e9, "inode": inode, "holders": list(holders)}
+def _lock(name, age, holders=(), inode=1234567, open_elsewhere=False):
+    return {"path": f"{_DIR}/{name}/lock", "age_s": age, "mtime": 1.7e9, "inode": inode, "holders": list(holders),
+            "open_elsewhere": open_elsewhere}
 
 
 def _ext(*locks):
@@ -39,6 +40,8 @@ def _ext(*locks):
                 "torch 2.13 still spins on the file"),
         Example("ok", {"extensions": _ext(_lock("fused_adam", 900.0, holders=[4242]))},
                 "a build is running: never proposes removal", contains="pid 4242"),
+        Example("ok", {"extensions": _ext(_lock("fused_adam", 86400.0, open_elsewhere=True))},
+                "held open by a builder in another container: never proposes removal", contains="cannot see"),
         Example("warning", {"extensions": _ext(_lock("fused_adam", 5.0))},
                 "a young lock may be a build that is starting", contains="may be starting"),
         Example("ok", {"extensions": _ext(_lock("fused_adam", 900.0)), "torch": {"version": "2.14.0+cu130"}},
@@ -52,7 +55,9 @@ def stale_extension_lock(facts):
     The `lock` files in torch's JIT extension build directories (`$TORCH_EXTENSIONS_DIR`, or
     `~/.cache/torch_extensions/py<XY>_<cuXYZ>/<name>/`), and whether a live process on this
     machine is building there (working directory or an open file in the build directory, or a
-    command line naming it).
+    command line naming it). A builder in another PID namespace (a container sharing the cache) is
+    in no process table torchdoctor can read; the kernel still knows it has the lock open, and
+    such a lock counts as held.
 
     ## Why it matters
     Up to torch 2.13, `torch.utils.cpp_extension.load()` guards a build with `FileBaton`: it
@@ -69,11 +74,13 @@ def stale_extension_lock(facts):
     locks = facts.extensions.locks
     if not locks:
         return ok("no extension build locks")
-    held = [lk for lk in locks if lk.holders]
-    free = [lk for lk in locks if not lk.holders]
+    held = [lk for lk in locks if lk.holders or lk.open_elsewhere]
+    free = [lk for lk in locks if not (lk.holders or lk.open_elsewhere)]
     stale = [lk for lk in free if lk.age_s >= YOUNG_S]
     young = [lk for lk in free if lk.age_s < YOUNG_S]
-    running = "; ".join(f"{_name(lk)}: a build is running (pid {', '.join(map(str, lk.holders))})" for lk in held)
+    running = "; ".join(f"{_name(lk)}: a build is running (pid {', '.join(map(str, lk.holders))})" if lk.holders else
+                        f"{_name(lk)}: a process torchdoctor cannot see has the lock open (a build in another PID "
+                        "namespace, e.g. a container sharing this cache)" for lk in held)
 
     if not free:
         return ok(running, locks=[lk.path for lk in held])
@@ -126,7 +133,8 @@ def _age(seconds: float) -> str:
 
 
 def _describe(lock) -> str:
-    who = f"held by pid {', '.join(map(str, lock.holders))}" if lock.holders else "no holder"
+    who = (f"held by pid {', '.join(map(str, lock.holders))}" if lock.holders else
+           "open in a process torchdoctor cannot see" if lock.open_elsewhere else "no holder")
     return f"{_age(lock.age_s)} old, {who}"
 
 

@@ -39,7 +39,7 @@ def check_command(
     exit_zero: bool = typer.Option(False, "--exit-zero", help="Exit 0 even when findings remain."),
     statistics: bool = typer.Option(False, "--statistics", help="Count the findings per rule."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the report to this file instead of standard output."),
-    no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write .torchdoctor_cache/."),
+    no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write the cache (kept in $XDG_CACHE_HOME/torchdoctor/check/, never in the repository)."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, help="Worker processes (default: one per CPU)."),
     fix: bool = typer.Option(False, "--fix", help="Apply the fixes marked safe, then report what remains."),
     unsafe_fixes: bool = typer.Option(False, "--unsafe-fixes", help="With --fix or --diff: apply the unsafe fixes too (review them)."),
@@ -82,6 +82,11 @@ def check_command(
         raise UsageError("--unsafe-fixes only widens --fix or --diff; add one of them")
     if fix and diff:
         raise UsageError("--diff shows the fixes without applying them; give --fix or --diff, not both")
+    if output is not None:
+        if output.is_dir():
+            raise UsageError(f"--output {output}: is a directory; give a file name, e.g. {output / 'report.txt'}")
+        if not output.parent.is_dir():
+            raise UsageError(f"--output {output}: no such directory {output.parent}")
     from ..progress import status
 
     with status(f"torchdoctor check: reading {' '.join(paths or ['.'])}", enabled=format is CheckFormat.text):
@@ -108,21 +113,26 @@ def check_command(
         text = render_sarif(result, selection.rules(lint_rules()), __version__)
     else:
         text = None
-    if text is not None:
-        if output is not None:
-            output.write_text(text, encoding="utf-8")
+    try:
+        if text is not None:
+            if output is not None:
+                output.write_text(text, encoding="utf-8")
+            else:
+                write(text)
         else:
-            write(text)
-    else:
-        from ..render.lint import render_text
+            from ..render.lint import render_text
 
-        if output is not None:
-            from rich.console import Console
+            if output is not None:
+                from rich.console import Console
 
-            with open(output, "w", encoding="utf-8") as fh:
-                render_text(result, Console(file=fh, width=120, color_system=None), statistics=statistics)
-        else:
-            render_text(result, stdout_console(), statistics=statistics)
+                with open(output, "w", encoding="utf-8") as fh:
+                    render_text(result, Console(file=fh, width=120, color_system=None), statistics=statistics)
+            else:
+                render_text(result, stdout_console(), statistics=statistics)
+    except OSError as exc:
+        if output is None:
+            raise
+        raise UsageError(f"--output {output}: cannot write: {exc.strerror or exc}") from None
     failed = bool(result.findings or result.errors)
     raise typer.Exit(0 if exit_zero or not failed else 1)
 
@@ -217,6 +227,8 @@ def ci_command(
             found = inspect_findings(str(ckpt))
         except OSError as exc:
             raise UsageError(f"--checkpoint {ckpt}: cannot read: {exc.strerror or exc}") from None
+        except Exception as exc:  # noqa: BLE001 - an archive the reader chokes on fails the gate, in one line
+            raise UsageError(f"--checkpoint {ckpt}: cannot be read as a checkpoint ({type(exc).__name__}: {exc})") from None
         ckpt_findings += [(ckpt, f) for f in found if f.status in (Status.ERROR, Status.WARNING, Status.CRASH)]
     selection = Selection(select=config.select, ignore=config.ignore, per_file_ignores=config.per_file_ignores,
                           exclude=config.exclude)

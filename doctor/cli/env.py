@@ -149,19 +149,75 @@ def target(python: Optional[str], quick: bool, timeout: float):
     return Target(python=python, is_current=is_current, probe_timeout=timeout, quick=quick)
 
 
+MAX_FACTS_BYTES = 64 * 1024 * 1024
+
+
 def load_facts(path: Path):
+    name = "standard input" if str(path) == "-" else str(path)
+    try:
+        return _versions_checked(_load_facts_from(path, name))
+    except RecursionError:  # JSON nested thousands deep: no report of ours looks like that
+        raise UsageError(f"--facts {name}: nested too deeply to be a torchdoctor report") from None
+
+
+# A version in saved facts starts like one ("2.13.0+cu130", "580.65.06", "v12.4", "13.0"); the
+# checks compare versions, so anything else is made unknown with the reason, not fed to them.
+_VERSION_START = None
+_NOT_VERSIONS = {"git_version", "schema_version", "torchdoctor_version"}
+
+
+def _versions_checked(facts):
+    import dataclasses
+    import re
+
+    from ..facts.model import Unknown
+
+    global _VERSION_START
+    if _VERSION_START is None:
+        _VERSION_START = re.compile(r"v?\d+(?:\.\d+)*(?:[.+\-_a-zA-Z0-9]*)$")
+
+    def fix(obj):
+        if isinstance(obj, list):
+            return [fix(x) for x in obj]
+        if not dataclasses.is_dataclass(obj) or isinstance(obj, type) or isinstance(obj, Unknown):
+            return obj
+        changes = {}
+        for f in dataclasses.fields(obj):
+            value = getattr(obj, f.name)
+            if (isinstance(value, str) and f.name not in _NOT_VERSIONS
+                    and (f.name.endswith("version") or f.name in ("cuda", "hip"))
+                    and not _VERSION_START.match(value.strip())):
+                changes[f.name] = Unknown(f"{value[:40]!r} in the saved facts is not a version")
+            else:
+                new = fix(value)
+                if new is not value:
+                    changes[f.name] = new
+        return dataclasses.replace(obj, **changes) if changes else obj
+
+    return fix(facts)
+
+
+def _load_facts_from(path: Path, name: str):
     import json
 
     from ..facts.model import Facts, FactsError
     from ..render.json_report import ENV_SCHEMA
 
-    name = "standard input" if str(path) == "-" else str(path)
     try:
-        raw = sys.stdin.buffer.read() if str(path) == "-" else path.read_bytes()
+        if str(path) == "-":
+            stdin = getattr(sys.stdin, "buffer", None)
+            if stdin is None:
+                raise UsageError("--facts -: standard input is closed")
+            raw = stdin.read(MAX_FACTS_BYTES + 1)
+        else:
+            with open(path, "rb") as fh:
+                raw = fh.read(MAX_FACTS_BYTES + 1)
     except IsADirectoryError:
         raise UsageError(f"--facts {name}: is a directory, not a file") from None
     except OSError as exc:
         raise UsageError(f"--facts {name}: {exc.strerror or exc}") from None
+    if len(raw) > MAX_FACTS_BYTES:
+        raise UsageError(f"--facts {name}: larger than {MAX_FACTS_BYTES >> 20} MiB; a saved report is far smaller")
     text = raw.decode("utf-8", "replace").lstrip("\ufeff")
     if not text.strip():
         raise UsageError(f"--facts {name}: the file is empty")

@@ -50,6 +50,8 @@ def inspect_command(
         raise UsageError(f"{path}: is a directory, not a checkpoint file") from None
     except OSError as exc:
         raise UsageError(f"{path}: {exc.strerror or exc}") from None
+    except Exception as exc:  # noqa: BLE001 - an archive the reader chokes on (encrypted entries): one line
+        raise UsageError(f"{path}: cannot be read as a checkpoint ({type(exc).__name__}: {exc})") from None
     if against is not None:
         from ..inspect.against import compare, reference_shapes
 

@@ -103,6 +103,10 @@ def run_command(
     argv = list(command) + list(ctx.args)
     if not argv:
         raise UsageError("give the command to run after `--`, e.g. torchdoctor run -- python train.py")
+    for stream, name in ((sys.stdout, "output"), (sys.stderr, "error")):
+        if getattr(stream, "buffer", None) is None:  # `torchdoctor run ... >&-`: Python leaves it None
+            raise UsageError(f"standard {name} is closed, so the command's output would be lost; "
+                             "redirect it (e.g. >/dev/null) instead of closing it")
     try:
         code = supervise.run(argv, tail_lines=tail_lines, hook=not no_hook)
     except FileNotFoundError:

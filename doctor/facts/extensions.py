@@ -22,6 +22,7 @@ from typing import Iterable, Mapping
 from .model import ExtensionLock, ExtensionsFacts, PythonFacts, known
 
 LOCK_NAME = "lock"
+NINJA_NAME = "build.ninja"  # torch writes it into every build directory it builds in
 MAX_DIRS = 5000  # per level; a root this large is not a torch_extensions tree
 
 
@@ -72,10 +73,19 @@ def _subdirs(path: str) -> list[str]:
 
 
 def _lock_in(build_dir: str) -> os.stat_result | None:
+    """The status of the build dir's lock when it is provably torch's: a regular empty file, as
+    FileBaton creates it, beside torch's build.ninja. A `lock` anywhere else (a mis-set
+    TORCH_EXTENSIONS_DIR pointing at a tree of other programs) is none of torch's business."""
+    import stat
+
     try:
-        return os.lstat(os.path.join(build_dir, LOCK_NAME))
+        st = os.lstat(os.path.join(build_dir, LOCK_NAME))
+        ninja = os.lstat(os.path.join(build_dir, NINJA_NAME))
     except OSError:
         return None
+    if not (stat.S_ISREG(st.st_mode) and st.st_size == 0 and stat.S_ISREG(ninja.st_mode)):
+        return None
+    return st
 
 
 def find_build_dirs(roots: Iterable[str]) -> list[str]:
@@ -180,6 +190,41 @@ def holders_by_dir(build_dirs: Iterable[str]) -> dict[str, list[int]]:
     return {d: sorted(p) for d, p in found.items()}
 
 
+def open_elsewhere(path: str) -> bool | None:
+    """Whether some process on this machine, in any PID namespace, has the file open: True, False,
+    or None when that cannot be asked (no file leases on this OS or filesystem, another user's file).
+
+    A write lease (F_SETLEASE) is granted only when no other descriptor of the file is open; it is
+    released at once. A lease break while it is held signals SIGURG (ignored), not SIGIO."""
+    import errno
+    import signal
+
+    try:
+        import fcntl
+    except ImportError:
+        return None
+    if not hasattr(fcntl, "F_SETLEASE"):
+        return None
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:
+        if hasattr(fcntl, "F_SETSIG") and hasattr(signal, "SIGURG"):
+            fcntl.fcntl(fd, fcntl.F_SETSIG, signal.SIGURG)
+        fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_WRLCK)
+    except OSError as exc:
+        return True if exc.errno in (errno.EAGAIN, errno.EBUSY) else None
+    else:
+        try:
+            fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_UNLCK)
+        except OSError:
+            pass
+        return False
+    finally:
+        os.close(fd)
+
+
 def holders(build_dir: str) -> list[int]:
     """Live pids using one build directory (see `holders_by_dir`)."""
     return holders_by_dir([build_dir]).get(build_dir, [])
@@ -200,6 +245,7 @@ def find_locks(roots: Iterable[str], now: float | None = None) -> tuple[int, lis
             mtime=st.st_mtime,
             inode=st.st_ino,
             holders=users.get(d, []),
+            open_elsewhere=not users.get(d) and open_elsewhere(os.path.join(d, LOCK_NAME)) is True,
         )
         for d, st in with_lock
     ]

@@ -248,6 +248,9 @@ class ExtensionLock:
     mtime: float
     inode: int
     holders: list[int] = field(default_factory=list)  # live pids using the build dir
+    # The kernel says a process has the lock open although no process torchdoctor can see uses the
+    # build dir: a builder in another PID namespace (a container sharing the cache).
+    open_elsewhere: bool = False
 
 
 @dataclass(frozen=True)

@@ -36,14 +36,15 @@ def convert(src: Path, dst: Path, *, strip_prefix: str | None = None, to_cpu: bo
     src, dst = Path(src), Path(dst)
     if not src.is_file():
         raise ConvertError(f"{src}: no such file" if not src.exists() else f"{src}: not a regular file", usage=True)
-    if dst.exists() and (dst.resolve() == src.resolve() or os.path.samefile(src, dst)):
-        raise ConvertError(f"OUT is IN ({dst}): convert never overwrites its input; give another path", usage=True)
-    if dst.exists() and not force:
-        raise ConvertError(f"{dst} exists; pass --force to overwrite it", usage=True)
-    if not dst.parent.exists():
-        raise ConvertError(f"{dst.parent}: no such directory", usage=True)
+    replaced_mode = _check_destination(src, dst, force)
 
-    report = inspect_path(src)
+    try:
+        report = inspect_path(src)
+    except OSError as exc:
+        raise ConvertError(f"{src}: cannot read: {exc.strerror or exc}", usage=True) from None
+    except Exception as exc:  # noqa: BLE001 - an archive the reader chokes on (encrypted entries) is refused
+        raise ConvertError(f"{src} cannot be converted: it cannot be read as a checkpoint "
+                           f"({type(exc).__name__}: {exc})") from None
     if not report.readable:
         raise ConvertError(f"{src} cannot be converted: {(report.problem or {}).get('detail', 'unreadable')} "
                            f"(see `torchdoctor inspect {src}`)")
@@ -89,6 +90,9 @@ def convert(src: Path, dst: Path, *, strip_prefix: str | None = None, to_cpu: bo
             _verify(dict(_tensors(obj)), dict(_tensors(back)))
             kind, count = "legacy" if legacy_format else "zip", len(list(_tensors(obj)))
         _verify_against_input(src, report, obj, strip_prefix, safetensors)
+        # mkstemp made it 0600; the result gets the mode of the file it replaces, else the umask's.
+        os.chmod(tmp, replaced_mode if replaced_mode is not None else 0o666 & ~_umask())
+        _check_destination(src, dst, force)  # once more: OUT may have been swapped meanwhile
         os.replace(tmp, dst)
     except ConvertError:
         tmp.unlink(missing_ok=True)
@@ -100,6 +104,55 @@ def convert(src: Path, dst: Path, *, strip_prefix: str | None = None, to_cpu: bo
     return [f"wrote {dst} ({kind}, {count} tensors, {human_bytes(size)})",
             *(f"  {n}" for n in notes),
             f"  verified: {dst} loads and equals {src} tensor for tensor ({count} tensors)"]
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _check_destination(src: Path, dst: Path, force: bool) -> int | None:
+    """Refuse an OUT that must not be replaced; the mode of the regular file it replaces, if any.
+
+    OUT is replaced by a rename, which puts a regular file where a device node (as root,
+    `/dev/null`), a directory or a link was: those are refused. A link is replaced only with
+    --force, and then the link itself, never the file it points to."""
+    import stat
+
+    try:
+        st = os.lstat(dst)
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:
+        raise ConvertError(f"{dst}: cannot examine it: {exc.strerror or exc}", usage=True) from None
+    if st is not None:
+        if stat.S_ISLNK(st.st_mode):
+            if os.path.exists(dst) and os.path.samefile(src, dst):
+                raise ConvertError(f"OUT is IN ({dst}): convert never overwrites its input; give another path", usage=True)
+            if not force:
+                raise ConvertError(f"{dst} is a symbolic link (to {os.readlink(dst)}); give the path to write, or "
+                                   "--force to replace the link itself (its target is never written)", usage=True)
+            mode = None
+        elif stat.S_ISDIR(st.st_mode):
+            raise ConvertError(f"{dst} is a directory; give the file to write, e.g. {dst / src.name}", usage=True)
+        elif not stat.S_ISREG(st.st_mode):
+            raise ConvertError(f"{dst} is not a regular file (a device, pipe or socket); convert writes only files",
+                               usage=True)
+        else:
+            if os.path.samefile(src, dst):
+                raise ConvertError(f"OUT is IN ({dst}): convert never overwrites its input; give another path", usage=True)
+            if not force:
+                raise ConvertError(f"{dst} exists; pass --force to overwrite it", usage=True)
+            mode = st.st_mode & 0o7777
+    else:
+        mode = None
+    parent = dst.parent
+    if not parent.exists():
+        raise ConvertError(f"{parent}: no such directory", usage=True)
+    if not parent.is_dir():
+        raise ConvertError(f"{parent}: not a directory", usage=True)
+    return mode
 
 
 # --------------------------------------------------------------------------- loading

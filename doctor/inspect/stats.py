@@ -34,7 +34,11 @@ def tensor_stats(report: InspectReport) -> dict[str, dict[str, Any]]:
             view = memoryview(mm)
             try:
                 for t in report.tensors:
-                    out[t.name] = _one(report, t, view)
+                    try:
+                        out[t.name] = _one(report, t, view)
+                    except (ValueError, TypeError, KeyError, OverflowError, MemoryError) as exc:
+                        # A record the checks above did not foresee: described, the other tensors go on.
+                        out[t.name] = {"skipped": f"cannot decode it ({type(exc).__name__}: {exc})"}
             finally:
                 view.release()
     return out
@@ -47,6 +51,12 @@ def _one(report: InspectReport, t: Any, view: memoryview) -> dict[str, Any]:
     if not st or st.get("data_offset") is None:
         return {"skipped": "no readable storage bytes (meta tensor, compressed or missing record)"}
     elsize = ELEMENT_SIZE[t.dtype]
+    # Sizes, strides and the offset come from the file: anything but non-negative integers is a
+    # malformed (or hostile) record, described, never computed with.
+    dims = [*(t.shape or ()), *(t.stride or ()), t.offset]
+    if not all(type(v) is int and v >= 0 for v in dims) or len(t.shape or ()) != len(t.stride or t.shape or ()):
+        return {"skipped": f"malformed sizes in the file (shape {_short(t.shape)}, stride {_short(t.stride)}, "
+                           f"offset {_short(t.offset)})"}
     numel = 1
     for s in t.shape:
         numel *= s
@@ -65,6 +75,11 @@ def _one(report: InspectReport, t: Any, view: memoryview) -> dict[str, Any]:
     if span != numel:
         result["note"] = "a strided view: computed over the storage span it covers"
     return result
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 class _Acc:
@@ -122,7 +137,7 @@ class _Acc:
                 return np.frombuffer(raw, "<f2")
             return array("d", struct.unpack(f"<{len(raw) // 2}e", raw))
         if np is not None:
-            return np.frombuffer(raw, {"bool": "u1"}.get(self.dtype, _np_code(self.dtype)))
+            return np.frombuffer(raw, {"bool": "u1"}.get(self.dtype) or _np_code(self.dtype))
         return _swap(array(_ARRAY_CODE[self.dtype], bytes(raw)))
 
     def _feed_numpy(self, values: Any) -> None:  # pragma: no cover - numpy is optional

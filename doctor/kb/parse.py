@@ -392,8 +392,17 @@ def parse(source: str | bytes | IO[str] | IO[bytes] | Iterable[str],
     are always the user's own."""
     read = getattr(source, "read", None)
     if read is not None:
-        head = read(PASTE_MAX_CHARS + 1)
-        if len(head) <= PASTE_MAX_CHARS:
+        # Enough to tell a paste from a log; a stream may hand it over in several reads.
+        parts: list = []
+        size = 0
+        while size <= PASTE_MAX_CHARS:
+            data = read(PASTE_MAX_CHARS + 1 - size)
+            if not data:
+                break
+            parts.append(data)
+            size += len(data)
+        head = (b"" if parts and isinstance(parts[0], bytes) else "").join(parts)
+        if size <= PASTE_MAX_CHARS:
             source = head
         else:
             return _parse_stream(_Chained(head, source))

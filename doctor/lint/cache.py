@@ -2,8 +2,13 @@
 parses. The key covers the file's bytes and path, torchdoctor's version, the source of every
 rule and the engine, the selection and the targeted torch: editing any of them misses.
 
-Kept in `.torchdoctor_cache/` of the directory torchdoctor runs in (with a `.gitignore` of its
-own, as ruff does); `--no-cache` bypasses it. A cache that cannot be read or written is ignored.
+Kept outside the repository, in the user's cache directory (`$XDG_CACHE_HOME/torchdoctor/check/`,
+default `~/.cache/...`), one folder per checked directory (keyed by its real path): a repository
+can ship a `.torchdoctor_cache/` (links to `~/.bashrc`, forged results), so nothing in the tree is
+read or written. Even there, a folder or file that is a link, or is not owned by this user, or is
+group/world-writable, is not used; files are created with O_EXCL|O_NOFOLLOW, mode 0600; what is read
+is checked entry by entry against the shape written. `--no-cache` bypasses it. A cache that cannot
+be read or written is ignored: same answers, only slower.
 """
 
 from __future__ import annotations
@@ -11,11 +16,40 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 from pathlib import Path
 
 from .model import CheckResult, Edit, FileError, LintFinding, LintFix
 
-VERSION = 1
+VERSION = 2
+MAX_CACHE_BYTES = 64 * 1024 * 1024  # one configuration's cache file; larger is not ours
+
+
+def cache_root(environ: dict[str, str] | None = None) -> Path:
+    env = os.environ if environ is None else environ
+    base = env.get("XDG_CACHE_HOME") or ""
+    if not os.path.isabs(base):  # the spec: a relative value is invalid and ignored
+        base = os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "torchdoctor" / "check"
+
+
+def _owned_dir(path: Path, create: bool) -> bool:
+    """`path` is a real directory (not a link) of this user that no one else may write to;
+    created 0700 when missing and `create`."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        if not create:
+            return False
+        try:
+            os.mkdir(path, 0o700)
+            st = os.lstat(path)
+        except OSError:
+            return False
+    except OSError:
+        return False
+    return (stat.S_ISDIR(st.st_mode) and st.st_uid == os.geteuid()
+            and not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH))
 
 
 def _salt(rules_key: str) -> str:
@@ -37,8 +71,10 @@ def _salt(rules_key: str) -> str:
 class Cache:
     """One JSON file per configuration (the salt): a warm run reads one file, not one per source."""
 
-    def __init__(self, directory: str, rules_key: str) -> None:
-        self.directory = Path(directory) / ".torchdoctor_cache" / f"v{VERSION}"
+    def __init__(self, directory: str, rules_key: str, root: Path | None = None) -> None:
+        self.root = cache_root() if root is None else Path(root)
+        project = os.path.realpath(directory)
+        self.directory = self.root / hashlib.sha256(project.encode("utf-8", "surrogateescape")).hexdigest()[:32]
         self.salt = _salt(rules_key)
         self.file = self.directory / f"{self.salt[:24]}.json"
         self.hits = 0
@@ -52,13 +88,27 @@ class Cache:
         self.file = self.directory / f"{self.salt[:24]}.json"
         self._entries = None
 
+    def _safe_dirs(self, create: bool) -> bool:
+        """Every folder from the torchdoctor one down is ours alone (see the module's doc)."""
+        if create:
+            try:
+                os.makedirs(self.root.parent.parent, exist_ok=True)  # ~/.cache itself may be missing
+            except OSError:
+                return False
+        return all(_owned_dir(p, create) for p in (self.root.parent, self.root, self.directory))
+
     def _load(self) -> dict[str, dict]:
         if self._entries is None:
-            try:
-                data = json.loads(self.file.read_text(encoding="utf-8"))
-                self._entries = data if isinstance(data, dict) else {}
-            except (OSError, ValueError):
-                self._entries = {}
+            self._entries = {}
+            if self._safe_dirs(create=False):
+                data = _read_own_file(self.file)
+                if data is not None:
+                    try:
+                        loaded = json.loads(data)
+                    except ValueError:
+                        loaded = None
+                    if isinstance(loaded, dict):
+                        self._entries = {k: v for k, v in loaded.items() if isinstance(k, str) and isinstance(v, dict)}
         return self._entries
 
     def note(self, path: str, data: bytes) -> None:
@@ -67,10 +117,12 @@ class Cache:
 
     def _key(self, path: str) -> str | None:
         if path not in self._keys:
-            try:
-                self.note(path, Path(path).read_bytes())
-            except OSError:
+            from .engine import read_regular
+
+            data = read_regular(path)
+            if not isinstance(data, bytes):
                 return None
+            self.note(path, data)
         return self._keys[path]
 
     def get(self, path: str) -> CheckResult | None:
@@ -79,7 +131,7 @@ class Cache:
         if raw is None:
             return None
         try:
-            result = _decode(raw)
+            result = _decode(raw, path)
         except (KeyError, TypeError, ValueError):
             return None
         self.hits += 1
@@ -97,16 +149,40 @@ class Cache:
             return
         live = set(self._keys.values()) if keep is None else keep
         entries = {k: v for k, v in self._entries.items() if k in live}
+        if not self._safe_dirs(create=True):
+            return
+        tmp = self.directory / f".{self.file.name}.{os.getpid()}.{os.urandom(4).hex()}"
         try:
-            self.directory.mkdir(parents=True, exist_ok=True)
-            marker = self.directory.parent / ".gitignore"
-            if not marker.exists():
-                marker.write_text("# Created by torchdoctor check.\n*\n", encoding="utf-8")
-            tmp = self.directory / f".{self.file.name}.{os.getpid()}"
-            tmp.write_text(json.dumps(entries), encoding="utf-8")
-            os.replace(tmp, self.file)
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
         except OSError:
-            pass  # a read-only project: no cache, same answers
+            return
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                json.dump(entries, fh)
+            os.replace(tmp, self.file)  # replaces a link itself, never writes through it
+        except OSError:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+
+
+def _read_own_file(path: Path) -> bytes | None:
+    """The bytes of a regular file of this user, read without following a link; else None."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_uid != os.geteuid() or st.st_size > MAX_CACHE_BYTES:
+            return None
+        with os.fdopen(os.dup(fd), "rb") as fh:
+            return fh.read(MAX_CACHE_BYTES + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
 
 
 def _encode(r: CheckResult) -> dict:
@@ -119,10 +195,39 @@ def _encode(r: CheckResult) -> dict:
     }
 
 
-def _decode(d: dict) -> CheckResult:
+def _int(v: object) -> int:
+    if type(v) is not int or v < 0:
+        raise ValueError("not a count")
+    return v
+
+
+def _opt_int(v: object) -> int | None:
+    return None if v is None else _int(v)
+
+
+def _str(v: object) -> str:
+    if not isinstance(v, str):
+        raise ValueError("not a string")
+    return v
+
+
+def _decode(d: dict, path: str) -> CheckResult:
+    """The entry, checked field by field; it must be about `path` (an entry is keyed by the file's
+    path and bytes, so one naming another file was not written by us)."""
     findings = []
-    for code, name, path, line, col, eline, ecol, msg, sev, fix, related in d["findings"]:
-        lint_fix = None if fix is None else LintFix(fix[0], tuple(Edit(*e) for e in fix[2]), bool(fix[1]))
-        findings.append(LintFinding(code, name, path, line, col, eline, ecol, msg, sev, lint_fix, tuple(related)))
-    errors = [FileError(*e) for e in d["errors"]]
-    return CheckResult(findings, errors, d["files"], d["lines"], d["suppressed"])
+    for code, name, fpath, line, col, eline, ecol, msg, sev, fix, related in d["findings"]:
+        if _str(fpath) != path or sev not in ("error", "warning", "note"):
+            raise ValueError("not this file's entry")
+        lint_fix = None
+        if fix is not None:
+            summary, safe, edits = fix
+            lint_fix = LintFix(_str(summary), tuple(Edit(_int(a), _int(b), _int(c), _int(e), _str(r)) for a, b, c, e, r in edits),
+                               bool(safe))
+        findings.append(LintFinding(_str(code), _str(name), fpath, _int(line), _int(col), _int(eline), _int(ecol), _str(msg),
+                                    sev, lint_fix, tuple(_str(r) for r in related)))
+    errors = []
+    for epath, message, line, column in d["errors"]:
+        if _str(epath) != path:
+            raise ValueError("not this file's entry")
+        errors.append(FileError(epath, _str(message), _opt_int(line), _opt_int(column)))
+    return CheckResult(findings, errors, _int(d["files"]), _int(d["lines"]), _int(d["suppressed"]))

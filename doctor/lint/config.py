@@ -49,9 +49,14 @@ def load_config(start: str = ".") -> LintConfig:
         import tomllib
     else:  # pragma: no cover
         import tomli as tomllib
+    from .engine import read_regular
+
+    raw = read_regular(str(path))
+    if not isinstance(raw, bytes):
+        raise ConfigError(f"{path}: {raw.message}")
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError) as exc:
         raise ConfigError(f"{path}: cannot read: {exc}") from None
     section = data.get("tool", {}).get("torchdoctor")
     if section is None:

@@ -66,10 +66,10 @@ class _GitIgnore:
         self.rules: list[tuple[str, re.Pattern[str], bool, bool]] = []  # base, regex, negate, dir_only
 
     def add(self, directory: str) -> None:
-        try:
-            text = Path(directory, ".gitignore").read_text(encoding="utf-8", errors="replace")
-        except OSError:
+        data = read_regular(os.path.join(directory, ".gitignore"), 1 << 20)
+        if isinstance(data, FileError):
             return
+        text = data.decode("utf-8", "replace")
         for raw in text.splitlines():
             line = raw.strip()
             if not line or line.startswith("#"):
@@ -104,7 +104,7 @@ def discover(paths: Iterable[str], selection: Selection) -> Iterator[str | FileE
         if not os.path.exists(given):
             yield FileError(given, "no such file or directory")
             continue
-        if os.path.isfile(given):
+        if not os.path.isdir(given):  # a file given by name; read_regular refuses a FIFO or a device
             real = os.path.realpath(given)
             if real not in seen:
                 seen.add(real)
@@ -138,15 +138,56 @@ def discover(paths: Iterable[str], selection: Selection) -> Iterator[str | FileE
                 yield path
 
 
-def read_source(path: str) -> str | FileError:
+def read_regular(path: str, limit: int = MAX_FILE_BYTES) -> bytes | FileError:
+    """The bytes of a regular file, at most `limit` of them. The type and size are taken from the
+    open descriptor (opened without blocking), so a FIFO named `x.py` or a link to /dev/zero
+    swapped in after discovery is refused, never waited on or read forever."""
+    import stat
+
     try:
-        size = os.path.getsize(path)
-        if size > MAX_FILE_BYTES:
-            return FileError(path, f"not checked: {size / 2**20:.0f} MiB is larger than the {MAX_FILE_BYTES >> 20} MiB limit")
-        with open(path, "rb") as fh:
-            data = fh.read()
+        # Not even opened when the path names something else: opening a device can act (a tape rewinds).
+        mode = os.stat(path).st_mode
+        if not stat.S_ISREG(mode):
+            return FileError(path, f"not checked: not a regular file ({_kind(mode)})")
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except OSError as exc:
         return FileError(path, f"cannot read: {exc.strerror or exc}")
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return FileError(path, f"not checked: not a regular file ({_kind(st.st_mode)})")
+        if st.st_size > limit:
+            return FileError(path, f"not checked: {st.st_size / 2**20:.0f} MiB is larger than the {limit >> 20} MiB limit")
+        chunks, total = [], 0
+        while True:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > limit:  # it grew while being read
+                return FileError(path, f"not checked: larger than the {limit >> 20} MiB limit")
+        return b"".join(chunks)
+    except OSError as exc:
+        return FileError(path, f"cannot read: {exc.strerror or exc}")
+    finally:
+        os.close(fd)
+
+
+def _kind(mode: int) -> str:
+    import stat
+
+    for test, name in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a named pipe"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "a special file"
+
+
+def read_source(path: str) -> str | FileError:
+    data = read_regular(path)
+    if isinstance(data, FileError):
+        return data
     return decode_source(path, data)
 
 
@@ -331,12 +372,8 @@ def _project(paths: list[str], cache: Cache | None = None) -> Project:
     files: list[tuple[str, str]] = []
     hashes: dict[str, str] = {}
     for path in paths:
-        try:
-            if os.path.getsize(path) > MAX_FILE_BYTES:
-                continue
-            with open(path, "rb") as fh:
-                data = fh.read()
-        except OSError:
+        data = read_regular(path)
+        if isinstance(data, FileError):
             continue
         if cache is not None:
             cache.note(path, data)

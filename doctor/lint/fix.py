@@ -5,8 +5,9 @@ they are applied to (never a cached or stale position). The fixes of one file go
 they do not overlap; two insertions at the same point (TD401's `map_location=` and TD402's
 `weights_only=` on one torch.load) are merged in code order. The result must still parse, or the
 fixes are retried one at a time and those that break the file are dropped. The file is replaced
-atomically with the same encoding, newlines and permissions; nothing is written when nothing
-changes, and nothing at all with `diff_only`.
+atomically with the same encoding, newlines, mode, owner and group; a link is fixed where it
+points (the link stays); a read-only file is refused. Nothing is written when nothing changes, and
+nothing at all with `diff_only`.
 """
 
 from __future__ import annotations
@@ -58,20 +59,44 @@ def _parses(text: str, path: str) -> bool:
 
 
 def _read(path: str) -> tuple[bytes, str, str]:
-    with open(path, "rb") as fh:
-        data = fh.read()
+    from .engine import read_regular
+
+    data = read_regular(path)
+    if not isinstance(data, bytes):
+        raise OSError(data.message.removeprefix("cannot read: "))
     encoding = source_encoding(data)
     return data, encoding, data.decode(encoding)
 
 
+class NotWritable(Exception):
+    """A file --fix must leave alone (read-only, or its owner could not be kept)."""
+
+
+def _writable(path: str) -> os.stat_result:
+    """The file's status, when --fix may rewrite it: a regular file with a write bit that this
+    user may write (root passes os.access on anything, so the mode bits are asked too)."""
+    st = os.stat(path)
+    if not st.st_mode & 0o222 or not os.access(path, os.W_OK):
+        raise NotWritable("the file is read-only; nothing written (make it writable to let --fix change it)")
+    return st
+
+
 def _write_atomically(path: str, data: bytes) -> None:
+    """Replace `path` (already resolved: never a link) by a file with `data`, keeping its mode and
+    its owner and group; refused, with nothing written, when the owner cannot be kept."""
+    st = _writable(path)
     directory = os.path.dirname(os.path.abspath(path))
-    mode = os.stat(path).st_mode & 0o7777
     fd, tmp = tempfile.mkstemp(prefix=".torchdoctor-fix-", dir=directory)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
-        os.chmod(tmp, mode)
+        tmp_st = os.stat(tmp)
+        if (tmp_st.st_uid, tmp_st.st_gid) != (st.st_uid, st.st_gid):
+            try:
+                os.chown(tmp, st.st_uid, st.st_gid)
+            except OSError:
+                raise NotWritable("the rewritten file could not keep its owner and group; nothing written") from None
+        os.chmod(tmp, st.st_mode & 0o7777)
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -84,8 +109,15 @@ def _write_atomically(path: str, data: bytes) -> None:
 def fix_file(path: str, rules: list, selection: Selection, *, unsafe: bool = False,
              diff_only: bool = False) -> FileFix:
     out = FileFix(path)
+    # A link is fixed where it points: the target is edited, the link stays a link.
+    target = os.path.realpath(path)
     try:
-        data, encoding, text = _read(path)
+        if not diff_only:
+            _writable(target)
+        data, encoding, text = _read(target)
+    except NotWritable as exc:
+        out.error = str(exc)
+        return out
     except (OSError, SyntaxError, LookupError, UnicodeDecodeError) as exc:
         out.error = f"cannot read: {exc}"
         return out
@@ -144,12 +176,15 @@ def fix_file(path: str, rules: list, selection: Selection, *, unsafe: bool = Fal
     if diff_only:
         return out
     try:
-        with open(path, "rb") as fh:
+        with open(target, "rb") as fh:
             if fh.read() != data:  # changed while we worked on it: leave it to the user
                 out.error = "the file changed while it was being fixed; nothing written"
                 out.applied = []
                 return out
-        _write_atomically(path, new_data)
+        _write_atomically(target, new_data)
+    except NotWritable as exc:
+        out.error = str(exc)
+        out.applied = []
     except OSError as exc:
         out.error = f"cannot write: {exc.strerror or exc}"
         out.applied = []

@@ -496,8 +496,18 @@ def child_main(argv: list[str]) -> int:
         return 0
     args, kwargs = split_inputs(value)
     start = time.monotonic()
-    probe(model, args, kwargs, loss_fn, train=True, export=req.get("export", True), on_phase=write, record=rec)
+    try:
+        probe(model, args, kwargs, loss_fn, train=True, export=req.get("export", True), on_phase=write, record=rec)
+    except SystemExit as exc:  # the model's code ended the process: no result, a failed probe
+        rec["child_exit"] = f"the model's code called sys.exit({exc.code!r})"
+        write(rec)
+        return 0
+    except Exception as exc:  # noqa: BLE001 - the probe's own step failed on this model: a finding, not a traceback
+        rec["child_exit"] = f"the probe could not go on: {_one_line(exc)}"
+        write(rec)
+        return 0
     rec["seconds"] = round(time.monotonic() - start, 3)
+    rec["finished"] = True  # without it, the process ended early (os._exit in forward, say)
     write(rec)
     return 0
 
@@ -538,6 +548,9 @@ def run_isolated(factory: str, input_spec: Any, *, loss: str | None = None, devi
             rec["timeout"] = {"seconds": timeout, "phase": rec.get("phase", "start")}
         elif code != 0:
             rec["child_exit"] = _describe_exit(code)
+        elif not rec.get("finished") and not rec.get("usage_error") and not rec.get("child_exit"):
+            rec["child_exit"] = f"{_describe_exit(code)} before the probe finished (os._exit() in the model's code?)"
+        rec.pop("finished", None)
         return rec
 
 

@@ -27,6 +27,9 @@ DTYPES = (
 )
 _KWARGS = {"dtype", "device", "requires_grad"}
 MAX_ELEMENTS = 2**31  # a typo like randn(80000,80000,3) is refused before torch allocates it
+MAX_DIMS = 64  # torch's own limit for most operations (isfinite, reductions)
+MAX_SPEC_CHARS = 10_000
+MAX_DEPTH = 50  # nesting of tuples, lists, dicts and tensor(...) data
 
 
 class SpecError(ValueError):
@@ -38,11 +41,32 @@ def parse_input_spec(text: str) -> Any:
     tuples, lists lists, dicts dicts. Raises SpecError."""
     if not text or not text.strip():
         raise SpecError("the input spec is empty (e.g. --input \"randn(8,3,224,224)\")")
+    if len(text) > MAX_SPEC_CHARS:
+        raise SpecError(f"the input spec is {len(text)} characters long; an example input needs far fewer "
+                        f"(at most {MAX_SPEC_CHARS})")
+    shown = text if len(text) <= 80 else text[:77] + "..."
     try:
         tree = ast.parse(text.strip(), mode="eval")
     except SyntaxError as exc:
-        raise SpecError(f"the input spec {text!r} does not parse: {exc.msg} at column {exc.offset}") from None
+        raise SpecError(f"the input spec {shown!r} does not parse: {exc.msg} at column {exc.offset}") from None
+    except (RecursionError, MemoryError, ValueError):
+        raise SpecError(f"the input spec {shown!r} is nested too deeply") from None
+    depth = _depth(tree.body)
+    if depth > MAX_DEPTH:
+        raise SpecError(f"the input spec {shown!r} is nested {depth} levels deep; at most {MAX_DEPTH}")
     return _node(tree.body, text)
+
+
+def _depth(node: ast.AST) -> int:
+    """How deep the spec nests (iteratively: a deep spec must not exhaust the stack here)."""
+    deepest, todo = 0, [(node, 1)]
+    while todo:
+        n, d = todo.pop()
+        deepest = max(deepest, d)
+        if deepest > MAX_DEPTH:
+            break
+        todo.extend((child, d + 1) for child in ast.iter_child_nodes(n))
+    return deepest
 
 
 def _where(node: ast.AST, text: str) -> str:
@@ -161,6 +185,8 @@ def _call(node: ast.Call, text: str) -> dict[str, Any]:
         if not args:
             raise SpecError(f"{fn}(...) needs a shape, e.g. {fn}(8, 3, 224, 224){_where(node, text)}")
         out["shape"] = _ints(args, fn, node, text)
+    if len(out["shape"]) > MAX_DIMS:
+        raise SpecError(f"{fn}(...) has {len(out['shape'])} dimensions; torch supports at most {MAX_DIMS}")
     n = 1
     for d in out["shape"]:
         n *= d

@@ -3,6 +3,12 @@ explain its failure.
 
 - The child's stdout and stderr are copied chunk by chunk, as they come, to ours (bytes unchanged,
   no reordering within a stream); the last `tail_lines` lines of each are kept for the explanation.
+  When our stdout and stderr are one file (`2>&1 | tee log`, a terminal), the child gets one pipe
+  for both, so their interleaving is the one a direct run shows.
+- Output that a grandchild writes after the child exited is not lost: what arrives within
+  LATE_GRACE_S is copied here; if the pipes are still open then (a daemon the job left behind), a
+  small copier process takes them over and copies to the end, as a direct run would show it, and
+  the exit status is returned at once.
 - The child's exit status is returned exactly; a death by signal N becomes 128+N, as in a shell.
 - SIGTERM and SIGHUP are forwarded to the child. SIGINT is forwarded too, except when it came
   from a terminal whose foreground process group is ours: the terminal has already delivered
@@ -34,6 +40,7 @@ from typing import Any, BinaryIO
 RUN_DIR = "TORCHDOCTOR_RUN_DIR"
 HOOKED = "TORCHDOCTOR_HOOKED_ERROR_FILE"
 MAX_LINE = 4000
+LATE_GRACE_S = 2.0
 
 _SITECUSTOMIZE = '''\
 # Written by `torchdoctor run`: explain a torchrun worker's crash in its elastic error file.
@@ -67,22 +74,37 @@ def is_torchrun(argv: list[str]) -> bool:
 
 
 class _Pump(threading.Thread):
-    """Copy one pipe to one of our streams as bytes arrive; keep the last lines."""
+    """Copy one pipe to one of our streams as bytes arrive; keep the last lines. `stop()` makes it
+    return at its next poll without reading further (the pipe is then handed to a copier)."""
 
     def __init__(self, src: BinaryIO, dst: BinaryIO, tail_lines: int) -> None:
         super().__init__(daemon=True)
         self.src, self.dst = src, dst
         self.tail: collections.deque[bytes] = collections.deque(maxlen=tail_lines)
         self._partial = b""
+        self._halt = threading.Event()
+        self.eof = False
+
+    def stop(self) -> None:
+        self._halt.set()
 
     def run(self) -> None:
+        import select
+
         fd = self.src.fileno()
-        while True:
+        while not self._halt.is_set():
+            try:
+                ready, _, _ = select.select([fd], [], [], 0.1)
+            except (OSError, ValueError):
+                break
+            if not ready:
+                continue
             try:
                 chunk = os.read(fd, 65536)
             except OSError:
                 break
             if not chunk:
+                self.eof = True
                 break
             try:
                 self.dst.write(chunk)
@@ -103,6 +125,58 @@ class _Pump(threading.Thread):
 
     def text(self) -> str:
         return b"".join(self.tail).decode("utf-8", "replace")
+
+
+def _same_file(a: BinaryIO, b: BinaryIO) -> bool:
+    """Our stdout and stderr are one file (one pipe, one terminal, one log)."""
+    try:
+        sa, sb = os.fstat(a.fileno()), os.fstat(b.fileno())
+    except (OSError, ValueError, AttributeError, io_unsupported()):
+        return False
+    return (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino)
+
+
+def io_unsupported() -> type[Exception]:
+    import io
+
+    return io.UnsupportedOperation
+
+
+def _hand_over(pumps: list[_Pump]) -> None:
+    """The pipes a leftover grandchild still holds: a detached copier process copies them to our
+    streams until their end, so the late output is shown, and we need not wait for it."""
+    pairs = []
+    for p in pumps:
+        try:
+            pairs.append((p.src.fileno(), p.dst.fileno()))
+        except (OSError, ValueError, AttributeError, io_unsupported()):
+            continue
+    if not pairs or not hasattr(os, "fork"):
+        return
+    try:
+        pid = os.fork()
+    except OSError:
+        return
+    if pid:
+        return
+    try:  # the copier: no Python-level I/O, no threads of the parent's (only this one runs here)
+        os.setsid()
+        import select
+
+        open_fds = dict(pairs)
+        while open_fds:
+            ready, _, _ = select.select(list(open_fds), [], [])
+            for fd in ready:
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    del open_fds[fd]
+                    continue
+                try:
+                    os.write(open_fds[fd], chunk)
+                except OSError:
+                    pass
+    finally:
+        os._exit(0)
 
 
 def _describe_status(code: int) -> str:
@@ -135,19 +209,33 @@ def run(argv: list[str], *, tail_lines: int = 400, hook: bool = True,
     try:
         sys.stdout.flush()
         sys.stderr.flush()
+        merged = _same_file(out, err)
         with _Forwarder() as fwd:
-            proc = fwd.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-            pumps = (_Pump(proc.stdout, out, tail_lines), _Pump(proc.stderr, err, tail_lines))  # type: ignore[arg-type]
+            proc = fwd.proc = subprocess.Popen(argv, stdout=subprocess.PIPE,
+                                               stderr=subprocess.STDOUT if merged else subprocess.PIPE, env=env)
+            pumps = [_Pump(proc.stdout, out, tail_lines)]  # type: ignore[arg-type]
+            if not merged:
+                pumps.append(_Pump(proc.stderr, err, tail_lines))  # type: ignore[arg-type]
             for p in pumps:
                 p.start()
             proc.wait()
         interrupted = fwd.forwarded
+        deadline = time.monotonic() + LATE_GRACE_S
         for p in pumps:
-            p.join(timeout=5)  # a grandchild holding the pipe open must not keep us waiting
+            p.join(timeout=max(0.0, deadline - time.monotonic()))
+        open_pumps = [p for p in pumps if p.is_alive()]
+        if open_pumps:  # a grandchild still holds a pipe: it may write later
+            for p in open_pumps:
+                p.stop()
+            for p in open_pumps:
+                p.join(timeout=1.0)
+            _hand_over([p for p in open_pumps if not p.is_alive()])
         code = proc.returncode
         status = code if code >= 0 else 128 - code
         if code != 0 and not interrupted and code != -signal.SIGINT:
-            note = explain_failure(argv, code, pumps[0].text(), pumps[1].text(), run_dir)
+            out_tail = pumps[0].text()
+            note = explain_failure(argv, code, out_tail if not merged else "", pumps[1].text() if not merged else out_tail,
+                                   run_dir)
             try:
                 err.write(note.encode("utf-8", "replace"))
                 err.flush()
