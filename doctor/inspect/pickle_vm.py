@@ -16,7 +16,7 @@ import pickletools
 import time
 from collections import Counter, OrderedDict
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 
@@ -26,6 +26,11 @@ class PickleError(ValueError):
     def __init__(self, message: str, pos: int | None = None) -> None:
         super().__init__(message)
         self.pos = pos
+        # What was read before the error: pickle runs each opcode as it reads it, so the globals a
+        # broken pickle imports and calls before the break still run under torch.load.
+        self.globals: Counter = Counter()
+        self.uses: dict[str, set[str]] = {}
+        self.opcodes: Counter = Counter()
 
 
 class PickleLimit(PickleError):
@@ -51,7 +56,7 @@ class Ref:
 
     @property
     def full(self) -> str:
-        return f"{self.mod}.{self.name}"
+        return f"{self.mod}.{self.name}" if self.name else self.mod
 
     def __repr__(self) -> str:
         return self.full
@@ -125,6 +130,18 @@ class Loaded:
     opcodes: Counter
     protocol: int
     end: int  # byte offset just after STOP
+    # global -> how the pickle uses it: "call" (REDUCE, INST, OBJ, or called by a rebuild helper),
+    # "class" (NEWOBJ, copyreg reconstruction: __new__ without __init__), "build" (BUILD applied to the
+    # imported object itself: it mutates it), "computed" (STACK_GLOBAL of non-literal operands,
+    # copyreg extension codes). A global with none of these is only imported and referenced.
+    uses: dict[str, set[str]] = field(default_factory=dict)
+
+
+# Pseudo-globals for what a pickle calls without naming it: the verdict treats them like globals.
+CALLED_RESULT = "<the result of another call>"
+COMPUTED = "<computed STACK_GLOBAL>"
+# copyreg's helpers that rebuild an instance of their first argument with cls.__new__ (no __init__).
+_NEW_HELPERS = {"copyreg.__newobj__", "copyreg.__newobj_ex__", "copyreg._reconstructor"}
 
 
 def _hashable(key: Any) -> Any:
@@ -136,13 +153,24 @@ def _hashable(key: Any) -> Any:
 
 
 def sym_load(data: bytes | io.BufferedIOBase, limits: Limits = Limits(), *, start: int = 0) -> Loaded:
-    """Run one pickle (up to its STOP) symbolically. `data` is bytes or a file positioned at the pickle."""
+    """Run one pickle (up to its STOP) symbolically. `data` is bytes or a file positioned at the pickle.
+    A `PickleError` carries the globals, their uses and the opcodes read before it."""
+    globs: Counter = Counter()
+    ops: Counter = Counter()
+    uses: dict[str, set[str]] = {}
+    try:
+        return _sym_load(data, limits, start, globs, ops, uses)
+    except PickleError as exc:
+        exc.globals, exc.uses, exc.opcodes = globs, uses, ops
+        raise
+
+
+def _sym_load(data: bytes | io.BufferedIOBase, limits: Limits, start: int, globs: Counter, ops: Counter,
+              uses: dict[str, set[str]]) -> Loaded:
     stream = io.BytesIO(data) if isinstance(data, (bytes, bytearray, memoryview)) else data
     stack: list[Any] = []
     meta: list[list[Any]] = []
     memo: dict[int, Any] = {}
-    globs: Counter = Counter()
-    ops: Counter = Counter()
     protocol = 0
     items = 0
     deadline = time.monotonic() + limits.max_seconds
@@ -155,6 +183,13 @@ def sym_load(data: bytes | io.BufferedIOBase, limits: Limits = Limits(), *, star
             raise PickleError("MARK expected on the stack", pos)
         out, stack = stack, meta.pop()
         return out
+
+    def use(ref: Any, how: str) -> None:
+        if isinstance(ref, Ref):
+            uses.setdefault(ref.full, set()).add(how)
+        elif how == "call" or how == "class":
+            uses.setdefault(CALLED_RESULT, set()).add("call")
+            globs[CALLED_RESULT] += 1
 
     def add_item(target: Any, key: Any, value: Any) -> None:
         if isinstance(target, dict):
@@ -197,17 +232,28 @@ def sym_load(data: bytes | io.BufferedIOBase, limits: Limits = Limits(), *, star
             elif n in ("GLOBAL", "INST"):
                 mod, name = canonical(*arg.split(" ", 1))
                 globs[f"{mod}.{name}"] += 1
+                ref = Ref(mod, name)
+                uses.setdefault(ref.full, set())
                 if n == "INST":
-                    stack.append(Call(Ref(mod, name), tuple(pop_mark())))
+                    # INST calls klass(*args) (pickle's _instantiate): take the args first, then push
+                    # onto the stack below the MARK.
+                    args = tuple(pop_mark())
+                    use(ref, "call")
+                    stack.append(Call(ref, args))
                 else:
-                    stack.append(Ref(mod, name))
+                    stack.append(ref)
             elif n == "STACK_GLOBAL":
                 name, mod = stack.pop(), stack.pop()
-                if not isinstance(mod, str) or not isinstance(name, str):
-                    mod, name = "<unknown>", f"<computed: {type(mod).__name__} {type(name).__name__}>"
-                mod, name = canonical(mod, name)
-                globs[f"{mod}.{name}"] += 1
-                stack.append(Ref(mod, name))
+                if isinstance(mod, str) and isinstance(name, str):
+                    mod, name = canonical(mod, name)
+                    globs[f"{mod}.{name}"] += 1
+                    uses.setdefault(f"{mod}.{name}", set())
+                    stack.append(Ref(mod, name))
+                else:
+                    # Module or name built by the pickle itself: nothing static says what it imports.
+                    globs[COMPUTED] += 1
+                    uses.setdefault(COMPUTED, set()).add("computed")
+                    stack.append(Ref(COMPUTED, ""))
             elif n in ("BINPUT", "LONG_BINPUT", "PUT"):
                 if len(memo) >= limits.max_memo:
                     raise PickleLimit(f"more than {limits.max_memo:,} memo entries", pos)
@@ -271,26 +317,37 @@ def sym_load(data: bytes | io.BufferedIOBase, limits: Limits = Limits(), *, star
                 pid = stack.pop() if n == "BINPERSID" else arg
                 ok = (isinstance(pid, tuple) and len(pid) >= 5 and pid[0] in ("storage", b"storage")
                       and isinstance(pid[2], (str, bytes)))
-                stack.append(Storage(pid) if ok else Call(Ref("<persistent_load>", "?"), pid))
+                if ok:
+                    stack.append(Storage(pid))
+                elif isinstance(pid, tuple) and len(pid) >= 2 and pid[0] in ("module", b"module"):
+                    # Legacy torch.save(model): ('module', cls, source file, source) stands for cls.
+                    stack.append(pid[1])
+                else:
+                    stack.append(Call(Ref("<persistent_load>", "?"), pid))
             elif n == "REDUCE":
                 args = stack.pop()
                 f = stack.pop()
+                _note_call(f, args, use)
                 stack.append(_reduce(f, args))
             elif n in ("NEWOBJ", "NEWOBJ_EX"):
                 if n == "NEWOBJ_EX":
                     stack.pop()
                 args = stack.pop()
                 cls = stack.pop()
+                use(cls, "class")
                 stack.append(Call(cls, args))
             elif n == "OBJ":
                 got = pop_mark()
                 if not got:
                     raise PickleError("OBJ without a class", pos)
+                use(got[0], "call")  # OBJ calls cls(*args), like INST
                 stack.append(Call(got[0], tuple(got[1:])))
             elif n == "BUILD":
                 state = stack.pop()
                 if isinstance(stack[-1], Call):
                     stack[-1].state = state
+                elif isinstance(stack[-1], Ref):
+                    use(stack[-1], "build")
             elif n == "POP":
                 if stack:
                     stack.pop()
@@ -302,6 +359,7 @@ def sym_load(data: bytes | io.BufferedIOBase, limits: Limits = Limits(), *, star
                 stack.append(stack[-1])
             elif n in ("EXT1", "EXT2", "EXT4"):
                 globs[f"<copyreg extension {arg}>"] += 1
+                uses.setdefault(f"<copyreg extension {arg}>", set()).add("computed")
                 stack.append(Ref("<extension>", str(arg)))
             elif n == "NEXT_BUFFER":
                 stack.append(Call(Ref("<out-of-band buffer>", "?"), ()))
@@ -311,7 +369,7 @@ def sym_load(data: bytes | io.BufferedIOBase, limits: Limits = Limits(), *, star
                 if len(stack) != 1 and not stack:
                     raise PickleError("STOP on an empty stack", pos)
                 end = stream.tell() if hasattr(stream, "tell") else pos + 1
-                return Loaded(stack.pop(), globs, ops, protocol, end)
+                return Loaded(stack.pop(), globs, ops, protocol, end, uses)
             else:  # pragma: no cover - genops knows no other opcodes
                 raise PickleError(f"opcode {n} is not understood", pos)
     except PickleError:
@@ -328,6 +386,23 @@ def sym_load(data: bytes | io.BufferedIOBase, limits: Limits = Limits(), *, star
     raise PickleError("the pickle has no STOP opcode: the file ends early", pos)
 
 
+def _note_call(f: Any, args: Any, use: Any) -> None:
+    """Record what a REDUCE calls, including what the rebuild helpers call or construct for it."""
+    use(f, "call")
+    if not isinstance(f, Ref) or not isinstance(args, tuple) or not args:
+        return
+    if f.full in _NEW_HELPERS:
+        use(args[0], "class")
+        # copyreg._reconstructor(cls, base, state) also runs base.__init__(obj, state) unless base is object.
+        if f.full == "copyreg._reconstructor" and len(args) > 1 and not (
+                isinstance(args[1], Ref) and args[1].full == "builtins.object"):
+            use(args[1], "call")
+    elif f.full == "torch._tensor._rebuild_from_type_v2":
+        use(args[0], "call")  # _rebuild_from_type_v2(func, new_type, args, state) calls func(*args)
+        if len(args) > 1:
+            use(args[1], "class")
+
+
 def _reduce(f: Any, args: Any) -> Any:
     """REDUCE: understand torch's rebuild functions and OrderedDict(); record everything else."""
     if not isinstance(f, Ref) or not isinstance(args, tuple):
@@ -335,6 +410,10 @@ def _reduce(f: Any, args: Any) -> Any:
     full, name = f.full, f.name
     if full == "collections.OrderedDict" and args == ():
         return OrderedDict()
+    if full == "collections.OrderedDict" and len(args) == 1 and isinstance(args[0], list) and all(
+            isinstance(p, (list, tuple)) and len(p) == 2 for p in args[0]):
+        # Old torch.save wrote OrderedDict([[key, tensor], ...]): a state dict all the same.
+        return OrderedDict((_hashable(k), v) for k, v in args[0])
     if f.mod == "torch._utils":
         if name in REBUILD and args and isinstance(args[0], Storage) and len(args) >= 4:
             st = args[0]

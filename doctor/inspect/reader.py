@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import struct
-import zipfile
+import tarfile
 from typing import Any
 
 from .pickle_vm import (
@@ -26,9 +26,10 @@ from .pickle_vm import (
     walk,
 )
 from .report import ELEMENT_SIZE, NEW_DTYPES, InspectReport, StateDict, TensorInfo
+from .torchzip import TorchZip, ZipError
 
 LEGACY_MAGIC = 0x1950A86A20F9469CFC6C
-LEGACY_HEAD = b"\x80\x02\x8a\x0a\x6c\xfc\x9c\x46\xf9\x20\x6a\xa8\x50\x19"
+LEGACY_PROTOCOL_VERSION = 1001
 MAX_PICKLE_BYTES = 1 << 30  # a data.pkl larger than this is refused as a bomb
 MAX_SAFETENSORS_HEADER = 100 << 20  # what the safetensors library itself accepts
 # Wrapper prefixes on state-dict keys and what added them.
@@ -62,23 +63,25 @@ def inspect_path(path: str | os.PathLike, *, tensors: bool = False, tree: bool =
     if size == 0:
         return _unreadable(report, "empty", "not-a-checkpoint", "the file is empty (0 bytes)")
     kind = sniff(head, size)
+    if kind == "unknown" and _is_tar(path):
+        kind = "tar"  # torch tries the tar loader first, with tarfile's rules, so we do too
     report.format = kind
     try:
         if kind == "zip":
             _read_zip(report, limits)
-        elif kind == "legacy":
-            _read_legacy(report, limits)
         elif kind == "safetensors":
             _read_safetensors(report)
-        elif kind == "raw-pickle":
-            _read_raw_pickle(report, limits)
-        elif kind == "unknown" and head[:1] in _PICKLE0_START and _parses_as_pickle(report, limits):
-            pass  # a protocol 0/1 pickle: read as one
+        elif kind in ("pickle", "unknown"):
+            # torch.load reads anything that is neither zip nor tar as a pickle stream: so do we,
+            # whatever its first byte (a broken pickle may still have run code before it broke).
+            _read_stream(report, limits, strict=kind == "pickle")
         else:
             _not_a_checkpoint(report, kind, head)
     except PickleLimit as exc:
+        _absorb(report, exc)
         _unreadable(report, report.format, "limit", _where(exc))
     except PickleError as exc:
+        _absorb(report, exc)
         _unreadable(report, report.format, "truncated" if "ends early" in str(exc) or "no STOP" in str(exc)
                     else "corrupt", _where(exc))
     if report.readable and tensors and report.tensors:
@@ -90,25 +93,10 @@ def inspect_path(path: str | os.PathLike, *, tensors: bool = False, tree: bool =
     return report
 
 
-# Opcodes a protocol 0/1 pickle starts with: MARK, GLOBAL, INST, the empty containers, NONE, INT, ...
-_PICKLE0_START = {bytes([c]) for c in b"(ci]}N)IJKLFSVX\x80"}
-
-
-def _parses_as_pickle(report: InspectReport, limits: Limits) -> bool:
-    try:
-        _read_raw_pickle(report, limits)
-    except PickleError:
-        return False
-    report.format = "raw-pickle"
-    return True
-
-
 def sniff(head: bytes, size: int) -> str:
     """What the first bytes say the file is."""
     if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
         return "zip"
-    if head.startswith(LEGACY_HEAD):
-        return "legacy"
     if len(head) >= 262 and head[257:262] == b"ustar":
         return "tar"
     if head.startswith(b"version https://git-lfs"):
@@ -123,8 +111,25 @@ def sniff(head: bytes, size: int) -> str:
         if 2 <= n <= min(size - 8, MAX_SAFETENSORS_HEADER):
             return "safetensors"
     if head[:1] == b"\x80" and len(head) > 1 and 0 <= head[1] <= 5:
-        return "raw-pickle"
+        return "pickle"
     return "unknown"
+
+
+def _is_tar(path: str) -> bool:
+    try:
+        with tarfile.open(path, mode="r:"):
+            return True
+    except (tarfile.TarError, OSError, ValueError, EOFError, UnicodeDecodeError, OverflowError):
+        return False
+
+
+def _absorb(report: InspectReport, part: Any) -> None:
+    """Add one pickle's (or a broken pickle's partial) globals, their uses and opcodes to the report."""
+    for name, count in part.globals.items():
+        report.globals[name] = report.globals.get(name, 0) + count
+    for name, how in part.uses.items():
+        report.global_uses[name] = sorted(set(report.global_uses.get(name, [])) | set(how))
+    report.opcodes = sorted(set(report.opcodes) | set(part.opcodes))
 
 
 def _where(exc: PickleError) -> str:
@@ -180,83 +185,75 @@ def _lfs_size(size: str | None) -> str:
 # --------------------------------------------------------------------------- zip
 def _read_zip(report: InspectReport, limits: Limits) -> None:
     try:
-        zf = zipfile.ZipFile(report.path)
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError, struct.error, NotImplementedError) as exc:
+        zf = TorchZip(report.path)
+    except (ZipError, OSError, struct.error, ValueError) as exc:
         _salvage_zip(report, limits, exc)
         return
-    with zf:
-        try:
-            infos = {i.filename: i for i in zf.infolist()}
-        except Exception as exc:  # noqa: BLE001  # pragma: no cover - infolist is already parsed
-            _unreadable(report, "zip", "corrupt", f"the zip directory cannot be read ({exc})")
-            return
-        pkl = [n for n in infos if n == "data.pkl" or n.endswith("/data.pkl")]
-        script = [n for n in infos if n.endswith("constants.pkl") or "/code/" in n]
-        if script:
-            report.format = "torchscript"
-        if not pkl:
-            _unreadable(report, report.format, "not-a-checkpoint",
-                        "a zip archive without a data.pkl record: not written by torch.save "
-                        f"(it holds {', '.join(list(infos)[:5]) or 'nothing'})")
-            return
-        name = min(pkl, key=len)
-        prefix = name[: -len("data.pkl")]
-        report.archive = prefix.rstrip("/")
-        for record, attr in (("version", "format_version"), ("byteorder", "byteorder")):
-            info = infos.get(prefix + record)
-            if info is not None and info.file_size < 64:
-                try:
-                    setattr(report, attr, zf.read(info).decode("ascii", "replace").strip())
-                except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError, struct.error):
-                    pass  # an unreadable small record only loses that detail
-        info = infos[name]
-        if info.file_size > MAX_PICKLE_BYTES:
+    report.archive_problems = zf.problems
+    if not zf.prefix:
+        _unreadable(report, "zip", "not-a-checkpoint",
+                    f"a zip archive with no folder/data.pkl record: its first entry ({zf.entries[0].name!r}) is in "
+                    "no folder, so it was not written by torch.save and torch.load refuses it")
+        return
+    report.archive = zf.prefix
+    if zf.exact("constants.pkl"):  # torch.load's own test, then it hands the file to torch.jit.load
+        report.format = "torchscript"
+    candidates = zf.find("data.pkl")
+    if not candidates:
+        names = ", ".join(e.name for e in zf.entries[:5])
+        _unreadable(report, report.format, "not-a-checkpoint",
+                    f"a zip archive without a data.pkl record: not written by torch.save (it holds {names})")
+        return
+    for record in ("data.pkl", "constants.pkl", "version", ".data/version", "byteorder"):
+        for e in zf.find(record):
+            if e.raw != f"{zf.prefix}/{record}".encode():
+                zf.problems.append(f"{e.name!r} stands for {record} (torch's lookup ignores case; torch.save "
+                                   "writes lower case)")
+    for record, attr in ((".data/version", "format_version"), ("version", "format_version"),
+                         ("byteorder", "byteorder")):
+        found = zf.find(record)
+        if found and found[0].size < 64 and getattr(report, attr) is None:
+            try:
+                setattr(report, attr, zf.read(found[0], 64).decode("ascii", "replace").strip())
+            except (ZipError, OSError):
+                pass  # an unreadable small record only loses that detail
+    # Every data.pkl torch might pick is read; the first in directory order gives the structure.
+    loaded = None
+    for e in candidates + (zf.find("constants.pkl") if report.format == "torchscript" else []):
+        if e.size > MAX_PICKLE_BYTES:
             _unreadable(report, report.format, "limit",
-                        f"{name} declares {info.file_size:,} bytes (more than {MAX_PICKLE_BYTES:,}): refused as a bomb")
+                        f"{e.name} declares {e.size:,} bytes (more than {MAX_PICKLE_BYTES:,}): refused as a bomb")
             return
         try:
-            with zf.open(info) as fh:
-                data = fh.read(MAX_PICKLE_BYTES + 1)
-        except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError, struct.error) as exc:
-            _unreadable(report, report.format, "corrupt", f"{name} cannot be read: {exc}")
+            data = zf.read(e, MAX_PICKLE_BYTES)
+        except (ZipError, OSError) as exc:
+            _unreadable(report, report.format, getattr(exc, "kind", "corrupt"), f"{e.name} cannot be read: {exc}")
             return
-        loaded = sym_load(data, limits)
-        _fill(report, loaded, limits)
-        # Storage records: present, big enough, and where their bytes are (for --tensors).
-        for key, st in report.storages.items():
-            rec = infos.get(f"{prefix}data/{key}")
-            st["record"] = f"{prefix}data/{key}"
-            if rec is None:
-                if st["location"] != "meta":
-                    report.storage_problems.append(f"storage {key}: record {prefix}data/{key} is missing")
-                continue
-            if rec.file_size < st["nbytes"]:
-                report.storage_problems.append(
-                    f"storage {key}: declares {st['nbytes']:,} bytes but {prefix}data/{key} holds {rec.file_size:,}")
-            st["data_offset"] = _payload_offset(report.path, rec)
-
-
-def _payload_offset(path: str, info: zipfile.ZipInfo) -> int | None:
-    """Where a STORED record's bytes start: the local header's own name and extra lengths count."""
-    if info.compress_type != zipfile.ZIP_STORED:
-        return None
-    try:
-        with open(path, "rb") as fh:
-            fh.seek(info.header_offset)
-            local = fh.read(30)
-        if len(local) < 30 or local[:4] != b"PK\x03\x04":
-            return None
-        n, m = struct.unpack("<HH", local[26:30])
-        return info.header_offset + 30 + n + m
-    except OSError:
-        return None
+        part = sym_load(data, limits)
+        _absorb(report, part)
+        if loaded is None:
+            loaded = part
+    _fill(report, loaded, limits)
+    # Storage records: present, big enough, and where their bytes are (for --tensors).
+    for key, st in report.storages.items():
+        found = zf.find(f"data/{key}")
+        st["record"] = f"{zf.prefix}/data/{key}"
+        if not found:
+            if st["location"] != "meta":
+                report.storage_problems.append(f"storage {key}: record {zf.prefix}/data/{key} is missing")
+            continue
+        rec = found[0]
+        if rec.size < st["nbytes"]:
+            report.storage_problems.append(
+                f"storage {key}: declares {st['nbytes']:,} bytes but {zf.prefix}/data/{key} holds {rec.size:,}")
+        st["data_offset"] = zf.payload_offset(rec) if rec.method == 0 else None
 
 
 def _salvage_zip(report: InspectReport, limits: Limits, exc: Exception) -> None:
     """The zip directory is missing or broken. If the first record is data.pkl, read it anyway to
     say what the checkpoint was and how much of it is missing."""
     detail = str(exc) or type(exc).__name__
-    kind = "truncated" if "not a zip file" in detail.lower() or "truncated" in detail.lower() else "corrupt"
+    kind = getattr(exc, "kind", "corrupt")
     salvage: dict[str, Any] = {}
     try:
         with open(report.path, "rb") as fh:
@@ -267,18 +264,15 @@ def _salvage_zip(report: InspectReport, limits: Limits, exc: Exception) -> None:
                 fh.seek(m, os.SEEK_CUR)
                 if name.endswith("data.pkl") and struct.unpack("<H", local[8:10])[0] == 0:
                     loaded = sym_load(fh, limits, start=30 + n + m)
+                    _absorb(report, loaded)
                     probe = InspectReport(path=report.path, file_size=report.file_size, format="zip")
                     _fill(probe, loaded, limits)
-                    needed = probe.total_bytes
-                    salvage = {"tensors": probe.tensor_count, "needed_bytes": needed}
-                    report.globals, report.opcodes = probe.globals, probe.opcodes
-    except (PickleError, OSError, struct.error, ValueError):
+                    salvage = {"tensors": probe.tensor_count, "needed_bytes": probe.total_bytes}
+    except PickleError as broken:
+        _absorb(report, broken)
+    except (OSError, struct.error, ValueError):
         pass
-    if kind == "truncated":
-        text = "the zip archive has no end-of-central-directory record: the file was cut short " \
-               "(an interrupted download or save)"
-    else:
-        text = f"the zip directory is corrupt ({detail})"
+    text = detail
     if salvage:
         text += (f"; its data.pkl still reads: {salvage['tensors']} tensors needing about "
                  f"{salvage['needed_bytes']:,} bytes, and the file is {report.file_size:,} bytes")
@@ -286,23 +280,58 @@ def _salvage_zip(report: InspectReport, limits: Limits, exc: Exception) -> None:
 
 
 # --------------------------------------------------------------------------- legacy
-def _read_legacy(report: InspectReport, limits: Limits) -> None:
+def _read_stream(report: InspectReport, limits: Limits, *, strict: bool) -> None:
+    """A pickle stream, read the way torch's `_legacy_load` reads it: one pickle, and when its value
+    is the legacy magic number (however it is encoded) the protocol version, the system info, the
+    object and the storage keys after it, each a pickle of its own that `pickle.load` runs.
+    `strict`: the file starts like a pickle, so a failure is damage rather than "not a checkpoint"."""
     with open(report.path, "rb") as fh:
-        magic = sym_load(fh, limits)
-        if magic.root != LEGACY_MAGIC:
-            _unreadable(report, "legacy", "corrupt", f"the legacy magic number is {magic.root!r}")
+        try:
+            first = sym_load(fh, limits)
+        except PickleError as exc:
+            if strict or exc.globals:
+                raise
+            _absorb(report, exc)
+            with open(report.path, "rb") as again:
+                _not_a_checkpoint(report, "unknown", again.read(512))
             return
-        version = sym_load(fh, limits)
-        info = sym_load(fh, limits)
-        report.details["protocol_version"] = version.root
-        if isinstance(info.root, dict):
-            report.byteorder = "little" if info.root.get("little_endian", True) else "big"
-        loaded = sym_load(fh, limits)
-        keys = sym_load(fh, limits)
+        _absorb(report, first)
+        magic = type(first.root) is int and first.root == LEGACY_MAGIC
+        # A magic number built by a call could still equal it when the call runs: read on as torch would.
+        speculative = not magic and _runs_calls(first)
+        if not magic and not speculative:
+            report.format = "raw-pickle"
+            _fill(report, first, limits)
+            return
+        report.format = "legacy"
+        parts = [first]
+        try:
+            for _ in range(4):  # protocol version, sys_info, the object, the storage keys
+                part = sym_load(fh, limits)
+                _absorb(report, part)
+                parts.append(part)
+                if len(parts) == 2 and not (part.root == LEGACY_PROTOCOL_VERSION or _runs_calls(part)):
+                    break  # torch stops here: "Invalid protocol version"
+        except PickleError:
+            if speculative:
+                report.format = "raw-pickle"
+                _fill(report, first, limits)
+                return
+            raise
         offset = fh.tell()
-    for part in (magic, version, info, keys):
-        loaded.globals.update(part.globals)
-        loaded.opcodes.update(part.opcodes)
+    if speculative:
+        report.format = "raw-pickle"
+        _fill(report, first, limits)
+        return
+    if len(parts) < 5:
+        _fill(report, first, limits)
+        _unreadable(report, "legacy", "corrupt",
+                    f"the legacy stream's protocol version is {parts[1].root!r}, not {LEGACY_PROTOCOL_VERSION}")
+        return
+    _, version, info, loaded, keys = parts
+    report.details["protocol_version"] = version.root
+    if isinstance(info.root, dict):
+        report.byteorder = "little" if info.root.get("little_endian", True) else "big"
     _fill(report, loaded, limits)
     report.details["pickles"] = 5
     order = keys.root if isinstance(keys.root, list) else []
@@ -331,10 +360,8 @@ def _read_legacy(report: InspectReport, limits: Limits) -> None:
             offset += 8 + nbytes
 
 
-def _read_raw_pickle(report: InspectReport, limits: Limits) -> None:
-    with open(report.path, "rb") as fh:
-        loaded = sym_load(fh, limits)
-    _fill(report, loaded, limits)
+def _runs_calls(loaded: Any) -> bool:
+    return any("call" in how for how in loaded.uses.values())
 
 
 # --------------------------------------------------------------------------- safetensors
@@ -384,8 +411,7 @@ def _read_safetensors(report: InspectReport) -> None:
 
 # --------------------------------------------------------------------------- the structure
 def _fill(report: InspectReport, loaded: Any, limits: Limits) -> None:
-    report.globals = dict(loaded.globals)
-    report.opcodes = sorted(loaded.opcodes)
+    """The structure of the one pickle that holds the checkpoint (its globals are already absorbed)."""
     report.pickle_protocol = loaded.protocol
     root = loaded.root
     report.root_type = _kind(root)

@@ -167,7 +167,7 @@ def _swap(values: array) -> array:
 
 def _np_code(dtype: str) -> str:
     return {"float32": "<f4", "float64": "<f8", "int8": "i1", "uint8": "u1", "int16": "<i2", "uint16": "<u2",
-            "int32": "<i4", "uint32": "<u4", "int64": "<i8", "uint64": "<u8"}[dtype]
+            "int32": "<i4", "uint32": "<u4", "int64": "<i8", "uint64": "<u8", "bool": "u1"}[dtype]
 
 
 _NUMPY: list[Any] = []
