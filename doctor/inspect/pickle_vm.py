@@ -133,7 +133,7 @@ class Loaded:
     # global -> how the pickle uses it: "call" (REDUCE, INST, OBJ, or called by a rebuild helper),
     # "class" (NEWOBJ, copyreg reconstruction: __new__ without __init__), "build" (BUILD applied to the
     # imported object itself: it mutates it), "computed" (STACK_GLOBAL of non-literal operands,
-    # copyreg extension codes). A global with none of these is only imported and referenced.
+    # copyreg extension codes), "dotted" (a name with dots, resolved attribute by attribute). A global with none of these is only imported and referenced.
     uses: dict[str, set[str]] = field(default_factory=dict)
 
 
@@ -233,7 +233,7 @@ def _sym_load(data: bytes | io.BufferedIOBase, limits: Limits, start: int, globs
                 mod, name = canonical(*arg.split(" ", 1))
                 globs[f"{mod}.{name}"] += 1
                 ref = Ref(mod, name)
-                uses.setdefault(ref.full, set())
+                _note_name(ref, uses)
                 if n == "INST":
                     # INST calls klass(*args) (pickle's _instantiate): take the args first, then push
                     # onto the stack below the MARK.
@@ -247,8 +247,9 @@ def _sym_load(data: bytes | io.BufferedIOBase, limits: Limits, start: int, globs
                 if isinstance(mod, str) and isinstance(name, str):
                     mod, name = canonical(mod, name)
                     globs[f"{mod}.{name}"] += 1
-                    uses.setdefault(f"{mod}.{name}", set())
-                    stack.append(Ref(mod, name))
+                    ref = Ref(mod, name)
+                    _note_name(ref, uses)
+                    stack.append(ref)
                 else:
                     # Module or name built by the pickle itself: nothing static says what it imports.
                     globs[COMPUTED] += 1
@@ -384,6 +385,14 @@ def _sym_load(data: bytes | io.BufferedIOBase, limits: Limits, start: int, globs
             raise PickleError(f"the pickle ends early ({text})", pos) from None
         raise PickleError(f"malformed pickle: {text}", pos) from None
     raise PickleError("the pickle has no STOP opcode: the file ends early", pos)
+
+
+def _note_name(ref: Ref, uses: dict[str, set[str]]) -> None:
+    how = uses.setdefault(ref.full, set())
+    # pickle resolves a dotted name attribute by attribute (`torch` + `os.system` is torch.os.system):
+    # what it reaches is not the module it names.
+    if "." in ref.name or not ref.name or not ref.mod:
+        how.add("dotted")
 
 
 def _note_call(f: Any, args: Any, use: Any) -> None:
