@@ -285,6 +285,7 @@ def _read_stream(report: InspectReport, limits: Limits, *, strict: bool) -> None
     is the legacy magic number (however it is encoded) the protocol version, the system info, the
     object and the storage keys after it, each a pickle of its own that `pickle.load` runs.
     `strict`: the file starts like a pickle, so a failure is damage rather than "not a checkpoint"."""
+    report.format = "raw-pickle"
     with open(report.path, "rb") as fh:
         try:
             first = sym_load(fh, limits)
