@@ -15,7 +15,8 @@ def safe_globals_code(classes: list[str]) -> str:
     """One line of Python that allowlists these classes: each imported under a unique name; a class
     of the script that saved the file (`__main__`) cannot be imported, so it is named and explained;
     numpy 1.x names moved under numpy._core and take the (class, "old name") form."""
-    imports, exprs, notes, taken = [], [], [], set()
+    imports: dict[str, list[str]] = {}
+    exprs, notes, taken = [], [], set()
     for full in classes:
         mod, _, name = full.rpartition(".")
         if mod == "__main__":
@@ -24,16 +25,17 @@ def safe_globals_code(classes: list[str]) -> str:
             continue
         if mod.startswith("numpy.core"):
             new = "numpy._core" + mod[len("numpy.core"):]
-            imports.append("import numpy")
+            imports.setdefault("numpy", [])
             exprs.append(f'({new}.{name}, "{full}")')
             continue
         alias, n = name, 2
         while alias in taken:
             alias, n = f"{name}_{n}", n + 1
         taken.add(alias)
-        imports.append(f"from {mod} import {name}" + (f" as {alias}" if alias != name else ""))
+        imports.setdefault(mod, []).append(name + (f" as {alias}" if alias != name else ""))
         exprs.append(alias)
-    head = "; ".join(["import torch", *dict.fromkeys(imports)])
+    lines = [f"from {mod} import {', '.join(names)}" if names else f"import {mod}" for mod, names in imports.items()]
+    head = "; ".join(["import torch", *lines])
     comment = TRUST + (" (" + "; ".join(notes) + ")" if notes else "")
     return f"{head}; torch.serialization.add_safe_globals([{', '.join(exprs)}]){comment}"
 

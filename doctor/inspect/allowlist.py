@@ -246,7 +246,7 @@ def classify(name: str, uses: list[str] | set[str] | None, fmt: str = "zip") -> 
     if name in ALLOWED:
         return OK, "on torch's weights_only allowlist"
     if is_blocked(name):
-        return RUNS_CODE, f"module {mod.split('.')[0]} is blocked by torch even when allowlisted (operating-system access)"
+        return RUNS_CODE, f"operating-system access: torch blocks module {mod.split('.')[0]} even when allowlisted"
     if mod in ("builtins", "__builtin__", "__builtins__"):
         if name.replace("__builtin__.", "builtins.") in DATA_CLASSES:
             return DATA_CLASS, "a plain data type"

@@ -90,14 +90,23 @@ class Storage:
 
 
 class TensorRef:
-    __slots__ = ("dtype", "offset", "parameter", "requires_grad", "size", "storage", "stride")
+    __slots__ = ("dtype", "malformed", "offset", "parameter", "requires_grad", "size", "storage", "stride")
 
     def __init__(self, storage: Storage | None, offset: Any, size: Any, stride: Any, requires_grad: Any,
                  dtype: str | None) -> None:
-        self.storage, self.offset = storage, offset if isinstance(offset, int) else 0
-        self.size = tuple(size) if isinstance(size, (tuple, list)) else ()
-        self.stride = tuple(stride) if isinstance(stride, (tuple, list)) else ()
+        self.storage = storage
+        # A hostile or damaged pickle can give any value here: only non-negative ints make a tensor.
+        self.malformed = next((f"its {what} is {value!r}" for what, value in
+                               (("size", size), ("stride", stride), ("storage offset", offset))
+                               if not _dims(value if what != "storage offset" else (value,))), None)
+        self.offset = offset if not self.malformed else 0
+        self.size = tuple(size) if not self.malformed else ()
+        self.stride = tuple(stride) if not self.malformed else ()
         self.requires_grad, self.dtype, self.parameter = bool(requires_grad is True), dtype or "?", False
+
+
+def _dims(value: Any) -> bool:
+    return isinstance(value, (tuple, list)) and all(type(v) is int and v >= 0 for v in value)
 
 
 # Storage class name -> dtype; UntypedStorage (rebuild v3) carries the dtype as an argument.

@@ -63,8 +63,8 @@ def inspect_path(path: str | os.PathLike, *, tensors: bool = False, tree: bool =
     if size == 0:
         return _unreadable(report, "empty", "not-a-checkpoint", "the file is empty (0 bytes)")
     kind = sniff(head, size)
-    if kind == "unknown" and _is_tar(path):
-        kind = "tar"  # torch tries the tar loader first, with tarfile's rules, so we do too
+    if kind != "zip" and _is_tar(path):
+        kind = "tar"  # torch tries the tar loader before reading a pickle, with tarfile's rules: so do we
     report.format = kind
     try:
         if kind == "zip":
@@ -161,8 +161,9 @@ def _not_a_checkpoint(report: InspectReport, kind: str, head: bytes) -> None:
         detail = "an HTML page (an error, login or quota page saved under a checkpoint's name)" + \
             (f": {title!r}" if title else "")
     elif kind == "tar":
-        detail = ("the ancient tar format of torch 0.1.x: torch.load refuses it under weights_only=True; "
-                  "re-save it with a modern torch")
+        detail = ("a tar file, which torch.load reads as the ancient format of torch 0.1.x: it refuses it under "
+                  "weights_only=True, and under weights_only=False unpickles its members, which torchdoctor "
+                  "does not read: treat it as able to run code")
     elif kind == "npy":
         detail = "a numpy .npy array, not a torch checkpoint (load it with numpy.load)"
     else:
@@ -418,7 +419,9 @@ def _fill(report: InspectReport, loaded: Any, limits: Limits) -> None:
     report.root_type = _kind(root)
     storages: dict[str, dict[str, Any]] = {}
     for path, node, _parent in walk(root, limits):
-        if isinstance(node, TensorRef):
+        if isinstance(node, TensorRef) and node.malformed:
+            report.storage_problems.append(f"tensor {path or '<root>'}: {node.malformed[:120]}, not a tensor shape")
+        elif isinstance(node, TensorRef):
             st = node.storage
             elsize = ELEMENT_SIZE.get(node.dtype, 1)
             numel = 1
@@ -432,6 +435,14 @@ def _fill(report: InspectReport, loaded: Any, limits: Limits) -> None:
                 s_numel = st.numel if isinstance(st.numel, int) else 0
                 storages[st.key] = {"dtype": node.dtype, "location": st.location, "numel": s_numel,
                                     "nbytes": s_numel * s_elsize}
+            if st is not None and isinstance(st.numel, int) and numel:
+                # The elements the view reaches must lie inside its storage (torch checks this on load).
+                span = node.offset + 1 + sum((s - 1) * d for s, d in zip(node.size, node.stride))
+                capacity = st.numel * (1 if st.type_name == "UntypedStorage" else elsize)
+                if span * elsize > capacity:
+                    report.storage_problems.append(
+                        f"tensor {path or '<root>'}: {node.dtype}{list(node.size)[:8]} reaches element {span - 1:,} "
+                        f"of storage {st.key}, which holds {capacity // max(elsize, 1):,}")
         elif isinstance(node, dict) and node:
             values = list(node.values())
             n_tensors = sum(isinstance(v, TensorRef) for v in values)
