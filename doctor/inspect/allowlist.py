@@ -9,6 +9,8 @@ rebuilt without being called (the user's own model classes), or a reference."""
 
 from __future__ import annotations
 
+import sys
+
 ALLOWED_TORCH_VERSION = "2.13.0"
 
 ALLOWED = frozenset({
@@ -187,7 +189,7 @@ CODE_EXEC_MODULES = frozenset({
     "torch._dynamo", "torch._inductor", "torch.jit", "torch._C", "torch.ops", "torch.classes", "torch.fx",
     "torch.package", "torch.serialization", "torch.distributed.run", "torch.distributed.launch",
     "torch.distributed.elastic", "torch.backends.cpp_extension", "numpy.testing", "numpy.f2py",
-    "numpy.distutils",
+    "numpy.distutils", "lib2to3", "torchdoctor", "fickling", "picklescan", "modelscan",
 })
 CODE_EXEC_BUILTINS = frozenset({
     "eval", "exec", "compile", "open", "__import__", "getattr", "setattr", "delattr", "globals",
@@ -208,7 +210,9 @@ DATA_CLASSES = frozenset({
     "builtins.object", "builtins.complex", "builtins.set", "builtins.bytearray", "collections.OrderedDict",
     "collections.Counter", "collections.deque", "collections.defaultdict", "argparse.Namespace",
     "datetime.datetime", "datetime.date", "datetime.time", "datetime.timedelta", "datetime.timezone",
-    "decimal.Decimal", "fractions.Fraction", "uuid.UUID", "random.Random", "numpy.ndarray", "numpy.dtype",
+    "decimal.Decimal", "fractions.Fraction", "uuid.UUID", "random.Random", "types.SimpleNamespace",
+    "pathlib.Path", "pathlib.PosixPath", "pathlib.WindowsPath", "pathlib.PurePath", "pathlib.PurePosixPath",
+    "pathlib.PureWindowsPath", "numpy.ndarray", "numpy.dtype",
     "numpy.core.multiarray.ndarray", "numpy._core.multiarray.ndarray", "numpy.ma.core.MaskedArray",
     "torch.nn.parameter.Buffer", "torch.nn.parameter.UninitializedParameter",
 })
@@ -245,6 +249,8 @@ def classify(name: str, uses: list[str] | set[str] | None, fmt: str = "zip") -> 
         return RUNS_CODE, "BUILD applied to the imported object itself: it overwrites that object's attributes"
     if name in ALLOWED:
         return OK, "on torch's weights_only allowlist"
+    if name in DATA_CLASSES:
+        return DATA_CLASS, "a plain data type"
     if is_blocked(name):
         return RUNS_CODE, f"operating-system access: torch blocks module {mod.split('.')[0]} even when allowlisted"
     if mod in ("builtins", "__builtin__", "__builtins__"):
@@ -255,6 +261,9 @@ def classify(name: str, uses: list[str] | set[str] | None, fmt: str = "zip") -> 
         return TORCHSCRIPT, "TorchScript's own reconstruction of a scripted module"
     if name in CODE_EXEC_NAMES or _in_modules(mod, CODE_EXEC_MODULES):
         return RUNS_CODE, "known to run code, spawn processes, touch files or import objects by name"
+    top = mod.split(".")[0]
+    if top.startswith("_") and top not in ("__main__", "__torch__"):
+        return RUNS_CODE, f"a private interpreter module ({top}): its functions are internals, not data types"
     if name in DATA_CLASSES or (mod == "numpy.dtypes" and attr.endswith("DType")):
         return DATA_CLASS, "a plain data type"
     if name in DATA_FUNCTIONS or (mod in ("torch._utils", "torch._tensor") and attr.startswith("_rebuild_")):
@@ -263,9 +272,15 @@ def classify(name: str, uses: list[str] | set[str] | None, fmt: str = "zip") -> 
         return RUNS_CODE, "a dunder attribute: an interpreter internal, not a data type"
     if "call" in how:
         return RUNS_CODE, "called while loading, and not a known data type or rebuild function: it can run any code"
+    if top in _STDLIB:
+        # No user model class lives in the standard library; a stdlib class is rebuilt for its machinery.
+        return RUNS_CODE, "a standard-library object that is not a known data type (a gadget, not a model class)"
     if "class" in how:
         return CLASS, "a class rebuilt without calling it (cls.__new__ and its state)"
     return REFERENCE, "imported and stored, not called while loading"
+
+
+_STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) - {"__main__"}
 
 
 def _in_modules(mod: str, modules: frozenset[str]) -> bool:
