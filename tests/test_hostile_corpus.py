@@ -344,3 +344,20 @@ def test_a_hostile_payload_is_not_hidden_by_a_benign_structure(tmp_path):
     path = tmp_path / "sd_with_hook.pth"
     path.write_bytes(legacy(os_system(str(tmp_path / "never"))))
     assert by_code(inspect_path(path))["TI103"].status is Status.ERROR
+
+
+def test_numpy_values_are_refused_data_not_code(tmp_path):
+    np = pytest.importorskip("numpy")
+    import torch
+
+    path = tmp_path / "with_numpy.pth"
+    torch.save({"rng": np.random.get_state(), "best": np.float32(0.5), "gen": np.random.default_rng(0),
+                "weights": torch.ones(2)}, path)
+    found = by_code(inspect_path(path))
+    assert found["TI103"].status is Status.OK, found["TI103"].message
+    ti104 = found["TI104"]
+    assert ti104.status is Status.WARNING
+    (snippet,) = [c for c in ti104.fix.commands if "add_safe_globals" in c]
+    ast.parse(snippet)
+    assert "_reconstruct" not in snippet and "scalar" not in snippet and "ctor" not in snippet
+    assert any("_reconstruct" in name for name in ti104.evidence["functions and references (never allowlist)"])

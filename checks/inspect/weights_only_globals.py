@@ -23,6 +23,9 @@ def safe_globals_code(classes: list[str]) -> str:
             exprs.append(name)
             notes.append(f"{name}: the class {full} of the script that saved it, defined or imported first")
             continue
+        if mod == "builtins":
+            exprs.append(name)  # a builtin needs no import, and importing it would shadow nothing new
+            continue
         if mod.startswith("numpy.core"):
             new = "numpy._core" + mod[len("numpy.core"):]
             imports.setdefault("numpy", [])

@@ -224,6 +224,7 @@ DATA_FUNCTIONS = frozenset({
     "numpy.core.multiarray.scalar", "numpy._core.multiarray.scalar", "numpy.core.numeric._frombuffer",
     "numpy._core.numeric._frombuffer", "numpy.random._pickle.__randomstate_ctor",
     "numpy.random._pickle.__bit_generator_ctor", "numpy.random._pickle.__generator_ctor",
+    "numpy.random.bit_generator.__pyx_unpickle_SeedSequence", "numpy.random._pickle.__randomstate_ctor",
     "copyreg._reconstructor", "copyreg.__newobj__", "copyreg.__newobj_ex__", "torch._tensor._rebuild_from_type",
     "torch.nested._internal.nested_tensor._rebuild_njt",
 })
