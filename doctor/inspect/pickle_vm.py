@@ -196,6 +196,8 @@ def _sym_load(data: bytes | io.BufferedIOBase, limits: Limits, start: int, globs
     def use(ref: Any, how: str) -> None:
         if isinstance(ref, Ref):
             uses.setdefault(ref.full, set()).add(how)
+        elif isinstance(ref, Call) and isinstance(ref.func, Ref) and ref.func.mod == "<persistent_load>":
+            pass  # torch's persistent_load returns storages or raises: never a callable of the file's
         elif how == "call" or how == "class":
             uses.setdefault(CALLED_RESULT, set()).add("call")
             globs[CALLED_RESULT] += 1
