@@ -271,13 +271,14 @@ def _end(count: int, size: int, offset: int) -> bytes:
     return struct.pack("<4sHHHHIIH", END, 0, 0, count, count, size, offset, 0)
 
 
-def zip_archive(entries: list[tuple[str, bytes]] | list[tuple[str, bytes, int]]) -> bytes:
-    """A stored zip with exactly these entries, in this order (duplicates allowed)."""
+def zip_archive(entries: list[tuple[str, bytes]] | list[tuple[str, bytes, int]], count: int | None = None) -> bytes:
+    """A stored zip with exactly these entries, in this order (duplicates allowed); `count` is the
+    number of entries the end record claims."""
     body, directory = b"", b""
     for name, data, *flags in entries:
         directory += _central(name, data, len(body), *flags)
         body += _local(name, data, *flags)
-    return body + directory + _end(len(entries), len(directory), len(body))
+    return body + directory + _end(len(entries) if count is None else count, len(directory), len(body))
 
 
 def zip_bytes(pkl: bytes, name: str = "archive") -> bytes:
@@ -357,6 +358,15 @@ def bad_crc(pkl: bytes) -> bytes:
 # The archive tricks, each around the plain os.system payload (torch runs every one of them).
 TRICKS = {
     "zip-bad-crc": lambda s: bad_crc(os_system(s)),
+    # the end record counts 2 entries (torch reads those); zipfile reads the third, a later data.pkl
+    "zip-entry-beyond-the-count": lambda s: zip_archive([("archive/data.pkl", os_system(s)),
+                                                         ("archive/version", b"3\n"),
+                                                         ("archive/data.pkl", BENIGN_PKL)], count=2),
+    # an unreadable (encrypted) candidate first: the others must still be read
+    "zip-encrypted-decoy-among-duplicates": lambda s: zip_archive([("archive/data.pkl", BENIGN_PKL, 1),
+                                                                   ("archive/data.pkl", BENIGN_PKL),
+                                                                   ("archive/data.pkl", os_system(s)),
+                                                                   ("archive/version", b"3\n")]),
     "zip-duplicate-data-pkl": lambda s: duplicate_entry(os_system(s)),
     "zip-two-central-directories": lambda s: two_central_directories(os_system(s)),
     "zip-DATA.PKL-case-decoy": lambda s: case_decoy(os_system(s)),

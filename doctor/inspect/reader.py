@@ -77,13 +77,9 @@ def inspect_path(path: str | os.PathLike, *, tensors: bool = False, tree: bool =
             _read_stream(report, limits, strict=kind == "pickle")
         else:
             _not_a_checkpoint(report, kind, head)
-    except PickleLimit as exc:
-        _absorb(report, exc)
-        _unreadable(report, report.format, "limit", _where(exc))
     except PickleError as exc:
         _absorb(report, exc)
-        _unreadable(report, report.format, "truncated" if "ends early" in str(exc) or "no STOP" in str(exc)
-                    else "corrupt", _where(exc))
+        _unreadable(report, report.format, *_pickle_problem(exc))
     if report.readable and tensors and report.tensors:
         from .stats import tensor_stats
 
@@ -130,6 +126,12 @@ def _absorb(report: InspectReport, part: Any) -> None:
     for name, how in part.uses.items():
         report.global_uses[name] = sorted(set(report.global_uses.get(name, [])) | set(how))
     report.opcodes = sorted(set(report.opcodes) | set(part.opcodes))
+
+
+def _pickle_problem(exc: PickleError) -> tuple[str, str]:
+    if isinstance(exc, PickleLimit):
+        return "limit", _where(exc)
+    return ("truncated" if "ends early" in str(exc) or "no STOP" in str(exc) else "corrupt"), _where(exc)
 
 
 def _where(exc: PickleError) -> str:
@@ -219,21 +221,28 @@ def _read_zip(report: InspectReport, limits: Limits) -> None:
             except (ZipError, OSError):
                 pass  # an unreadable small record only loses that detail
     # Every data.pkl torch might pick is read; the first in directory order gives the structure.
-    loaded = None
+    loaded, failure = None, None
     for e in candidates + (zf.find("constants.pkl") if report.format == "torchscript" else []):
+        # One unreadable candidate must not hide the others: torch may load any of them.
         if e.size > MAX_PICKLE_BYTES:
-            _unreadable(report, report.format, "limit",
-                        f"{e.name} declares {e.size:,} bytes (more than {MAX_PICKLE_BYTES:,}): refused as a bomb")
-            return
+            failure = failure or ("limit", f"{e.name} declares {e.size:,} bytes (more than {MAX_PICKLE_BYTES:,}): "
+                                           "refused as a bomb")
+            continue
         try:
-            data = zf.read(e, MAX_PICKLE_BYTES)
+            part = sym_load(zf.read(e, MAX_PICKLE_BYTES), limits)
         except (ZipError, OSError) as exc:
-            _unreadable(report, report.format, getattr(exc, "kind", "corrupt"), f"{e.name} cannot be read: {exc}")
-            return
-        part = sym_load(data, limits)
+            failure = failure or (getattr(exc, "kind", "corrupt"), f"{e.name} cannot be read: {exc}")
+            continue
+        except PickleError as exc:
+            _absorb(report, exc)
+            failure = failure or _pickle_problem(exc)
+            continue
         _absorb(report, part)
         if loaded is None:
             loaded = part
+    if failure:
+        _unreadable(report, report.format, *failure)
+        return
     _fill(report, loaded, limits)
     # Storage records: present, big enough, and where their bytes are (for --tensors).
     for key, st in report.storages.items():

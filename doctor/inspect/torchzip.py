@@ -133,6 +133,10 @@ class TorchZip:
             name = raw.decode("utf-8" if flags & 0x800 else "cp437", "replace")
             self.entries.append(Entry(name, raw, index, flags, method, crc, comp, size, offset))
             pos += 46 + n + m + k
+        if pos < len(data):
+            # zipfile reads entries until the directory's bytes run out; miniz reads the counted ones
+            self.problems.append(f"the central directory holds {len(data) - pos:,} bytes after the {n_total} entries "
+                                 "the end record counts: other readers see more entries than torch")
         if not self.entries:
             raise ZipError("corrupt", "the zip archive holds no files")
 
