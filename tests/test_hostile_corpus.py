@@ -361,3 +361,19 @@ def test_numpy_values_are_refused_data_not_code(tmp_path):
     ast.parse(snippet)
     assert "_reconstruct" not in snippet and "scalar" not in snippet and "ctor" not in snippet
     assert any("_reconstruct" in name for name in ti104.evidence["functions and references (never allowlist)"])
+
+
+class Mode(__import__("enum").Enum):
+    TRAIN = "train"
+
+
+def test_a_called_class_that_is_not_known_data_is_an_error_worded_as_unproven(tmp_path):
+    # An Enum member is rebuilt by calling its class, exactly as a payload calls a function: nothing
+    # static tells the two apart, so it is an error, worded as what cannot be proved.
+    import torch
+
+    path = tmp_path / "enum.pth"
+    torch.save({"mode": Mode.TRAIN, "w": torch.ones(1)}, path)
+    f = by_code(inspect_path(path))["TI103"]
+    assert f.status is Status.ERROR and "CAN RUN CODE" in f.message and "test_hostile_corpus.Mode" in f.message
+    assert "unless you know" in f.fix.summary

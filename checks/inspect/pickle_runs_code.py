@@ -1,4 +1,4 @@
-from torchdoctor.inspect.allowlist import RUNS_CODE, is_blocked, verdict
+from torchdoctor.inspect.allowlist import RUNS_CODE, UNPROVEN_CALL, is_blocked, verdict
 from torchdoctor.model import Fix, error, ok
 from torchdoctor.registry import CkptExample, ckpt_rule
 
@@ -21,7 +21,7 @@ from torchdoctor.registry import CkptExample, ckpt_rule
                     "import by name, missing from older denylists", contains="pkgutil.resolve_name"),
         CkptExample("error", {"format": "zip", "globals": {"mylib.utils.run_job": 1},
                               "global_uses": {"mylib.utils.run_job": ["call"]}},
-                    "an unknown function called while loading is presumed to run code", contains="mylib.utils.run_job"),
+                    "an unknown function called while loading is presumed to run code", contains="CAN RUN CODE"),
         CkptExample("error", {"format": "zip", "globals": {"torch.print.__self__.exec": 1},
                               "global_uses": {"torch.print.__self__.exec": ["call", "dotted"]}},
                     "a dotted name reaches exec through torch", contains="dotted"),
@@ -73,9 +73,19 @@ def pickle_runs_code(report):
         evidence["more"] = f"{len(names) - 20} more"
     if blocked:
         evidence["cannot be allowlisted (torch blocks the module)"] = blocked
-    return error(f"this file RUNS CODE when loaded with weights_only=False: it needs {', '.join(names[:5])}"
-                 + (f" and {len(names) - 5} more" if len(names) > 5 else "") + f" ({bad[names[0]]})",
-                 fix=Fix("Do not load it with weights_only=False and do not allowlist any of its globals; get the "
-                         "weights from a trusted source (prefer safetensors). weights_only=True refuses it",
-                         ("torch.load(path, weights_only=True)   # raises instead of running the code",)),
+    # Known code runners first: they decide the wording.
+    names.sort(key=lambda g: bad[g] == UNPROVEN_CALL)
+    listed = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+    if bad[names[0]] != UNPROVEN_CALL:
+        return error(f"this file RUNS CODE when loaded with weights_only=False: it needs {listed} ({bad[names[0]]})",
+                     fix=Fix("Do not load it with weights_only=False and do not allowlist any of its globals; get "
+                             "the weights from a trusted source (prefer safetensors). weights_only=True refuses it",
+                             ("torch.load(path, weights_only=True)   # raises instead of running the code",)),
+                     evidence=evidence, related=("weights-only-unpickling",))
+    return error(f"this file CAN RUN CODE when loaded with weights_only=False: it calls {listed}, which torchdoctor "
+                 "cannot prove to be plain data (a function, or a class whose call runs its code)",
+                 fix=Fix("Do not load it with weights_only=False unless you know what each of these is and trust the "
+                         "file's source; never allowlist a function. Better: get the weights as a state_dict or "
+                         "safetensors",
+                         ("torch.load(path, weights_only=True)   # raises instead of calling them",)),
                  evidence=evidence, related=("weights-only-unpickling",))

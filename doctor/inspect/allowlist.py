@@ -229,6 +229,9 @@ DATA_FUNCTIONS = frozenset({
     "torch.nested._internal.nested_tensor._rebuild_njt",
 })
 
+# The reason for a callable that is called and merely unknown (an Enum member's class, or any function).
+UNPROVEN_CALL = "called while loading and not a known data type or rebuild function: it can run any code"
+
 RUNS_CODE, TORCHSCRIPT, DATA_CLASS, DATA_FUNCTION, CLASS, REFERENCE, OK = (
     "runs-code", "torchscript", "data-class", "data-function", "class", "reference", "ok")
 
@@ -272,7 +275,7 @@ def classify(name: str, uses: list[str] | set[str] | None, fmt: str = "zip") -> 
     if attr.startswith("__") or mod.startswith("__builtin"):
         return RUNS_CODE, "a dunder attribute: an interpreter internal, not a data type"
     if "call" in how:
-        return RUNS_CODE, "called while loading, and not a known data type or rebuild function: it can run any code"
+        return RUNS_CODE, UNPROVEN_CALL
     if top in _STDLIB:
         # No user model class lives in the standard library; a stdlib class is rebuilt for its machinery.
         return RUNS_CODE, "a standard-library object that is not a known data type (a gadget, not a model class)"
