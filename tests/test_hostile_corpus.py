@@ -200,7 +200,8 @@ def test_legacy_ordered_dict_pairs_is_a_state_dict(tmp_path, benign):
 
     ref, label = reference_shapes(str(benign["legacy_pairs.pth"]))
     result = compare(report, ref, label)
-    assert "module." in str(result)
+    assert result["matched"] == 0 and result["missing"] == ["net.bias", "net.weight"]
+    assert [e["kind"] for e in result["explanations"]] == ["prefix"]
 
 
 # --------------------------------------------------------------------------- grading (issue 14 item 3)
