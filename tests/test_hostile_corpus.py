@@ -378,3 +378,14 @@ def test_a_called_class_that_is_not_known_data_is_an_error_worded_as_unproven(tm
     f = by_code(inspect_path(path))["TI103"]
     assert f.status is Status.ERROR and "CAN RUN CODE" in f.message and "test_hostile_corpus.Mode" in f.message
     assert "unless you know" in f.fix.summary
+
+
+def test_convert_refuses_every_hostile_file(hostile, tmp_path):
+    from torchdoctor.inspect.convert import ConvertError, convert
+
+    root, paths = hostile
+    for name, (path, _) in paths.items():
+        with pytest.raises(ConvertError):
+            convert(path, tmp_path / f"{name}.out.pth")
+        assert not (root / f"{name}.SENTINEL").exists(), name
+        assert not (tmp_path / f"{name}.out.pth").exists(), name
