@@ -379,6 +379,8 @@ TRICKS = {
     "legacy-payload-in-storage-keys": lambda s: legacy(pickle.dumps({}, protocol=2), keys=os_system(s)),
     "legacy-payload-in-magic": lambda s: legacy(pickle.dumps({}, protocol=2), magic=os_system(s)),
     "legacy-tar": lambda s: legacy_tar(os_system(s)),
+    # "ustar" where a tar header has it, but no valid tar header: torch falls through to the pickle
+    "pickle-posing-as-tar": lambda s: os_system(s).ljust(257, b"\0") + b"ustar\x0000".ljust(255, b"\0"),
 }
 # Ambiguous archives with no payload at all: an error of their own (TI113), never loaded here.
 AMBIGUOUS = {

@@ -62,9 +62,9 @@ def inspect_path(path: str | os.PathLike, *, tensors: bool = False, tree: bool =
         head = fh.read(512)
     if size == 0:
         return _unreadable(report, "empty", "not-a-checkpoint", "the file is empty (0 bytes)")
-    kind = sniff(head, size)
-    if kind != "zip" and _is_tar(path):
-        kind = "tar"  # torch tries the tar loader before reading a pickle, with tarfile's rules: so do we
+    # torch tries zip (by its first four bytes), then the tar loader with tarfile's own rules, then
+    # reads a pickle stream: so do we, so that no file is one thing to torch and another here.
+    kind = "zip" if head.startswith(b"PK\x03\x04") else "tar" if _is_tar(path) else sniff(head, size)
     report.format = kind
     try:
         if kind == "zip":
@@ -93,8 +93,6 @@ def sniff(head: bytes, size: int) -> str:
     """What the first bytes say the file is."""
     if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
         return "zip"
-    if len(head) >= 262 and head[257:262] == b"ustar":
-        return "tar"
     if head.startswith(b"version https://git-lfs"):
         return "lfs-pointer"
     if head.startswith(b"\x93NUMPY"):
