@@ -389,3 +389,19 @@ def test_convert_refuses_every_hostile_file(hostile, tmp_path):
             convert(path, tmp_path / f"{name}.out.pth")
         assert not (root / f"{name}.SENTINEL").exists(), name
         assert not (tmp_path / f"{name}.out.pth").exists(), name
+
+
+@pytest.mark.parametrize("helper,args", [
+    (("numpy.random._pickle", "__randomstate_ctor"), [u("MT19937"), g("mylib.jobs", "launch")]),
+    (("torch._tensor", "_rebuild_from_type_v2"), [g("mylib.jobs", "launch"), g("torch", "Tensor"), b"(t", b"}"]),
+    (("copyreg", "_reconstructor"), [g("builtins", "object"), g("mylib.jobs", "launch"), u("x")]),
+])
+def test_what_a_rebuild_helper_calls_counts_as_called(tmp_path, helper, args):
+    # mylib.jobs.launch is only an argument here, but the helper calls it: an error, not a reference
+    from hostile_checkpoints import call, p2
+
+    path = tmp_path / "helper.pkl"
+    path.write_bytes(p2(call(g(*helper), *args)))
+    report = inspect_path(path)
+    assert "call" in report.global_uses["mylib.jobs.launch"]
+    assert by_code(report)["TI103"].status is Status.ERROR

@@ -212,7 +212,10 @@ DATA_CLASSES = frozenset({
     "datetime.datetime", "datetime.date", "datetime.time", "datetime.timedelta", "datetime.timezone",
     "decimal.Decimal", "fractions.Fraction", "uuid.UUID", "random.Random", "types.SimpleNamespace",
     "pathlib.Path", "pathlib.PosixPath", "pathlib.WindowsPath", "pathlib.PurePath", "pathlib.PurePosixPath",
-    "pathlib.PureWindowsPath", "numpy.ndarray", "numpy.dtype",
+    "pathlib.PureWindowsPath", "numpy.ndarray", "numpy.dtype", "numpy.random._pcg64.PCG64",
+    "numpy.random._pcg64.PCG64DXSM", "numpy.random._mt19937.MT19937", "numpy.random._philox.Philox",
+    "numpy.random._sfc64.SFC64", "numpy.random.bit_generator.SeedSequence", "numpy.random.mtrand.RandomState",
+    "numpy.random._generator.Generator",
     "numpy.core.multiarray.ndarray", "numpy._core.multiarray.ndarray", "numpy.ma.core.MaskedArray",
     "torch.nn.parameter.Buffer", "torch.nn.parameter.UninitializedParameter",
 })

@@ -149,8 +149,6 @@ class Loaded:
 # Pseudo-globals for what a pickle calls without naming it: the verdict treats them like globals.
 CALLED_RESULT = "<the result of another call>"
 COMPUTED = "<computed STACK_GLOBAL>"
-# copyreg's helpers that rebuild an instance of their first argument with cls.__new__ (no __init__).
-_NEW_HELPERS = {"copyreg.__newobj__", "copyreg.__newobj_ex__", "copyreg._reconstructor"}
 
 
 def _hashable(key: Any) -> Any:
@@ -406,21 +404,34 @@ def _note_name(ref: Ref, uses: dict[str, set[str]]) -> None:
         how.add("dotted")
 
 
+# Rebuild functions that call or instantiate one of their arguments: argument index -> use.
+_ARGUMENT_USES = {
+    "torch._tensor._rebuild_from_type_v2": {0: "call", 1: "class"},  # (func, new_type, args, state): func(*args)
+    "torch._tensor._rebuild_from_type": {0: "call", 1: "class"},
+    "torch._utils._rebuild_wrapper_subclass": {0: "class"},
+    "numpy.core.multiarray._reconstruct": {0: "class"},
+    "numpy._core.multiarray._reconstruct": {0: "class"},
+    "numpy.random._pickle.__bit_generator_ctor": {0: "call"},  # instantiates the class it is given
+    "numpy.random._pickle.__randomstate_ctor": {1: "call"},  # (name, bit_generator_ctor): calls the ctor
+    "numpy.random._pickle.__generator_ctor": {1: "call"},
+    "copyreg.__newobj__": {0: "class"},
+    "copyreg.__newobj_ex__": {0: "class"},
+    "copyreg._reconstructor": {0: "class", 1: "call"},  # (cls, base, state): base.__init__(obj, state)
+}
+
+
 def _note_call(f: Any, args: Any, use: Any) -> None:
     """Record what a REDUCE calls, including what the rebuild helpers call or construct for it."""
     use(f, "call")
-    if not isinstance(f, Ref) or not isinstance(args, tuple) or not args:
+    if not isinstance(f, Ref) or not isinstance(args, tuple):
         return
-    if f.full in _NEW_HELPERS:
-        use(args[0], "class")
-        # copyreg._reconstructor(cls, base, state) also runs base.__init__(obj, state) unless base is object.
-        if f.full == "copyreg._reconstructor" and len(args) > 1 and not (
-                isinstance(args[1], Ref) and args[1].full == "builtins.object"):
-            use(args[1], "call")
-    elif f.full == "torch._tensor._rebuild_from_type_v2":
-        use(args[0], "call")  # _rebuild_from_type_v2(func, new_type, args, state) calls func(*args)
-        if len(args) > 1:
-            use(args[1], "class")
+    for index, how in _ARGUMENT_USES.get(f.full, {}).items():
+        if index >= len(args):
+            continue
+        if f.full == "copyreg._reconstructor" and index == 1 and isinstance(args[1], Ref) and \
+                args[1].full == "builtins.object":
+            continue  # object.__init__ is not called
+        use(args[index], how)
 
 
 def _reduce(f: Any, args: Any) -> Any:
