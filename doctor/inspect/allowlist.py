@@ -279,9 +279,9 @@ def classify(name: str, uses: list[str] | set[str] | None, fmt: str = "zip") -> 
         return RUNS_CODE, "a dunder attribute: an interpreter internal, not a data type"
     if "call" in how:
         return RUNS_CODE, UNPROVEN_CALL
-    if top in _STDLIB:
+    if top in _STDLIB and "class" in how:
         # No user model class lives in the standard library; a stdlib class is rebuilt for its machinery.
-        return RUNS_CODE, "a standard-library object that is not a known data type (a gadget, not a model class)"
+        return RUNS_CODE, "a standard-library class rebuilt with its state: not a known data type (a gadget, not a model class)"
     if "class" in how:
         return CLASS, "a class rebuilt without calling it (cls.__new__ and its state)"
     return REFERENCE, "imported and stored, not called while loading"
