@@ -57,6 +57,9 @@ class TorchZip:
             self._read_directory()
             self._check_entries()
         self._fh = None
+        self._by_name: dict[bytes, list[Entry]] = {}
+        for e in self.entries:
+            self._by_name.setdefault(e.raw.lower(), []).append(e)
         first = self.entries[0].name if self.entries else ""
         self.prefix = first.split("/", 1)[0] if "/" in first else ""
 
@@ -168,8 +171,7 @@ class TorchZip:
     # ------------------------------------------------------------------ records
     def find(self, record: str) -> list[Entry]:
         """The entries torch's `getRecord(record)` may return: `folder/record`, ASCII case ignored."""
-        want = f"{self.prefix}/{record}".encode().lower()
-        return [e for e in self.entries if e.raw.lower() == want]
+        return list(self._by_name.get(f"{self.prefix}/{record}".encode().lower(), ()))
 
     def exact(self, record: str) -> bool:
         want = f"{self.prefix}/{record}".encode()
