@@ -405,3 +405,22 @@ def test_what_a_rebuild_helper_calls_counts_as_called(tmp_path, helper, args):
     report = inspect_path(path)
     assert "call" in report.global_uses["mylib.jobs.launch"]
     assert by_code(report)["TI103"].status is Status.ERROR
+
+
+def test_a_frame_running_past_stop_is_damage(tmp_path):
+    """In a stream of pickles, the C unpickler (torch's) goes on after STOP and Python's own after the
+    frame: a FRAME longer than its pickle gives two readings of what follows, so it is an error."""
+    import io
+    import pickle as pure
+
+    rest = pickle.dumps(1001, protocol=2) + pickle.dumps({}, protocol=2) + pickle.dumps({"w": 1}, protocol=2)
+    body = b"\x8a\x0a" + LEGACY_MAGIC.to_bytes(10, "little") + b"." + rest
+    magic = b"\x80\x04\x95" + struct.pack("<Q", len(body)) + body
+    stream = magic + pickle.dumps(1001, protocol=2)
+    c_reader, py_reader = io.BufferedReader(io.BytesIO(stream)), io.BufferedReader(io.BytesIO(stream))
+    assert pickle.load(c_reader) == pure._Unpickler(py_reader).load() == LEGACY_MAGIC
+    assert c_reader.tell() != py_reader.tell()  # the premise: two readers, two next pickles
+    path = tmp_path / "framed.pth"
+    path.write_bytes(stream)
+    report = inspect_path(path)
+    assert by_code(report)["TI102"].status is Status.ERROR and "FRAME" in report.problem["detail"]

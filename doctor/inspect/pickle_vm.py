@@ -179,6 +179,7 @@ def _sym_load(data: bytes | io.BufferedIOBase, limits: Limits, start: int, globs
     meta: list[list[Any]] = []
     memo: dict[int, Any] = {}
     protocol = 0
+    frame_end = 0
     items = 0
     deadline = time.monotonic() + limits.max_seconds
     count = 0
@@ -226,6 +227,7 @@ def _sym_load(data: bytes | io.BufferedIOBase, limits: Limits, start: int, globs
             elif n == "PROTO":
                 protocol = arg
             elif n == "FRAME":
+                frame_end = pos + 9 + arg  # the opcode, its 8-byte length, then the frame
                 continue
             elif n == "EMPTY_DICT":
                 stack.append({})
@@ -378,6 +380,10 @@ def _sym_load(data: bytes | io.BufferedIOBase, limits: Limits, start: int, globs
             elif n == "STOP":
                 if len(stack) != 1 and not stack:
                     raise PickleError("STOP on an empty stack", pos)
+                if frame_end > pos + 1:
+                    # Python's own unpickler continues after the frame, the C one after STOP: in a
+                    # stream of pickles they read different next pickles. pickle never writes this.
+                    raise PickleError(f"a FRAME runs {frame_end - pos - 1:,} bytes past the pickle's STOP", pos)
                 end = stream.tell() if hasattr(stream, "tell") else pos + 1
                 return Loaded(stack.pop(), globs, ops, protocol, end, uses)
             else:  # pragma: no cover - genops knows no other opcodes
