@@ -120,5 +120,6 @@ def weights_only_globals(report):
                    f"{len(names)} global(s) outside the allowlist: {', '.join(names[:6])}"
                    + (f" and {len(names) - 6} more" if len(names) > 6 else ""),
                    fix=Fix(summary, tuple(commands)),
-                   evidence={"classes": classes, "functions and references (never allowlist)": others},
+                   evidence={k: v for k, v in (("classes", classes),
+                                               ("functions and references (never allowlist)", others)) if v},
                    related=("weights-only-unpickling",))
