@@ -39,6 +39,10 @@ from torchdoctor.registry import CkptExample, ckpt_rule
                     "TorchScript's own reconstruction is TI110's"),
         CkptExample("ok", {"format": "zip", "globals": {"builtins.set": 1, "_codecs.encode": 1}},
                     "allowlisted builtins"),
+        CkptExample("ok", {"format": "zip", "globals": {"typing.Any": 1}, "global_uses": {"typing.Any": []}},
+                    "a standard-library name only referenced (an omegaconf config's typing.Any)"),
+        CkptExample("error", {"format": "zip", "globals": {"cmd.Cmd": 1}, "global_uses": {"cmd.Cmd": ["class"]}},
+                    "a standard-library class rebuilt from its state is a gadget, not a model", contains="cmd.Cmd"),
     ],
 )
 def pickle_runs_code(report):
