@@ -249,7 +249,7 @@ def _sym_load(data: bytes | io.BufferedIOBase, limits: Limits, start: int, globs
                     # INST calls klass(*args) (pickle's _instantiate): take the args first, then push
                     # onto the stack below the MARK.
                     args = tuple(pop_mark())
-                    use(ref, "call")
+                    _note_call(ref, args, use)
                     stack.append(Call(ref, args))
                 else:
                     stack.append(ref)
@@ -352,7 +352,7 @@ def _sym_load(data: bytes | io.BufferedIOBase, limits: Limits, start: int, globs
                 got = pop_mark()
                 if not got:
                     raise PickleError("OBJ without a class", pos)
-                use(got[0], "call")  # OBJ calls cls(*args), like INST
+                _note_call(got[0], tuple(got[1:]), use)  # OBJ calls cls(*args), like INST
                 stack.append(Call(got[0], tuple(got[1:])))
             elif n == "BUILD":
                 state = stack.pop()
