@@ -142,7 +142,8 @@ class Loaded:
     # global -> how the pickle uses it: "call" (REDUCE, INST, OBJ, or called by a rebuild helper),
     # "class" (NEWOBJ, copyreg reconstruction: __new__ without __init__), "build" (BUILD applied to the
     # imported object itself: it mutates it), "computed" (STACK_GLOBAL of non-literal operands,
-    # copyreg extension codes), "dotted" (a name with dots, resolved attribute by attribute). A global with none of these is only imported and referenced.
+    # copyreg extension codes), "dotted" (a name with dots, resolved attribute by attribute). A
+    # global with none of these is only imported and referenced.
     uses: dict[str, set[str]] = field(default_factory=dict)
 
 
@@ -372,7 +373,7 @@ def _sym_load(data: bytes | io.BufferedIOBase, limits: Limits, start: int, globs
             elif n in ("EXT1", "EXT2", "EXT4"):
                 globs[f"<copyreg extension {arg}>"] += 1
                 uses.setdefault(f"<copyreg extension {arg}>", set()).add("computed")
-                stack.append(Ref("<extension>", str(arg)))
+                stack.append(Ref(f"<copyreg extension {arg}>", ""))
             elif n == "NEXT_BUFFER":
                 stack.append(Call(Ref("<out-of-band buffer>", "?"), ()))
             elif n == "READONLY_BUFFER":
