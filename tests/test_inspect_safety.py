@@ -279,3 +279,18 @@ def test_unknown_persistent_id_and_odd_opcodes(tmp_path):
     path.write_bytes(b"((X\x03\x00\x00\x00abctQ(ios\nsystem\nVx\n\x82\x01t.")
     r = inspect_path(path)
     assert r.readable and codes(r)["TI103"].status is Status.ERROR
+
+
+@pytest.mark.parametrize("size", [b"J\xff\xff\xff\xffK\x03\x86", b"K\x02X\x01\x00\x00\x00x\x86", b"N",
+                                  b"G@\x04\x00\x00\x00\x00\x00\x00\x85", b"(K\x01K\x02t\x85",
+                                  b"\x8a\x10" + (10 ** 37).to_bytes(16, "little") + b"\x85"])
+def test_malformed_tensor_sizes_are_damage_not_a_crash(tmp_path, size):
+    # (-1, 3), (2, 'x'), None, (2.5,), ((1, 2),) and (10**37,): issue 11 found --tensors crashing on these
+    body = (b"\x80\x02}(X\x01\x00\x00\x00wctorch._utils\n_rebuild_tensor_v2\n((X\x07\x00\x00\x00storage"
+            b"ctorch\nFloatStorage\nX\x01\x00\x00\x000X\x03\x00\x00\x00cpuK\x06tQK\x00" + size
+            + b"K\x01\x85\x89ccollections\nOrderedDict\n)RtRu.")
+    path = tmp_path / "bad_size.pth"
+    torch_like_zip(path, body, records={"0": struct.pack("<6f", *range(6))})
+    r = inspect_path(path, tensors=True, tree=True)
+    f = codes(r)["TI102"]
+    assert f.status is Status.ERROR and "tensor w" in f.message, f.message

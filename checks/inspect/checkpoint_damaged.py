@@ -57,7 +57,7 @@ def checkpoint_damaged(report):
     if report.storage_problems:
         shown = report.storage_problems[:5]
         more = len(report.storage_problems) - len(shown)
-        return error(f"{len(report.storage_problems)} storage record(s) missing or too short: {shown[0]}",
+        return error(f"{len(report.storage_problems)} tensor or storage record(s) missing, too short or malformed: {shown[0]}",
                      fix=FIX, evidence={"storages": shown + ([f"... {more} more"] if more else [])},
                      related=("checkpoint-corrupt",))
     return ok("the checkpoint is complete")

@@ -9,8 +9,8 @@ _FIXES = {
                 ("head -c 300 FILE", "huggingface-cli download ORG/REPO FILE --local-dir .")),
     "empty": Fix("The file is empty: download or save it again (check free disk space first)",
                  ("df -h .", "rm FILE && wget -c -O FILE \"$URL\"")),
-    "tar": Fix("Load it once with a torch that still reads the tar format (weights_only=False, trusted source "
-               "only) and re-save with a modern torch",
+    "tar": Fix("Only if it comes from a source you trust: load it once with weights_only=False and re-save it "
+               "with a modern torch",
                ("python -c \"import torch; torch.save(torch.load('FILE', weights_only=False), 'new.pth')\"",)),
 }
 _DEFAULT = Fix("Look at the file: its size and first bytes tell what it is; download or save it again",

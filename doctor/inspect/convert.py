@@ -18,7 +18,7 @@ import types
 from pathlib import Path
 from typing import Any
 
-from .allowlist import ALLOWED
+from .allowlist import ALLOWED, RUNS_CODE, verdict
 from .pickle_vm import canonical
 from .reader import inspect_path
 from .report import human_bytes
@@ -48,7 +48,12 @@ def convert(src: Path, dst: Path, *, strip_prefix: str | None = None, to_cpu: bo
     if not report.readable:
         raise ConvertError(f"{src} cannot be converted: {(report.problem or {}).get('detail', 'unreadable')} "
                            f"(see `torchdoctor inspect {src}`)")
-    outside = sorted(g for g in report.globals if g not in ALLOWED)
+    if report.archive_problems:
+        # What torch loads here may not be what was inspected: no --trust makes that safe.
+        raise ConvertError(f"{src} is an ambiguous zip archive ({report.archive_problems[0]}); it is not converted "
+                           f"(see `torchdoctor inspect {src}`)")
+    runs_code = verdict(report).get(RUNS_CODE, {})
+    outside = sorted(g for g in report.globals if g not in ALLOWED or g in runs_code)
     if outside and not trust:
         raise ConvertError(f"{src} needs globals outside torch's weights_only allowlist ({', '.join(outside[:6])}"
                            f"{' ...' if len(outside) > 6 else ''}); loading it runs code from the file. "

@@ -16,7 +16,7 @@ import pickletools
 import time
 from collections import Counter, OrderedDict
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 
@@ -26,6 +26,11 @@ class PickleError(ValueError):
     def __init__(self, message: str, pos: int | None = None) -> None:
         super().__init__(message)
         self.pos = pos
+        # What was read before the error: pickle runs each opcode as it reads it, so the globals a
+        # broken pickle imports and calls before the break still run under torch.load.
+        self.globals: Counter = Counter()
+        self.uses: dict[str, set[str]] = {}
+        self.opcodes: Counter = Counter()
 
 
 class PickleLimit(PickleError):
@@ -51,7 +56,7 @@ class Ref:
 
     @property
     def full(self) -> str:
-        return f"{self.mod}.{self.name}"
+        return f"{self.mod}.{self.name}" if self.name else self.mod
 
     def __repr__(self) -> str:
         return self.full
@@ -85,14 +90,23 @@ class Storage:
 
 
 class TensorRef:
-    __slots__ = ("dtype", "offset", "parameter", "requires_grad", "size", "storage", "stride")
+    __slots__ = ("dtype", "malformed", "offset", "parameter", "requires_grad", "size", "storage", "stride")
 
     def __init__(self, storage: Storage | None, offset: Any, size: Any, stride: Any, requires_grad: Any,
                  dtype: str | None) -> None:
-        self.storage, self.offset = storage, offset if isinstance(offset, int) else 0
-        self.size = tuple(size) if isinstance(size, (tuple, list)) else ()
-        self.stride = tuple(stride) if isinstance(stride, (tuple, list)) else ()
+        self.storage = storage
+        # A hostile or damaged pickle can give any value here: only non-negative ints make a tensor.
+        self.malformed = next((f"its {what} is {value!r}" for what, value in
+                               (("size", size), ("stride", stride), ("storage offset", offset))
+                               if not _dims(value if what != "storage offset" else (value,))), None)
+        self.offset = offset if not self.malformed else 0
+        self.size = tuple(size) if not self.malformed else ()
+        self.stride = tuple(stride) if not self.malformed else ()
         self.requires_grad, self.dtype, self.parameter = bool(requires_grad is True), dtype or "?", False
+
+
+def _dims(value: Any) -> bool:
+    return isinstance(value, (tuple, list)) and all(type(v) is int and v >= 0 for v in value)
 
 
 # Storage class name -> dtype; UntypedStorage (rebuild v3) carries the dtype as an argument.
@@ -125,6 +139,17 @@ class Loaded:
     opcodes: Counter
     protocol: int
     end: int  # byte offset just after STOP
+    # global -> how the pickle uses it: "call" (REDUCE, INST, OBJ, or called by a rebuild helper),
+    # "class" (NEWOBJ, copyreg reconstruction: __new__ without __init__), "build" (BUILD applied to the
+    # imported object itself: it mutates it), "computed" (STACK_GLOBAL of non-literal operands,
+    # copyreg extension codes), "dotted" (a name with dots, resolved attribute by attribute). A
+    # global with none of these is only imported and referenced.
+    uses: dict[str, set[str]] = field(default_factory=dict)
+
+
+# Pseudo-globals for what a pickle calls without naming it: the verdict treats them like globals.
+CALLED_RESULT = "<the result of another call>"
+COMPUTED = "<computed STACK_GLOBAL>"
 
 
 def _hashable(key: Any) -> Any:
@@ -136,14 +161,26 @@ def _hashable(key: Any) -> Any:
 
 
 def sym_load(data: bytes | io.BufferedIOBase, limits: Limits = Limits(), *, start: int = 0) -> Loaded:
-    """Run one pickle (up to its STOP) symbolically. `data` is bytes or a file positioned at the pickle."""
+    """Run one pickle (up to its STOP) symbolically. `data` is bytes or a file positioned at the pickle.
+    A `PickleError` carries the globals, their uses and the opcodes read before it."""
+    globs: Counter = Counter()
+    ops: Counter = Counter()
+    uses: dict[str, set[str]] = {}
+    try:
+        return _sym_load(data, limits, start, globs, ops, uses)
+    except PickleError as exc:
+        exc.globals, exc.uses, exc.opcodes = globs, uses, ops
+        raise
+
+
+def _sym_load(data: bytes | io.BufferedIOBase, limits: Limits, start: int, globs: Counter, ops: Counter,
+              uses: dict[str, set[str]]) -> Loaded:
     stream = io.BytesIO(data) if isinstance(data, (bytes, bytearray, memoryview)) else data
     stack: list[Any] = []
     meta: list[list[Any]] = []
     memo: dict[int, Any] = {}
-    globs: Counter = Counter()
-    ops: Counter = Counter()
     protocol = 0
+    frame_end = 0
     items = 0
     deadline = time.monotonic() + limits.max_seconds
     count = 0
@@ -155,6 +192,15 @@ def sym_load(data: bytes | io.BufferedIOBase, limits: Limits = Limits(), *, star
             raise PickleError("MARK expected on the stack", pos)
         out, stack = stack, meta.pop()
         return out
+
+    def use(ref: Any, how: str) -> None:
+        if isinstance(ref, Ref):
+            uses.setdefault(ref.full, set()).add(how)
+        elif isinstance(ref, Call) and isinstance(ref.func, Ref) and ref.func.mod == "<persistent_load>":
+            pass  # torch's persistent_load returns storages or raises: never a callable of the file's
+        elif how == "call" or how == "class":
+            uses.setdefault(CALLED_RESULT, set()).add("call")
+            globs[CALLED_RESULT] += 1
 
     def add_item(target: Any, key: Any, value: Any) -> None:
         if isinstance(target, dict):
@@ -182,6 +228,7 @@ def sym_load(data: bytes | io.BufferedIOBase, limits: Limits = Limits(), *, star
             elif n == "PROTO":
                 protocol = arg
             elif n == "FRAME":
+                frame_end = pos + 9 + arg  # the opcode, its 8-byte length, then the frame
                 continue
             elif n == "EMPTY_DICT":
                 stack.append({})
@@ -197,17 +244,29 @@ def sym_load(data: bytes | io.BufferedIOBase, limits: Limits = Limits(), *, star
             elif n in ("GLOBAL", "INST"):
                 mod, name = canonical(*arg.split(" ", 1))
                 globs[f"{mod}.{name}"] += 1
+                ref = Ref(mod, name)
+                _note_name(ref, uses)
                 if n == "INST":
-                    stack.append(Call(Ref(mod, name), tuple(pop_mark())))
+                    # INST calls klass(*args) (pickle's _instantiate): take the args first, then push
+                    # onto the stack below the MARK.
+                    args = tuple(pop_mark())
+                    _note_call(ref, args, use)
+                    stack.append(Call(ref, args))
                 else:
-                    stack.append(Ref(mod, name))
+                    stack.append(ref)
             elif n == "STACK_GLOBAL":
                 name, mod = stack.pop(), stack.pop()
-                if not isinstance(mod, str) or not isinstance(name, str):
-                    mod, name = "<unknown>", f"<computed: {type(mod).__name__} {type(name).__name__}>"
-                mod, name = canonical(mod, name)
-                globs[f"{mod}.{name}"] += 1
-                stack.append(Ref(mod, name))
+                if isinstance(mod, str) and isinstance(name, str):
+                    mod, name = canonical(mod, name)
+                    globs[f"{mod}.{name}"] += 1
+                    ref = Ref(mod, name)
+                    _note_name(ref, uses)
+                    stack.append(ref)
+                else:
+                    # Module or name built by the pickle itself: nothing static says what it imports.
+                    globs[COMPUTED] += 1
+                    uses.setdefault(COMPUTED, set()).add("computed")
+                    stack.append(Ref(COMPUTED, ""))
             elif n in ("BINPUT", "LONG_BINPUT", "PUT"):
                 if len(memo) >= limits.max_memo:
                     raise PickleLimit(f"more than {limits.max_memo:,} memo entries", pos)
@@ -271,26 +330,37 @@ def sym_load(data: bytes | io.BufferedIOBase, limits: Limits = Limits(), *, star
                 pid = stack.pop() if n == "BINPERSID" else arg
                 ok = (isinstance(pid, tuple) and len(pid) >= 5 and pid[0] in ("storage", b"storage")
                       and isinstance(pid[2], (str, bytes)))
-                stack.append(Storage(pid) if ok else Call(Ref("<persistent_load>", "?"), pid))
+                if ok:
+                    stack.append(Storage(pid))
+                elif isinstance(pid, tuple) and len(pid) >= 2 and pid[0] in ("module", b"module"):
+                    # Legacy torch.save(model): ('module', cls, source file, source) stands for cls.
+                    stack.append(pid[1])
+                else:
+                    stack.append(Call(Ref("<persistent_load>", "?"), pid))
             elif n == "REDUCE":
                 args = stack.pop()
                 f = stack.pop()
+                _note_call(f, args, use)
                 stack.append(_reduce(f, args))
             elif n in ("NEWOBJ", "NEWOBJ_EX"):
                 if n == "NEWOBJ_EX":
                     stack.pop()
                 args = stack.pop()
                 cls = stack.pop()
+                use(cls, "class")
                 stack.append(Call(cls, args))
             elif n == "OBJ":
                 got = pop_mark()
                 if not got:
                     raise PickleError("OBJ without a class", pos)
+                _note_call(got[0], tuple(got[1:]), use)  # OBJ calls cls(*args), like INST
                 stack.append(Call(got[0], tuple(got[1:])))
             elif n == "BUILD":
                 state = stack.pop()
                 if isinstance(stack[-1], Call):
                     stack[-1].state = state
+                elif isinstance(stack[-1], Ref):
+                    use(stack[-1], "build")
             elif n == "POP":
                 if stack:
                     stack.pop()
@@ -302,7 +372,8 @@ def sym_load(data: bytes | io.BufferedIOBase, limits: Limits = Limits(), *, star
                 stack.append(stack[-1])
             elif n in ("EXT1", "EXT2", "EXT4"):
                 globs[f"<copyreg extension {arg}>"] += 1
-                stack.append(Ref("<extension>", str(arg)))
+                uses.setdefault(f"<copyreg extension {arg}>", set()).add("computed")
+                stack.append(Ref(f"<copyreg extension {arg}>", ""))
             elif n == "NEXT_BUFFER":
                 stack.append(Call(Ref("<out-of-band buffer>", "?"), ()))
             elif n == "READONLY_BUFFER":
@@ -310,8 +381,12 @@ def sym_load(data: bytes | io.BufferedIOBase, limits: Limits = Limits(), *, star
             elif n == "STOP":
                 if len(stack) != 1 and not stack:
                     raise PickleError("STOP on an empty stack", pos)
+                if frame_end > pos + 1:
+                    # Python's own unpickler continues after the frame, the C one after STOP: in a
+                    # stream of pickles they read different next pickles. pickle never writes this.
+                    raise PickleError(f"a FRAME runs {frame_end - pos - 1:,} bytes past the pickle's STOP", pos)
                 end = stream.tell() if hasattr(stream, "tell") else pos + 1
-                return Loaded(stack.pop(), globs, ops, protocol, end)
+                return Loaded(stack.pop(), globs, ops, protocol, end, uses)
             else:  # pragma: no cover - genops knows no other opcodes
                 raise PickleError(f"opcode {n} is not understood", pos)
     except PickleError:
@@ -328,6 +403,44 @@ def sym_load(data: bytes | io.BufferedIOBase, limits: Limits = Limits(), *, star
     raise PickleError("the pickle has no STOP opcode: the file ends early", pos)
 
 
+def _note_name(ref: Ref, uses: dict[str, set[str]]) -> None:
+    how = uses.setdefault(ref.full, set())
+    # pickle resolves a dotted name attribute by attribute (`torch` + `os.system` is torch.os.system):
+    # what it reaches is not the module it names.
+    if "." in ref.name or not ref.name or not ref.mod:
+        how.add("dotted")
+
+
+# Rebuild functions that call or instantiate one of their arguments: argument index -> use.
+_ARGUMENT_USES = {
+    "torch._tensor._rebuild_from_type_v2": {0: "call", 1: "class"},  # (func, new_type, args, state): func(*args)
+    "torch._tensor._rebuild_from_type": {0: "call", 1: "class"},
+    "torch._utils._rebuild_wrapper_subclass": {0: "class"},
+    "numpy.core.multiarray._reconstruct": {0: "class"},
+    "numpy._core.multiarray._reconstruct": {0: "class"},
+    "numpy.random._pickle.__bit_generator_ctor": {0: "call"},  # instantiates the class it is given
+    "numpy.random._pickle.__randomstate_ctor": {1: "call"},  # (name, bit_generator_ctor): calls the ctor
+    "numpy.random._pickle.__generator_ctor": {1: "call"},
+    "copyreg.__newobj__": {0: "class"},
+    "copyreg.__newobj_ex__": {0: "class"},
+    "copyreg._reconstructor": {0: "class", 1: "call"},  # (cls, base, state): base.__init__(obj, state)
+}
+
+
+def _note_call(f: Any, args: Any, use: Any) -> None:
+    """Record what a REDUCE calls, including what the rebuild helpers call or construct for it."""
+    use(f, "call")
+    if not isinstance(f, Ref) or not isinstance(args, tuple):
+        return
+    for index, how in _ARGUMENT_USES.get(f.full, {}).items():
+        if index >= len(args):
+            continue
+        if f.full == "copyreg._reconstructor" and index == 1 and isinstance(args[1], Ref) and \
+                args[1].full == "builtins.object":
+            continue  # object.__init__ is not called
+        use(args[index], how)
+
+
 def _reduce(f: Any, args: Any) -> Any:
     """REDUCE: understand torch's rebuild functions and OrderedDict(); record everything else."""
     if not isinstance(f, Ref) or not isinstance(args, tuple):
@@ -335,6 +448,10 @@ def _reduce(f: Any, args: Any) -> Any:
     full, name = f.full, f.name
     if full == "collections.OrderedDict" and args == ():
         return OrderedDict()
+    if full == "collections.OrderedDict" and len(args) == 1 and isinstance(args[0], list) and all(
+            isinstance(p, (list, tuple)) and len(p) == 2 for p in args[0]):
+        # Old torch.save wrote OrderedDict([[key, tensor], ...]): a state dict all the same.
+        return OrderedDict((_hashable(k), v) for k, v in args[0])
     if f.mod == "torch._utils":
         if name in REBUILD and args and isinstance(args[0], Storage) and len(args) >= 4:
             st = args[0]

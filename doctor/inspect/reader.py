@@ -11,10 +11,11 @@ from __future__ import annotations
 import json
 import os
 import struct
-import zipfile
+import tarfile
 from typing import Any
 
 from .pickle_vm import (
+    STORAGE_DTYPE,
     Call,
     Limits,
     PickleError,
@@ -26,9 +27,10 @@ from .pickle_vm import (
     walk,
 )
 from .report import ELEMENT_SIZE, NEW_DTYPES, InspectReport, StateDict, TensorInfo
+from .torchzip import TorchZip, ZipError
 
 LEGACY_MAGIC = 0x1950A86A20F9469CFC6C
-LEGACY_HEAD = b"\x80\x02\x8a\x0a\x6c\xfc\x9c\x46\xf9\x20\x6a\xa8\x50\x19"
+LEGACY_PROTOCOL_VERSION = 1001
 MAX_PICKLE_BYTES = 1 << 30  # a data.pkl larger than this is refused as a bomb
 MAX_SAFETENSORS_HEADER = 100 << 20  # what the safetensors library itself accepts
 # Wrapper prefixes on state-dict keys and what added them.
@@ -61,26 +63,26 @@ def inspect_path(path: str | os.PathLike, *, tensors: bool = False, tree: bool =
         head = fh.read(512)
     if size == 0:
         return _unreadable(report, "empty", "not-a-checkpoint", "the file is empty (0 bytes)")
-    kind = sniff(head, size)
+    # torch tries zip (by its first four bytes), then the tar loader with tarfile's own rules, then
+    # reads a pickle stream: so do we, so that no file is one thing to torch and another here.
+    kind = "zip" if head.startswith(b"PK\x03\x04") else "tar" if _is_tar(path) else sniff(head, size)
     report.format = kind
     try:
         if kind == "zip":
             _read_zip(report, limits)
-        elif kind == "legacy":
-            _read_legacy(report, limits)
         elif kind == "safetensors":
             _read_safetensors(report)
-        elif kind == "raw-pickle":
-            _read_raw_pickle(report, limits)
-        elif kind == "unknown" and head[:1] in _PICKLE0_START and _parses_as_pickle(report, limits):
-            pass  # a protocol 0/1 pickle: read as one
+        elif kind in ("pickle", "unknown"):
+            # torch.load reads anything that is neither zip nor tar as a pickle stream: so do we,
+            # whatever its first byte (a broken pickle may still have run code before it broke).
+            _read_stream(report, limits, strict=kind == "pickle")
         else:
+            if kind == "tar":
+                _scan_tar(report, limits)
             _not_a_checkpoint(report, kind, head)
-    except PickleLimit as exc:
-        _unreadable(report, report.format, "limit", _where(exc))
     except PickleError as exc:
-        _unreadable(report, report.format, "truncated" if "ends early" in str(exc) or "no STOP" in str(exc)
-                    else "corrupt", _where(exc))
+        _absorb(report, exc)
+        _unreadable(report, report.format, *_pickle_problem(exc))
     if report.readable and tensors and report.tensors:
         from .stats import tensor_stats
 
@@ -90,27 +92,10 @@ def inspect_path(path: str | os.PathLike, *, tensors: bool = False, tree: bool =
     return report
 
 
-# Opcodes a protocol 0/1 pickle starts with: MARK, GLOBAL, INST, the empty containers, NONE, INT, ...
-_PICKLE0_START = {bytes([c]) for c in b"(ci]}N)IJKLFSVX\x80"}
-
-
-def _parses_as_pickle(report: InspectReport, limits: Limits) -> bool:
-    try:
-        _read_raw_pickle(report, limits)
-    except PickleError:
-        return False
-    report.format = "raw-pickle"
-    return True
-
-
 def sniff(head: bytes, size: int) -> str:
     """What the first bytes say the file is."""
     if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
         return "zip"
-    if head.startswith(LEGACY_HEAD):
-        return "legacy"
-    if len(head) >= 262 and head[257:262] == b"ustar":
-        return "tar"
     if head.startswith(b"version https://git-lfs"):
         return "lfs-pointer"
     if head.startswith(b"\x93NUMPY"):
@@ -123,8 +108,72 @@ def sniff(head: bytes, size: int) -> str:
         if 2 <= n <= min(size - 8, MAX_SAFETENSORS_HEADER):
             return "safetensors"
     if head[:1] == b"\x80" and len(head) > 1 and 0 <= head[1] <= 5:
-        return "raw-pickle"
+        return "pickle"
     return "unknown"
+
+
+def _is_tar(path: str) -> bool:
+    try:
+        with tarfile.open(path, mode="r:"):
+            return True
+    except (tarfile.TarError, OSError, ValueError, EOFError, UnicodeDecodeError, OverflowError):
+        return False
+
+
+def _scan_tar(report: InspectReport, limits: Limits) -> None:
+    """The pickles torch 0.1's tar loader runs, in its order: the storages member (a count, then per
+    storage a pickle and its raw data, then the views), the tensors member (a count, then per tensor
+    a pickle and its shape), the pickle member. A read stops where torch's would fail; what was read
+    before still counts, as torch would have run it."""
+    try:
+        with tarfile.open(report.path, mode="r:") as tar:
+            for member in ("storages", "tensors", "pickle"):
+                try:
+                    fh = tar.extractfile(member)  # the last member of that name, as torch's extract takes
+                except (KeyError, tarfile.TarError):
+                    return
+                if fh is None:
+                    return
+                with fh:
+                    if member == "pickle":
+                        _absorb(report, sym_load(fh, limits))
+                        return
+                    count = sym_load(fh, limits)
+                    _absorb(report, count)
+                    n = count.root if type(count.root) is int else 0
+                    for _ in range(min(max(n, 0), limits.max_items)):
+                        args = sym_load(fh, limits)
+                        _absorb(report, args)
+                        if member == "storages":
+                            stype = args.root[2] if isinstance(args.root, tuple) and len(args.root) == 3 else None
+                            name = stype.name if isinstance(stype, Ref) else ""
+                            elsize = ELEMENT_SIZE.get(STORAGE_DTYPE.get(name, ""), 1)
+                            numel = struct.unpack("<q", fh.read(8))[0]
+                            fh.seek(max(numel, 0) * elsize, os.SEEK_CUR)
+                        else:
+                            ndim = struct.unpack("<i", fh.read(4))[0]
+                            fh.seek(4 + 16 * max(ndim, 0) + 8, os.SEEK_CUR)
+                    if member == "storages":
+                        _absorb(report, sym_load(fh, limits))  # the storage views
+    except PickleError as exc:
+        _absorb(report, exc)
+    except (tarfile.TarError, OSError, ValueError, EOFError, struct.error, OverflowError):
+        pass
+
+
+def _absorb(report: InspectReport, part: Any) -> None:
+    """Add one pickle's (or a broken pickle's partial) globals, their uses and opcodes to the report."""
+    for name, count in part.globals.items():
+        report.globals[name] = report.globals.get(name, 0) + count
+    for name, how in part.uses.items():
+        report.global_uses[name] = sorted(set(report.global_uses.get(name, [])) | set(how))
+    report.opcodes = sorted(set(report.opcodes) | set(part.opcodes))
+
+
+def _pickle_problem(exc: PickleError) -> tuple[str, str]:
+    if isinstance(exc, PickleLimit):
+        return "limit", _where(exc)
+    return ("truncated" if "ends early" in str(exc) or "no STOP" in str(exc) else "corrupt"), _where(exc)
 
 
 def _where(exc: PickleError) -> str:
@@ -156,8 +205,8 @@ def _not_a_checkpoint(report: InspectReport, kind: str, head: bytes) -> None:
         detail = "an HTML page (an error, login or quota page saved under a checkpoint's name)" + \
             (f": {title!r}" if title else "")
     elif kind == "tar":
-        detail = ("the ancient tar format of torch 0.1.x: torch.load refuses it under weights_only=True; "
-                  "re-save it with a modern torch")
+        detail = ("a tar file, which torch.load reads as the ancient format of torch 0.1.x: it refuses it under "
+                  "weights_only=True, and under weights_only=False runs the pickles in its members")
     elif kind == "npy":
         detail = "a numpy .npy array, not a torch checkpoint (load it with numpy.load)"
     else:
@@ -180,83 +229,82 @@ def _lfs_size(size: str | None) -> str:
 # --------------------------------------------------------------------------- zip
 def _read_zip(report: InspectReport, limits: Limits) -> None:
     try:
-        zf = zipfile.ZipFile(report.path)
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError, struct.error, NotImplementedError) as exc:
+        zf = TorchZip(report.path)
+    except (ZipError, OSError, struct.error, ValueError) as exc:
         _salvage_zip(report, limits, exc)
         return
-    with zf:
+    report.archive_problems = zf.problems
+    if not zf.prefix:
+        _unreadable(report, "zip", "not-a-checkpoint",
+                    f"a zip archive with no folder/data.pkl record: its first entry ({zf.entries[0].name!r}) is in "
+                    "no folder, so it was not written by torch.save and torch.load refuses it")
+        return
+    report.archive = zf.prefix
+    if zf.exact("constants.pkl"):  # torch.load's own test, then it hands the file to torch.jit.load
+        report.format = "torchscript"
+    candidates = zf.find("data.pkl")
+    if not candidates:
+        names = ", ".join(e.name for e in zf.entries[:5])
+        _unreadable(report, report.format, "not-a-checkpoint",
+                    f"a zip archive without a data.pkl record: not written by torch.save (it holds {names})")
+        return
+    for record in ("data.pkl", "constants.pkl", "version", ".data/version", "byteorder"):
+        for e in zf.find(record):
+            if e.raw != f"{zf.prefix}/{record}".encode():
+                zf.problems.append(f"{e.name!r} stands for {record} (torch's lookup ignores case; torch.save "
+                                   "writes lower case)")
+    for record, attr in ((".data/version", "format_version"), ("version", "format_version"),
+                         ("byteorder", "byteorder")):
+        found = zf.find(record)
+        if found and found[0].size < 64 and getattr(report, attr) is None:
+            try:
+                setattr(report, attr, zf.read(found[0], 64).decode("ascii", "replace").strip())
+            except (ZipError, OSError):
+                pass  # an unreadable small record only loses that detail
+    # Every data.pkl torch might pick is read; the first in directory order gives the structure.
+    loaded, failure = None, None
+    for e in candidates + (zf.find("constants.pkl") if report.format == "torchscript" else []):
+        # One unreadable candidate must not hide the others: torch may load any of them.
+        if e.size > MAX_PICKLE_BYTES:
+            failure = failure or ("limit", f"{e.name} declares {e.size:,} bytes (more than {MAX_PICKLE_BYTES:,}): "
+                                           "refused as a bomb")
+            continue
         try:
-            infos = {i.filename: i for i in zf.infolist()}
-        except Exception as exc:  # noqa: BLE001  # pragma: no cover - infolist is already parsed
-            _unreadable(report, "zip", "corrupt", f"the zip directory cannot be read ({exc})")
-            return
-        pkl = [n for n in infos if n == "data.pkl" or n.endswith("/data.pkl")]
-        script = [n for n in infos if n.endswith("constants.pkl") or "/code/" in n]
-        if script:
-            report.format = "torchscript"
-        if not pkl:
-            _unreadable(report, report.format, "not-a-checkpoint",
-                        "a zip archive without a data.pkl record: not written by torch.save "
-                        f"(it holds {', '.join(list(infos)[:5]) or 'nothing'})")
-            return
-        name = min(pkl, key=len)
-        prefix = name[: -len("data.pkl")]
-        report.archive = prefix.rstrip("/")
-        for record, attr in (("version", "format_version"), ("byteorder", "byteorder")):
-            info = infos.get(prefix + record)
-            if info is not None and info.file_size < 64:
-                try:
-                    setattr(report, attr, zf.read(info).decode("ascii", "replace").strip())
-                except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError, struct.error):
-                    pass  # an unreadable small record only loses that detail
-        info = infos[name]
-        if info.file_size > MAX_PICKLE_BYTES:
-            _unreadable(report, report.format, "limit",
-                        f"{name} declares {info.file_size:,} bytes (more than {MAX_PICKLE_BYTES:,}): refused as a bomb")
-            return
-        try:
-            with zf.open(info) as fh:
-                data = fh.read(MAX_PICKLE_BYTES + 1)
-        except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError, struct.error) as exc:
-            _unreadable(report, report.format, "corrupt", f"{name} cannot be read: {exc}")
-            return
-        loaded = sym_load(data, limits)
-        _fill(report, loaded, limits)
-        # Storage records: present, big enough, and where their bytes are (for --tensors).
-        for key, st in report.storages.items():
-            rec = infos.get(f"{prefix}data/{key}")
-            st["record"] = f"{prefix}data/{key}"
-            if rec is None:
-                if st["location"] != "meta":
-                    report.storage_problems.append(f"storage {key}: record {prefix}data/{key} is missing")
-                continue
-            if rec.file_size < st["nbytes"]:
-                report.storage_problems.append(
-                    f"storage {key}: declares {st['nbytes']:,} bytes but {prefix}data/{key} holds {rec.file_size:,}")
-            st["data_offset"] = _payload_offset(report.path, rec)
-
-
-def _payload_offset(path: str, info: zipfile.ZipInfo) -> int | None:
-    """Where a STORED record's bytes start: the local header's own name and extra lengths count."""
-    if info.compress_type != zipfile.ZIP_STORED:
-        return None
-    try:
-        with open(path, "rb") as fh:
-            fh.seek(info.header_offset)
-            local = fh.read(30)
-        if len(local) < 30 or local[:4] != b"PK\x03\x04":
-            return None
-        n, m = struct.unpack("<HH", local[26:30])
-        return info.header_offset + 30 + n + m
-    except OSError:
-        return None
+            part = sym_load(zf.read(e, MAX_PICKLE_BYTES), limits)
+        except (ZipError, OSError) as exc:
+            failure = failure or (getattr(exc, "kind", "corrupt"), f"{e.name} cannot be read: {exc}")
+            continue
+        except PickleError as exc:
+            _absorb(report, exc)
+            failure = failure or _pickle_problem(exc)
+            continue
+        _absorb(report, part)
+        if loaded is None:
+            loaded = part
+    if failure:
+        _unreadable(report, report.format, *failure)
+        return
+    _fill(report, loaded, limits)
+    # Storage records: present, big enough, and where their bytes are (for --tensors).
+    for key, st in report.storages.items():
+        found = zf.find(f"data/{key}")
+        st["record"] = f"{zf.prefix}/data/{key}"
+        if not found:
+            if st["location"] != "meta":
+                report.storage_problems.append(f"storage {key}: record {zf.prefix}/data/{key} is missing")
+            continue
+        rec = found[0]
+        if rec.size < st["nbytes"]:
+            report.storage_problems.append(
+                f"storage {key}: declares {st['nbytes']:,} bytes but {zf.prefix}/data/{key} holds {rec.size:,}")
+        st["data_offset"] = zf.payload_offset(rec) if rec.method == 0 else None
 
 
 def _salvage_zip(report: InspectReport, limits: Limits, exc: Exception) -> None:
     """The zip directory is missing or broken. If the first record is data.pkl, read it anyway to
     say what the checkpoint was and how much of it is missing."""
     detail = str(exc) or type(exc).__name__
-    kind = "truncated" if "not a zip file" in detail.lower() or "truncated" in detail.lower() else "corrupt"
+    kind = getattr(exc, "kind", "corrupt")
     salvage: dict[str, Any] = {}
     try:
         with open(report.path, "rb") as fh:
@@ -267,18 +315,15 @@ def _salvage_zip(report: InspectReport, limits: Limits, exc: Exception) -> None:
                 fh.seek(m, os.SEEK_CUR)
                 if name.endswith("data.pkl") and struct.unpack("<H", local[8:10])[0] == 0:
                     loaded = sym_load(fh, limits, start=30 + n + m)
+                    _absorb(report, loaded)
                     probe = InspectReport(path=report.path, file_size=report.file_size, format="zip")
                     _fill(probe, loaded, limits)
-                    needed = probe.total_bytes
-                    salvage = {"tensors": probe.tensor_count, "needed_bytes": needed}
-                    report.globals, report.opcodes = probe.globals, probe.opcodes
-    except (PickleError, OSError, struct.error, ValueError):
+                    salvage = {"tensors": probe.tensor_count, "needed_bytes": probe.total_bytes}
+    except PickleError as broken:
+        _absorb(report, broken)
+    except (OSError, struct.error, ValueError):
         pass
-    if kind == "truncated":
-        text = "the zip archive has no end-of-central-directory record: the file was cut short " \
-               "(an interrupted download or save)"
-    else:
-        text = f"the zip directory is corrupt ({detail})"
+    text = detail
     if salvage:
         text += (f"; its data.pkl still reads: {salvage['tensors']} tensors needing about "
                  f"{salvage['needed_bytes']:,} bytes, and the file is {report.file_size:,} bytes")
@@ -286,23 +331,59 @@ def _salvage_zip(report: InspectReport, limits: Limits, exc: Exception) -> None:
 
 
 # --------------------------------------------------------------------------- legacy
-def _read_legacy(report: InspectReport, limits: Limits) -> None:
+def _read_stream(report: InspectReport, limits: Limits, *, strict: bool) -> None:
+    """A pickle stream, read the way torch's `_legacy_load` reads it: one pickle, and when its value
+    is the legacy magic number (however it is encoded) the protocol version, the system info, the
+    object and the storage keys after it, each a pickle of its own that `pickle.load` runs.
+    `strict`: the file starts like a pickle, so a failure is damage rather than "not a checkpoint"."""
+    report.format = "raw-pickle"
     with open(report.path, "rb") as fh:
-        magic = sym_load(fh, limits)
-        if magic.root != LEGACY_MAGIC:
-            _unreadable(report, "legacy", "corrupt", f"the legacy magic number is {magic.root!r}")
+        try:
+            first = sym_load(fh, limits)
+        except PickleError as exc:
+            if strict or exc.globals:
+                raise
+            _absorb(report, exc)
+            with open(report.path, "rb") as again:
+                _not_a_checkpoint(report, "unknown", again.read(512))
             return
-        version = sym_load(fh, limits)
-        info = sym_load(fh, limits)
-        report.details["protocol_version"] = version.root
-        if isinstance(info.root, dict):
-            report.byteorder = "little" if info.root.get("little_endian", True) else "big"
-        loaded = sym_load(fh, limits)
-        keys = sym_load(fh, limits)
+        _absorb(report, first)
+        magic = type(first.root) is int and first.root == LEGACY_MAGIC
+        # A magic number built by a call could still equal it when the call runs: read on as torch would.
+        speculative = not magic and _runs_calls(first)
+        if not magic and not speculative:
+            report.format = "raw-pickle"
+            _fill(report, first, limits)
+            return
+        report.format = "legacy"
+        parts = [first]
+        try:
+            for _ in range(4):  # protocol version, sys_info, the object, the storage keys
+                part = sym_load(fh, limits)
+                _absorb(report, part)
+                parts.append(part)
+                if len(parts) == 2 and not (part.root == LEGACY_PROTOCOL_VERSION or _runs_calls(part)):
+                    break  # torch stops here: "Invalid protocol version"
+        except PickleError:
+            if speculative:
+                report.format = "raw-pickle"
+                _fill(report, first, limits)
+                return
+            raise
         offset = fh.tell()
-    for part in (magic, version, info, keys):
-        loaded.globals.update(part.globals)
-        loaded.opcodes.update(part.opcodes)
+    if speculative:
+        report.format = "raw-pickle"
+        _fill(report, first, limits)
+        return
+    if len(parts) < 5:
+        _fill(report, first, limits)
+        _unreadable(report, "legacy", "corrupt",
+                    f"the legacy stream's protocol version is {parts[1].root!r}, not {LEGACY_PROTOCOL_VERSION}")
+        return
+    _, version, info, loaded, keys = parts
+    report.details["protocol_version"] = version.root
+    if isinstance(info.root, dict):
+        report.byteorder = "little" if info.root.get("little_endian", True) else "big"
     _fill(report, loaded, limits)
     report.details["pickles"] = 5
     order = keys.root if isinstance(keys.root, list) else []
@@ -331,10 +412,8 @@ def _read_legacy(report: InspectReport, limits: Limits) -> None:
             offset += 8 + nbytes
 
 
-def _read_raw_pickle(report: InspectReport, limits: Limits) -> None:
-    with open(report.path, "rb") as fh:
-        loaded = sym_load(fh, limits)
-    _fill(report, loaded, limits)
+def _runs_calls(loaded: Any) -> bool:
+    return any("call" in how for how in loaded.uses.values())
 
 
 # --------------------------------------------------------------------------- safetensors
@@ -384,14 +463,15 @@ def _read_safetensors(report: InspectReport) -> None:
 
 # --------------------------------------------------------------------------- the structure
 def _fill(report: InspectReport, loaded: Any, limits: Limits) -> None:
-    report.globals = dict(loaded.globals)
-    report.opcodes = sorted(loaded.opcodes)
+    """The structure of the one pickle that holds the checkpoint (its globals are already absorbed)."""
     report.pickle_protocol = loaded.protocol
     root = loaded.root
     report.root_type = _kind(root)
     storages: dict[str, dict[str, Any]] = {}
     for path, node, _parent in walk(root, limits):
-        if isinstance(node, TensorRef):
+        if isinstance(node, TensorRef) and node.malformed:
+            report.storage_problems.append(f"tensor {path or '<root>'}: {node.malformed[:120]}, not a tensor shape")
+        elif isinstance(node, TensorRef):
             st = node.storage
             elsize = ELEMENT_SIZE.get(node.dtype, 1)
             numel = 1
@@ -405,6 +485,14 @@ def _fill(report: InspectReport, loaded: Any, limits: Limits) -> None:
                 s_numel = st.numel if isinstance(st.numel, int) else 0
                 storages[st.key] = {"dtype": node.dtype, "location": st.location, "numel": s_numel,
                                     "nbytes": s_numel * s_elsize}
+            if st is not None and isinstance(st.numel, int) and numel:
+                # The elements the view reaches must lie inside its storage (torch checks this on load).
+                span = node.offset + 1 + sum((s - 1) * d for s, d in zip(node.size, node.stride))
+                capacity = st.numel * (1 if st.type_name == "UntypedStorage" else elsize)
+                if span * elsize > capacity:
+                    report.storage_problems.append(
+                        f"tensor {path or '<root>'}: {node.dtype}{list(node.size)[:8]} reaches element {span - 1:,} "
+                        f"of storage {st.key}, which holds {capacity // max(elsize, 1):,}")
         elif isinstance(node, dict) and node:
             values = list(node.values())
             n_tensors = sum(isinstance(v, TensorRef) for v in values)

@@ -64,6 +64,11 @@ class InspectReport:
     tensors: list[TensorInfo] = field(default_factory=list)
     state_dicts: list[StateDict] = field(default_factory=list)
     globals: dict[str, int] = field(default_factory=dict)
+    # global -> how the pickle uses it ("call", "class", "build", "computed"; none: only referenced).
+    # Absent for a global (an older report): the verdict assumes the worst, that it is called.
+    global_uses: dict[str, list[str]] = field(default_factory=dict)
+    # Zip archives: every way torch and another zip reader could see different contents.
+    archive_problems: list[str] = field(default_factory=list)
     opcodes: list[str] = field(default_factory=list)  # every opcode name used
     storages: dict[str, dict[str, Any]] = field(default_factory=dict)  # key -> dtype, location, numel, nbytes, record
     storage_problems: list[str] = field(default_factory=list)
