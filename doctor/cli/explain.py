@@ -106,7 +106,7 @@ def explain_command(
     matches = explain(parsed)
     from ..kb.matcher import possible_causes
 
-    possible = possible_causes(parsed, matches) if len(matches) < 3 else []
+    possible = [] if matches else possible_causes(parsed, matches)  # guesses only when nothing is confident
 
     findings = None
     values = None  # what fills the fixes' <torch-version>, <cuda-tag> ... placeholders

@@ -174,7 +174,9 @@ def required_literals(regex: str, ignore_case: bool) -> list[list[str]]:
         run: list[str] = []
 
         def flush() -> None:
-            if len(run) >= 3:
+            # Three characters at least; two suffice for a Chinese word (卡住, 显存), which is
+            # as selective as an English one of five.
+            if len(run) >= 3 or (len(run) == 2 and all(ord(ch) > 0x2E7F for ch in run)):
                 text = "".join(run)
                 groups.append([text.lower() if fold else text])
             run.clear()

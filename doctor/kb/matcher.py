@@ -34,6 +34,10 @@ LINE_WEIGHT = 0.7
 BARE_WEIGHT = 0.85
 UNSTRUCTURED_WEIGHT = 0.6
 FRAME_WEIGHT = 0.75
+# A pattern with no literal every match must contain (prose and symptom patterns, mostly) cannot be
+# prefiltered: it reads only the newest this-many characters of a scope, so a long log costs the
+# same as a paste.
+LITERAL_FREE_CHARS = 256 << 10
 WARNING_LINE_WEIGHT = 0.5
 WRAPPER_WEIGHT = 0.4
 AGREEMENT_BONUS = 0.03
@@ -122,30 +126,33 @@ class _Haystack:
         i = bisect.bisect_right(self.starts, offset) - 1
         return self.items[i]
 
-    def matches(self, rx: re.Pattern[str]) -> Iterator[tuple[tuple[int, str], re.Match[str]]]:
+    def matches(self, rx: re.Pattern[str], tail: int | None = None) -> Iterator[tuple[tuple[int, str], re.Match[str]]]:
         """Every match with the line it starts on; where there is none, the matches across a line
-        break a paste put mid-sentence (read as a space)."""
+        break a paste put mid-sentence (read as a space). `tail`: only the last so many characters
+        are searched (a pattern no literal can prefilter must not scan a whole log)."""
+        start = max(0, len(self.text) - tail) if tail else 0
         found = False
-        for m in rx.finditer(self.text):
+        for m in rx.finditer(self.text, start):
             found = True
             yield self.locate(m.start()), m
         if found or len(self.items) < 2 or "\n" not in self.text:
             return
-        for m in rx.finditer(self.text.replace("\n", " ")):  # same offsets
+        for m in rx.finditer(self.text.replace("\n", " "), start):  # same offsets
             yield self.locate(m.start()), m
 
-    def last_match(self, rx: re.Pattern[str]) -> tuple[tuple[int, str], re.Match[str]] | None:
+    def last_match(self, rx: re.Pattern[str], tail: int | None = None) -> tuple[tuple[int, str], re.Match[str]] | None:
         """The last match in the lines, also across a line break that a paste put mid-sentence
         (read as a space) or mid-word (read as nothing); with the line it starts on."""
         best = None
-        for count, m in enumerate(rx.finditer(self.text)):
+        start = max(0, len(self.text) - tail) if tail else 0
+        for count, m in enumerate(rx.finditer(self.text, start)):
             best = (self.locate(m.start()), m)
             if count >= 200:
                 break
         if best is not None or len(self.items) < 2:
             return best
         m = None
-        for m in rx.finditer(self.text.replace("\n", " ")):  # same offsets
+        for m in rx.finditer(self.text.replace("\n", " "), start):  # same offsets
             pass
         if m is not None:
             return self.locate(m.start()), m
@@ -211,7 +218,7 @@ def _hits_for(head: Head, parsed: Parsed, stacks: dict[str, _Haystack]) -> list[
             continue
         rx = _compile(pattern, multiline=True)
         seen = 0
-        for (line_no, text), m in stack.matches(rx):
+        for (line_no, text), m in stack.matches(rx, None if lits else LITERAL_FREE_CHARS):
             base = {"log": LOG_WEIGHT, "frame": FRAME_WEIGHT}.get(pattern.scope, LINE_WEIGHT)
             if _WARNING_LINE.search(text) and pattern.scope == "line":
                 base = WARNING_LINE_WEIGHT
@@ -224,9 +231,9 @@ def _hits_for(head: Head, parsed: Parsed, stacks: dict[str, _Haystack]) -> list[
 
 def _exception_hits(pattern: Pattern, lits: Any, parsed: Parsed, stacks: dict[str, _Haystack]) -> list[Hit]:
     hits: list[Hit] = []
-    rx = _compile(pattern, multiline=True)
     stack = stacks["exception"]
     if stack.items and stack.contains_all(lits, pattern.ignore_case):
+        rx = _compile(pattern, multiline=True)
         for block in parsed.exceptions:
             if pattern.exception_type and not re.search(pattern.exception_type, block.type):
                 continue
@@ -246,8 +253,9 @@ def _exception_hits(pattern: Pattern, lits: Any, parsed: Parsed, stacks: dict[st
         return hits
     if pattern.frame and not any(re.search(pattern.frame, f) for _, f in parsed.frame_lines):
         return hits
+    rx = _compile(pattern, multiline=True)
     base = BARE_WEIGHT if not parsed.exceptions else UNSTRUCTURED_WEIGHT
-    found = lines.last_match(rx)
+    found = lines.last_match(rx, None if lits else LITERAL_FREE_CHARS)
     if found is not None:
         (line_no, text), m = found
         hits.append(Hit("line", line_no, text[:300], base * pattern.weight, _captures(m)))
@@ -303,6 +311,15 @@ def _refine(scored: list[tuple[Head, list[Hit], float]]) -> list[tuple[Head, lis
 
 def match_parsed(parsed: Parsed, kb: KnowledgeBase | None = None, min_confidence: float = 0.0) -> list[Match]:
     kb = kb or load()
+    # Answers and possible causes ask for the same matches: they are computed once per text.
+    cache = parsed.__dict__.setdefault("_matches", {})
+    key = id(kb)
+    if key not in cache:
+        cache[key] = _match_all(parsed, kb)
+    return [m for m in cache[key] if m.confidence >= min_confidence]
+
+
+def _match_all(parsed: Parsed, kb: KnowledgeBase) -> list[Match]:
     exception_items = [(b.line_no, v) for b in parsed.exceptions for v in _unwrapped(b.text)]
     stacks = {
         "exception": _Haystack(exception_items),
@@ -326,8 +343,6 @@ def match_parsed(parsed: Parsed, kb: KnowledgeBase | None = None, min_confidence
     scored = _refine(scored)
     matches: list[Match] = []
     for head, hits, confidence in scored:
-        if confidence < min_confidence:
-            continue
         captures: dict[str, str] = {}
         for h in hits:
             for k, v in h.captures.items():

@@ -111,6 +111,9 @@ MAX_MESSAGE_LINES = 40
 MAX_KEPT_LINES = 20000  # of interesting lines, for the `line`/`log` scopes (newest kept)
 MAX_EXCEPTIONS = 400  # newest kept
 MAX_LINE_CHARS = 4000  # a giant single line is cut: patterns never need more
+# The newest interesting lines kept for the `line` scope, by size too: every pattern scans them, so
+# a crafted log of 20,000 long lines that all pass the trigger test must not cost minutes.
+MAX_KEPT_CHARS = 1 << 20
 
 
 @dataclass
@@ -210,6 +213,7 @@ class _Reader:
 
     def __init__(self, keep_source: bool = False) -> None:
         self.keep_source = keep_source
+        self.kept_chars = 0
         self.headerless = False  # inside a traceback whose header was not pasted
         self.exceptions: deque[ExceptionBlock] = deque(maxlen=MAX_EXCEPTIONS)
         self.kept: deque[tuple[int, str]] = deque(maxlen=MAX_KEPT_LINES)
@@ -227,7 +231,12 @@ class _Reader:
         return self.in_traceback or self.current is not None
 
     def _keep(self, number: int, line: str) -> None:
+        if len(self.kept) == self.kept.maxlen:
+            self.kept_chars = max(0, self.kept_chars - len(self.kept[0][1]))
         self.kept.append((number, line))
+        self.kept_chars += len(line)
+        while self.kept_chars > MAX_KEPT_CHARS and len(self.kept) > 1:
+            self.kept_chars = max(0, self.kept_chars - len(self.kept.popleft()[1]))
         if _LOG.search(line):
             self.logs.append((number, line))
 

@@ -170,7 +170,7 @@ def _why_and_fixes(console: Console, entry: Entry, explanation_style: str,
 
 def _fixes(console: Console, entry: Entry, values: "dict[str, str] | None" = None) -> None:
     from ..fix_steps import steps
-    from .human import _print_wrapped, print_steps
+    from .steps import _print_wrapped, print_steps
 
     for i, fix in enumerate(entry.fixes, 1):
         _print_wrapped(console, Text(f"  {i}. ", style="bold"), fix.summary, 5)
