@@ -138,7 +138,23 @@ class _Haystack:
         if found or len(self.items) < 2 or "\n" not in self.text:
             return
         for m in rx.finditer(self.text.replace("\n", " "), start):  # same offsets
+            found = True
             yield self.locate(m.start()), m
+        if found:
+            return
+        removed = [x.start() for x in _MID_WORD_BREAK.finditer(self.text, start)]
+        if removed:  # a break mid-word: read as nothing
+            for m in rx.finditer(_squeeze(self.text), start):
+                yield self._unsqueezed(m, removed), m
+
+    def _unsqueezed(self, m: re.Match[str], removed: list[int]) -> tuple[int, str]:
+        """The line of a match in the squeezed text: offsets shift by one per break removed."""
+        offset = m.start()
+        for k, pos in enumerate(removed):
+            if pos - k > offset:
+                break
+            offset += 1
+        return self.locate(offset)
 
     def last_match(self, rx: re.Pattern[str], tail: int | None = None) -> tuple[tuple[int, str], re.Match[str]] | None:
         """The last match in the lines, also across a line break that a paste put mid-sentence
@@ -156,20 +172,12 @@ class _Haystack:
             pass
         if m is not None:
             return self.locate(m.start()), m
-        removed = [x.start() for x in _MID_WORD_BREAK.finditer(self.text)]
+        removed = [x.start() for x in _MID_WORD_BREAK.finditer(self.text, start)]
         if not removed:
             return None
-        for m in rx.finditer(_squeeze(self.text)):
+        for m in rx.finditer(_squeeze(self.text), start):
             pass
-        if m is not None:
-            # Offsets shift by one for each line break removed before the match.
-            offset = m.start()
-            for k, pos in enumerate(removed):
-                if pos - k > offset:
-                    break
-                offset += 1
-            return self.locate(offset), m
-        return None
+        return (self._unsqueezed(m, removed), m) if m is not None else None
 
 
 def _unwrapped(text: str) -> list[str]:
