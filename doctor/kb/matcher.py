@@ -180,6 +180,31 @@ class _Haystack:
         return (self._unsqueezed(m, removed), m) if m is not None else None
 
 
+# The exceptions a long log holds are matched newest first up to this much text: the final error,
+# its cause, the DataLoader worker's original and each rank's own always are. (A crafted log of
+# thousands of long exception blocks must cost what a real one does.)
+MAX_EXCEPTION_CHARS = 96 << 10
+MAX_BLOCK_CHARS = 16 << 10
+
+
+def _matched_blocks(parsed: Parsed) -> list[ExceptionBlock]:
+    cached = parsed.__dict__.get("_blocks")
+    if cached is not None:
+        return cached
+    chosen: list[ExceptionBlock] = []
+    budget = MAX_EXCEPTION_CHARS
+    for block in reversed(parsed.exceptions):
+        if len(block.message) > MAX_BLOCK_CHARS:
+            block.message = block.message[:MAX_BLOCK_CHARS]
+        size = len(block.text)
+        if budget - size >= 0 or block.role in ("final", "cause", "worker", "rank"):
+            chosen.append(block)
+            budget -= size
+    chosen.reverse()
+    parsed.__dict__["_blocks"] = chosen
+    return chosen
+
+
 def _unwrapped(text: str) -> list[str]:
     """A multi-line message as printed, and as one line: a paste may have wrapped it between
     words (the line break stands for a space) or mid-word (it stands for nothing)."""
@@ -242,7 +267,7 @@ def _exception_hits(pattern: Pattern, lits: Any, parsed: Parsed, stacks: dict[st
     stack = stacks["exception"]
     if stack.items and stack.contains_all(lits, pattern.ignore_case):
         rx = _compile(pattern, multiline=True)
-        for block in parsed.exceptions:
+        for block in _matched_blocks(parsed):
             if pattern.exception_type and not re.search(pattern.exception_type, block.type):
                 continue
             if pattern.frame and not any(re.search(pattern.frame, f) for f in block.frames):
@@ -328,7 +353,7 @@ def match_parsed(parsed: Parsed, kb: KnowledgeBase | None = None, min_confidence
 
 
 def _match_all(parsed: Parsed, kb: KnowledgeBase) -> list[Match]:
-    exception_items = [(b.line_no, v) for b in parsed.exceptions for v in _unwrapped(b.text)]
+    exception_items = [(b.line_no, v) for b in _matched_blocks(parsed) for v in _unwrapped(b.text)]
     stacks = {
         "exception": _Haystack(exception_items),
         "line": _Haystack(parsed.lines),

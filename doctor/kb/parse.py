@@ -111,9 +111,10 @@ MAX_MESSAGE_LINES = 40
 MAX_KEPT_LINES = 20000  # of interesting lines, for the `line`/`log` scopes (newest kept)
 MAX_EXCEPTIONS = 400  # newest kept
 MAX_LINE_CHARS = 4000  # a giant single line is cut: patterns never need more
-# The newest interesting lines kept for the `line` scope, by size too: every pattern scans them, so
-# a crafted log of 20,000 long lines that all pass the trigger test must not cost minutes.
-MAX_KEPT_CHARS = 1 << 20
+# The newest interesting lines kept for the `line` and `log` scopes, by size too: every pattern scans
+# them, so a crafted log of 20,000 long lines that all pass the trigger test must not cost minutes.
+# (The failure is at the end of a log; a paste is far smaller.)
+MAX_KEPT_CHARS = 256 << 10
 
 
 @dataclass
@@ -214,6 +215,7 @@ class _Reader:
     def __init__(self, keep_source: bool = False) -> None:
         self.keep_source = keep_source
         self.kept_chars = 0
+        self.log_chars = 0
         self.headerless = False  # inside a traceback whose header was not pasted
         self.exceptions: deque[ExceptionBlock] = deque(maxlen=MAX_EXCEPTIONS)
         self.kept: deque[tuple[int, str]] = deque(maxlen=MAX_KEPT_LINES)
@@ -238,7 +240,12 @@ class _Reader:
         while self.kept_chars > MAX_KEPT_CHARS and len(self.kept) > 1:
             self.kept_chars = max(0, self.kept_chars - len(self.kept.popleft()[1]))
         if _LOG.search(line):
+            if len(self.logs) == self.logs.maxlen:
+                self.log_chars = max(0, self.log_chars - len(self.logs[0][1]))
             self.logs.append((number, line))
+            self.log_chars += len(line)
+            while self.log_chars > MAX_KEPT_CHARS and len(self.logs) > 1:
+                self.log_chars = max(0, self.log_chars - len(self.logs.popleft()[1]))
 
     def feed(self, raw: str, number: int) -> None:
         if len(raw) > MAX_LINE_CHARS:
