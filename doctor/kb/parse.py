@@ -114,7 +114,8 @@ MAX_LINE_CHARS = 4000  # a giant single line is cut: patterns never need more
 # The newest interesting lines kept for the `line` and `log` scopes, by size too: every pattern scans
 # them, so a crafted log of 20,000 long lines that all pass the trigger test must not cost minutes.
 # (The failure is at the end of a log; a paste is far smaller.)
-MAX_KEPT_CHARS = 256 << 10
+MAX_KEPT_CHARS = 64 << 10  # of a streamed log
+MAX_KEPT_CHARS_PASTE = 1 << 20  # a paste is read whole
 
 
 @dataclass
@@ -214,6 +215,7 @@ class _Reader:
 
     def __init__(self, keep_source: bool = False) -> None:
         self.keep_source = keep_source
+        self.max_chars = MAX_KEPT_CHARS_PASTE if keep_source else MAX_KEPT_CHARS
         self.kept_chars = 0
         self.log_chars = 0
         self.headerless = False  # inside a traceback whose header was not pasted
@@ -237,14 +239,14 @@ class _Reader:
             self.kept_chars = max(0, self.kept_chars - len(self.kept[0][1]))
         self.kept.append((number, line))
         self.kept_chars += len(line)
-        while self.kept_chars > MAX_KEPT_CHARS and len(self.kept) > 1:
+        while self.kept_chars > self.max_chars and len(self.kept) > 1:
             self.kept_chars = max(0, self.kept_chars - len(self.kept.popleft()[1]))
         if _LOG.search(line):
             if len(self.logs) == self.logs.maxlen:
                 self.log_chars = max(0, self.log_chars - len(self.logs[0][1]))
             self.logs.append((number, line))
             self.log_chars += len(line)
-            while self.log_chars > MAX_KEPT_CHARS and len(self.logs) > 1:
+            while self.log_chars > self.max_chars and len(self.logs) > 1:
                 self.log_chars = max(0, self.log_chars - len(self.logs.popleft()[1]))
 
     def feed(self, raw: str, number: int) -> None:
