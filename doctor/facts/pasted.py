@@ -193,12 +193,7 @@ def lightning(lines: list[str]) -> dict[str, Any] | None:
                 continue
             bare = _LIT_BARE.match(line)
             if in_gpu and bare and bare.group(1) != "None":
-                name = bare.group(1).strip()
-                gpu: dict[str, Any] = {"index": len(gpus), "name": name}
-                cc = collect_env_text.compute_capability(name)
-                if cc:
-                    gpu["compute_capability"] = cc
-                gpus.append(gpu)
+                gpus.append(_gpu(bare.group(1).strip(), len(gpus)))
         elif section in ("Lightning", "Packages") and item and item.group(2):
             version = item.group(2).strip()
             if re.match(r"^\d", version):
@@ -217,6 +212,15 @@ def lightning(lines: list[str]) -> dict[str, Any] | None:
     return facts
 
 
+def _gpu(name: str, index: int) -> dict[str, Any]:
+    """A GPU named in a paste, with its compute capability where the name tells it."""
+    gpu: dict[str, Any] = {"index": index, "name": name}
+    cc = collect_env_text.compute_capability(name)
+    if cc:
+        gpu["compute_capability"] = cc
+    return gpu
+
+
 def hf_env(lines: list[str]) -> dict[str, Any] | None:
     """The environment block of `transformers-cli env` / `diffusers-cli env` / `accelerate env`."""
     torch: dict[str, Any] = {}
@@ -232,12 +236,7 @@ def hf_env(lines: list[str]) -> dict[str, Any] | None:
             continue
         m = _HF_GPU.match(line)
         if m and m.group(1).strip().lower() not in ("none", "n/a", "cpu"):
-            name = m.group(1).strip()
-            gpu: dict[str, Any] = {"index": len(gpus), "name": name}
-            cc = collect_env_text.compute_capability(name)
-            if cc:
-                gpu["compute_capability"] = cc
-            gpus.append(gpu)
+            gpus.append(_gpu(m.group(1).strip(), len(gpus)))
             continue
         m = _HF_PLATFORM.match(line)
         if m:
