@@ -124,7 +124,7 @@ def torchdoctor_ranker():
         if possible_causes is None:
             weak = [m.id for m in explain(parsed, kb, include_weak=True) if m.id not in confident]
             return confident, confident + weak
-        possible = [] if matches else [p.id for p in possible_causes(parsed, matches, kb)]
+        possible = [p.id for p in possible_causes(parsed, matches, kb, limit=3 - len(matches))] if len(matches) < 3 else []
         return confident, confident + possible
 
     return rank, set(kb.heads)

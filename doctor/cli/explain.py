@@ -106,7 +106,8 @@ def explain_command(
     matches = explain(parsed)
     from ..kb.matcher import possible_causes
 
-    possible = [] if matches else possible_causes(parsed, matches)  # guesses only when nothing is confident
+    # Guesses fill the list up to three: the answer first, then what else is worth a look.
+    possible = possible_causes(parsed, matches, limit=3 - len(matches)) if len(matches) < 3 else []
 
     findings = None
     values = None  # what fills the fixes' <torch-version>, <cuda-tag> ... placeholders

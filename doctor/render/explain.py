@@ -273,7 +273,7 @@ def render_text(parsed: Parsed, matches: list[Match], console: Console,
         for m in close:
             _para(console, f"{m.id} ({m.confidence:.2f}): {m.title} — torchdoctor kb show {m.id}")
     elif possible:
-        _possible(console, possible[:1], "Also possible (not confident)")
+        _possible(console, possible[:2], "Also possible (not confident)")
 
 
 # ------------------------------------------------------------------ kb browsing
