@@ -40,6 +40,7 @@ lib site packages self return returns returned module main code following occurr
 thanks hi hello anyone know idea work works working fine solve solved question message following raise raised
 info warning warn print output input see seems seem like look looks make makes made new old time times first
 end many much more less still even every each other another since until without within about over under
+training train trains trained script scripts pytorch torch program programs project application app
 """.split())
 
 
