@@ -19,54 +19,6 @@ class ExplainFormat(str, Enum):
 
 
 
-class DecodedLog:
-    """A log's bytes as text, in the encoding the log is in: UTF-8 unless a byte order mark or
-    NUL bytes every other byte say UTF-16 (PowerShell's `>` writes UTF-16LE with a BOM) or UTF-32.
-    `read(n)` returns str; undecodable bytes are replaced, never fatal."""
-
-    SNIFF = 4096
-
-    def __init__(self, raw) -> None:
-        import codecs
-
-        self.raw = raw
-        self.head = raw.read(self.SNIFF) or b""
-        self.encoding = self.sniff(self.head)
-        self.decoder = codecs.getincrementaldecoder(self.encoding)("replace")
-        fileno = getattr(raw, "fileno", None)
-        if fileno is not None:
-            self.fileno = fileno  # the parser sizes a large file by it
-
-    @staticmethod
-    def sniff(head: bytes) -> str:
-        import codecs
-
-        for bom, name in ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
-                          (codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16")):
-            if head.startswith(bom):
-                return name
-        sample = head[: len(head) - len(head) % 2]
-        if len(sample) >= 8 and sample.count(0) * 4 >= len(sample):  # text has no NULs; UTF-16 ASCII is half NUL
-            odd, even = sample[1::2].count(0), sample[0::2].count(0)
-            if odd >= 3 * even:
-                return "utf-16-le"
-            if even >= 3 * odd:
-                return "utf-16-be"
-        return "utf-8"
-
-    def read(self, size: int = -1) -> str:
-        while True:
-            if self.head:
-                data, self.head = self.head, b""
-            else:
-                data = self.raw.read(size)
-            if not data:
-                return self.decoder.decode(b"", final=True)
-            text = self.decoder.decode(data)
-            if text:  # a read that ends inside a character yields nothing yet: read on
-                return text
-
-
 def explain_command(
     text: Optional[str] = typer.Argument(None, help="The error or traceback; '-' reads standard input."),
     file: Optional[Path] = typer.Option(None, "--file", help="Read a log file (streamed; any size)."),
@@ -88,7 +40,7 @@ def explain_command(
             raise UsageError(f"--file {file}: {exc.strerror or exc}") from None
         with handle:
             try:
-                parsed = parse(DecodedLog(handle))
+                parsed = parse(handle)
             except OSError as exc:
                 raise UsageError(f"--file {file}: cannot read: {exc.strerror or exc}") from None
     elif text == "-":
@@ -96,7 +48,7 @@ def explain_command(
         if stdin is None:  # `torchdoctor explain - <&-`: Python leaves sys.stdin None
             raise UsageError("standard input is closed: pipe the log in, or give --file LOG")
         try:
-            parsed = parse(DecodedLog(stdin))
+            parsed = parse(stdin)
         except OSError as exc:
             raise UsageError(f"cannot read standard input: {exc.strerror or exc}") from None
     else:

@@ -157,34 +157,20 @@ class _Haystack:
         return self.locate(offset)
 
     def last_match(self, rx: re.Pattern[str], tail: int | None = None) -> tuple[tuple[int, str], re.Match[str]] | None:
-        """The last match in the lines, also across a line break that a paste put mid-sentence
-        (read as a space) or mid-word (read as nothing); with the line it starts on."""
+        """The last of `matches` (the first 200 are looked at: a line repeated a thousand
+        times adds nothing)."""
         best = None
-        start = max(0, len(self.text) - tail) if tail else 0
-        for count, m in enumerate(rx.finditer(self.text, start)):
-            best = (self.locate(m.start()), m)
+        for count, found in enumerate(self.matches(rx, tail)):
+            best = found
             if count >= 200:
                 break
-        if best is not None or len(self.items) < 2:
-            return best
-        m = None
-        for m in rx.finditer(self.text.replace("\n", " "), start):  # same offsets
-            pass
-        if m is not None:
-            return self.locate(m.start()), m
-        removed = [x.start() for x in _MID_WORD_BREAK.finditer(self.text, start)]
-        if not removed:
-            return None
-        for m in rx.finditer(_squeeze(self.text), start):
-            pass
-        return (self._unsqueezed(m, removed), m) if m is not None else None
+        return best
 
 
 # The exceptions a long log holds are matched newest first up to this much text: the final error,
 # its cause, the DataLoader worker's original and each rank's own always are. (A crafted log of
 # thousands of long exception blocks must cost what a real one does.)
 MAX_EXCEPTION_CHARS = 96 << 10
-MAX_BLOCK_CHARS = 16 << 10
 
 
 def _matched_blocks(parsed: Parsed) -> list[ExceptionBlock]:
@@ -194,8 +180,6 @@ def _matched_blocks(parsed: Parsed) -> list[ExceptionBlock]:
     chosen: list[ExceptionBlock] = []
     budget = MAX_EXCEPTION_CHARS
     for block in reversed(parsed.exceptions):
-        if len(block.message) > MAX_BLOCK_CHARS:
-            block.message = block.message[:MAX_BLOCK_CHARS]
         size = len(block.text)
         if budget - size >= 0 or block.role in ("final", "cause", "worker", "rank"):
             chosen.append(block)

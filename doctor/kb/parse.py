@@ -8,6 +8,7 @@ A cheap trigger test decides which lines deserve attention; everything else is d
 from __future__ import annotations
 
 import codecs
+import io
 import os
 import re
 import sys
@@ -108,6 +109,7 @@ _MESSAGE_STOP = re.compile(r"^\s*(?:Traceback \(most recent|File \"|During handl
                            r"Exception raised from|frame #\d|=+$|-+$|\[\d+\]:$|Root Cause)")
 
 MAX_MESSAGE_LINES = 40
+MAX_MESSAGE_CHARS = 16 << 10  # a message's continuation stops here too
 MAX_KEPT_LINES = 20000  # of interesting lines, for the `line`/`log` scopes (newest kept)
 MAX_EXCEPTIONS = 400  # newest kept
 MAX_LINE_CHARS = 4000  # a giant single line is cut: patterns never need more
@@ -259,7 +261,8 @@ class _Reader:
         if current is not None:
             # Continuation of an exception message: non-empty lines that start nothing new.
             if stripped and not _MESSAGE_STOP.match(line) and not _TRACEBACK.match(line) \
-                    and current.message.count("\n") < MAX_MESSAGE_LINES and not _EXC.match(stripped):
+                    and current.message.count("\n") < MAX_MESSAGE_LINES and len(current.message) < MAX_MESSAGE_CHARS \
+                    and not _EXC.match(stripped):
                 current.message += "\n" + stripped
                 self._keep(number, line)
                 return
@@ -388,13 +391,52 @@ def _scanned(source: str | bytes | IO[str] | IO[bytes] | Iterable[str]) -> Itera
             yield first, result.get()
 
 
+class DecodedLog:
+    """A log's bytes as text, in the encoding the log is in: UTF-8 unless a byte order mark or
+    NUL bytes every other byte say UTF-16 (PowerShell's `>` writes UTF-16LE with a BOM) or UTF-32.
+    `read(n)` returns str; undecodable bytes are replaced, never fatal."""
+
+    SNIFF = 4096
+
+    def __init__(self, raw) -> None:
+        self.raw = raw
+        self.head = raw.read(self.SNIFF) or b""
+        self.encoding = self.sniff(self.head)
+        self.decoder = codecs.getincrementaldecoder(self.encoding)("replace")
+        fileno = getattr(raw, "fileno", None)
+        if fileno is not None:
+            self.fileno = fileno  # the parser sizes a large file by it
+
+    @staticmethod
+    def sniff(head: bytes) -> str:
+        for bom, name in ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+                          (codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16")):
+            if head.startswith(bom):
+                return name
+        sample = head[: len(head) - len(head) % 2]
+        if len(sample) >= 8 and sample.count(0) * 4 >= len(sample):  # text has no NULs; UTF-16 ASCII is half NUL
+            odd, even = sample[1::2].count(0), sample[0::2].count(0)
+            if odd >= 3 * even:
+                return "utf-16-le"
+            if even >= 3 * odd:
+                return "utf-16-be"
+        return "utf-8"
+
+    def read(self, size: int = -1) -> str:
+        while True:
+            if self.head:
+                data, self.head = self.head, b""
+            else:
+                data = self.raw.read(size)
+            if not data:
+                return self.decoder.decode(b"", final=True)
+            text = self.decoder.decode(data)
+            if text:  # a read that ends inside a character yields nothing yet: read on
+                return text
+
+
 def _decode(data: bytes) -> str:
-    """Bytes as text: UTF-16 with or without a BOM (PowerShell's `>` writes it), else UTF-8."""
-    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
-        return data.decode("utf-16", "replace")
-    if len(data) >= 4 and data[1:4:2] == b"\x00\x00" and data[0:4:2] != b"\x00\x00":
-        return data.decode("utf-16-le", "replace")
-    return data.decode("utf-8-sig", "replace")
+    return data.decode(DecodedLog.sniff(data[: DecodedLog.SNIFF]), "replace")
 
 
 def _kb_vocabulary() -> frozenset[str]:
@@ -408,6 +450,8 @@ def parse(source: str | bytes | IO[str] | IO[bytes] | Iterable[str],
     """The structure of a text. A paste (anything up to PASTE_MAX_CHARS) first goes through the
     paste clean-up (markdown, quotes, HTML, wrapped lines, Jupyter); line numbers in the result
     are always the user's own."""
+    if isinstance(source, (io.RawIOBase, io.BufferedIOBase)):
+        source = DecodedLog(source)  # a byte stream: in the encoding the log is in
     read = getattr(source, "read", None)
     if read is not None:
         # Enough to tell a paste from a log; a stream may hand it over in several reads.
