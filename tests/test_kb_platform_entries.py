@@ -41,6 +41,9 @@ WORDINGS = [
     ("torchaudio-no-backend",
      "ImportError: TorchCodec is required for load_with_torchcodec. Please install torchcodec to use this function.",
      {}),
+    ("torchaudio-no-backend",  # torchaudio 2.1-2.8 raises it with two strings: it prints as a tuple
+     "ValueError: (\"Unsupported backend 'soundfile' specified; \", \"please select one of ['ffmpeg'] instead.\")",
+     {"backend": "soundfile"}),
     ("bf16-unsupported-gpu",
      "ValueError: Bfloat16 is only supported on GPUs with compute capability of at least 8.0. Your Tesla T4 GPU "
      "has compute capability 7.5.", {"gpu": "Tesla T4", "cc": "7.5"}),
