@@ -80,7 +80,7 @@ ValueError: libcudnn.so.*[0-9] not found in the system path ['', '/usr/lib/pytho
     raise HTTPError(req.full_url, code, msg, hdrs, fp)
 urllib.error.HTTPError: HTTP Error 403: Forbidden
 '''),
-    # torch/hub.py (late 2025): the retry without a token, when none was set.
+    # torch/hub.py (recent releases, 2.13 for one): the retry without a token, when none was set.
     ("torch-hub-github-rate-limit", f'''urllib.error.HTTPError: HTTP Error 403: rate limit exceeded
 
 During handling of the above exception, another exception occurred:
