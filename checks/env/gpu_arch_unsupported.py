@@ -1,3 +1,5 @@
+from dataclasses import replace
+
 from torchdoctor.data import tables
 from torchdoctor.facts.model import known
 from torchdoctor.model import Fix, Status, error, ok, skip
@@ -302,9 +304,33 @@ def _mixed_fix(facts, version, tag, bad, fine):
     return Fix(summary, tuple(commands))
 
 
+def _named(facts, said):
+    """torch 1.8/1.9's too-old warning names no GPU (its template went out unfilled): the oldest
+    GPU the report lists is the one below the build's minimum. Without a list it stays unnamed."""
+    listed = sorted(((g, gpu_cc(g)) for g in gpus(facts) if gpu_cc(g)), key=lambda t: tables.cc_int(t[1]))
+    out = []
+    for s in said:
+        if s.cc is None and listed:
+            g, cc = listed[0]
+            name = g.name if known(g.name) else f"GPU {g.index}"
+            s = replace(s, gpu=f"{name} (the oldest GPU listed; the warning leaves the name out)", cc=cc)
+        out.append(s)
+    return out
+
+
 def _from_warning(facts, said):
     """torch's own verdict that a GPU has no kernels in the build, for reports that lack the facts."""
     label = torch_label(facts)
+    said = _named(facts, said)
+    if all(s.cc is None for s in said):
+        return error(f"torch says a GPU is too old for {label if label != 'torch' else 'the installed torch'} "
+                     "(its warning does not name the GPU, and the report lists none): CUDA ops on it fail with "
+                     "'no kernel image is available for execution on the device'",
+                     fix=Fix("Run `nvidia-smi` to see which GPU is old, then install a torch build whose arch list "
+                             "covers its compute capability (the selector at https://pytorch.org/get-started/locally/ "
+                             "and the previous-versions page list them), or hide that GPU with CUDA_VISIBLE_DEVICES"),
+                     evidence={"torch's warning": said[0].text}, related=("cuda-no-kernel-image",))
+    said = [s for s in said if s.cc is not None]
     problems, ccs = [], []
     for s in said:
         built = f" (built for {' '.join(s.archs)})" if s.archs else ""

@@ -20,6 +20,17 @@ The messages, by torch version (torch/cuda/__init__.py):
 * torch 2.7+: "Found GPU0 NAME which is of compute capability (CC) 7.0. The following list shows
   the CCs this version of PyTorch was built for and the hardware CCs it supports: - 7.5 which
   supports hardware CC >=7.5,<8.0 ..."
+* torch 1.8 and 1.9 printed the too-old warning through `str.format` with `%d` placeholders, so it
+  reads "Found GPU%d %s which is of cuda capability %d.%d." literally: it says a GPU is too old
+  without naming it (the report's GPU list has to say which).
+
+And two verdicts raised rather than warned, just as much torch's own word:
+
+* "Torch not compiled with CUDA enabled" (`torch.cuda._lazy_init`): this torch is a CPU-only build
+  and the code asked for CUDA.
+* torchvision's "Detected that PyTorch and torchvision were compiled with different CUDA (major)
+  versions. PyTorch has CUDA Version=11.7 and torchvision has CUDA Version=11.8"
+  (torchvision/extension.py).
 """
 
 from __future__ import annotations
@@ -45,6 +56,15 @@ _CC_LIST = re.compile(
     r"The following list shows the CCs this version of PyTorch was built for[^\n]*"
     r"(?P<list>(?:\s*-\s*\d+\.\d+ which supports[^\n]*)+)")
 _CC_ENTRY = re.compile(r"-\s*(\d+)\.(\d+) which supports")
+_TOO_OLD_UNFORMATTED = re.compile(
+    r"Found GPU%d %s which is of cuda capability %d\.%d\.?\s*PyTorch no longer supports this GPU because it is too old\.?")
+_NOT_COMPILED = re.compile(r"Torch not compiled with CUDA enabled")
+_FAMILY_CUDA = re.compile(
+    r"Detected that PyTorch and (?P<pkg>torchvision|torchaudio) were compiled with different CUDA (?:major )?versions\.?"
+    r"\s*PyTorch has CUDA Version\s*=\s*(?P<torch>\d+\.\d+) and (?P=pkg) has CUDA Version\s*=\s*(?P<other>\d+\.\d+)")
+# What may stand before a GPU name on its line: a log prefix ("...py:235: UserWarning:"), a quote
+# opening a one-line citation ('this issue "NVIDIA ...'), a docker-compose or journald prefix.
+_BEFORE_NAME = re.compile(r'^.*(?:Warning:|["\u201c\u201d`|>\]]|: )\s*')
 _SPACES = re.compile(r"\s+")
 
 
@@ -53,12 +73,14 @@ class Said:
     """What one warning says. kind: "driver" (driver too old for the build) or "arch" (a GPU
     without kernels in the build). `text` is the warning, on one line."""
 
-    kind: str
+    kind: str  # also "cpu-build" (not compiled with CUDA) and "family" (torchvision's CUDA differs)
     text: str
-    gpu: str | None = None
+    gpu: str | None = None  # None where the warning does not name it (torch 1.8/1.9's unfilled template)
     cc: str | None = None
     driver_cuda: str | None = None  # "11.4", from "found version 11040"
     archs: tuple[str, ...] = ()  # the build's arch list as the warning prints it
+    package: str | None = None  # "family": torchvision or torchaudio
+    cuda_pair: tuple[str, str] | None = None  # "family": (torch's CUDA, the package's CUDA)
 
 
 def _one_line(text: str) -> str:
@@ -66,15 +88,16 @@ def _one_line(text: str) -> str:
 
 
 def _gpu_name(raw: str) -> str:
-    """The GPU name at the end of whatever shares its line ("...py:235: UserWarning: NVIDIA ...")."""
-    name = raw.rsplit("Warning:", 1)[-1]
-    return name.strip(" `'\"")
+    """The GPU name at the end of whatever shares its line: "...py:235: UserWarning: NVIDIA ...",
+    'came across this issue "NVIDIA ...', "vllm-1  | NVIDIA ...", "[Bug]: NVIDIA ..."."""
+    return _BEFORE_NAME.sub("", raw).strip(" `'\"")
 
 
 def find(text: str) -> list[str]:
     """The warnings in `text`, one line each, in order; a repeated warning once."""
     spans = []
-    for pattern in (_DRIVER_OLD, _INSUFFICIENT, _INCOMPATIBLE, _TOO_OLD, _RANGE, _CC_LIST):
+    for pattern in (_DRIVER_OLD, _INSUFFICIENT, _INCOMPATIBLE, _TOO_OLD, _RANGE, _CC_LIST, _TOO_OLD_UNFORMATTED,
+                    _NOT_COMPILED, _FAMILY_CUDA):
         for m in pattern.finditer(text):
             start = m.start()
             if pattern is _INCOMPATIBLE:
@@ -110,6 +133,17 @@ def interpret(warnings: list[str] | None) -> list[Said]:
             sm = m.group("sm")
             archs = tuple((m.group("archs") or "").split())
             said.append(Said("arch", text, _gpu_name(m.group("name")), f"{sm[:-1]}.{sm[-1]}", archs=archs))
+            continue
+        if _TOO_OLD_UNFORMATTED.search(text):
+            said.append(Said("arch", text))
+            continue
+        if _NOT_COMPILED.search(text):
+            said.append(Said("cpu-build", text))
+            continue
+        m = _FAMILY_CUDA.search(text)
+        if m:
+            if m.group("torch") != m.group("other"):
+                said.append(Said("family", text, package=m.group("pkg"), cuda_pair=(m.group("torch"), m.group("other"))))
             continue
         m = _TOO_OLD.search(text)
         if m:
