@@ -543,3 +543,32 @@ def test_openmmlabs_collect_env_gives_the_toolchain_and_torchs_cuda(tmp_path):
 def test_openmmlabs_collect_env_with_a_matching_nvcc_is_quiet(tmp_path):
     found = checked(MMCV_ENV.format(nvcc="11.0"), tmp_path)
     assert found["TE208"].status is Status.OK and found["TE103"].status is Status.OK
+
+
+CONFIG_SHOW = """sys.platform: linux
+CUDA available: True
+GPU 0: NVIDIA GeForce RTX 3090
+PyTorch: 1.7.1
+PyTorch compiling details: PyTorch built with:
+  - GCC 7.3
+  - CUDA Runtime 10.2
+  - NVCC architecture flags: -gencode;arch=compute_37,code=sm_37;-gencode;arch=compute_50,code=sm_50;-gencode;arch=compute_60,code=sm_60;-gencode;arch=compute_70,code=sm_70{more}
+  - CuDNN 7.6.5
+"""
+
+
+def test_torch_config_shows_arch_flags_decide_te202(tmp_path):
+    facts = load_text(CONFIG_SHOW.format(more=""), tmp_path)
+    assert facts.torch.arch_list == ["sm_37", "sm_50", "sm_60", "sm_70"] and facts.torch.cuda == "10.2"
+    te202 = {f.code: f for f in run_env_checks(facts)}["TE202"]
+    assert te202.status is Status.ERROR and "RTX 3090" in te202.message
+
+
+def test_arch_flags_with_the_gpus_arch_are_quiet(tmp_path):
+    text = CONFIG_SHOW.format(more=";-gencode;arch=compute_86,code=sm_86").replace("10.2", "11.1")
+    assert checked(text, tmp_path)["TE202"].status is Status.OK
+
+
+def test_arch_flags_cut_mid_entry_are_not_a_list(tmp_path):
+    text = CONFIG_SHOW.format(more=";-gencode;arch=compute_7")
+    assert not known(load_text(text, tmp_path).torch.arch_list)

@@ -40,7 +40,12 @@ _KV = {
 _KV_NVCC = re.compile(r"(?:^|\s)NVCC:\s*(?:Cuda compilation tools, release (\d+\.\d+)|Build cuda_(\d+\.\d+))", re.M)
 _KV_GCC = re.compile(r"(?:^|\s)GCC:\s*(.+)$", re.M)
 _KV_CUDA_HOME = re.compile(r"(?:^|\s)CUDA_HOME:\s*(/\S+|[A-Za-z]:\\\S+)", re.M)
-_KV_RUNTIME = re.compile(r"^\s*-\s*CUDA Runtime (\d+\.\d+)", re.M)  # "PyTorch compiling details" = torch.version.cuda
+# torch.__config__.show() ("PyTorch built with:"), inside OpenMMLab's and detectron2's reports or alone:
+# the CUDA runtime torch was built with and its NVCC architecture flags, i.e. torch.cuda.get_arch_list().
+_KV_RUNTIME = re.compile(r"^\s*-\s*CUDA Runtime (\d+\.\d+)", re.M)
+_CONFIG_SHOW = re.compile(r"PyTorch built with:")
+_CONFIG_ARCH_FLAGS = re.compile(r"^\s*-\s*NVCC architecture flags:\s*(\S+)", re.M)
+_GENCODE = re.compile(r"arch=compute_(\d+a?),code=(sm|compute)_(\d+a?)")
 _KV_PACKAGES = {"torchvision": re.compile(r"(?:^|\s)TorchVision:\s*(\d[\w.+]*)", re.M),
                 "mmcv": re.compile(r"(?:^|\s)MMCV:\s*(\d[\w.+]*)", re.M)}
 _KV_GPU = re.compile(r"(?:^|\s)GPU ((?:\d+,)*\d+):\s*(.+?)(?=\s+GPU (?:\d+,)*\d+ Compute Capability|\s+CUDA_HOME|$)", re.M)
@@ -176,6 +181,23 @@ def package_list(lines: list[str]) -> tuple[str, list[dict[str, Any]]] | None:
     if not rows or not (kind or len(rows) >= 2):
         return None
     return kind or "pip freeze", rows
+
+
+def config_show(text: str) -> dict[str, Any] | None:
+    """torch facts from torch.__config__.show(): the CUDA build and the arch list its NVCC flags give."""
+    if not _CONFIG_SHOW.search(text):
+        return None
+    torch: dict[str, Any] = {}
+    m = _KV_RUNTIME.search(text)
+    if m:
+        torch["cuda"] = m.group(1)
+    m = _CONFIG_ARCH_FLAGS.search(text)
+    if m:
+        archs = [f"{kind}_{code}" for _, kind, code in _GENCODE.findall(m.group(1))]
+        # A paste cut inside the flags would pass for a shorter list: keep only a list that ends whole.
+        if archs and re.search(r"code=(?:sm|compute)_\d+a?\s*$", m.group(1)):
+            torch["arch_list"] = list(dict.fromkeys(archs))
+    return torch or None
 
 
 def check_env(text: str) -> dict[str, Any] | None:
@@ -535,6 +557,11 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
         kinds.append("Lightning environment")
         for section, values in lit.items():
             _fill(facts, section, values)
+
+    shown = config_show(text)
+    if shown:
+        kinds.append("torch config")
+        _fill(facts, "torch", shown)
 
     printed = python_prints(lines)
     if printed:
