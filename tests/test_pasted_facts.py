@@ -374,8 +374,9 @@ AssertionError: Torch not compiled with CUDA enabled
 
 
 def test_torch_not_compiled_with_cuda_is_torch_saying_the_build_is_cpu_only(tmp_path):
+    # No GPU in the paste: the build is CPU-only for certain, whose fault that is is not (a warning).
     te203 = checked(NOT_COMPILED, tmp_path)["TE203"]
-    assert te203.status is Status.ERROR and "CPU-only build" in te203.message
+    assert te203.status is Status.WARNING and "CPU-only build" in te203.message
 
 
 def test_torch_not_compiled_with_cuda_beside_a_gpu_names_it(tmp_path):
@@ -572,3 +573,58 @@ def test_arch_flags_with_the_gpus_arch_are_quiet(tmp_path):
 def test_arch_flags_cut_mid_entry_are_not_a_list(tmp_path):
     text = CONFIG_SHOW.format(more=";-gencode;arch=compute_7")
     assert not known(load_text(text, tmp_path).torch.arch_list)
+
+
+CUDNN_ERROR = """>>> import torch
+>>> torch.backends.cudnn.version()
+RuntimeError: cuDNN version incompatibility: PyTorch was compiled against (8, 3, 2) but linked against (8, 0, 3)
+$ echo $LD_LIBRARY_PATH
+/public/apps/cudnn/v8.0.3.33-cuda.11.0/cuda/lib64:/usr/local/cuda/lib64::/public/slurm/lib
+"""
+
+
+def test_torchs_cudnn_incompatibility_error_decides_te204_and_names_the_path(tmp_path):
+    facts = load_text(CUDNN_ERROR, tmp_path)
+    assert facts.toolchain.ld_library_path == ["/public/apps/cudnn/v8.0.3.33-cuda.11.0/cuda/lib64",
+                                               "/usr/local/cuda/lib64", "/public/slurm/lib"]
+    te204 = {f.code: f for f in run_env_checks(facts)}["TE204"]
+    assert te204.status is Status.ERROR and "cuDNN 8.0.3" in te204.message
+    assert te204.fix.commands == ("export LD_LIBRARY_PATH=/public/slurm/lib",)
+
+
+def test_the_same_library_path_without_torchs_error_is_no_verdict(tmp_path):
+    text = CUDNN_ERROR.replace("RuntimeError: cuDNN version incompatibility: PyTorch was compiled against (8, 3, 2) "
+                               "but linked against (8, 0, 3)", "8302")
+    assert checked(text, tmp_path)["TE204"].status is Status.SKIP
+
+
+D2_ENV = """----------------------  ----------------------------------------------------------------
+sys.platform            linux
+Python                  3.8.5 (default, Jan 27 2021, 15:41:15) [GCC 9.3.0]
+numpy                   1.19.5
+detectron2              0.4 @/home/u/venv/lib/python3.8/site-packages/detectron2
+Compiler                GCC 9.3
+CUDA compiler           CUDA 10.1
+DETECTRON2_ENV_MODULE   <not set>
+PyTorch                 {torch} @/home/u/venv/lib/python3.8/site-packages/torch
+PyTorch debug build     False
+GPU available           True
+GPU 0                   GeForce RTX 3090 (arch=8.6)
+CUDA_HOME               /usr
+torchvision             {tv} @/home/u/venv/lib/python3.8/site-packages/torchvision
+----------------------  ----------------------------------------------------------------
+"""
+
+
+def test_detectron2s_table_gives_torch_the_gpus_and_nvcc(tmp_path):
+    facts = load_text(D2_ENV.format(torch="1.8.1+cu102", tv="0.9.1+cu102"), tmp_path)
+    assert (facts.torch.version, facts.torch.cuda, facts.torch.cuda_available) == ("1.8.1+cu102", "10.2", True)
+    assert (facts.nvidia.gpus[0].name, facts.nvidia.gpus[0].compute_capability) == ("GeForce RTX 3090", "8.6")
+    assert facts.toolchain.nvcc_version == "10.1"
+    found = {f.code: f for f in run_env_checks(facts)}
+    assert found["TE202"].status is Status.ERROR and found["TE103"].status is Status.OK
+
+
+def test_detectron2s_table_with_an_ampere_build_is_quiet(tmp_path):
+    found = checked(D2_ENV.format(torch="1.8.1+cu111", tv="0.9.1+cu111"), tmp_path)
+    assert found["TE202"].status is Status.OK and found["TE103"].status is Status.OK

@@ -1,5 +1,5 @@
 from torchdoctor.facts.model import known
-from torchdoctor.model import Fix, error, ok
+from torchdoctor.model import Fix, error, ok, warning
 from torchdoctor.registry import Example, env_check
 
 from ._cuda import (COMPANIONS, example_gpu, fact, gpu_cc, gpu_label, gpus, pip, suggest, torch_label, torch_said,
@@ -15,8 +15,9 @@ RTX4090 = example_gpu("NVIDIA GeForce RTX 4090", "8.9")
     title="Installed torch build can use the NVIDIA GPUs",
     area="torch",
     examples=[
-        Example("error", {"torch": {"warnings": ["AssertionError: Torch not compiled with CUDA enabled"]}},
-                "only torch's own error was pasted: it says the build has no CUDA", contains="CPU-only build"),
+        Example("warning", {"torch": {"warnings": ["AssertionError: Torch not compiled with CUDA enabled"]}},
+                "only torch's own error was pasted: the build has no CUDA; whether a GPU is there is unknown",
+                contains="CPU-only build"),
         Example("error", {"torch": {"warnings": ["AssertionError: Torch not compiled with CUDA enabled"]},
                           "nvidia": {"driver_version": "591.74", "gpus": [RTX4090]}},
                 "torch's error beside a listed GPU", contains="RTX 4090"),
@@ -102,10 +103,12 @@ def cpu_build_withexample_gpu(facts):
 
 
 def _from_error(facts, text):
-    """torch raised "Torch not compiled with CUDA enabled" and the report names no GPU."""
+    """torch raised "Torch not compiled with CUDA enabled" and the report names no GPU: the build is
+    certainly CPU-only, but whether that is the environment's fault (a GPU it cannot use) or the
+    code's (asking for CUDA on a CPU machine) the report does not say, hence a warning."""
     label = torch_label(facts)
     label = label if label != "torch" else "The installed torch"
-    return error(f"{label} is a CPU-only build (torch says: Torch not compiled with CUDA enabled) and the code asked "
+    return warning(f"{label} is a CPU-only build (torch says: Torch not compiled with CUDA enabled) and the code asked "
                  "for CUDA; the report does not say whether this machine has an NVIDIA GPU",
                  fix=Fix("With an NVIDIA GPU (`nvidia-smi` lists it): reinstall torch from a CUDA index that the driver "
                          f"supports; {COMPANIONS}. Without one: run on the CPU (device='cpu')",

@@ -97,6 +97,12 @@ _BARE_GPU = re.compile(r"^(?:NVIDIA\s+)?(?:GeForce|Tesla|Quadro|TITAN|RTX|GTX)\b
 _BARE_DRIVER = re.compile(r"^(?:NVIDIA\s+)?Driver(?:\s+Version)?:?\s+(\d{3}\.\d+(?:\.\d+)?)$", re.I)
 _IN_VALUE_DRIVER = re.compile(r"\bDriver:?\s*(\d{3}\.\d+(?:\.\d+)?)", re.I)
 _PLACEHOLDER = re.compile(r"^(?:<.*>|\[.*\]|e\.g\..*|n/?a|none|no|yes|unknown|-+)$", re.I)
+# `echo $LD_LIBRARY_PATH` and the line it printed.
+_ECHO_LD = re.compile(r"echo \$\{?LD_LIBRARY_PATH\}?\s*$")
+# detectron2's collect_env: a two-column table ("PyTorch    1.5.1+cpu @/site-packages/torch",
+# "GPU 0,1   Tesla K80", "GPU 0   GeForce GTX 1650 Ti (arch=7.5)", "GPU available   False").
+_D2_ROW = re.compile(r"^(sys\.platform|PyTorch|GPU available|CUDA available|GPU [\d,]+|Driver version|CUDA_HOME|NVCC|"
+                     r"CUDA compiler|Detectron2 CUDA Compiler|torchvision|detectron2)\s{2,}(\S.*?)\s*$")
 # `import torch` failing: a frame in torch/__init__.py, then the exception it ended with.
 # Only the import-time frames: torch.compile and others also live in torch/__init__.py.
 _TORCH_INIT_FRAME = re.compile(
@@ -500,6 +506,76 @@ def env_list(lines: list[str]) -> dict[str, Any] | None:
     return facts
 
 
+def ld_library_path(lines: list[str]) -> list[str] | None:
+    """What `echo $LD_LIBRARY_PATH` printed on the line after it."""
+    for i, line in enumerate(lines[:-1]):
+        if _ECHO_LD.search(line):
+            value = lines[i + 1].strip()
+            if value.startswith("/") and " " not in value:
+                return [d for d in value.split(":") if d]
+    return None
+
+
+def detectron2_env(lines: list[str]) -> dict[str, Any] | None:
+    """detectron2's collect_env table (the rows torchdoctor's checks use)."""
+    rows: dict[str, str] = {}
+    gpus: list[dict[str, Any]] = []
+    for line in lines:
+        m = _D2_ROW.match(line)
+        if not m:
+            continue
+        key, value = m.groups()
+        if key.startswith("GPU ") and key != "GPU available":
+            name, arch = re.match(r"^(.*?)(?:\s*\(arch=(\d+\.\d+)\))?$", value).groups()
+            for index in key[4:].split(","):
+                gpu = _gpu(name.strip(), int(index))
+                if arch:
+                    gpu["compute_capability"] = arch
+                gpus.append(gpu)
+        else:
+            rows.setdefault(key, value)
+    if "sys.platform" not in rows or "PyTorch" not in rows:
+        return None
+    facts: dict[str, Any] = {}
+    version = rows["PyTorch"].split(" @", 1)[0].strip()
+    torch: dict[str, Any] = {}
+    if _VALUE["torch.__version__"].match(version):
+        torch = {"version": version, "import_status": "ok"}
+        cuda = _cuda_from_tag(version)
+        if cuda is not False:
+            torch["cuda"] = cuda
+    available = rows.get("GPU available") or rows.get("CUDA available")
+    if available in ("True", "Yes", "False", "No"):
+        # Without CUDA detectron2 lists no GPU row: the GPUs then stay unknown, not "none".
+        torch["cuda_available"] = available in ("True", "Yes")
+    if torch:
+        facts["torch"] = torch
+    nvidia: dict[str, Any] = {}
+    if gpus:
+        nvidia["gpus"] = gpus
+    driver = rows.get("Driver version", "")
+    if re.match(r"^\d{3}\.\d+", driver):
+        nvidia["driver_version"] = driver
+    if nvidia:
+        facts["nvidia"] = nvidia
+    toolchain: dict[str, Any] = {}
+    nvcc = rows.get("NVCC") or rows.get("CUDA compiler") or rows.get("Detectron2 CUDA Compiler") or ""
+    m = re.search(r"(?:release|CUDA)\s+(\d+\.\d+)", nvcc)
+    if m:
+        toolchain["nvcc_version"] = m.group(1)
+    if rows.get("CUDA_HOME", "").startswith("/"):
+        toolchain["cuda_home"] = rows["CUDA_HOME"]
+        toolchain["cuda_home_source"] = "the CUDA_HOME row of the report"
+    if toolchain:
+        facts["toolchain"] = toolchain
+    dists = [{"name": name, "version": rows[name].split(" @", 1)[0].strip(), "location": "detectron2 collect_env"}
+             for name in ("torchvision", "detectron2") if re.match(r"^\d", rows.get(name, ""))]
+    if dists and torch.get("version"):
+        facts["packages"] = {"distributions": [{"name": "torch", "version": torch["version"],
+                                                "location": "detectron2 collect_env"}] + dists}
+    return facts or None
+
+
 def torch_import_error(lines: list[str]) -> dict[str, Any] | None:
     """`import torch` failing in a pasted traceback: the exception raised below a torch/__init__.py frame."""
     for i, line in enumerate(lines):
@@ -557,6 +633,17 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
         kinds.append("Lightning environment")
         for section, values in lit.items():
             _fill(facts, section, values)
+
+    d2 = None if "collect_env report" in kinds else detectron2_env(lines)
+    if d2:
+        kinds.append("detectron2 collect_env")
+        for section, values in d2.items():
+            _fill(facts, section, values)
+
+    ld_path = ld_library_path(lines)
+    if ld_path:
+        kinds.append("LD_LIBRARY_PATH")
+        _fill(facts, "toolchain", {"ld_library_path": ld_path})
 
     shown = config_show(text)
     if shown:

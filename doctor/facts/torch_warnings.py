@@ -31,6 +31,9 @@ And two verdicts raised rather than warned, just as much torch's own word:
 * torchvision's "Detected that PyTorch and torchvision were compiled with different CUDA (major)
   versions. PyTorch has CUDA Version=11.7 and torchvision has CUDA Version=11.8"
   (torchvision/extension.py).
+* torch.backends.cudnn's "cuDNN version incompatibility: PyTorch was compiled against (8, 7, 0) but
+  found runtime version (8, 2, 4)" ("but linked against" before torch 1.13): another cuDNN was
+  loaded instead of the one torch ships.
 """
 
 from __future__ import annotations
@@ -62,6 +65,8 @@ _NOT_COMPILED = re.compile(r"Torch not compiled with CUDA enabled")
 _FAMILY_CUDA = re.compile(
     r"Detected that PyTorch and (?P<pkg>torchvision|torchaudio) were compiled with different CUDA (?:major )?versions\.?"
     r"\s*PyTorch has CUDA Version\s*=\s*(?P<torch>\d+\.\d+) and (?P=pkg) has CUDA Version\s*=\s*(?P<other>\d+\.\d+)")
+_CUDNN = re.compile(r"cuDNN version incompatibility: PyTorch was compiled\s+against \((\d+), (\d+), (\d+)\) "
+                    r"but (?:found runtime version|linked against) \((\d+), (\d+), (\d+)\)")
 # What may stand before a GPU name on its line: a log prefix ("...py:235: UserWarning:"), a quote
 # opening a one-line citation ('this issue "NVIDIA ...'), a docker-compose or journald prefix.
 _BEFORE_NAME = re.compile(r'^.*(?:Warning:|["\u201c\u201d`|>\]]|: )\s*')
@@ -73,14 +78,14 @@ class Said:
     """What one warning says. kind: "driver" (driver too old for the build) or "arch" (a GPU
     without kernels in the build). `text` is the warning, on one line."""
 
-    kind: str  # also "cpu-build" (not compiled with CUDA) and "family" (torchvision's CUDA differs)
+    kind: str  # also "cpu-build" (not compiled with CUDA), "family" (torchvision's CUDA differs), "cudnn"
     text: str
     gpu: str | None = None  # None where the warning does not name it (torch 1.8/1.9's unfilled template)
     cc: str | None = None
     driver_cuda: str | None = None  # "11.4", from "found version 11040"
     archs: tuple[str, ...] = ()  # the build's arch list as the warning prints it
     package: str | None = None  # "family": torchvision or torchaudio
-    cuda_pair: tuple[str, str] | None = None  # "family": (torch's CUDA, the package's CUDA)
+    cuda_pair: tuple[str, str] | None = None  # "family": (torch's CUDA, the package's CUDA); "cudnn": (built, found)
 
 
 def _one_line(text: str) -> str:
@@ -97,7 +102,7 @@ def find(text: str) -> list[str]:
     """The warnings in `text`, one line each, in order; a repeated warning once."""
     spans = []
     for pattern in (_DRIVER_OLD, _INSUFFICIENT, _INCOMPATIBLE, _TOO_OLD, _RANGE, _CC_LIST, _TOO_OLD_UNFORMATTED,
-                    _NOT_COMPILED, _FAMILY_CUDA):
+                    _NOT_COMPILED, _FAMILY_CUDA, _CUDNN):
         for m in pattern.finditer(text):
             start = m.start()
             if pattern is _INCOMPATIBLE:
@@ -139,6 +144,10 @@ def interpret(warnings: list[str] | None) -> list[Said]:
             continue
         if _NOT_COMPILED.search(text):
             said.append(Said("cpu-build", text))
+            continue
+        m = _CUDNN.search(text)
+        if m:
+            said.append(Said("cudnn", text, cuda_pair=(".".join(m.group(1, 2, 3)), ".".join(m.group(4, 5, 6)))))
             continue
         m = _FAMILY_CUDA.search(text)
         if m:
