@@ -628,3 +628,25 @@ def test_detectron2s_table_gives_torch_the_gpus_and_nvcc(tmp_path):
 def test_detectron2s_table_with_an_ampere_build_is_quiet(tmp_path):
     found = checked(D2_ENV.format(torch="1.8.1+cu111", tv="0.9.1+cu111"), tmp_path)
     assert found["TE202"].status is Status.OK and found["TE103"].status is Status.OK
+
+
+DEBIAN_KERNEL = """Collecting environment information...
+PyTorch version: 2.4.0+cu121
+Is debug build: False
+CUDA used to build PyTorch: 12.1
+ROCM used to build PyTorch: N/A
+
+OS: Ubuntu 22.04.3 LTS (x86_64)
+Python version: 3.12.4 | packaged by Anaconda, Inc. | (main, Jun 18 2024, 15:12:24) [GCC 11.2.0] (64-bit runtime)
+Python platform: Linux-5.4.56.bsk.9-amd64-x86_64-with-glibc2.35
+Is CUDA available: True
+GPU models and configuration: GPU 0: {gpu}
+Nvidia driver version: 570.124.06
+"""
+
+
+def test_an_amd64_kernel_name_is_still_linux_x86_64_for_the_arch_table(tmp_path):
+    # "amd64" in the kernel release came first and hid the wheel tables: now both names are x86_64.
+    assert checked(DEBIAN_KERNEL.format(gpu="NVIDIA A10"), tmp_path)["TE202"].status is Status.OK
+    te202 = checked(DEBIAN_KERNEL.format(gpu="NVIDIA GeForce RTX 5090"), tmp_path)["TE202"]
+    assert te202.status is Status.ERROR and "built for sm_50" in te202.message
