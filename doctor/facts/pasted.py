@@ -527,7 +527,7 @@ def detectron2_env(lines: list[str]) -> dict[str, Any] | None:
         key, value = m.groups()
         if key.startswith("GPU ") and key != "GPU available":
             name, arch = re.match(r"^(.*?)(?:\s*\(arch=(\d+\.\d+)\))?$", value).groups()
-            for index in key[4:].split(","):
+            for index in filter(None, key[4:].split(",")):
                 gpu = _gpu(name.strip(), int(index))
                 if arch:
                     gpu["compute_capability"] = arch
