@@ -650,3 +650,20 @@ def test_an_amd64_kernel_name_is_still_linux_x86_64_for_the_arch_table(tmp_path)
     assert checked(DEBIAN_KERNEL.format(gpu="NVIDIA A10"), tmp_path)["TE202"].status is Status.OK
     te202 = checked(DEBIAN_KERNEL.format(gpu="NVIDIA GeForce RTX 5090"), tmp_path)["TE202"]
     assert te202.status is Status.ERROR and "built for sm_50" in te202.message
+
+
+def test_old_ptx_from_a_cuda_older_than_the_gpu_is_no_kernel(tmp_path):
+    # The conda-era wheels carried compute_37 PTX; CUDA 10.2's libraries have nothing for an RTX 3080.
+    facts = Facts.partial(torch={"version": "1.7.1", "cuda": "10.2", "arch_list": [
+        "sm_37", "sm_50", "sm_60", "sm_61", "sm_70", "sm_75", "compute_37"]},
+        nvidia={"driver_version": "470.82.01", "gpus": [{"index": 0, "name": "NVIDIA GeForce RTX 3080",
+                                                         "compute_capability": "8.6"}]})
+    te202 = {f.code: f for f in run_env_checks(facts)}["TE202"]
+    assert te202.status is Status.ERROR and "first supported by CUDA 11.1" in te202.message
+
+
+def test_ptx_from_a_cuda_that_knows_the_gpu_still_runs(tmp_path):
+    facts = Facts.partial(torch={"version": "2.7.0+cu128", "cuda": "12.8", "arch_list": ["sm_80", "sm_90", "compute_90"]},
+                          nvidia={"driver_version": "575.57.08", "gpus": [{"index": 0, "name": "NVIDIA GeForce RTX 5090",
+                                                                           "compute_capability": "12.0"}]})
+    assert {f.code: f for f in run_env_checks(facts)}["TE202"].status is Status.OK

@@ -386,6 +386,30 @@ def covers(arch_list: Iterable[str], device: str | int) -> bool:
     return kernel_for(list(arch_list), device) is not None
 
 
+def first_toolkit(cc: str | int) -> str | None:
+    """The first CUDA toolkit with native support for the device's architecture (cuda_driver.json
+    arch_first_toolkit): "8.6" -> "11.1", "12.1" -> "12.8"; None for families the table has no row for."""
+    device = cc_int(cc)
+    rows = [r for r in load("cuda_driver")["arch_first_toolkit"]["rows"]
+            if cc_int(r["cc"]) // 10 == device // 10 and cc_int(r["cc"]) <= device]
+    return max(rows, key=lambda r: cc_int(r["cc"]))["cuda"] if rows else None
+
+
+def ptx_only_predates(entry: str, device: str | int, cuda: str | None) -> str | None:
+    """When `entry` (what kernel_for picked) is PTX of another major and the build's CUDA is older
+    than the device's architecture, the first CUDA that supports it (torch's own kernels JIT, the
+    CUDA libraries of the build have nothing for the device); else None. An unknown CUDA counts as
+    older: torch's own verdict then stands."""
+    parsed = parse_arch(entry)
+    if not parsed or parsed[0] != "compute" or parsed[1] // 10 == cc_int(device) // 10:
+        return None
+    first = first_toolkit(device)
+    if first is None:
+        return None
+    built = major_minor(cuda) if cuda else None
+    return first if built is None or built < major_minor(first) else None
+
+
 def cudnn_refuses(cudnn: str, cc: str | int) -> bool:
     """cuDNN >= 9.11 refuses GPUs below SM 7.5 (torch raises at cuDNN init)."""
     rule = load("torch_releases")["cudnn_min_sm"]
