@@ -667,3 +667,16 @@ def test_ptx_from_a_cuda_that_knows_the_gpu_still_runs(tmp_path):
                           nvidia={"driver_version": "575.57.08", "gpus": [{"index": 0, "name": "NVIDIA GeForce RTX 5090",
                                                                            "compute_capability": "12.0"}]})
     assert {f.code: f for f in run_env_checks(facts)}["TE202"].status is Status.OK
+
+
+def test_the_dev_split_figures_hold():
+    # The dev split is what the reader was tuned on; held-out figures are only printed by the bench.
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("env_reports", Path(__file__).parent.parent / "bench" / "env_reports.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    dev = bench.figures(bench.evaluate(REPORTS), "dev")
+    ratio = {key: done / total for key, (done, total) in dev.items()}
+    assert ratio["read"] == 1.0 and ratio["healthy clean"] == 1.0
+    assert ratio["problem found"] >= 0.85, dev
