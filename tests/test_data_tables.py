@@ -278,3 +278,18 @@ def test_ptx_only_reaches_a_gpu_when_the_builds_cuda_knows_it():
     assert tables.ptx_only_predates("compute_90", "12.0", "12.8") is None  # a 12.8 build knows Blackwell
     assert tables.ptx_only_predates("compute_120", "12.1", "12.8") is None  # same major: not this rule
     assert tables.ptx_only_predates("sm_80", "8.6", "11.0") is None  # SASS of the same major runs
+
+
+def test_windows_arch_lists_are_for_shipped_builds():
+    rows = load("torch_releases")["arch_lists_windows"]["rows"]
+    shipped = {(r["torch"], b["tag"]) for r in tables.releases() for b in r["cuda_builds"]}
+    keys = [(r["torch"], r["tag"]) for r in rows]
+    assert len(set(keys)) == len(keys) and set(keys) <= shipped
+    for r in rows:
+        assert r["status"] in STATUSES and r["source"].startswith("pytorch/builder ")
+        assert all(re.fullmatch(r"\d+\.\d(\+PTX)?", a) for a in r["archs"])
+    # The Windows wheels kept sm_61 and compute_37 PTX where the Linux ones did not.
+    assert tables.arch_list_for("2.0.1", "cu118", "Windows") == [
+        "sm_37", "compute_37", "sm_50", "sm_60", "sm_61", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90"]
+    assert tables.arch_list_for("2.5.1", "cu124", "Windows")[-1] == "sm_90"
+    assert tables.arch_list_for("2.7.0", "cu126", "Windows") is None  # from 2.6 in pytorch/pytorch: not read

@@ -680,3 +680,28 @@ def test_the_dev_split_figures_hold():
     ratio = {key: done / total for key, (done, total) in dev.items()}
     assert ratio["read"] == 1.0 and ratio["healthy clean"] == 1.0
     assert ratio["problem found"] >= 0.85, dev
+
+
+WINDOWS_REPORT = """Collecting environment information...
+PyTorch version: 2.5.1+cu124
+Is debug build: False
+CUDA used to build PyTorch: 12.4
+ROCM used to build PyTorch: N/A
+
+OS: Microsoft Windows 11 Pro
+Python version: 3.11.9 (tags/v3.11.9:de54cf5, Apr  2 2024, 10:12:12) [MSC v.1938 64 bit (AMD64)] (64-bit runtime)
+Python platform: Windows-10-10.0.26100-SP0
+Is CUDA available: True
+GPU models and configuration: GPU 0: {gpu}
+Nvidia driver version: 572.16
+"""
+
+
+def test_windows_wheels_have_their_own_arch_table(tmp_path):
+    te202 = checked(WINDOWS_REPORT.format(gpu="NVIDIA GeForce RTX 5090"), tmp_path)["TE202"]
+    assert te202.status is Status.ERROR and "Windows wheels" in str(te202.evidence)
+
+
+def test_a_gpu_the_windows_wheel_covers_is_quiet(tmp_path):
+    te202 = checked(WINDOWS_REPORT.format(gpu="NVIDIA GeForce GTX 1070"), tmp_path)["TE202"]
+    assert te202.status is Status.OK and "sm_61" in te202.message

@@ -7,7 +7,7 @@ from torchdoctor.registry import Example, env_check
 
 from .cuda_visible_devices_invalid import _order_is_nvml_order, parse_visible_devices
 from ._cuda import (COMPANIONS, SITE, dists, example_gpu, fact, gpu_cc, gpu_label, gpus, is_linux_x86, pip,
-                    suggest, torch_label, torch_said, unknown_need)
+                    suggest, system, torch_label, torch_said, unknown_need)
 
 
 GTX1080 = example_gpu("NVIDIA GeForce GTX 1080", "6.1")
@@ -144,7 +144,10 @@ def _judge(facts):
     if not archs:  # --quick, or an old torch that answers [] without a usable GPU
         if not tables.is_release(version):
             return skip(f"arch list of {label} unknown: the import probe gave none, and it is not an official release")
-        if not is_linux_x86(facts):
+        windows = system(facts) == "Windows" and (fact(facts, "python.machine") or "AMD64").lower() in ("amd64", "x86_64")
+        archs = tables.arch_list_for(version, tag, "Windows") if windows else None
+        source = f"default arch list of the official torch {tables.torch_minor(version)} {tag} Windows wheels"
+        if not is_linux_x86(facts) and archs is None:
             ancient = [(g, cc) for g, cc in known_gpus if tables.cc_int(cc) < 30]
             if ancient:  # below every arch list: official builds have never gone under sm_30
                 return error("; ".join(f"{gpu_label(g, cc)} is older than any GPU an official PyTorch build has "
@@ -153,9 +156,11 @@ def _judge(facts):
                              fix=Fix("Run torch on the CPU (the CPU build), or use a newer GPU"),
                              evidence={"GPUs": [gpu_label(g, cc) for g, cc in ancient]},
                              related=("cuda-no-kernel-image",))
-            return skip(f"arch list of {label} unknown: the table covers Linux x86_64 wheels only")
-        archs = tables.arch_list_for(version, tag)
-        source = f"default arch list of the official torch {tables.torch_minor(version)} {tag} wheels"
+            return skip(f"arch list of {label} unknown: the tables cover Linux x86_64 wheels, and Windows ones up "
+                        "to torch 2.5")
+        if archs is None:
+            archs = tables.arch_list_for(version, tag)
+            source = f"default arch list of the official torch {tables.torch_minor(version)} {tag} wheels"
         if archs is None:
             return skip(f"arch list of {label} unknown: no table entry for torch {tables.torch_minor(version)} {tag}")
     evidence = {"arch list": " ".join(archs), "arch list from": source,

@@ -308,16 +308,18 @@ def arch_entries(archs: Iterable[str]) -> list[str]:
     return out
 
 
-def arch_row(torch_version: str, cuda_or_tag: str) -> dict[str, Any] | None:
+def arch_row(torch_version: str, cuda_or_tag: str, system: str = "Linux") -> dict[str, Any] | None:
     minor = torch_minor(torch_version)
     tag = cuda_or_tag if cuda_or_tag.startswith("cu") else cuda_tag(cuda_or_tag)
-    return next((r for r in _rows("torch_releases", "arch_lists") if r["torch"] == minor and r["tag"] == tag), None)
+    section = "arch_lists_windows" if system == "Windows" else "arch_lists"
+    return next((r for r in _rows("torch_releases", section) if r["torch"] == minor and r["tag"] == tag), None)
 
 
-def arch_list_for(torch_version: str, cuda_or_tag: str) -> list[str] | None:
-    """Default arch list of the official Linux x86_64 wheel, as get_arch_list() prints it:
-    arch_list_for("2.7.0", "12.8") -> ["sm_75", ..., "sm_120", "compute_120"]. None if unknown."""
-    row = arch_row(torch_version, cuda_or_tag)
+def arch_list_for(torch_version: str, cuda_or_tag: str, system: str = "Linux") -> list[str] | None:
+    """Default arch list of the official x86_64 wheel (Linux, or Windows up to 2.5), as
+    get_arch_list() prints it: arch_list_for("2.7.0", "12.8") -> ["sm_75", ..., "sm_120",
+    "compute_120"]. None if unknown."""
+    row = arch_row(torch_version, cuda_or_tag, system)
     return arch_entries(row["archs"]) if row else None
 
 
