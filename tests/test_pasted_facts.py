@@ -408,6 +408,23 @@ def test_torchvisions_source_line_quoted_is_not_its_error(tmp_path):
     assert checked(text, tmp_path)["TE103"].status is Status.OK
 
 
+
+def test_a_message_wrapped_by_the_terminal_is_still_read(tmp_path):
+    # Colab and rich wrap the one-line RuntimeError at the terminal's width.
+    wrapped = ("RuntimeError: Detected that PyTorch and torchvision were compiled with different\n"
+               "CUDA versions. PyTorch has CUDA Version=11.7 and torchvision has CUDA \n"
+               "Version=11.8. Please reinstall the torchvision that matches your PyTorch \ninstall.\n")
+    te103 = checked(wrapped, tmp_path)["TE103"]
+    assert te103.status is Status.ERROR and "CUDA 11.8" in te103.message
+    driver = "RuntimeError: The NVIDIA driver on your system is too old\n(found version 10010). Please update\n"
+    assert checked(driver, tmp_path)["TE201"].status is Status.ERROR
+
+
+def test_a_wrapped_question_without_the_versions_is_not_the_error(tmp_path):
+    text = ("Why are PyTorch and torchvision compiled with different\nCUDA versions on Colab?\n"
+            "pip freeze:\ntorch==2.0.0+cu118\ntorchvision==0.15.1+cu118\n")
+    assert checked(text, tmp_path)["TE103"].status is Status.OK
+
 PIP_LOG = """ERROR: pip's dependency resolver does not currently take into account all the packages that are installed.
 torchaudio 2.1.0+cu118 requires torch==2.1.0, but you have torch 2.2.0+cu118 which is incompatible.
 torchvision 0.16.0+cu118 requires torch==2.1.0, but you have torch 2.2.0+cu118 which is incompatible.

@@ -41,11 +41,19 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_DRIVER_OLD = re.compile(r"NVIDIA driver on your system is too old \(found version (\d+)\)")
-_INSUFFICIENT = re.compile(r"CUDA driver version is insufficient for CUDA runtime version")
+
+def _phrase(words: str) -> str:
+    """A fixed message phrase whose spaces may be line breaks: terminals, rich and Colab wrap
+    torch's and torchvision's long one-line messages ("...compiled with different\nCUDA versions")."""
+    return r"\s+".join(re.escape(w) for w in words.split())
+
+
+_DRIVER_OLD = re.compile(_phrase("NVIDIA driver on your system is too old (found version") + r"\s*(\d+)\)")
+_INSUFFICIENT = re.compile(_phrase("CUDA driver version is insufficient for CUDA runtime version"))
 _INCOMPATIBLE = re.compile(
-    r"(?P<name>[^\n:]{1,120}?) with CUDA capability sm_(?P<sm>\d{2,3}) is not compatible with the current PyTorch "
-    r"installation\.?\s*(?:The current PyTorch install supports CUDA capabilities (?P<archs>[a-z_0-9 ]+))?")
+    r"(?P<name>[^\n:]{1,120}?) with CUDA capability sm_(?P<sm>\d{2,3})\s+"
+    + _phrase("is not compatible with the current PyTorch installation") + r"\.?\s*(?:"
+    + _phrase("The current PyTorch install supports CUDA capabilities") + r"\s+(?P<archs>[a-z_0-9 ]+))?")
 _TOO_OLD = re.compile(
     r"Found GPU(?P<idx>\d+) (?P<name>[^\n]{1,120}?) which is of cuda capability (?P<cc>\d+\.\d+)\.?\s*"
     r"PyTorch no longer supports this GPU because it is too old\.?\s*"
@@ -61,10 +69,12 @@ _CC_LIST = re.compile(
 _CC_ENTRY = re.compile(r"-\s*(\d+)\.(\d+) which supports")
 _TOO_OLD_UNFORMATTED = re.compile(
     r"Found GPU%d %s which is of cuda capability %d\.%d\.?\s*PyTorch no longer supports this GPU because it is too old\.?")
-_NOT_COMPILED = re.compile(r"Torch not compiled with CUDA enabled")
+_NOT_COMPILED = re.compile(_phrase("Torch not compiled with CUDA enabled"))
 _FAMILY_CUDA = re.compile(
-    r"Detected that PyTorch and (?P<pkg>torchvision|torchaudio) were compiled with different CUDA (?:major )?versions\.?"
-    r"\s*PyTorch has CUDA Version\s*=\s*(?P<torch>\d+\.\d+) and (?P=pkg) has CUDA Version\s*=\s*(?P<other>\d+\.\d+)")
+    _phrase("Detected that PyTorch and") + r"\s+(?P<pkg>torchvision|torchaudio)\s+"
+    + _phrase("were compiled with different CUDA") + r"\s+(?:major\s+)?versions\.?\s*"
+    + _phrase("PyTorch has CUDA") + r"\s+Version\s*=\s*(?P<torch>\d+\.\d+)\s+and\s+(?P=pkg)\s+has\s+CUDA\s+"
+    r"Version\s*=\s*(?P<other>\d+\.\d+)")
 _CUDNN = re.compile(r"cuDNN version incompatibility: PyTorch was compiled\s+against \((\d+), (\d+), (\d+)\) "
                     r"but (?:found runtime version|linked against) \((\d+), (\d+), (\d+)\)")
 # What may stand before a GPU name on its line: a log prefix ("...py:235: UserWarning:"), a quote
