@@ -425,6 +425,29 @@ def test_a_wrapped_question_without_the_versions_is_not_the_error(tmp_path):
             "pip freeze:\ntorch==2.0.0+cu118\ntorchvision==0.15.1+cu118\n")
     assert checked(text, tmp_path)["TE103"].status is Status.OK
 
+
+CPP_EXT_MISMATCH = """      File "/opt/conda/lib/python3.10/site-packages/torch/utils/cpp_extension.py", line 425, in _check_cuda_version
+          raise RuntimeError(CUDA_MISMATCH_MESSAGE.format(cuda_str_version, torch.version.cuda))
+      RuntimeError:
+      The detected CUDA version (12.1) mismatches the version that was used to compile
+      PyTorch (11.8). Please make sure to use the same CUDA versions.
+"""
+
+
+def test_cpp_extensions_own_cuda_mismatch_error_decides_te208(tmp_path):
+    te208 = checked(CPP_EXT_MISMATCH, tmp_path)["TE208"]
+    assert te208.status is Status.ERROR and "nvcc 12.1" in te208.message and "CUDA 11.8" in te208.message
+    assert te208.fix.commands[0] == "export CUDA_HOME=/usr/local/cuda-11.8"
+
+
+def test_cpp_extensions_minor_mismatch_warning_and_quoted_raise_are_not_te208(tmp_path):
+    # The minor-version warning builds fine; the raise line quoted from the source has no numbers.
+    text = ("UserWarning: The detected CUDA version (11.7) has a minor version mismatch with the version that was "
+            "used to compile PyTorch (11.3). Most likely this shouldn't be a problem.\n"
+            "    raise RuntimeError(CUDA_MISMATCH_MESSAGE.format(cuda_str_version, torch.version.cuda))\n"
+            ">>> print(torch.__version__)\n1.10.0+cu113\n")
+    assert checked(text, tmp_path)["TE208"].status is not Status.ERROR
+
 PIP_LOG = """ERROR: pip's dependency resolver does not currently take into account all the packages that are installed.
 torchaudio 2.1.0+cu118 requires torch==2.1.0, but you have torch 2.2.0+cu118 which is incompatible.
 torchvision 0.16.0+cu118 requires torch==2.1.0, but you have torch 2.2.0+cu118 which is incompatible.

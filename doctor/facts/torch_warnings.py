@@ -34,6 +34,9 @@ And two verdicts raised rather than warned, just as much torch's own word:
 * torch.backends.cudnn's "cuDNN version incompatibility: PyTorch was compiled against (8, 7, 0) but
   found runtime version (8, 2, 4)" ("but linked against" before torch 1.13): another cuDNN was
   loaded instead of the one torch ships.
+* torch.utils.cpp_extension's "The detected CUDA version (12.1) mismatches the version that was
+  used to compile PyTorch (11.8)": the toolkit (nvcc) an extension build found is another CUDA
+  major than torch's (torch before 1.11 raised on any difference).
 """
 
 from __future__ import annotations
@@ -75,6 +78,11 @@ _FAMILY_CUDA = re.compile(
     + _phrase("were compiled with different CUDA") + r"\s+(?:major\s+)?versions\.?\s*"
     + _phrase("PyTorch has CUDA") + r"\s+Version\s*=\s*(?P<torch>\d+\.\d+)\s+and\s+(?P=pkg)\s+has\s+CUDA\s+"
     r"Version\s*=\s*(?P<other>\d+\.\d+)")
+# torch.utils.cpp_extension's refusal to build: nvcc's CUDA major differs from torch's (older torch
+# raised on any difference). The raise statement quoted from the source carries no numbers.
+_TOOLKIT = re.compile(_phrase("The detected CUDA version") + r"\s*\((?P<nvcc>\d+(?:\.\d+)*)\)\s*"
+                      + _phrase("mismatches the version that was used to compile PyTorch")
+                      + r"\s*\((?P<torch>\d+(?:\.\d+)*)\)")
 _CUDNN = re.compile(r"cuDNN version incompatibility: PyTorch was compiled\s+against \((\d+), (\d+), (\d+)\) "
                     r"but (?:found runtime version|linked against) \((\d+), (\d+), (\d+)\)")
 # What may stand before a GPU name on its line: a log prefix ("...py:235: UserWarning:"), a quote
@@ -88,14 +96,16 @@ class Said:
     """What one warning says. kind: "driver" (driver too old for the build) or "arch" (a GPU
     without kernels in the build). `text` is the warning, on one line."""
 
-    kind: str  # also "cpu-build" (not compiled with CUDA), "family" (torchvision's CUDA differs), "cudnn"
+    kind: str  # also "cpu-build" (not compiled with CUDA), "family" (torchvision's CUDA differs), "cudnn",
+    # "toolkit" (cpp_extension: nvcc's CUDA is not torch's)
     text: str
     gpu: str | None = None  # None where the warning does not name it (torch 1.8/1.9's unfilled template)
     cc: str | None = None
     driver_cuda: str | None = None  # "11.4", from "found version 11040"
     archs: tuple[str, ...] = ()  # the build's arch list as the warning prints it
     package: str | None = None  # "family": torchvision or torchaudio
-    cuda_pair: tuple[str, str] | None = None  # "family": (torch's CUDA, the package's CUDA); "cudnn": (built, found)
+    cuda_pair: tuple[str, str] | None = None  # "family": (torch's CUDA, the package's CUDA); "cudnn": (built, found);
+    # "toolkit": (torch's CUDA, nvcc's)
 
 
 def _one_line(text: str) -> str:
@@ -112,7 +122,7 @@ def find(text: str) -> list[str]:
     """The warnings in `text`, one line each, in order; a repeated warning once."""
     spans = []
     for pattern in (_DRIVER_OLD, _INSUFFICIENT, _INCOMPATIBLE, _TOO_OLD, _RANGE, _CC_LIST, _TOO_OLD_UNFORMATTED,
-                    _NOT_COMPILED, _FAMILY_CUDA, _CUDNN):
+                    _NOT_COMPILED, _FAMILY_CUDA, _CUDNN, _TOOLKIT):
         for m in pattern.finditer(text):
             start = m.start()
             if pattern is _INCOMPATIBLE:
@@ -158,6 +168,11 @@ def interpret(warnings: list[str] | None) -> list[Said]:
         m = _CUDNN.search(text)
         if m:
             said.append(Said("cudnn", text, cuda_pair=(".".join(m.group(1, 2, 3)), ".".join(m.group(4, 5, 6)))))
+            continue
+        m = _TOOLKIT.search(text)
+        if m:
+            if m.group("nvcc") != m.group("torch"):
+                said.append(Said("toolkit", text, cuda_pair=(m.group("torch"), m.group("nvcc"))))
             continue
         m = _FAMILY_CUDA.search(text)
         if m:
