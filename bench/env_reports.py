@@ -12,10 +12,11 @@ before any tuning: heldout if int(sha1(url), 16) % 5 < 2. For each split this pr
 
 `--baseline REF` also runs the code of a git commit (exported to a temporary directory) over the
 same reports and prints both side by side; the default REF is the commit whose reader was the one
-this benchmark was first run on. `--misses` lists the reports that fail a figure (dev only unless
-`--show-heldout`: tuning looks at dev failures alone).
+this benchmark was first run on. `--corpus-at REF` keeps only the reports the manifest listed at
+commit REF (the corpus as it was then), to compare figures on an older corpus. `--misses` lists
+the reports that fail a figure (dev only unless `--show-heldout`: tuning looks at dev failures alone).
 
-Usage: python bench/env_reports.py [--baseline REF | --no-baseline] [--misses] [--show-heldout]
+Usage: python bench/env_reports.py [--baseline REF | --no-baseline] [--corpus-at REF] [--misses] [--show-heldout]
 """
 
 from __future__ import annotations
@@ -117,13 +118,21 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--baseline", default=DEFAULT_BASELINE, help="git ref to compare with (default: %(default)s)")
     ap.add_argument("--no-baseline", action="store_true")
+    ap.add_argument("--corpus-at", metavar="REF", help="only the reports the manifest listed at git REF")
     ap.add_argument("--misses", action="store_true", help="list dev reports that fail a figure")
     ap.add_argument("--show-heldout", action="store_true", help="with --misses, list held-out ones too")
     args = ap.parse_args()
 
     rows = evaluate(FIXTURES)
     base = None if args.no_baseline else _baseline_rows(args.baseline)
-    print(f"{len(rows)} reports in {FIXTURES.relative_to(ROOT)}")
+    if args.corpus_at:
+        listed = subprocess.run(["git", "-C", str(ROOT), "show",
+                                 f"{args.corpus_at}:{(FIXTURES / 'manifest.json').relative_to(ROOT)}"],
+                                check=True, capture_output=True, text=True).stdout
+        keep = {r["file"] for r in json.loads(listed)["reports"]}
+        rows = [r for r in rows if r["file"] in keep]
+        base = [r for r in base if r["file"] in keep] if base else base
+    print(f"{len(rows)} reports in {FIXTURES.relative_to(ROOT)}" + (f" (the manifest at {args.corpus_at})" if args.corpus_at else ""))
     for split in ("dev", "heldout"):
         now = figures(rows, split)
         then = figures(base, split) if base else None

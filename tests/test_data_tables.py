@@ -261,3 +261,35 @@ def test_suggest_build():
     assert tables.suggest_build("2.13.0", driver="470.82.01", python="3.11").minor == "2.7"
     # Compute capability 3.5 has kernels in no official wheel.
     assert tables.suggest_build("2.6.0", ccs=["3.5"]) is None
+
+
+def test_first_toolkit_per_architecture():
+    rows = load("cuda_driver")["arch_first_toolkit"]["rows"]
+    assert all(r["status"] in STATUSES and r["source"] for r in rows)
+    assert [tables.first_toolkit(cc) for cc in ("6.1", "7.0", "7.5", "8.0", "8.6", "8.9", "9.0", "10.3", "12.1")] == [
+        "8.0", "9.0", "10.0", "11.0", "11.1", "11.8", "11.8", "12.8", "12.8"]
+    assert tables.first_toolkit("5.2") is None  # no row: the rule is not applied
+
+
+def test_ptx_only_reaches_a_gpu_when_the_builds_cuda_knows_it():
+    assert tables.ptx_only_predates("compute_37", "8.6", "10.2") == "11.1"  # a cu102 build on an RTX 3080
+    assert tables.ptx_only_predates("compute_37", "12.0", "11.8") == "12.8"  # a cu118 build on an RTX 5090
+    assert tables.ptx_only_predates("compute_37", "8.6", None) == "11.1"  # unknown CUDA: torch's warning stands
+    assert tables.ptx_only_predates("compute_90", "12.0", "12.8") is None  # a 12.8 build knows Blackwell
+    assert tables.ptx_only_predates("compute_120", "12.1", "12.8") is None  # same major: not this rule
+    assert tables.ptx_only_predates("sm_80", "8.6", "11.0") is None  # SASS of the same major runs
+
+
+def test_windows_arch_lists_are_for_shipped_builds():
+    rows = load("torch_releases")["arch_lists_windows"]["rows"]
+    shipped = {(r["torch"], b["tag"]) for r in tables.releases() for b in r["cuda_builds"]}
+    keys = [(r["torch"], r["tag"]) for r in rows]
+    assert len(set(keys)) == len(keys) and set(keys) <= shipped
+    for r in rows:
+        assert r["status"] in STATUSES and r["source"].startswith("pytorch/builder ")
+        assert all(re.fullmatch(r"\d+\.\d(\+PTX)?", a) for a in r["archs"])
+    # The Windows wheels kept sm_61 and compute_37 PTX where the Linux ones did not.
+    assert tables.arch_list_for("2.0.1", "cu118", "Windows") == [
+        "sm_37", "compute_37", "sm_50", "sm_60", "sm_61", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90"]
+    assert tables.arch_list_for("2.5.1", "cu124", "Windows")[-1] == "sm_90"
+    assert tables.arch_list_for("2.7.0", "cu126", "Windows") is None  # from 2.6 in pytorch/pytorch: not read

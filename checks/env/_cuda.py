@@ -41,8 +41,9 @@ def system(facts: Any) -> str:
 
 
 def is_linux_x86(facts: Any) -> bool:
-    """Whether the Linux x86_64 arch-list table applies (unknown counts as yes)."""
-    return system(facts) == "Linux" and (fact(facts, "python.machine") or "x86_64") in ("x86_64", "AMD64")
+    """Whether the Linux x86_64 arch-list table applies (unknown counts as yes). amd64 is the same
+    machine: Debian-style kernels put it in the release ("Linux-5.10.0-21-amd64-x86_64-with-glibc2.31")."""
+    return system(facts) == "Linux" and (fact(facts, "python.machine") or "x86_64").lower() in ("x86_64", "amd64")
 
 
 def python_version(facts: Any) -> str | None:

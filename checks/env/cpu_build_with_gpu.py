@@ -1,7 +1,9 @@
-from torchdoctor.model import Fix, error, ok
+from torchdoctor.facts.model import known
+from torchdoctor.model import Fix, error, ok, warning
 from torchdoctor.registry import Example, env_check
 
-from ._cuda import COMPANIONS, example_gpu, fact, gpu_cc, gpu_label, gpus, pip, suggest, torch_label
+from ._cuda import (COMPANIONS, example_gpu, fact, gpu_cc, gpu_label, gpus, pip, suggest, torch_label, torch_said,
+                    unknown_need)
 
 
 RTX4090 = example_gpu("NVIDIA GeForce RTX 4090", "8.9")
@@ -12,8 +14,13 @@ RTX4090 = example_gpu("NVIDIA GeForce RTX 4090", "8.9")
     name="cpu-build-with-gpu",
     title="Installed torch build can use the NVIDIA GPUs",
     area="torch",
-    needs=("torch.cuda", "nvidia.gpus"),
     examples=[
+        Example("warning", {"torch": {"warnings": ["AssertionError: Torch not compiled with CUDA enabled"]}},
+                "only torch's own error was pasted: the build has no CUDA; whether a GPU is there is unknown",
+                contains="CPU-only build"),
+        Example("error", {"torch": {"warnings": ["AssertionError: Torch not compiled with CUDA enabled"]},
+                          "nvidia": {"driver_version": "591.74", "gpus": [RTX4090]}},
+                "torch's error beside a listed GPU", contains="RTX 4090"),
         Example("error", {"torch": {"version": "2.13.0+cpu", "cuda": None, "hip": None},
                           "nvidia": {"driver_version": "580.95.05", "gpus": [RTX4090]}},
                 "CPU wheel from the cpu index on a GPU box",
@@ -54,7 +61,17 @@ def cpu_build_withexample_gpu(facts):
     Reinstall torch from the PyTorch index of a CUDA build that the driver supports and that has
     kernels for the GPUs; the message gives the exact command.
     """
-    cuda = facts.torch.cuda
+    said = torch_said(facts, "cpu-build")
+    if said and not (known(facts.get("torch.cuda")) and facts.get("torch.cuda")):
+        # "Torch not compiled with CUDA enabled" is torch itself saying the build has no CUDA.
+        if not known(facts.get("nvidia.gpus")):
+            return _from_error(facts, said[0].text)
+        cuda = None
+    else:
+        gap = unknown_need(facts, "torch.cuda", "nvidia.gpus")
+        if gap is not None:
+            return gap
+        cuda = facts.torch.cuda
     hip = fact(facts, "torch.hip")
     label = torch_label(facts)
     found = gpus(facts)
@@ -83,3 +100,17 @@ def cpu_build_withexample_gpu(facts):
         fix = Fix(f"Reinstall torch as {build.label}, which this driver and GPU support; {COMPANIONS}",
                   (build.command(pip(facts)),))
     return error(problem, fix=fix, evidence=evidence, related=("cuda-not-compiled",))
+
+
+def _from_error(facts, text):
+    """torch raised "Torch not compiled with CUDA enabled" and the report names no GPU: the build is
+    certainly CPU-only, but whether that is the environment's fault (a GPU it cannot use) or the
+    code's (asking for CUDA on a CPU machine) the report does not say, hence a warning."""
+    label = torch_label(facts)
+    label = label if label != "torch" else "The installed torch"
+    return warning(f"{label} is a CPU-only build (torch says: Torch not compiled with CUDA enabled) and the code asked "
+                 "for CUDA; the report does not say whether this machine has an NVIDIA GPU",
+                 fix=Fix("With an NVIDIA GPU (`nvidia-smi` lists it): reinstall torch from a CUDA index that the driver "
+                         f"supports; {COMPANIONS}. Without one: run on the CPU (device='cpu')",
+                         (f"{pip(facts)} install torch --index-url https://download.pytorch.org/whl/<cuda-tag-for-this-machine>",)),
+                 evidence={"torch's error": text}, related=("cuda-not-compiled",))

@@ -2,10 +2,10 @@ import os
 import re
 
 from torchdoctor.data import tables
-from torchdoctor.model import Fix, error, ok, skip, warning
+from torchdoctor.model import Fix, Status, error, ok, skip, warning
 from torchdoctor.registry import Example, env_check
 
-from ._cuda import SITE, fact, gpus
+from ._cuda import SITE, fact, gpus, torch_said
 
 # Forward compatibility (cuda-compat) "is applicable only for systems with NVIDIA Data Center
 # GPUs, select NGC Server Ready SKUs of RTX cards, Jetson boards" (docs.nvidia.com/deploy/
@@ -105,6 +105,10 @@ COMPAT = "/usr/local/cuda-13.0/compat"
                 "no LD_LIBRARY_PATH", contains="no CUDA library"),
         Example("skip", {"torch": {"version": "2.13.0+cpu", "cuda": None}, "toolchain": _ld(CUDA121)},
                 "a CPU build loads no CUDA library"),
+        Example("error", {"torch": {"warnings": [
+            "RuntimeError: cuDNN version incompatibility: PyTorch was compiled  against (8, 7, 0) but found runtime "
+            "version (8, 2, 4)."]}, "toolchain": {"ld_library_path": ["/opt/cudnn-8.2/lib64", "/usr/lib"]}},
+            "only torch's own cuDNN error was pasted, with LD_LIBRARY_PATH", contains="/opt/cudnn-8.2/lib64"),
     ],
 )
 def cuda_libs_conflict(facts):
@@ -134,6 +138,31 @@ def cuda_libs_conflict(facts):
     cuda-compat directory on consumer GPUs and upgrade the host driver instead, and drop it
     wherever the host driver is newer than the compat library.
     """
+    said = torch_said(facts, "cudnn")
+    result = _judge(facts)
+    # torch's own cuDNN check failed: whatever the inventory showed, another cuDNN was loaded.
+    return _from_error(facts, said[0]) if said and result.status in (Status.OK, Status.SKIP) else result
+
+
+def _from_error(facts, said):
+    built, found = said.cuda_pair
+    current = fact(facts, "toolchain.ld_library_path") or []
+    suspects = list(dict.fromkeys(d for d in current if re.search(r"cudnn|cuda", d, re.I)))
+    where = (f"; LD_LIBRARY_PATH holds {', '.join(suspects)}" if suspects else
+             ": on LD_LIBRARY_PATH, in /etc/ld.so.conf.d or a system CUDA install")
+    evidence = {"torch's error": said.text}
+    if current:
+        evidence["LD_LIBRARY_PATH"] = current
+    return error(f"torch was built against cuDNN {built} but cuDNN {found} was loaded: another cuDNN shadows the one "
+                 f"torch's wheels ship{where}",
+                 fix=_fix(facts, suspects) if suspects else Fix(
+                     "Find what puts the other cuDNN first and take it out where torch runs (torch's wheels bring "
+                     "their own cuDNN); after editing /etc/ld.so.conf.d, run `ldconfig`",
+                     ("echo $LD_LIBRARY_PATH; ldconfig -p | grep libcudnn",)),
+                 evidence=evidence, related=("cuda-libs-conflict",))
+
+
+def _judge(facts):
     if fact(facts, "torch.cuda", "unknown") is None:
         return skip("torch is not a CUDA build: it loads no CUDA library")
     pip_libs = _pip_families(facts)

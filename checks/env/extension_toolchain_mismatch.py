@@ -5,7 +5,7 @@ from torchdoctor.facts.model import known
 from torchdoctor.model import Fix, Status, error, ok, skip, warning
 from torchdoctor.registry import Example, env_check
 
-from ._cuda import fact, pip, suggest, system, torch_label
+from ._cuda import fact, pip, suggest, system, torch_label, torch_said, unknown_need
 
 
 def _tc(nvcc="13.0", gcc="12.2.0", ninja=True, home=None):
@@ -30,7 +30,7 @@ CPU = _torch("2.13.0+cpu", None)
     name="extension-toolchain-mismatch",
     title="Toolchain able to build C++/CUDA extensions for this torch",
     area="CUDA toolkit & extensions",
-    needs=("torch.version", "torch.cuda"),
+    needs=(),
     examples=[
         Example("error", {"torch": CU130, "toolchain": _tc(nvcc="12.4", gcc="12.2.0")},
                 "a CUDA 12 toolkit with a CUDA 13 torch",
@@ -84,6 +84,29 @@ def extension_toolchain_mismatch(facts):
     a gcc inside nvcc's range (`export CC=gcc-13 CXX=g++-13`, which torch passes on to nvcc as
     `-ccbin`); `pip install ninja`.
     """
+    said = torch_said(facts, "toolkit")
+    gap = unknown_need(facts, "torch.version", "torch.cuda")
+    if gap is not None:
+        return _from_message(facts, said[0]) if said else gap
+    result = _judge(facts)
+    # cpp_extension refusing to build is the ground truth, whatever the toolchain facts seemed to say.
+    return _from_message(facts, said[0]) if said and result.status is not Status.ERROR else result
+
+
+def _from_message(facts, said):
+    """torch.utils.cpp_extension's own refusal: "The detected CUDA version (X) mismatches ..."."""
+    torch_cuda, nvcc = said.cuda_pair
+    want = torch_cuda.split(".")[0]
+    return error(f"an extension build found nvcc {nvcc} but torch is built with CUDA {torch_cuda} "
+                 "(torch.utils.cpp_extension says so and refuses to build)",
+                 fix=Fix(f"Point CUDA_HOME at a CUDA {torch_cuda} toolkit (CUDA {want}.x), or install the torch build "
+                         f"for the CUDA {nvcc} toolkit",
+                         (f"export CUDA_HOME=/usr/local/cuda-{torch_cuda}",
+                          f"conda install -c nvidia cuda-toolkit={torch_cuda}  # or NVIDIA's installer")),
+                 evidence={"cpp_extension's error": said.text}, related=("extension-build-error",))
+
+
+def _judge(facts):
     tc = facts.toolchain
     if not known(tc):
         return skip(f"the build toolchain is unknown ({tc.reason})")

@@ -1,3 +1,5 @@
+from dataclasses import replace
+
 from torchdoctor.data import tables
 from torchdoctor.facts.model import known
 from torchdoctor.model import Fix, Status, error, ok, skip
@@ -5,7 +7,7 @@ from torchdoctor.registry import Example, env_check
 
 from .cuda_visible_devices_invalid import _order_is_nvml_order, parse_visible_devices
 from ._cuda import (COMPANIONS, SITE, dists, example_gpu, fact, gpu_cc, gpu_label, gpus, is_linux_x86, pip,
-                    suggest, torch_label, torch_said, unknown_need)
+                    suggest, system, torch_label, torch_said, unknown_need)
 
 
 GTX1080 = example_gpu("NVIDIA GeForce GTX 1080", "6.1")
@@ -89,8 +91,11 @@ def gpu_arch_unsupported(facts):
     (`torch.cuda.get_arch_list()`, or, with `--quick`, the default list of the official wheel for
     that torch release and CUDA build), with torch's own rules: `sm_XY` code runs on the same
     major with minor >= Y, except on the integrated Jetson GPUs (5.3, 6.2, 7.2, 8.7), which run
-    only their own code; `compute_XY` PTX is JIT-compiled for any newer GPU. It also checks the
-    cuDNN that torch loads: cuDNN 9.11 and newer refuse GPUs below compute capability 7.5.
+    only their own code; `compute_XY` PTX is JIT-compiled for any newer GPU, but PTX of another
+    architecture family counts only when the build's CUDA already supports the GPU (the first
+    toolkit per architecture, from NVIDIA's compatibility guides): the cuBLAS, cuDNN and NVRTC of an
+    older CUDA have nothing for it, and torch itself warns the GPU is not compatible. It also checks
+    the cuDNN that torch loads: cuDNN 9.11 and newer refuse GPUs below compute capability 7.5.
 
     ## Why it matters
     Without a matching kernel every CUDA op fails with "no kernel image is available for
@@ -109,7 +114,7 @@ def gpu_arch_unsupported(facts):
     if result.status is Status.SKIP:
         # The facts to judge are missing (a pasted report cut short, only a warning pasted):
         # torch's own warning, printed on that machine, is the evidence left.
-        said = [s for s in torch_said(facts, "arch") if not (s.archs and tables.kernel_for(list(s.archs), s.cc))]
+        said = [s for s in torch_said(facts, "arch") if not _covered(facts, s)]
         if said:
             return _from_warning(facts, said)
     return result
@@ -139,7 +144,10 @@ def _judge(facts):
     if not archs:  # --quick, or an old torch that answers [] without a usable GPU
         if not tables.is_release(version):
             return skip(f"arch list of {label} unknown: the import probe gave none, and it is not an official release")
-        if not is_linux_x86(facts):
+        windows = system(facts) == "Windows" and (fact(facts, "python.machine") or "AMD64").lower() in ("amd64", "x86_64")
+        archs = tables.arch_list_for(version, tag, "Windows") if windows else None
+        source = f"default arch list of the official torch {tables.torch_minor(version)} {tag} Windows wheels"
+        if not is_linux_x86(facts) and archs is None:
             ancient = [(g, cc) for g, cc in known_gpus if tables.cc_int(cc) < 30]
             if ancient:  # below every arch list: official builds have never gone under sm_30
                 return error("; ".join(f"{gpu_label(g, cc)} is older than any GPU an official PyTorch build has "
@@ -148,9 +156,11 @@ def _judge(facts):
                              fix=Fix("Run torch on the CPU (the CPU build), or use a newer GPU"),
                              evidence={"GPUs": [gpu_label(g, cc) for g, cc in ancient]},
                              related=("cuda-no-kernel-image",))
-            return skip(f"arch list of {label} unknown: the table covers Linux x86_64 wheels only")
-        archs = tables.arch_list_for(version, tag)
-        source = f"default arch list of the official torch {tables.torch_minor(version)} {tag} wheels"
+            return skip(f"arch list of {label} unknown: the tables cover Linux x86_64 wheels, and Windows ones up "
+                        "to torch 2.5")
+        if archs is None:
+            archs = tables.arch_list_for(version, tag)
+            source = f"default arch list of the official torch {tables.torch_minor(version)} {tag} wheels"
         if archs is None:
             return skip(f"arch list of {label} unknown: no table entry for torch {tables.torch_minor(version)} {tag}")
     evidence = {"arch list": " ".join(archs), "arch list from": source,
@@ -161,6 +171,10 @@ def _judge(facts):
             evidence["device order"] = order_note
 
     kernels = [(g, cc, tables.kernel_for(archs, cc)) for g, cc in known_gpus]
+    # Another major's PTX from a CUDA older than the GPU: the libraries have nothing for it.
+    predates = {id(g): (kernel, first) for g, cc, kernel in kernels
+                if kernel and (first := tables.ptx_only_predates(kernel, cc, cuda))}
+    kernels = [(g, cc, None if id(g) in predates else kernel) for g, cc, kernel in kernels]
     missing = [(g, cc) for g, cc, kernel in kernels if kernel is None]
     ptx = [(g, cc, kernel) for g, cc, kernel in kernels if kernel and kernel.startswith("compute_")]
     cudnn, cudnn_from = _cudnn(facts, version, tag, cuda)
@@ -179,6 +193,13 @@ def _judge(facts):
 
     problems = []
     for g, cc in missing:
+        if id(g) in predates:
+            entry, first = predates[id(g)]
+            problems.append(f"{gpu_label(g, cc)} has only {entry} PTX in {label} (built for {' '.join(archs)}): torch's "
+                            f"own kernels JIT-compile for it, but the CUDA {cuda} libraries the build ships (cuBLAS, "
+                            f"cuDNN, NVRTC) predate compute capability {cc}, first supported by CUDA {first}; torch "
+                            "warns the GPU is not compatible, and ops that use those libraries fail")
+            continue
         problems.append(f"{gpu_label(g, cc)} has no kernels in {label} (built for {' '.join(archs)}): "
                         "every CUDA op on it fails with 'no kernel image is available for execution on the device'")
     for g, cc in refused:
@@ -302,15 +323,58 @@ def _mixed_fix(facts, version, tag, bad, fine):
     return Fix(summary, tuple(commands))
 
 
+def _covered(facts, s):
+    """Whether the build the warning lists runs the GPU after all (torch's range and list warnings
+    also fire for GPUs a same-major SASS entry runs); another major's PTX from a CUDA that predates
+    the GPU does not count (tables.ptx_only_predates)."""
+    if not s.archs:
+        return False
+    kernel = tables.kernel_for(list(s.archs), s.cc)
+    return kernel is not None and not tables.ptx_only_predates(kernel, s.cc, fact(facts, "torch.cuda"))
+
+
+def _named(facts, said):
+    """torch 1.8/1.9's too-old warning names no GPU (its template went out unfilled): the oldest
+    GPU the report lists is the one below the build's minimum. Without a list it stays unnamed."""
+    listed = sorted(((g, gpu_cc(g)) for g in gpus(facts) if gpu_cc(g)), key=lambda t: tables.cc_int(t[1]))
+    out = []
+    for s in said:
+        if s.cc is None and listed:
+            g, cc = listed[0]
+            name = g.name if known(g.name) else f"GPU {g.index}"
+            s = replace(s, gpu=f"{name} (the oldest GPU listed; the warning leaves the name out)", cc=cc)
+        out.append(s)
+    return out
+
+
 def _from_warning(facts, said):
     """torch's own verdict that a GPU has no kernels in the build, for reports that lack the facts."""
     label = torch_label(facts)
+    said = _named(facts, said)
+    if all(s.cc is None for s in said):
+        return error(f"torch says a GPU is too old for {label if label != 'torch' else 'the installed torch'} "
+                     "(its warning does not name the GPU, and the report lists none): CUDA ops on it fail with "
+                     "'no kernel image is available for execution on the device'",
+                     fix=Fix("Run `nvidia-smi` to see which GPU is old, then install a torch build whose arch list "
+                             "covers its compute capability (the selector at https://pytorch.org/get-started/locally/ "
+                             "and the previous-versions page list them), or hide that GPU with CUDA_VISIBLE_DEVICES"),
+                     evidence={"torch's warning": said[0].text}, related=("cuda-no-kernel-image",))
+    said = [s for s in said if s.cc is not None]
     problems, ccs = [], []
     for s in said:
         built = f" (built for {' '.join(s.archs)})" if s.archs else ""
         sm = "sm_" + s.cc.replace(".", "")
         where = label if label != "torch" else "the installed torch"
-        problems.append(f"torch says {s.gpu} (compute capability {s.cc}, {sm}) has no kernels in {where}{built}")
+        ptx = tables.kernel_for(list(s.archs), s.cc) if s.archs else None
+        if ptx:  # kept by _covered: another major's PTX from a CUDA that predates the GPU (or an unknown one)
+            first = tables.first_toolkit(s.cc)
+            problems.append(f"torch says {s.gpu} (compute capability {s.cc}, {sm}) is not compatible with {where}{built}: "
+                            f"only {ptx} PTX reaches it, which JIT-compiles torch's own kernels but not the CUDA libraries "
+                            f"(cuBLAS, cuDNN, NVRTC) of a build older than CUDA {first}, the first to support the GPU: "
+                            "ops that use those libraries fail")
+        else:
+            problems.append(f"torch says {s.gpu} (compute capability {s.cc}, {sm}) has no kernels in {where}{built}: "
+                            "every CUDA op on it fails with 'no kernel image is available for execution on the device'")
         ccs.append(s.cc)
     evidence = {"torch's warning": said[0].text, "GPUs": [f"{s.gpu} ({s.cc})" for s in said]}
     version, cuda = fact(facts, "torch.version"), fact(facts, "torch.cuda")
@@ -327,5 +391,4 @@ def _from_warning(facts, said):
                   "CUDA 12.8 or newer build; Pascal and older: a CUDA 12.6 or older build): the selector at "
                   "https://pytorch.org/get-started/locally/ gives the command; `torchdoctor env` on that machine "
                   "names the exact build")
-    return error("; ".join(problems) + ": every CUDA op on it fails with 'no kernel image is available for "
-                 "execution on the device'", fix=fix, evidence=evidence, related=("cuda-no-kernel-image",))
+    return error("; ".join(problems), fix=fix, evidence=evidence, related=("cuda-no-kernel-image",))

@@ -13,6 +13,7 @@ from torchdoctor.data import load, tables
 from torchdoctor.model import Fix, Status, error, ok, skip, warning
 from torchdoctor.registry import Example, env_check
 
+from ._cuda import torch_said, unknown_need
 from ._install import SITE, base_version, fact, flavour, index_url, major_minor, pip, torch_dist, torch_version, version
 
 # Packages with compiled code linked against torch's C++ ABI: a wrong pair fails at import or at the
@@ -171,8 +172,11 @@ def _build_label(build: str | None) -> str:
     name="torch-family-mismatch",
     title="Packages built on torch match the installed torch",
     area="Python & packages",
-    needs=("packages.distributions",),
     examples=[
+        Example("error", {"torch": {"warnings": [
+            "RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA versions. "
+            "PyTorch has CUDA Version=11.7 and torchvision has CUDA Version=11.8."]}},
+            "only torchvision's own error was pasted", contains="CUDA 11.8"),
         Example("ok", {"packages": {"distributions": [
             torch_dist("torch", "2.13.0"),
             {**torch_dist("torchvision", "0.28.0"), "requires": ["numpy", "torch==2.13.0", "pillow>=5.3.0,!=8.3.*"]},
@@ -255,6 +259,31 @@ def torch_family_mismatch(facts):
     Install the matching release together with torch in one pip command, so the resolver keeps
     them paired, from the same index URL as torch.
     """
+    said = torch_said(facts, "family")
+    gap = unknown_need(facts, "packages.distributions")
+    if gap is not None:
+        return _from_error(facts, said[0]) if said else gap
+    result = _judge(facts)
+    # torchvision refusing to load is the ground truth, whatever the versions seemed to say.
+    return _from_error(facts, said[0]) if said and result.status is not Status.ERROR else result
+
+
+def _from_error(facts, said):
+    """torchvision's (or torchaudio's) own refusal: "compiled with different CUDA versions"."""
+    torch_cuda, other_cuda = said.cuda_pair
+    name = said.package
+    index = f"https://download.pytorch.org/whl/cu{torch_cuda.replace('.', '')}"
+    found = torch_version(facts)
+    pinned = base_version(found[0]) if found else "<torch-version>"
+    return error(f"{name} was built for CUDA {other_cuda} but torch for CUDA {torch_cuda} ({name} says so and refuses "
+                 "to load its operators)",
+                 fix=Fix(f"Reinstall {name} from torch's index (CUDA {torch_cuda}), in the same pip command as torch "
+                         "so the pair matches",
+                         (f"{pip(facts)} install --force-reinstall torch=={pinned} {name} --index-url {index}",)),
+                 evidence={f"{name}'s error": said.text}, related=("torchvision-torch-mismatch",))
+
+
+def _judge(facts):
     found = torch_version(facts)
     if found is None:
         return skip("torch is not installed")

@@ -247,8 +247,9 @@ def _load_facts_from(path: Path, name: str):
         except FactsError as exc:
             raise UsageError(f"--facts {name}: could not read the {' and '.join(kinds)}: {exc}") from None
     raise UsageError(f"--facts {name}: neither torchdoctor JSON (`torchdoctor env --format json`) "
-                     "nor a pasted `python -m torch.utils.collect_env` report, `nvidia-smi` output, "
-                     "`pip list`/`pip freeze`/`conda list` table or torch warning")
+                     "nor a pasted `python -m torch.utils.collect_env` report (or a project's copy), `nvidia-smi` "
+                     "output, `pip list`/`pip freeze`/`conda list` table, pip install log, printed torch version, "
+                     "environment list or torch warning")
 
 
 def _apply_fixes(facts, findings, selected, python, quick, timeout):

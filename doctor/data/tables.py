@@ -308,16 +308,18 @@ def arch_entries(archs: Iterable[str]) -> list[str]:
     return out
 
 
-def arch_row(torch_version: str, cuda_or_tag: str) -> dict[str, Any] | None:
+def arch_row(torch_version: str, cuda_or_tag: str, system: str = "Linux") -> dict[str, Any] | None:
     minor = torch_minor(torch_version)
     tag = cuda_or_tag if cuda_or_tag.startswith("cu") else cuda_tag(cuda_or_tag)
-    return next((r for r in _rows("torch_releases", "arch_lists") if r["torch"] == minor and r["tag"] == tag), None)
+    section = "arch_lists_windows" if system == "Windows" else "arch_lists"
+    return next((r for r in _rows("torch_releases", section) if r["torch"] == minor and r["tag"] == tag), None)
 
 
-def arch_list_for(torch_version: str, cuda_or_tag: str) -> list[str] | None:
-    """Default arch list of the official Linux x86_64 wheel, as get_arch_list() prints it:
-    arch_list_for("2.7.0", "12.8") -> ["sm_75", ..., "sm_120", "compute_120"]. None if unknown."""
-    row = arch_row(torch_version, cuda_or_tag)
+def arch_list_for(torch_version: str, cuda_or_tag: str, system: str = "Linux") -> list[str] | None:
+    """Default arch list of the official x86_64 wheel (Linux, or Windows up to 2.5), as
+    get_arch_list() prints it: arch_list_for("2.7.0", "12.8") -> ["sm_75", ..., "sm_120",
+    "compute_120"]. None if unknown."""
+    row = arch_row(torch_version, cuda_or_tag, system)
     return arch_entries(row["archs"]) if row else None
 
 
@@ -384,6 +386,30 @@ def _arch_specific(entry: str) -> bool:
 
 def covers(arch_list: Iterable[str], device: str | int) -> bool:
     return kernel_for(list(arch_list), device) is not None
+
+
+def first_toolkit(cc: str | int) -> str | None:
+    """The first CUDA toolkit with native support for the device's architecture (cuda_driver.json
+    arch_first_toolkit): "8.6" -> "11.1", "12.1" -> "12.8"; None for families the table has no row for."""
+    device = cc_int(cc)
+    rows = [r for r in load("cuda_driver")["arch_first_toolkit"]["rows"]
+            if cc_int(r["cc"]) // 10 == device // 10 and cc_int(r["cc"]) <= device]
+    return max(rows, key=lambda r: cc_int(r["cc"]))["cuda"] if rows else None
+
+
+def ptx_only_predates(entry: str, device: str | int, cuda: str | None) -> str | None:
+    """When `entry` (what kernel_for picked) is PTX of another major and the build's CUDA is older
+    than the device's architecture, the first CUDA that supports it (torch's own kernels JIT, the
+    CUDA libraries of the build have nothing for the device); else None. An unknown CUDA counts as
+    older: torch's own verdict then stands."""
+    parsed = parse_arch(entry)
+    if not parsed or parsed[0] != "compute" or parsed[1] // 10 == cc_int(device) // 10:
+        return None
+    first = first_toolkit(device)
+    if first is None:
+        return None
+    built = major_minor(cuda) if cuda else None
+    return first if built is None or built < major_minor(first) else None
 
 
 def cudnn_refuses(cudnn: str, cc: str | int) -> bool:

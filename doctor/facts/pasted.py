@@ -1,11 +1,14 @@
 """Facts from whatever people paste about their environment, for `torchdoctor env --facts`.
 
 Besides `python -m torch.utils.collect_env` (collect_env_text), issues carry `nvidia-smi`
-output, `pip list` / `pip freeze` / `conda list` tables, `python -m sglang.check_env`, Lightning's
-bulleted environment, `transformers-cli env` / `diffusers-cli env` / `accelerate env`, and torch's
-own warnings. `read(text)` finds each of these in one text (alone
-or together), merges what they say into a partial `Facts` JSON dict and names what it read; every
-field none of them shows stays unknown, with that list as the reason.
+output, `pip list` / `pip freeze` / `conda list` tables, `python -m sglang.check_env` and
+OpenMMLab's `collect_env` (the same "Key: value" lines), Lightning's bulleted environment,
+`transformers-cli env` / `diffusers-cli env` / `accelerate env`, pip's install log (what it
+installed, what its resolver found incompatible), what `print(torch.__version__)` and friends
+printed, an issue template's environment list ("- **GPU:** NVIDIA ...", "PyTorch Version: 2.5.0"),
+a traceback of `import torch` failing, and torch's own warnings. `read(text)` finds each of these
+in one text (alone or together), merges what they say into a partial `Facts` JSON dict and names
+what it read; every field none of them shows stays unknown, with that list as the reason.
 
 Precedence when two say the same thing: the collect_env report, then nvidia-smi (driver, GPUs),
 then the package lists (torch's version and CUDA build from the `torch` row's local tag).
@@ -33,6 +36,18 @@ _KV = {
     "driver": re.compile(r"CUDA Driver Version:\s*(\d+(?:\.\d+)+)"),
     "available": re.compile(r"(?:^|\s)CUDA available:\s*(True|False)"),
 }
+# OpenMMLab's collect_env (mmcv, mmdet, mmdeploy) and sglang's: the toolchain and torch's CUDA build.
+_KV_NVCC = re.compile(r"(?:^|\s)NVCC:\s*(?:Cuda compilation tools, release (\d+\.\d+)|Build cuda_(\d+\.\d+))", re.M)
+_KV_GCC = re.compile(r"(?:^|\s)GCC:\s*(.+)$", re.M)
+_KV_CUDA_HOME = re.compile(r"(?:^|\s)CUDA_HOME:\s*(/\S+|[A-Za-z]:\\\S+)", re.M)
+# torch.__config__.show() ("PyTorch built with:"), inside OpenMMLab's and detectron2's reports or alone:
+# the CUDA runtime torch was built with and its NVCC architecture flags, i.e. torch.cuda.get_arch_list().
+_KV_RUNTIME = re.compile(r"^\s*-\s*CUDA Runtime (\d+\.\d+)", re.M)
+_CONFIG_SHOW = re.compile(r"PyTorch built with:")
+_CONFIG_ARCH_FLAGS = re.compile(r"^\s*-\s*NVCC architecture flags:\s*(\S+)", re.M)
+_GENCODE = re.compile(r"arch=compute_(\d+a?),code=(sm|compute)_(\d+a?)")
+_KV_PACKAGES = {"torchvision": re.compile(r"(?:^|\s)TorchVision:\s*(\d[\w.+]*)", re.M),
+                "mmcv": re.compile(r"(?:^|\s)MMCV:\s*(\d[\w.+]*)", re.M)}
 _KV_GPU = re.compile(r"(?:^|\s)GPU ((?:\d+,)*\d+):\s*(.+?)(?=\s+GPU (?:\d+,)*\d+ Compute Capability|\s+CUDA_HOME|$)", re.M)
 _KV_CC = re.compile(r"GPU ((?:\d+,)*\d+) Compute Capability:\s*(\d+\.\d+)")
 # `transformers-cli env`, `diffusers-cli env`, `accelerate env` (what Hugging Face's templates ask for):
@@ -46,6 +61,53 @@ _LIT_SECTION = re.compile(r"^\*\s*(CUDA|Lightning|Packages|System):\s*$")
 _LIT_ITEM = re.compile(r"^-\s*([A-Za-z0-9][\w.-]*):\s*(\S.*)?$")
 _LIT_BARE = re.compile(r"^-\s*(\S.*)$")
 _TORCH_FAMILY = {"torch", "torchvision", "torchaudio", "pytorch"}
+# pip's install log: "Successfully installed torch-2.4.0 torchvision-0.19.0", "Requirement already
+# satisfied: torch in /site-packages (2.0.1)", and its resolver's "torchvision 0.16.0+cu118 requires
+# torch==2.1.0, but you have torch 2.2.0+cu118 which is incompatible."
+_PIP_INSTALLED = re.compile(r"^Successfully installed (.+)$")
+_PIP_WHEEL = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._]*(?:-[A-Za-z][A-Za-z0-9._]*)*)-(\d[\w.+!]*)$")
+_PIP_SATISFIED = re.compile(r"^Requirement already satisfied: ([A-Za-z0-9][\w.-]*) in \S+ \((\d[\w.+!-]*)\)$")
+_PIP_CONFLICT = re.compile(
+    r"^([A-Za-z0-9][\w.-]*) (\d[\w.+!-]*) requires ([A-Za-z0-9][\w.-]*)\s*([<>=!~][^,]*?), "
+    r"but you have ([A-Za-z0-9][\w.-]*) (\d[\w.+!-]*) which is incompatible\.?$")
+# What `print(torch.__version__)`, `torch.version.cuda` and `torch.cuda.is_available()` printed, in a
+# REPL (">>> torch.__version__" then "'2.0.1+cu117'") or a `python -c "...; print(...); print(...)"`.
+_PRINTED = re.compile(r"torch\.__version__|torch\.version\.cuda|torch\.cuda\.is_available\(\)")
+# A REPL's ">>> " is gone by now (_lines drops quote marks): an input line is the bare expression.
+_SHOWS_OUTPUT = re.compile(r"^(?:>>>\s*)?(?:torch\.__version__|torch\.version\.cuda|torch\.cuda\.is_available\(\))$"
+                           r"|print\s*\(|python3?(?:\.exe)?\s+-c\b")
+_VALUE = {
+    "torch.__version__": re.compile(r"^(\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc|\.dev|\.post)\d+)?(?:\+[\w.]+)?)$"),
+    "torch.version.cuda": re.compile(r"^(None|\d+\.\d+)$"),
+    "torch.cuda.is_available()": re.compile(r"^(True|False)$"),
+}
+# An issue template's environment list: "- **GPU:** NVIDIA GeForce RTX 4060", "PyTorch Version (e.g., 1.0): 1.3",
+# "- **CUDA Version**: 12.8 (Driver 570.181)", and bare lines ("NVIDIA GeForce RTX 3080", "NVIDIA Driver 591.74").
+_ITEM = re.compile(r"^(?:[-*+\u2022]\s*)?([A-Za-z][\w ./?'-]{0,40}?)\s*(?:\([^)]*\))?\s*[:\uff1a]\s*(\S.*)$")
+_ITEM_KEYS = {
+    "torch": {"pytorch version", "pytorch", "torch version", "torch", "pytorch/torch version"},
+    "gpu": {"gpu", "gpus", "gpu model", "gpu models", "gpu models and configuration", "gpu type", "graphics card",
+            "video card", "graphics"},
+    "driver": {"driver", "driver version", "nvidia driver", "nvidia driver version", "gpu driver", "nvidia-driver"},
+    "cuda": {"cuda version", "cuda", "cuda/cudnn version", "cuda driver"},
+    "python": {"python", "python version"},
+    "os": {"os", "operating system", "system"},
+}
+_BARE_GPU = re.compile(r"^(?:NVIDIA\s+)?(?:GeForce|Tesla|Quadro|TITAN|RTX|GTX)\b[\w -]{1,40}$")
+_BARE_DRIVER = re.compile(r"^(?:NVIDIA\s+)?Driver(?:\s+Version)?:?\s+(\d{3}\.\d+(?:\.\d+)?)$", re.I)
+_IN_VALUE_DRIVER = re.compile(r"\bDriver:?\s*(\d{3}\.\d+(?:\.\d+)?)", re.I)
+_PLACEHOLDER = re.compile(r"^(?:<.*>|\[.*\]|e\.g\..*|n/?a|none|no|yes|unknown|-+)$", re.I)
+# `echo $LD_LIBRARY_PATH` and the line it printed.
+_ECHO_LD = re.compile(r"echo \$\{?LD_LIBRARY_PATH\}?\s*$")
+# detectron2's collect_env: a two-column table ("PyTorch    1.5.1+cpu @/site-packages/torch",
+# "GPU 0,1   Tesla K80", "GPU 0   GeForce GTX 1650 Ti (arch=7.5)", "GPU available   False").
+_D2_ROW = re.compile(r"^(sys\.platform|PyTorch|GPU available|CUDA available|GPU [\d,]+|Driver version|CUDA_HOME|NVCC|"
+                     r"CUDA compiler|Detectron2 CUDA Compiler|torchvision|detectron2)\s{2,}(\S.*?)\s*$")
+# `import torch` failing: a frame in torch/__init__.py, then the exception it ended with.
+# Only the import-time frames: torch.compile and others also live in torch/__init__.py.
+_TORCH_INIT_FRAME = re.compile(
+    r'File "[^"]*[/\\]torch[/\\]__init__\.py", line \d+, in (?:<module>|_load\w*|_preload\w*)')
+_EXCEPTION = re.compile(r"^((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)): (\S.*)$")
 
 
 def _lines(text: str) -> list[str]:
@@ -127,6 +189,23 @@ def package_list(lines: list[str]) -> tuple[str, list[dict[str, Any]]] | None:
     return kind or "pip freeze", rows
 
 
+def config_show(text: str) -> dict[str, Any] | None:
+    """torch facts from torch.__config__.show(): the CUDA build and the arch list its NVCC flags give."""
+    if not _CONFIG_SHOW.search(text):
+        return None
+    torch: dict[str, Any] = {}
+    m = _KV_RUNTIME.search(text)
+    if m:
+        torch["cuda"] = m.group(1)
+    m = _CONFIG_ARCH_FLAGS.search(text)
+    if m:
+        archs = [f"{kind}_{code}" for _, kind, code in _GENCODE.findall(m.group(1))]
+        # A paste cut inside the flags would pass for a shorter list: keep only a list that ends whole.
+        if archs and re.search(r"code=(?:sm|compute)_\d+a?\s*$", m.group(1)):
+            torch["arch_list"] = list(dict.fromkeys(archs))
+    return torch or None
+
+
 def check_env(text: str) -> dict[str, Any] | None:
     """`python -m sglang.check_env` keys (also when the paste flattened its lines)."""
     found = {key: m.group(1) for key, pattern in _KV.items() if (m := pattern.search(text))}
@@ -136,11 +215,35 @@ def check_env(text: str) -> dict[str, Any] | None:
     if "torch" in found:
         torch: dict[str, Any] = {"version": found["torch"], "import_status": "ok"}
         cuda = _cuda_from_tag(found["torch"])
+        runtime = _KV_RUNTIME.search(text)
         if cuda is not False:
             torch["cuda"] = cuda
+        elif runtime:
+            torch["cuda"] = runtime.group(1)
         if "available" in found:
             torch["cuda_available"] = found["available"] == "True"
         facts["torch"] = torch
+        dists = [{"name": "torch", "version": found["torch"], "location": "check_env"}]
+        for name, pattern in _KV_PACKAGES.items():
+            m = pattern.search(text)
+            if m:
+                dists.append({"name": name, "version": m.group(1), "location": "check_env"})
+        if len(dists) > 1:
+            facts["packages"] = {"distributions": dists}
+    toolchain: dict[str, Any] = {}
+    m = _KV_NVCC.search(text)
+    if m:
+        toolchain["nvcc_version"] = m.group(1) or m.group(2)
+    m = _KV_GCC.search(text)
+    gcc = collect_env_text.gcc_version(re.sub(r"^(?:gcc|g\+\+|c\+\+|cc)(?:-\d+)?\s+", "", m.group(1))) if m else None
+    if gcc:  # "gcc (Ubuntu 7.5.0-3ubuntu1~18.04) 7.5.0": the program's name first, then what collect_env prints
+        toolchain["gcc_version"] = gcc
+    m = _KV_CUDA_HOME.search(text)
+    if m:
+        toolchain["cuda_home"] = m.group(1)
+        toolchain["cuda_home_source"] = "the CUDA_HOME line of the report"
+    if toolchain:
+        facts["toolchain"] = toolchain
     nvidia: dict[str, Any] = {}
     if "driver" in found:
         nvidia["driver_version"] = found["driver"]
@@ -258,6 +361,238 @@ def hf_env(lines: list[str]) -> dict[str, Any] | None:
     return facts
 
 
+def pip_log(lines: list[str]) -> list[dict[str, Any]] | None:
+    """The distributions pip's install log shows installed, with the requirements its resolver
+    reported broken (a "requires torch==X, but you have torch Y" line is the package's own pin)."""
+    rows: dict[str, dict[str, Any]] = {}
+
+    def put(name: str, version: str) -> dict[str, Any]:
+        row = rows.setdefault(_norm(name), {"name": _norm(name), "version": version, "location": "pip install log"})
+        row["version"] = version
+        return row
+
+    for line in lines:
+        m = _PIP_CONFLICT.match(line)
+        if m:
+            name, version, needed, spec, have, have_version = m.groups()
+            row = put(name, version)
+            row.setdefault("requires", []).append(f"{_norm(needed)}{spec.strip()}")
+            put(have, have_version)
+            continue
+        m = _PIP_SATISFIED.match(line)
+        if m:
+            put(m.group(1), m.group(2))
+            continue
+        m = _PIP_INSTALLED.match(line)
+        if m:
+            for token in m.group(1).split():
+                w = _PIP_WHEEL.match(token)
+                if w:  # the last token of a paste cut mid-line is not a whole "name-version"
+                    put(w.group(1), w.group(2))
+    return list(rows.values()) or None
+
+
+def _printed_value(expr: str, line: str) -> Any:
+    """What `expr` printed on `line` ("2.4.0+cpu", "None", "True"; quoted by a REPL, or after a label
+    as in "CUDA available: True"), or the sentinel `_NO` when the line is not such a value."""
+    value = line.strip().strip("'\"")
+    m = _VALUE[expr].match(value) or _VALUE[expr].match(value.rsplit(": ", 1)[-1].strip("'\""))
+    if not m:
+        return _NO
+    text = m.group(1)
+    return {"None": None, "True": True, "False": False}.get(text, text)
+
+
+_NO = object()
+
+
+def python_prints(lines: list[str]) -> dict[str, Any] | None:
+    """torch facts from the output of print(torch.__version__) / torch.version.cuda /
+    torch.cuda.is_available() pasted below the command that printed them."""
+    torch: dict[str, Any] = {}
+    for i, line in enumerate(lines):
+        exprs = _PRINTED.findall(line)
+        if not exprs or not _SHOWS_OUTPUT.search(line):
+            continue
+        values, skipped = [], 0
+        for after in lines[i + 1:i + 1 + len(exprs) + 4]:
+            if not after:
+                continue
+            value = _printed_value(exprs[len(values)], after)
+            if value is _NO:
+                if values or skipped >= 1:  # one prose line ("returned:") may stand between
+                    break
+                skipped += 1
+                continue
+            values.append(value)
+            if len(values) == len(exprs):
+                break
+        for expr, value in zip(exprs, values):
+            key = {"torch.__version__": "version", "torch.version.cuda": "cuda",
+                   "torch.cuda.is_available()": "cuda_available"}[expr]
+            torch.setdefault(key, value)
+    if "version" not in torch:
+        return None
+    torch["import_status"] = "ok"
+    if "cuda" not in torch:
+        cuda = _cuda_from_tag(torch["version"])
+        if cuda is not False:
+            torch["cuda"] = cuda
+    return {"torch": torch}
+
+
+def env_list(lines: list[str]) -> dict[str, Any] | None:
+    """An issue template's environment list, "Key: value" lines, and the bare GPU-name and driver
+    lines people write instead. A value counts only when it reads as one: a version for torch, a GPU
+    the name table knows, a driver number."""
+    torch: dict[str, Any] = {}
+    gpus: list[dict[str, Any]] = []
+    nvidia: dict[str, Any] = {}
+    python: dict[str, Any] = {}
+    for line in lines:
+        bare = line.lstrip("-*+\u2022 ").strip()
+        m = _BARE_DRIVER.match(bare)
+        if m:
+            nvidia.setdefault("driver_version", m.group(1))
+            continue
+        if _BARE_GPU.match(bare) and len(bare.split()) <= 6 and collect_env_text.compute_capability(bare):
+            if not any(g["name"] == bare for g in gpus):
+                gpus.append(_gpu(bare, len(gpus)))
+            continue
+        m = _ITEM.match(line)
+        if not m:
+            continue
+        key, value = m.group(1).strip().lower(), m.group(2).strip().strip("`").strip()
+        kind = next((k for k, names in _ITEM_KEYS.items() if key in names), None)
+        if kind is None or _PLACEHOLDER.match(value):
+            continue
+        if kind == "torch":
+            v = _VALUE["torch.__version__"].match(value.split()[0])
+            if v:
+                torch.setdefault("version", v.group(1))
+        elif kind == "gpu":
+            name = re.sub(r"\s*\([^)]*\)\s*$", "", value).strip()
+            if collect_env_text.compute_capability(name) and not any(g["name"] == name for g in gpus):
+                gpus.append(_gpu(name, len(gpus)))
+        elif kind in ("driver", "cuda"):
+            d = _IN_VALUE_DRIVER.search(value) or (re.match(r"^(\d{3}\.\d+(?:\.\d+)?)\b", value) if kind == "driver" else None)
+            if d:
+                nvidia.setdefault("driver_version", d.group(1))
+        elif kind == "python":
+            v = re.match(r"^(\d+\.\d+(?:\.\d+)?)\b", value)
+            if v:
+                python.setdefault("version", v.group(1))
+        elif kind == "os":
+            low = value.lower()
+            system = ("Windows" if "windows" in low else "Darwin" if re.search(r"mac ?os|darwin", low)
+                      else "Linux" if re.search(r"linux|ubuntu|debian|centos|fedora|rhel|red hat|arch", low) else None)
+            if system:
+                python.setdefault("system", system)
+    if not torch and not gpus and "driver_version" not in nvidia:
+        return None
+    facts: dict[str, Any] = {}
+    if torch:
+        torch["import_status"] = "ok"
+        cuda = _cuda_from_tag(torch["version"])
+        if cuda is not False:
+            torch["cuda"] = cuda
+        facts["torch"] = torch
+    if gpus:
+        nvidia["gpus"] = gpus
+    if nvidia:
+        facts["nvidia"] = nvidia
+    if python:
+        facts["python"] = python
+    return facts
+
+
+def ld_library_path(lines: list[str]) -> list[str] | None:
+    """What `echo $LD_LIBRARY_PATH` printed on the line after it."""
+    for i, line in enumerate(lines[:-1]):
+        if _ECHO_LD.search(line):
+            value = lines[i + 1].strip()
+            if value.startswith("/") and " " not in value:
+                return [d for d in value.split(":") if d]
+    return None
+
+
+def detectron2_env(lines: list[str]) -> dict[str, Any] | None:
+    """detectron2's collect_env table (the rows torchdoctor's checks use)."""
+    rows: dict[str, str] = {}
+    gpus: list[dict[str, Any]] = []
+    for line in lines:
+        m = _D2_ROW.match(line)
+        if not m:
+            continue
+        key, value = m.groups()
+        if key.startswith("GPU ") and key != "GPU available":
+            name, arch = re.match(r"^(.*?)(?:\s*\(arch=(\d+\.\d+)\))?$", value).groups()
+            for index in filter(None, key[4:].split(",")):
+                gpu = _gpu(name.strip(), int(index))
+                if arch:
+                    gpu["compute_capability"] = arch
+                gpus.append(gpu)
+        else:
+            rows.setdefault(key, value)
+    if "sys.platform" not in rows or "PyTorch" not in rows:
+        return None
+    facts: dict[str, Any] = {}
+    version = rows["PyTorch"].split(" @", 1)[0].strip()
+    torch: dict[str, Any] = {}
+    if _VALUE["torch.__version__"].match(version):
+        torch = {"version": version, "import_status": "ok"}
+        cuda = _cuda_from_tag(version)
+        if cuda is not False:
+            torch["cuda"] = cuda
+    available = rows.get("GPU available") or rows.get("CUDA available")
+    if available in ("True", "Yes", "False", "No"):
+        # Without CUDA detectron2 lists no GPU row: the GPUs then stay unknown, not "none".
+        torch["cuda_available"] = available in ("True", "Yes")
+    if torch:
+        facts["torch"] = torch
+    nvidia: dict[str, Any] = {}
+    if gpus:
+        nvidia["gpus"] = gpus
+    driver = rows.get("Driver version", "")
+    if re.match(r"^\d{3}\.\d+", driver):
+        nvidia["driver_version"] = driver
+    if nvidia:
+        facts["nvidia"] = nvidia
+    toolchain: dict[str, Any] = {}
+    nvcc = rows.get("NVCC") or rows.get("CUDA compiler") or rows.get("Detectron2 CUDA Compiler") or ""
+    m = re.search(r"(?:release|CUDA)\s+(\d+\.\d+)", nvcc)
+    if m:
+        toolchain["nvcc_version"] = m.group(1)
+    if rows.get("CUDA_HOME", "").startswith("/"):
+        toolchain["cuda_home"] = rows["CUDA_HOME"]
+        toolchain["cuda_home_source"] = "the CUDA_HOME row of the report"
+    if toolchain:
+        facts["toolchain"] = toolchain
+    dists = [{"name": name, "version": rows[name].split(" @", 1)[0].strip(), "location": "detectron2 collect_env"}
+             for name in ("torchvision", "detectron2") if re.match(r"^\d", rows.get(name, ""))]
+    if dists and torch.get("version"):
+        facts["packages"] = {"distributions": [{"name": "torch", "version": torch["version"],
+                                                "location": "detectron2 collect_env"}] + dists}
+    return facts or None
+
+
+def torch_import_error(lines: list[str]) -> dict[str, Any] | None:
+    """`import torch` failing in a pasted traceback: the exception raised below a torch/__init__.py frame."""
+    for i, line in enumerate(lines):
+        if not _TORCH_INIT_FRAME.search(line):
+            continue
+        for after in lines[i + 1:]:
+            m = _EXCEPTION.match(after)
+            if m:
+                return {"import_status": "import-error", "error_type": m.group(1).rsplit(".", 1)[-1],
+                        "error_message": m.group(2).strip()}
+    return None
+
+
+def fact_set(facts: dict[str, Any], section: str, key: str) -> bool:
+    return key in facts.get(section, {})
+
+
 def _fill(into: dict[str, Any], section: str, values: dict[str, Any]) -> None:
     """Add what `into` lacks; never overwrite what an earlier source said."""
     target = into.setdefault(section, {})
@@ -298,6 +633,52 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
         kinds.append("Lightning environment")
         for section, values in lit.items():
             _fill(facts, section, values)
+
+    d2 = None if "collect_env report" in kinds else detectron2_env(lines)
+    if d2:
+        kinds.append("detectron2 collect_env")
+        for section, values in d2.items():
+            _fill(facts, section, values)
+
+    ld_path = ld_library_path(lines)
+    if ld_path:
+        kinds.append("LD_LIBRARY_PATH")
+        _fill(facts, "toolchain", {"ld_library_path": ld_path})
+
+    shown = config_show(text)
+    if shown:
+        kinds.append("torch config")
+        _fill(facts, "torch", shown)
+
+    printed = python_prints(lines)
+    if printed:
+        kinds.append("printed torch values")
+        _fill(facts, "torch", printed["torch"])
+
+    listing = None if "collect_env report" in kinds else env_list(lines)
+    if listing:
+        kinds.append("environment list")
+        for section, values in listing.items():
+            _fill(facts, section, values)
+
+    installed = pip_log(lines)
+    if installed:
+        kinds.append("pip install log")
+        have = facts.setdefault("packages", {}).setdefault("distributions", [])
+        names = {d["name"] for d in have}
+        have += [r for r in installed if r["name"] not in names]
+        torch_row = next((r for r in installed if r["name"] == "torch"), None)
+        if torch_row:
+            values = {"version": torch_row["version"]}
+            cuda = _cuda_from_tag(torch_row["version"])
+            if cuda is not False:
+                values["cuda"] = cuda
+            _fill(facts, "torch", values)
+
+    failed = None if fact_set(facts, "torch", "import_status") else torch_import_error(lines)
+    if failed:
+        kinds.append("import torch traceback")
+        _fill(facts, "torch", failed)
 
     listed = package_list(lines)
     if listed:

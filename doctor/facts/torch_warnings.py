@@ -20,6 +20,23 @@ The messages, by torch version (torch/cuda/__init__.py):
 * torch 2.7+: "Found GPU0 NAME which is of compute capability (CC) 7.0. The following list shows
   the CCs this version of PyTorch was built for and the hardware CCs it supports: - 7.5 which
   supports hardware CC >=7.5,<8.0 ..."
+* torch 1.8 and 1.9 printed the too-old warning through `str.format` with `%d` placeholders, so it
+  reads "Found GPU%d %s which is of cuda capability %d.%d." literally: it says a GPU is too old
+  without naming it (the report's GPU list has to say which).
+
+And two verdicts raised rather than warned, just as much torch's own word:
+
+* "Torch not compiled with CUDA enabled" (`torch.cuda._lazy_init`): this torch is a CPU-only build
+  and the code asked for CUDA.
+* torchvision's "Detected that PyTorch and torchvision were compiled with different CUDA (major)
+  versions. PyTorch has CUDA Version=11.7 and torchvision has CUDA Version=11.8"
+  (torchvision/extension.py).
+* torch.backends.cudnn's "cuDNN version incompatibility: PyTorch was compiled against (8, 7, 0) but
+  found runtime version (8, 2, 4)" ("but linked against" before torch 1.13): another cuDNN was
+  loaded instead of the one torch ships.
+* torch.utils.cpp_extension's "The detected CUDA version (12.1) mismatches the version that was
+  used to compile PyTorch (11.8)": the toolkit (nvcc) an extension build found is another CUDA
+  major than torch's (torch before 1.11 raised on any difference).
 """
 
 from __future__ import annotations
@@ -27,11 +44,19 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_DRIVER_OLD = re.compile(r"NVIDIA driver on your system is too old \(found version (\d+)\)")
-_INSUFFICIENT = re.compile(r"CUDA driver version is insufficient for CUDA runtime version")
+
+def _phrase(words: str) -> str:
+    """A fixed message phrase whose spaces may be line breaks: terminals, rich and Colab wrap
+    torch's and torchvision's long one-line messages ("...compiled with different\nCUDA versions")."""
+    return r"\s+".join(re.escape(w) for w in words.split())
+
+
+_DRIVER_OLD = re.compile(_phrase("NVIDIA driver on your system is too old (found version") + r"\s*(\d+)\)")
+_INSUFFICIENT = re.compile(_phrase("CUDA driver version is insufficient for CUDA runtime version"))
 _INCOMPATIBLE = re.compile(
-    r"(?P<name>[^\n:]{1,120}?) with CUDA capability sm_(?P<sm>\d{2,3}) is not compatible with the current PyTorch "
-    r"installation\.?\s*(?:The current PyTorch install supports CUDA capabilities (?P<archs>[a-z_0-9 ]+))?")
+    r"(?P<name>[^\n:]{1,120}?) with CUDA capability sm_(?P<sm>\d{2,3})\s+"
+    + _phrase("is not compatible with the current PyTorch installation") + r"\.?\s*(?:"
+    + _phrase("The current PyTorch install supports CUDA capabilities") + r"\s+(?P<archs>[a-z_0-9 ]+))?")
 _TOO_OLD = re.compile(
     r"Found GPU(?P<idx>\d+) (?P<name>[^\n]{1,120}?) which is of cuda capability (?P<cc>\d+\.\d+)\.?\s*"
     r"PyTorch no longer supports this GPU because it is too old\.?\s*"
@@ -45,6 +70,24 @@ _CC_LIST = re.compile(
     r"The following list shows the CCs this version of PyTorch was built for[^\n]*"
     r"(?P<list>(?:\s*-\s*\d+\.\d+ which supports[^\n]*)+)")
 _CC_ENTRY = re.compile(r"-\s*(\d+)\.(\d+) which supports")
+_TOO_OLD_UNFORMATTED = re.compile(
+    r"Found GPU%d %s which is of cuda capability %d\.%d\.?\s*PyTorch no longer supports this GPU because it is too old\.?")
+_NOT_COMPILED = re.compile(_phrase("Torch not compiled with CUDA enabled"))
+_FAMILY_CUDA = re.compile(
+    _phrase("Detected that PyTorch and") + r"\s+(?P<pkg>torchvision|torchaudio)\s+"
+    + _phrase("were compiled with different CUDA") + r"\s+(?:major\s+)?versions\.?\s*"
+    + _phrase("PyTorch has CUDA") + r"\s+Version\s*=\s*(?P<torch>\d+\.\d+)\s+and\s+(?P=pkg)\s+has\s+CUDA\s+"
+    r"Version\s*=\s*(?P<other>\d+\.\d+)")
+# torch.utils.cpp_extension's refusal to build: nvcc's CUDA major differs from torch's (older torch
+# raised on any difference). The raise statement quoted from the source carries no numbers.
+_TOOLKIT = re.compile(_phrase("The detected CUDA version") + r"\s*\((?P<nvcc>\d+(?:\.\d+)*)\)\s*"
+                      + _phrase("mismatches the version that was used to compile PyTorch")
+                      + r"\s*\((?P<torch>\d+(?:\.\d+)*)\)")
+_CUDNN = re.compile(r"cuDNN version incompatibility: PyTorch was compiled\s+against \((\d+), (\d+), (\d+)\) "
+                    r"but (?:found runtime version|linked against) \((\d+), (\d+), (\d+)\)")
+# What may stand before a GPU name on its line: a log prefix ("...py:235: UserWarning:"), a quote
+# opening a one-line citation ('this issue "NVIDIA ...'), a docker-compose or journald prefix.
+_BEFORE_NAME = re.compile(r'^.*(?:Warning:|["\u201c\u201d`|>\]]|: )\s*')
 _SPACES = re.compile(r"\s+")
 
 
@@ -53,12 +96,16 @@ class Said:
     """What one warning says. kind: "driver" (driver too old for the build) or "arch" (a GPU
     without kernels in the build). `text` is the warning, on one line."""
 
-    kind: str
+    kind: str  # also "cpu-build" (not compiled with CUDA), "family" (torchvision's CUDA differs), "cudnn",
+    # "toolkit" (cpp_extension: nvcc's CUDA is not torch's)
     text: str
-    gpu: str | None = None
+    gpu: str | None = None  # None where the warning does not name it (torch 1.8/1.9's unfilled template)
     cc: str | None = None
     driver_cuda: str | None = None  # "11.4", from "found version 11040"
     archs: tuple[str, ...] = ()  # the build's arch list as the warning prints it
+    package: str | None = None  # "family": torchvision or torchaudio
+    cuda_pair: tuple[str, str] | None = None  # "family": (torch's CUDA, the package's CUDA); "cudnn": (built, found);
+    # "toolkit": (torch's CUDA, nvcc's)
 
 
 def _one_line(text: str) -> str:
@@ -66,15 +113,16 @@ def _one_line(text: str) -> str:
 
 
 def _gpu_name(raw: str) -> str:
-    """The GPU name at the end of whatever shares its line ("...py:235: UserWarning: NVIDIA ...")."""
-    name = raw.rsplit("Warning:", 1)[-1]
-    return name.strip(" `'\"")
+    """The GPU name at the end of whatever shares its line: "...py:235: UserWarning: NVIDIA ...",
+    'came across this issue "NVIDIA ...', "vllm-1  | NVIDIA ...", "[Bug]: NVIDIA ..."."""
+    return _BEFORE_NAME.sub("", raw).strip(" `'\"")
 
 
 def find(text: str) -> list[str]:
     """The warnings in `text`, one line each, in order; a repeated warning once."""
     spans = []
-    for pattern in (_DRIVER_OLD, _INSUFFICIENT, _INCOMPATIBLE, _TOO_OLD, _RANGE, _CC_LIST):
+    for pattern in (_DRIVER_OLD, _INSUFFICIENT, _INCOMPATIBLE, _TOO_OLD, _RANGE, _CC_LIST, _TOO_OLD_UNFORMATTED,
+                    _NOT_COMPILED, _FAMILY_CUDA, _CUDNN, _TOOLKIT):
         for m in pattern.finditer(text):
             start = m.start()
             if pattern is _INCOMPATIBLE:
@@ -110,6 +158,26 @@ def interpret(warnings: list[str] | None) -> list[Said]:
             sm = m.group("sm")
             archs = tuple((m.group("archs") or "").split())
             said.append(Said("arch", text, _gpu_name(m.group("name")), f"{sm[:-1]}.{sm[-1]}", archs=archs))
+            continue
+        if _TOO_OLD_UNFORMATTED.search(text):
+            said.append(Said("arch", text))
+            continue
+        if _NOT_COMPILED.search(text):
+            said.append(Said("cpu-build", text))
+            continue
+        m = _CUDNN.search(text)
+        if m:
+            said.append(Said("cudnn", text, cuda_pair=(".".join(m.group(1, 2, 3)), ".".join(m.group(4, 5, 6)))))
+            continue
+        m = _TOOLKIT.search(text)
+        if m:
+            if m.group("nvcc") != m.group("torch"):
+                said.append(Said("toolkit", text, cuda_pair=(m.group("torch"), m.group("nvcc"))))
+            continue
+        m = _FAMILY_CUDA.search(text)
+        if m:
+            if m.group("torch") != m.group("other"):
+                said.append(Said("family", text, package=m.group("pkg"), cuda_pair=(m.group("torch"), m.group("other"))))
             continue
         m = _TOO_OLD.search(text)
         if m:
