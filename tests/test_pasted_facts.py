@@ -56,7 +56,9 @@ def test_the_corpus_is_big_enough_labelled_and_split_by_url():
         assert r["labels"] == ["healthy"] or set(r["labels"]) <= te_codes, r
         # The split was fixed from the URL before any tuning.
         expected = "heldout" if int(hashlib.sha1(r["url"].encode()).hexdigest(), 16) % 5 < 2 else "dev"
-        assert r["split"] == expected, r
+        # Except where a held-out report was seen while a rule for it was written: it moves to dev,
+        # with the reason, never the other way.
+        assert r["split"] == expected or (expected == "heldout" and r.get("moved_to_dev")), r
     assert len({r["file"] for r in MANIFEST}) == len(MANIFEST)
 
 
