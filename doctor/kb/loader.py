@@ -160,7 +160,7 @@ def required_literals(regex: str, ignore_case: bool) -> list[list[str]]:
 
     Walks the parsed regex along its mandatory spine (groups and one-or-more repeats are entered;
     optional parts and character classes break a run). An alternation whose every branch has a
-    literal of its own becomes one OR-group. The result is a safe prefilter: when a group has no
+    literal of its own (or an OR-group of its own) becomes one OR-group. The result is a safe prefilter: when a group has no
     substring in the text, the pattern cannot match it, and is neither compiled nor run.
     """
     try:
@@ -201,15 +201,15 @@ def required_literals(regex: str, ignore_case: bool) -> list[list[str]]:
                         groups.extend(spine([(inner_op, inner_arg)], fold))
             elif op is c.BRANCH:
                 flush()
-                alternatives = []
+                alternatives: set[str] = set()
                 for branch in arg[1]:
-                    best = _longest(spine(branch, fold))
+                    best = _most_selective(spine(branch, fold))
                     if best is None:
-                        alternatives = []
+                        alternatives.clear()
                         break
-                    alternatives.append(best)
+                    alternatives.update(best)
                 if alternatives:
-                    groups.append(sorted(set(alternatives)))
+                    groups.append(sorted(alternatives))
             elif op in (c.MAX_REPEAT, c.MIN_REPEAT) and arg[0] >= 1:
                 flush()
                 groups.extend(spine(arg[2], fold))
@@ -223,9 +223,14 @@ def required_literals(regex: str, ignore_case: bool) -> list[list[str]]:
     def _has_branch(items: Any) -> bool:
         return any(op is c.BRANCH for op, _ in items)
 
-    def _longest(groups: list[list[str]]) -> str | None:
-        singles = [g[0] for g in groups if len(g) == 1]
-        return max(singles, key=len) if singles else None
+    def _most_selective(groups: list[list[str]]) -> list[str] | None:
+        # The branch's longest literal; else, when the branch is itself made of alternations
+        # ("(?:hangs|stuck) ... (?:num_workers|dataloader)"), the group whose shortest substring
+        # is longest. Either is contained in every match of the branch.
+        singles = [g for g in groups if len(g) == 1]
+        if singles:
+            return max(singles, key=lambda g: len(g[0]))
+        return max(groups, key=lambda g: (min(map(len, g)), -len(g))) if groups else None
 
     try:
         parsed = sre_parse.parse(regex, 0)
