@@ -1,10 +1,13 @@
 """Loading the knowledge base: knowledge/*.toml, through a prebuilt index.
 
-Parsing 80 TOML files and compiling every regex on each run would cost more than the whole
-budget of `torchdoctor explain`, so the entries also live in knowledge/index.json, built by
-`python -m torchdoctor.kb.loader`. The index records a digest of the TOML files; when they
-changed since (a developer editing an entry), the loader parses the TOML instead, so the answer
-is never stale. tests/test_knowledge.py fails when the committed index is out of date.
+Parsing 100 TOML files and compiling every regex on each run would cost more than the whole
+budget of `torchdoctor explain`, so what matching needs of the entries lives in
+knowledge/index.json, and the entries themselves, validated, in knowledge/entries.jsonl (one JSON
+line each, read by offset: an answer reads only its own entry, with neither the TOML parser nor
+the validation's regex compiling). Both are built by `python -m torchdoctor.kb.loader`. The index
+records a digest of the TOML files; when they changed since (a developer editing an entry), the
+loader parses the TOML instead, so the answer is never stale. tests/test_knowledge.py fails when
+the committed index is out of date.
 """
 
 from __future__ import annotations
@@ -17,13 +20,15 @@ import zlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .schema import Entry, Pattern, SchemaError, entry_from_dict, entry_to_dict
+from .schema import Entry, Pattern, SchemaError, entry_from_dict, entry_from_index, entry_to_dict
 
 if TYPE_CHECKING:
     from .retrieve import Retriever
 
 PACKAGE = "torchdoctor.knowledge"
 INDEX = "index.json"
+# The validated entries, one JSON line each; the index holds each line's offset and length.
+ENTRIES = "entries.jsonl"
 # Read only when no pattern is confident (possible causes) or a paste was re-wrapped (vocabulary).
 RETRIEVAL = "retrieval.json"
 INDEX_VERSION = 1
@@ -43,11 +48,13 @@ class Head:
 
 
 class KnowledgeBase:
-    def __init__(self, heads: dict[str, Head], source: str, entries: dict[str, Entry] | None = None) -> None:
+    def __init__(self, heads: dict[str, Head], source: str, entries: dict[str, Entry] | None = None,
+                 offsets: dict[str, tuple[int, int]] | None = None) -> None:
         self.heads = heads
         self.source = source  # "index" or "toml"
         self._entries: dict[str, Entry] = dict(entries or {})
         self._complete = entries is not None
+        self._offsets = offsets or {}  # where each entry's line is in entries.jsonl
         self.digest = ""
         self._retrieval: dict[str, Any] | None = None
         self._retriever: Retriever | None = None
@@ -58,15 +65,43 @@ class KnowledgeBase:
 
     def entry(self, entry_id: str) -> Entry:
         if entry_id not in self._entries:
-            name = f"{entry_id}.toml"
-            data = _read(name)
-            self._entries[entry_id] = _parse_toml([(name, data)])[entry_id]
+            entry = None
+            if entry_id in self._offsets:
+                start, length = self._offsets[entry_id]
+                with open(os.path.join(_directory(), ENTRIES), "rb") as fh:
+                    fh.seek(start)
+                    entry = self._from_line(fh.read(length), entry_id)
+            if entry is None:  # no index, or an entries file that does not fit it: the TOML
+                name = f"{entry_id}.toml"
+                entry = _parse_toml([(name, _read(name))])[entry_id]
+            self._entries[entry_id] = entry
         return self._entries[entry_id]
+
+    def _from_line(self, line: bytes, entry_id: str | None = None) -> Entry | None:
+        """An entry from its line of entries.jsonl (validated when the index was built); None
+        when the line is not the entry asked for."""
+        try:
+            data = json.loads(line)
+            head = self.heads.get(data["id"])
+            if head is not None and entry_id in (None, head.id):
+                return entry_from_index(data, head.patterns)
+        except (ValueError, KeyError, TypeError):
+            pass
+        return None
 
     @property
     def entries(self) -> dict[str, Entry]:
         """Every entry, fully read (for kb list/search and the tests)."""
         if not self._complete:
+            if self._offsets:  # one read of the entries file instead of one per entry
+                try:
+                    lines = _read(ENTRIES).splitlines()
+                except OSError:
+                    lines = []
+                for line in lines:
+                    entry = self._from_line(line)
+                    if entry is not None:
+                        self._entries.setdefault(entry.id, entry)
             for entry_id in self.heads:
                 self.entry(entry_id)
             self._complete = True
@@ -246,15 +281,31 @@ def _head(entry: Entry) -> Head:
                 entry.refined_by)
 
 
+def build_entries(entries: dict[str, Entry]) -> tuple[bytes, dict[str, tuple[int, int]]]:
+    """entries.jsonl (one validated entry a line, without its patterns: the index has them) and
+    each line's offset and length."""
+    out = bytearray()
+    offsets = {}
+    for entry in entries.values():
+        data = entry_to_dict(entry)
+        del data["patterns"]
+        line = json.dumps(data, ensure_ascii=False).encode("utf-8")
+        offsets[entry.id] = (len(out), len(line))
+        out += line + b"\n"
+    return bytes(out), offsets
+
+
 def build_index(files: list[tuple[str, bytes]] | None = None) -> dict[str, Any]:
     files = _toml_files() if files is None else files
     entries = _parse_toml(files)
     heads = [_head(e) for e in entries.values()]
+    _, offsets = build_entries(entries)
     return {
         "index_version": INDEX_VERSION,
         "digest": digest(files),
         "heads": [{"id": h.id, "title": h.title, "patterns": [entry_to_dict(p) for p in h.patterns],
-                   "literals": [[list(g) for g in x] for x in h.literals], "refined_by": list(h.refined_by)}
+                   "literals": [[list(g) for g in x] for x in h.literals], "refined_by": list(h.refined_by),
+                   "entry_at": list(offsets[h.id])}
                   for h in heads],
     }
 
@@ -295,7 +346,8 @@ def load() -> KnowledgeBase:
         heads = {h["id"]: Head(h["id"], h["title"], tuple(Pattern(**p) for p in h["patterns"]),
                                tuple(tuple(tuple(g) for g in x) for x in h["literals"]),
                                tuple(h.get("refined_by", ()))) for h in index["heads"]}
-        _CACHE = KnowledgeBase(heads, "index")
+        offsets = {h["id"]: tuple(h["entry_at"]) for h in index["heads"] if "entry_at" in h}
+        _CACHE = KnowledgeBase(heads, "index", offsets=offsets)
         _CACHE.digest = current
         return _CACHE
     entries = _parse_toml(files)
@@ -309,7 +361,10 @@ def write_index() -> str:
     path = os.path.join(_directory(), INDEX)
     with open(path, "w", encoding="utf-8") as fh:
         fh.write(json.dumps(build_index(files), indent=1, ensure_ascii=False) + "\n")
-    retrieval = build_retrieval(_parse_toml(files).values(), digest(files))
+    entries = _parse_toml(files)
+    with open(os.path.join(_directory(), ENTRIES), "wb") as fh:
+        fh.write(build_entries(entries)[0])
+    retrieval = build_retrieval(entries.values(), digest(files))
     with open(os.path.join(_directory(), RETRIEVAL), "w", encoding="utf-8") as fh:
         fh.write(json.dumps(retrieval, ensure_ascii=False, separators=(",", ":"), sort_keys=True) + "\n")
     return path

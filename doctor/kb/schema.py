@@ -237,6 +237,21 @@ def entry_from_dict(data: dict[str, Any], where: str) -> Entry:
     )
 
 
+def entry_from_index(data: dict[str, Any], patterns: tuple[Pattern, ...]) -> Entry:
+    """An entry from its JSON form in knowledge/entries.jsonl (`entry_to_dict` without the
+    patterns, which the index keeps apart): validated when the index was built, so only rebuilt."""
+    return Entry(
+        id=data["id"], title=data["title"], area=data["area"], summary=data["summary"],
+        explanation=data["explanation"], patterns=patterns,
+        fixes=tuple(FixStep(f["summary"], tuple(f["commands"]), f["code"]) for f in data["fixes"]),
+        examples=tuple(Example(x["text"], x["source"], x["captures"]) for x in data["examples"]),
+        near_misses=tuple(NearMiss(n["text"], n["note"], n["source"]) for n in data["near_misses"]),
+        happened=tuple(data["happened"]), related=tuple(data["related"]), references=tuple(data["references"]),
+        seed=data["seed"], see_also=tuple(data["see_also"]), symptoms=tuple(data["symptoms"]),
+        refined_by=tuple(data["refined_by"]),
+    )
+
+
 def entry_to_dict(entry: Entry) -> dict[str, Any]:
     """The JSON form kept in the index (the same keys as the TOML file)."""
     import dataclasses
