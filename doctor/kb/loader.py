@@ -17,8 +17,7 @@ import os
 import re
 import sys
 import zlib
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .schema import Entry, Pattern, SchemaError, entry_from_dict, entry_from_index, entry_to_dict
 
@@ -34,9 +33,8 @@ RETRIEVAL = "retrieval.json"
 INDEX_VERSION = 1
 
 
-@dataclass(frozen=True)
-class Head:
-    """What matching needs of an entry; the rest is read from its TOML file only when it matched."""
+class Head(NamedTuple):
+    """What matching needs of an entry; the rest is read from entries.jsonl only when it matched."""
 
     id: str
     title: str

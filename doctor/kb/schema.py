@@ -7,8 +7,7 @@ does not exist is an error naming the file and the key, so a typo cannot silentl
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 AREAS = (
     "CUDA, driver and installation",
@@ -38,8 +37,9 @@ class SchemaError(ValueError):
     pass
 
 
-@dataclass(frozen=True)
-class Pattern:
+# The records below are immutable and every run of `explain` defines them: named tuples, which
+# Python builds without generating code (a frozen dataclass costs several times as much).
+class Pattern(NamedTuple):
     regex: str
     scope: str = "exception"
     # How specific a hit is, 0..1: a message that names the failure exactly is 1.0; a generic
@@ -52,29 +52,25 @@ class Pattern:
     ignore_case: bool = False
 
 
-@dataclass(frozen=True)
-class FixStep:
+class FixStep(NamedTuple):
     summary: str
     commands: tuple[str, ...] = ()
     code: str = ""
 
 
-@dataclass(frozen=True)
-class Example:
+class Example(NamedTuple):
     text: str
     source: str  # URL of the public report the text comes from
-    captures: dict[str, str] = field(default_factory=dict)  # expected named-group values
+    captures: dict[str, str]  # expected named-group values
 
 
-@dataclass(frozen=True)
-class NearMiss:
+class NearMiss(NamedTuple):
     text: str
     note: str  # why it is not this entry
     source: str = ""
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(NamedTuple):
     id: str
     title: str
     area: str
@@ -254,11 +250,10 @@ def entry_from_index(data: dict[str, Any], patterns: tuple[Pattern, ...]) -> Ent
 
 def entry_to_dict(entry: Entry) -> dict[str, Any]:
     """The JSON form kept in the index (the same keys as the TOML file)."""
-    import dataclasses
 
     def conv(value: Any) -> Any:
-        if dataclasses.is_dataclass(value):
-            return {f.name: conv(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        if isinstance(value, (Entry, Pattern, FixStep, Example, NearMiss)):
+            return {name: conv(getattr(value, name)) for name in value._fields}
         if isinstance(value, (list, tuple)):
             return [conv(v) for v in value]
         if isinstance(value, dict):
