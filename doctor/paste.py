@@ -18,8 +18,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 # Texts above this size are logs, not pastes: the whole-text pass (re-wrapping, splitting prose)
 # is skipped for them.
@@ -90,8 +89,7 @@ _STRUCTURE = re.compile(
 )
 
 
-@dataclass
-class Cleaned:
+class Cleaned(NamedTuple):  # a named tuple: every `explain` defines it, and a dataclass costs more
     lines: list[str]
     origin: list[int]  # 1-based line number in the user's text of each returned line
 

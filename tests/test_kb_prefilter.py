@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import re
 
-from torchdoctor.kb.loader import load, required_literals
+from torchdoctor.kb.build import required_literals
+from torchdoctor.kb.loader import load
 from torchdoctor.kb.matcher import _Haystack
 
 

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from torchdoctor.kb import explain
-from torchdoctor.kb.loader import KnowledgeBase, _parse_toml, _toml_files, build_entries, build_index, digest, load
+from torchdoctor.kb.build import build_entries, build_index
+from torchdoctor.kb.loader import KnowledgeBase, _parse_toml, _toml_files, digest, load
 
 ROOT = Path(__file__).resolve().parents[1]
 CATALOG = (Path(__file__).parent / "fixtures" / "kb_catalog_ids.txt").read_text().split()

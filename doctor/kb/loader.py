@@ -7,19 +7,19 @@ line each, read by offset: an answer reads only its own entry, with neither the 
 the validation's regex compiling). Both are built by `python -m torchdoctor.kb.loader`. The index
 records a digest of the TOML files; when they changed since (a developer editing an entry), the
 loader parses the TOML instead, so the answer is never stale. tests/test_knowledge.py fails when
-the committed index is out of date.
+the committed index is out of date. Building them is kb/build.py's job: a run of `explain` loads
+none of that code.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import re
 import sys
 import zlib
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .schema import Entry, Pattern, SchemaError, entry_from_dict, entry_from_index, entry_to_dict
+from .schema import Entry, Pattern, SchemaError, entry_from_dict, entry_from_index
 
 if TYPE_CHECKING:
     from .retrieve import Retriever
@@ -115,7 +115,11 @@ class KnowledgeBase:
                         data = None
                 except (OSError, ValueError):
                     data = None
-            self._retrieval = data or build_retrieval(self.entries.values())
+            if data is None:  # no index, or one older than the TOML files: built now
+                from .build import build_retrieval
+
+                data = build_retrieval(self.entries.values())
+            self._retrieval = data
         return self._retrieval
 
     @property
@@ -188,144 +192,6 @@ def _parse_toml(files: list[tuple[str, bytes]]) -> dict[str, Entry]:
     return entries
 
 
-def required_literals(regex: str, ignore_case: bool) -> list[list[str]]:
-    """What every match of `regex` must contain, as an AND of ORs of substrings (3+ characters).
-
-    Walks the parsed regex along its mandatory spine (groups and one-or-more repeats are entered;
-    optional parts and character classes break a run). An alternation whose every branch has a
-    literal of its own (or an OR-group of its own) becomes one OR-group. The result is a safe prefilter: when a group has no
-    substring in the text, the pattern cannot match it, and is neither compiled nor run.
-    """
-    try:
-        from re import _parser as sre_parse  # Python 3.11+
-    except ImportError:  # pragma: no cover
-        import sre_parse  # type: ignore[no-redef]
-    from re import _constants as c  # type: ignore[attr-defined]
-
-    def spine(items: Any, fold: bool) -> list[list[str]]:
-        groups: list[list[str]] = []
-        run: list[str] = []
-
-        def flush() -> None:
-            # Three characters at least; two suffice for a Chinese word (卡住, 显存), which is
-            # as selective as an English one of five.
-            if len(run) >= 3 or (len(run) == 2 and all(ord(ch) > 0x2E7F for ch in run)):
-                text = "".join(run)
-                groups.append([text.lower() if fold else text])
-            run.clear()
-
-        for op, arg in items:
-            if op is c.LITERAL:
-                run.append(chr(arg))
-            elif op is c.SUBPATTERN:
-                if arg[1] & c.SRE_FLAG_IGNORECASE and not fold:
-                    flush()  # (?i:...) inside a case-sensitive pattern: no safe literal here
-                    continue
-                if _has_branch(arg[-1]):
-                    flush()
-                    groups.extend(spine(arg[-1], fold))
-                    continue
-                # A plain group: its literals continue the current run.
-                for inner_op, inner_arg in arg[-1]:
-                    if inner_op is c.LITERAL:
-                        run.append(chr(inner_arg))
-                    else:
-                        flush()
-                        groups.extend(spine([(inner_op, inner_arg)], fold))
-            elif op is c.BRANCH:
-                flush()
-                alternatives: set[str] = set()
-                for branch in arg[1]:
-                    best = _most_selective(spine(branch, fold))
-                    if best is None:
-                        alternatives.clear()
-                        break
-                    alternatives.update(best)
-                if alternatives:
-                    groups.append(sorted(alternatives))
-            elif op in (c.MAX_REPEAT, c.MIN_REPEAT) and arg[0] >= 1:
-                flush()
-                groups.extend(spine(arg[2], fold))
-            elif op is c.AT:
-                continue  # anchors consume nothing
-            else:
-                flush()
-        flush()
-        return groups
-
-    def _has_branch(items: Any) -> bool:
-        return any(op is c.BRANCH for op, _ in items)
-
-    def _most_selective(groups: list[list[str]]) -> list[str] | None:
-        # The branch's longest literal; else, when the branch is itself made of alternations
-        # ("(?:hangs|stuck) ... (?:num_workers|dataloader)"), the group whose shortest substring
-        # is longest. Either is contained in every match of the branch.
-        singles = [g for g in groups if len(g) == 1]
-        if singles:
-            return max(singles, key=lambda g: len(g[0]))
-        return max(groups, key=lambda g: (min(map(len, g)), -len(g))) if groups else None
-
-    try:
-        parsed = sre_parse.parse(regex, 0)
-    except Exception:
-        return []
-    fold = ignore_case or bool(parsed.state.flags & c.SRE_FLAG_IGNORECASE)
-    return spine(list(parsed), fold)
-
-
-def _head(entry: Entry) -> Head:
-    return Head(entry.id, entry.title, entry.patterns,
-                tuple(tuple(tuple(g) for g in required_literals(p.regex, p.ignore_case)) for p in entry.patterns),
-                entry.refined_by)
-
-
-def build_entries(entries: dict[str, Entry]) -> tuple[bytes, dict[str, tuple[int, int]]]:
-    """entries.jsonl (one validated entry a line, without its patterns: the index has them) and
-    each line's offset and length."""
-    out = bytearray()
-    offsets = {}
-    for entry in entries.values():
-        data = entry_to_dict(entry)
-        del data["patterns"]
-        line = json.dumps(data, ensure_ascii=False).encode("utf-8")
-        offsets[entry.id] = (len(out), len(line))
-        out += line + b"\n"
-    return bytes(out), offsets
-
-
-def build_index(files: list[tuple[str, bytes]] | None = None) -> dict[str, Any]:
-    files = _toml_files() if files is None else files
-    entries = _parse_toml(files)
-    heads = [_head(e) for e in entries.values()]
-    _, offsets = build_entries(entries)
-    return {
-        "index_version": INDEX_VERSION,
-        "digest": digest(files),
-        "heads": [{"id": h.id, "title": h.title, "patterns": [entry_to_dict(p) for p in h.patterns],
-                   "literals": [[list(g) for g in x] for x in h.literals], "refined_by": list(h.refined_by),
-                   "entry_at": list(offsets[h.id])}
-                  for h in heads],
-    }
-
-
-_VOCAB_WORD = re.compile(r"[a-z][a-z0-9_]+")
-
-
-def build_retrieval(entries: Any, files_digest: str = "") -> dict[str, Any]:
-    """The retrieval index (BM25 documents) and the vocabulary of the entries."""
-    from .retrieve import build
-
-    entries = list(entries)
-    data = build(entries)
-    words: set[str] = set()
-    for e in entries:
-        for text in (e.title, e.summary, e.explanation, *e.symptoms, *(x.text for x in e.examples)):
-            words.update(_VOCAB_WORD.findall(text.lower()))
-    data["vocabulary"] = sorted(words)
-    data["digest"] = files_digest
-    return data
-
-
 _CACHE: KnowledgeBase | None = None
 
 
@@ -348,25 +214,15 @@ def load() -> KnowledgeBase:
         _CACHE = KnowledgeBase(heads, "index", offsets=offsets)
         _CACHE.digest = current
         return _CACHE
+    from .build import head_of
+
     entries = _parse_toml(files)
-    _CACHE = KnowledgeBase({e.id: _head(e) for e in entries.values()}, "toml", entries)
+    _CACHE = KnowledgeBase({e.id: head_of(e) for e in entries.values()}, "toml", entries)
     _CACHE.digest = current
     return _CACHE
 
 
-def write_index() -> str:
-    files = _toml_files()
-    path = os.path.join(_directory(), INDEX)
-    with open(path, "w", encoding="utf-8") as fh:
-        fh.write(json.dumps(build_index(files), indent=1, ensure_ascii=False) + "\n")
-    entries = _parse_toml(files)
-    with open(os.path.join(_directory(), ENTRIES), "wb") as fh:
-        fh.write(build_entries(entries)[0])
-    retrieval = build_retrieval(entries.values(), digest(files))
-    with open(os.path.join(_directory(), RETRIEVAL), "w", encoding="utf-8") as fh:
-        fh.write(json.dumps(retrieval, ensure_ascii=False, separators=(",", ":"), sort_keys=True) + "\n")
-    return path
-
-
 if __name__ == "__main__":
+    from .build import write_index
+
     print(f"wrote {write_index()}")

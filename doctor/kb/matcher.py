@@ -16,7 +16,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any, Iterator, NamedTuple
 
 from .loader import Head, KnowledgeBase, load
 from .parse import ExceptionBlock, Parsed, parse
@@ -45,8 +45,9 @@ _WRAPPERS = re.compile(r"(?:ChildFailedError|SignalException)$")
 _WARNING_LINE = re.compile(r"Warning\b|\bwarn(?:ing)?\b|^\[W|^W\d{4}", re.IGNORECASE)
 
 
-@dataclass
-class Hit:
+# Hit and Possible are named tuples, Match a dataclass (it is `replace`d, and carries its entry):
+# `explain` defines them on every run, and a dataclass costs several times as much to define.
+class Hit(NamedTuple):
     scope: str
     line: int
     text: str
@@ -388,8 +389,7 @@ def explain(source: Any, kb: KnowledgeBase | None = None, *, include_weak: bool 
 MAX_CANDIDATES = 3
 
 
-@dataclass
-class Possible:
+class Possible(NamedTuple):
     """A cause worth a look when nothing is confident: a weak pattern hit, or an entry whose words
     the text shares. Never an answer."""
 

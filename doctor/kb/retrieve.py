@@ -12,12 +12,10 @@ causes", with the words that made it rise.
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections import Counter
-from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any, Iterable, NamedTuple
 
 from .schema import Entry
 
@@ -28,7 +26,8 @@ MIN_COVERAGE = 0.18
 MAX_QUERY_CHARS = 20000
 
 _WORD = re.compile(r"[a-z][a-z0-9_]+|[\u4e00-\u9fff]+")
-_FRAME_LINE = re.compile(r'^\s*(?:File "|frame #\d|at [\w.$]+\(|\S+\.py:\d+|-+$|=+$)')
+# Read only when the index is built (re compiles and caches it then).
+_FRAME_LINE = r'^\s*(?:File "|frame #\d|at [\w.$]+\(|\S+\.py:\d+|-+$|=+$)'
 # Words that every traceback and every bug report carries: they say nothing about the cause.
 STOPWORDS = frozenset("""
 a an and are as at be been but by can could did do does doing done for from had has have how i if in into is
@@ -72,7 +71,7 @@ def tokens(text: str) -> list[str]:
 def _message_lines(text: str) -> str:
     """An example's text without its frame lines and source lines: the messages, which is what
     another user's text shares with it."""
-    return "\n".join(line for line in text.splitlines() if line.strip() and not _FRAME_LINE.match(line)
+    return "\n".join(line for line in text.splitlines() if line.strip() and not re.match(_FRAME_LINE, line)
                      and not line.startswith("    "))
 
 
@@ -93,11 +92,11 @@ def build(entries: Iterable[Entry]) -> dict[str, Any]:
     return {"docs": docs}
 
 
-@dataclass
-class Candidate:
+class Candidate(NamedTuple):
     id: str
     score: float  # share of the query's weight that the entry matched, 0..1
     words: list[str]  # the query words that made it rise, most telling first
+    bm25: float  # what candidates are ranked by
 
     def to_json(self, title: str) -> dict[str, Any]:
         return {"id": self.id, "title": title, "score": round(self.score, 3), "why": self.words}
@@ -138,19 +137,10 @@ class Retriever:
                 continue
             coverage = matched / total
             words.sort(reverse=True)
-            scored.append(Candidate(entry_id, coverage, [t for _, t in words[:6]]))
-            scored[-1]._bm25 = score  # type: ignore[attr-defined]
+            scored.append(Candidate(entry_id, coverage, [t for _, t in words[:6]], score))
         # Noise is dropped before the cut, so a larger knowledge base cannot push a real
         # candidate out of the list with candidates that would not have been shown anyway.
         scored = [c for c in scored if c.score >= MIN_COVERAGE]
-        scored.sort(key=lambda c: (-c._bm25, c.id))  # type: ignore[attr-defined]
+        scored.sort(key=lambda c: (-c.bm25, c.id))
         return scored[:limit]
 
-
-def load_retriever(raw: bytes | None, entries: Iterable[Entry] | None) -> Retriever:
-    if raw is not None:
-        try:
-            return Retriever(json.loads(raw))
-        except (ValueError, KeyError):
-            pass
-    return Retriever(build(entries or ()))
