@@ -48,17 +48,21 @@ class LazyCommands(TyperGroup):
 
     def get_command(self, ctx, cmd_name: str):
         if cmd_name not in self.commands:
-            module = COMMANDS.get(cmd_name)
-            # An unknown name loads every group, so that a typo still gets its "did you mean".
-            for name in [module] if module else dict.fromkeys(COMMANDS.values()):
-                self._load(name)
+            # An unknown name builds every command, so that a typo still gets its "did you mean".
+            for name in [cmd_name] if cmd_name in COMMANDS else COMMANDS:
+                self._build(name)
         return self.commands.get(cmd_name)
 
-    def _load(self, module: str) -> None:
+    def _build(self, name: str) -> None:
+        """Turn one command of its module into a click command (Typer builds every command an app
+        registers: the module's other commands are left out)."""
+        if name in self.commands:
+            return
         part = typer.Typer(**_SETTINGS)
-        importlib.import_module(f"{__name__}.{module}").register(part)
-        for name, command in typer.main.get_group(part).commands.items():
-            self.commands.setdefault(name, command)
+        importlib.import_module(f"{__name__}.{COMMANDS[name]}").register(part)
+        part.registered_commands = [c for c in part.registered_commands if c.name == name]
+        part.registered_groups = [g for g in part.registered_groups if g.name == name]
+        self.commands[name] = typer.main.get_group(part).commands[name]
 
 
 app = typer.Typer(
