@@ -58,7 +58,6 @@ _EXC = re.compile(
 # A logging level in front of an exception ("ERROR:root:RuntimeError: ...", "trainer - ERROR - ...").
 _LEVEL = re.compile(r"^(?:[\w.]+\s+-\s+)?(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)(?::[\w.]*:|\s+-\s+|:\s)\s*")
 _CPP_WHAT = re.compile(r"^\s*what\(\):\s+(?P<msg>.*)$")
-_CPP_TERMINATE = re.compile(r"terminate called after throwing an instance of '(?P<type>[^']+)'")
 _CHAIN_CAUSE = "The above exception was the direct cause of the following exception:"
 _CHAIN_CONTEXT = "During handling of the above exception, another exception occurred:"
 _WORKER = re.compile(r"Caught (?P<type>[\w.]+) in DataLoader worker process (?P<worker>\d+)")
