@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from torchdoctor.kb import explain
-from torchdoctor.kb.build import build_entries, build_index
+from torchdoctor.kb.build import build_entries, build_index, build_retrieval
 from torchdoctor.kb.loader import KnowledgeBase, _parse_toml, _toml_files, digest, load
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -42,6 +42,10 @@ def test_entries_parse_strictly_and_the_index_is_current():
     assert index == json.loads(json.dumps(build_index(files))), "index differs from a fresh build"
     assert (ROOT / "knowledge" / "entries.jsonl").read_bytes() == build_entries(entries)[0], \
         "knowledge/entries.jsonl differs from a fresh build: run python -m torchdoctor.kb.loader"
+    retrieval = build_retrieval(entries.values(), digest(files))
+    for name, key in (("retrieval.json", "docs"), ("vocabulary.json", "vocabulary")):
+        built = json.loads((ROOT / "knowledge" / name).read_text())
+        assert built == {key: retrieval[key], "digest": digest(files)}, f"knowledge/{name} differs from a fresh build"
 
 
 def test_an_entry_read_from_the_index_is_the_entry_its_toml_file_gives():

@@ -1,6 +1,6 @@
 """Building the knowledge index from knowledge/*.toml: index.json (what matching needs of each
-entry, with the literal prefilter of every pattern), entries.jsonl (the validated entries) and
-retrieval.json (the BM25 documents and the entries' vocabulary).
+entry, with the literal prefilter of every pattern), entries.jsonl (the validated entries),
+retrieval.json (the BM25 documents) and vocabulary.json (the words the entries use).
 
 `python -m torchdoctor.kb.loader` (or `python -m torchdoctor.kb.build`) rewrites them; the loader
 reads them, and falls back to this module only when they are older than the TOML files.
@@ -13,7 +13,8 @@ import os
 import re
 from typing import Any
 
-from .loader import ENTRIES, INDEX, INDEX_VERSION, RETRIEVAL, Head, _directory, _parse_toml, _toml_files, digest
+from .loader import (ENTRIES, INDEX, INDEX_VERSION, RETRIEVAL, VOCABULARY, Head, _directory, _parse_toml,
+                     _toml_files, digest)
 from .schema import Entry, entry_to_dict
 
 
@@ -165,8 +166,10 @@ def write_index() -> str:
     with open(os.path.join(_directory(), ENTRIES), "wb") as fh:
         fh.write(build_entries(entries)[0])
     retrieval = build_retrieval(entries.values(), digest(files))
-    with open(os.path.join(_directory(), RETRIEVAL), "w", encoding="utf-8") as fh:
-        fh.write(json.dumps(retrieval, ensure_ascii=False, separators=(",", ":"), sort_keys=True) + "\n")
+    for name, key in ((RETRIEVAL, "docs"), (VOCABULARY, "vocabulary")):
+        with open(os.path.join(_directory(), name), "w", encoding="utf-8") as fh:
+            part = {key: retrieval[key], "digest": retrieval["digest"]}
+            fh.write(json.dumps(part, ensure_ascii=False, separators=(",", ":"), sort_keys=True) + "\n")
     return path
 
 

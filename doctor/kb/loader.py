@@ -13,11 +13,13 @@ none of that code.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import json
 import os
 import sys
 import zlib
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Iterator, NamedTuple
 
 from .schema import Entry, Pattern, SchemaError, entry_from_dict, entry_from_index
 
@@ -28,8 +30,9 @@ PACKAGE = "torchdoctor.knowledge"
 INDEX = "index.json"
 # The validated entries, one JSON line each; the index holds each line's offset and length.
 ENTRIES = "entries.jsonl"
-# Read only when no pattern is confident (possible causes) or a paste was re-wrapped (vocabulary).
+# Read only for possible causes, and only for a paste that was re-wrapped.
 RETRIEVAL = "retrieval.json"
+VOCABULARY = "vocabulary.json"
 INDEX_VERSION = 1
 
 
@@ -54,7 +57,6 @@ class KnowledgeBase:
         self._complete = entries is not None
         self._offsets = offsets or {}  # where each entry's line is in entries.jsonl
         self.digest = ""
-        self._retrieval: dict[str, Any] | None = None
         self._retriever: Retriever | None = None
         self._vocabulary: frozenset[str] | None = None
 
@@ -105,40 +107,51 @@ class KnowledgeBase:
             self._complete = True
         return {i: self._entries[i] for i in self.heads}
 
-    def _retrieval_data(self) -> dict[str, Any]:
-        if self._retrieval is None:
-            data = None
-            if self.source == "index":
-                try:
-                    data = json.loads(_read(RETRIEVAL))
-                    if data.get("digest") != self.digest:
-                        data = None
-                except (OSError, ValueError):
-                    data = None
-            if data is None:  # no index, or one older than the TOML files: built now
-                from .build import build_retrieval
+    def _built(self, name: str, key: str) -> Any:
+        """`key` of an index file built beside index.json (retrieval.json, vocabulary.json);
+        built now when there is no index or it is older than the TOML files."""
+        if self.source == "index":
+            try:
+                with _collector_paused():
+                    data = json.loads(_read(name))
+                if data.get("digest") == self.digest:
+                    return data[key]
+            except (OSError, ValueError, AttributeError, KeyError):
+                pass
+        from .build import build_retrieval
 
-                data = build_retrieval(self.entries.values())
-            self._retrieval = data
-        return self._retrieval
+        return build_retrieval(self.entries.values())[key]
 
     @property
     def retriever(self) -> "Retriever":
         from .retrieve import Retriever
 
         if self._retriever is None:
-            self._retriever = Retriever(self._retrieval_data())
+            self._retriever = Retriever(self._built(RETRIEVAL, "docs"))
         return self._retriever
 
     def vocabulary(self) -> frozenset[str]:
         """Words the entries use (lower case): tells a line cut mid-word from one cut at a space."""
         if self._vocabulary is None:
-            self._vocabulary = frozenset(self._retrieval_data()["vocabulary"])
+            self._vocabulary = frozenset(self._built(VOCABULARY, "vocabulary"))
         return self._vocabulary
 
     @property
     def literals(self) -> dict[str, list[list[list[str]]]]:
         return {h.id: [[list(g) for g in x] for x in h.literals] for h in self.heads.values()}
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Reading an index file creates tens of thousands of objects and no garbage: the cyclic
+    collector would only walk them (a collection or two, ~2 ms of every `explain`)."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def _directory() -> str:
@@ -203,14 +216,17 @@ def load() -> KnowledgeBase:
     files = _toml_files()
     current = digest(files)
     try:
-        index = json.loads(_read(INDEX))
-    except (OSError, ValueError):
-        index = None
-    if index and index.get("index_version") == INDEX_VERSION and index.get("digest") == current:
-        heads = {h["id"]: Head(h["id"], h["title"], tuple(Pattern(**p) for p in h["patterns"]),
-                               tuple(tuple(tuple(g) for g in x) for x in h["literals"]),
-                               tuple(h.get("refined_by", ()))) for h in index["heads"]}
-        offsets = {h["id"]: tuple(h["entry_at"]) for h in index["heads"] if "entry_at" in h}
+        with _collector_paused():
+            index = json.loads(_read(INDEX))
+            fresh = index.get("index_version") == INDEX_VERSION and index.get("digest") == current
+            if fresh:
+                heads = {h["id"]: Head(h["id"], h["title"], tuple(Pattern(**p) for p in h["patterns"]),
+                                       tuple(tuple(tuple(g) for g in x) for x in h["literals"]),
+                                       tuple(h.get("refined_by", ()))) for h in index["heads"]}
+                offsets = {h["id"]: tuple(h["entry_at"]) for h in index["heads"] if "entry_at" in h}
+    except (OSError, ValueError, AttributeError):
+        fresh = False
+    if fresh:
         _CACHE = KnowledgeBase(heads, "index", offsets=offsets)
         _CACHE.digest = current
         return _CACHE

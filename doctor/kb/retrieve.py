@@ -103,8 +103,8 @@ class Candidate(NamedTuple):
 
 
 class Retriever:
-    def __init__(self, data: dict[str, Any]) -> None:
-        self.docs: dict[str, dict[str, int]] = data["docs"]
+    def __init__(self, docs: dict[str, dict[str, int]]) -> None:
+        self.docs = docs  # entry id -> its bag of words (`build`)
         n = len(self.docs) or 1
         df: Counter[str] = Counter()
         for bag in self.docs.values():
