@@ -57,6 +57,16 @@ def test_an_entry_read_from_the_index_is_the_entry_its_toml_file_gives():
     assert KnowledgeBase(KB.heads, "index", offsets=KB._offsets).entries == entries  # all at once
 
 
+def test_a_missing_entries_file_falls_back_to_the_toml_files(monkeypatch):
+    from torchdoctor.kb import loader
+
+    entries = _parse_toml(_toml_files())
+    monkeypatch.setattr(loader, "ENTRIES", "no-such-entries.jsonl")
+    kb = KnowledgeBase(KB.heads, "index", offsets=KB._offsets)
+    assert kb.entry("cuda-out-of-memory") == entries["cuda-out-of-memory"]
+    assert KnowledgeBase(KB.heads, "index", offsets=KB._offsets).entries == entries
+
+
 def test_an_entries_line_that_is_not_the_entry_falls_back_to_its_toml_file():
     entries = _parse_toml(_toml_files())
     first, second = sorted(entries)[:2]

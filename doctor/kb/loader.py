@@ -4,11 +4,11 @@ Parsing 100 TOML files and compiling every regex on each run would cost more tha
 budget of `torchdoctor explain`, so what matching needs of the entries lives in
 knowledge/index.json, and the entries themselves, validated, in knowledge/entries.jsonl (one JSON
 line each, read by offset: an answer reads only its own entry, with neither the TOML parser nor
-the validation's regex compiling). Both are built by `python -m torchdoctor.kb.loader`. The index
-records a digest of the TOML files; when they changed since (a developer editing an entry), the
-loader parses the TOML instead, so the answer is never stale. tests/test_knowledge.py fails when
-the committed index is out of date. Building them is kb/build.py's job: a run of `explain` loads
-none of that code.
+the validation's regex compiling). retrieval.json and vocabulary.json are read only when needed.
+All four are built by `python -m torchdoctor.kb.loader` (kb/build.py, which `explain` never
+loads). The index records a digest of the TOML files; when they changed since (a developer
+editing an entry), the loader parses the TOML instead, so the answer is never stale.
+tests/test_knowledge.py fails when the committed files are out of date.
 """
 
 from __future__ import annotations
@@ -68,10 +68,13 @@ class KnowledgeBase:
             entry = None
             if entry_id in self._offsets:
                 start, length = self._offsets[entry_id]
-                with open(os.path.join(_directory(), ENTRIES), "rb") as fh:
-                    fh.seek(start)
-                    entry = self._from_line(fh.read(length), entry_id)
-            if entry is None:  # no index, or an entries file that does not fit it: the TOML
+                try:
+                    with open(os.path.join(_directory(), ENTRIES), "rb") as fh:
+                        fh.seek(start)
+                        entry = self._from_line(fh.read(length), entry_id)
+                except OSError:
+                    pass
+            if entry is None:  # no index, or an entries file missing or not fitting it: the TOML
                 name = f"{entry_id}.toml"
                 entry = _parse_toml([(name, _read(name))])[entry_id]
             self._entries[entry_id] = entry
