@@ -25,7 +25,9 @@ B = 0.75
 MIN_COVERAGE = 0.18
 MAX_QUERY_CHARS = 20000
 
-_WORD = re.compile(r"[a-z][a-z0-9_]+|[\u4e00-\u9fff]+")
+# Words, and runs of characters beyond ASCII, from which the Chinese runs are cut (a character
+# class of the CJK range would cost ~1 ms to compile on every `explain`).
+_WORD = re.compile(r"[a-z][a-z0-9_]+|[^\x00-\x7f]+")
 # Read only when the index is built (re compiles and caches it then).
 _FRAME_LINE = r'^\s*(?:File "|frame #\d|at [\w.$]+\(|\S+\.py:\d+|-+$|=+$)'
 # Words that every traceback and every bug report carries: they say nothing about the cause.
@@ -57,15 +59,32 @@ def tokens(text: str) -> list[str]:
     """Lower-case words of a text, without stop words; a run of Chinese characters becomes its
     character pairs (there are no spaces to split on)."""
     out: list[str] = []
-    for w in _WORD.findall(text.lower()):
-        if "\u4e00" <= w[0] <= "\u9fff":
-            for i in range(max(1, len(w) - 1)):
-                pair = w[i:i + 2]
-                if len(pair) == 2 and pair not in CJK_STOP_PAIRS and not (_CJK_FUNCTION_CHARS & set(pair)):
-                    out.append(pair)
-        elif w not in STOPWORDS and not w.startswith("0x"):
-            out.append(w)
+    for word in _WORD.findall(text.lower()):
+        if word[0] > "\x7f":
+            for w in _chinese_runs(word):
+                for i in range(max(1, len(w) - 1)):
+                    pair = w[i:i + 2]
+                    if len(pair) == 2 and pair not in CJK_STOP_PAIRS and not (_CJK_FUNCTION_CHARS & set(pair)):
+                        out.append(pair)
+        elif word not in STOPWORDS and not word.startswith("0x"):
+            out.append(word)
     return out
+
+
+def _chinese_runs(text: str) -> list[str]:
+    """The runs of CJK ideographs (U+4E00..U+9FFF) in a text."""
+    runs: list[str] = []
+    start = -1
+    for i, ch in enumerate(text):
+        if "\u4e00" <= ch <= "\u9fff":
+            if start < 0:
+                start = i
+        elif start >= 0:
+            runs.append(text[start:i])
+            start = -1
+    if start >= 0:
+        runs.append(text[start:])
+    return runs
 
 
 def _message_lines(text: str) -> str:
