@@ -21,7 +21,7 @@ import sys
 import zlib
 from typing import TYPE_CHECKING, Any, Iterator, NamedTuple
 
-from .schema import Entry, Pattern, SchemaError, entry_from_dict, entry_from_index
+from .schema import Entry, Pattern, SchemaError, entry_from_index
 
 if TYPE_CHECKING:
     from .retrieve import Retriever
@@ -189,6 +189,8 @@ def digest(files: list[tuple[str, bytes]]) -> str:
 
 
 def _parse_toml(files: list[tuple[str, bytes]]) -> dict[str, Entry]:
+    from .validate import entry_from_dict
+
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover - exercised on 3.10 only
