@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 COMMAND, PYTHON, PROSE = "command", "python", "prose"
 
@@ -30,8 +30,9 @@ _VERSIONED = re.compile(r"^(?:python|pip|pypy)\d+(?:\.\d+)?$")  # python3.12, pi
 _PATHLIKE = re.compile(r"^(?:\.{0,2}/|~/|[A-Za-z]:\\)\S*?(?:python[\d.]*|pip\d?|torchdoctor|\.sh|\.exe)$")
 
 
-@dataclass(frozen=True)
-class Step:
+# A named tuple rather than a frozen dataclass: `explain` defines it on every run, and a dataclass
+# costs several times as much to define.
+class Step(NamedTuple):
     kind: str  # COMMAND, PYTHON or PROSE
     text: str
 

@@ -15,33 +15,47 @@ own output and goes through the cheap per-line clean-up alone (see `clean_line`)
 
 from __future__ import annotations
 
-import html
 import re
 import unicodedata
 from collections import Counter
-from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable, NamedTuple
 
 # Texts above this size are logs, not pastes: the whole-text pass (re-wrapping, splitting prose)
 # is skipped for them.
 PASTE_MAX_CHARS = 1 << 20
 
-_HTML_ENTITY = re.compile(r"&(?:#\d{1,7}|#x[0-9a-fA-F]{1,6}|[A-Za-z]{2,8});")
+
+class _OnFirstUse:
+    """A regex compiled the first time it is used. Most of those below undo one decoration
+    (markdown, HTML, full-width punctuation, a re-wrapped paste) and run only behind a cheap test
+    for it; compiling them all up front would cost every `explain` more than the clean-up does."""
+
+    def __init__(self, pattern: str, flags: int = 0) -> None:
+        self._source = (pattern, flags)
+
+    def __getattr__(self, name: str) -> Any:
+        rx = re.compile(*self._source)
+        for method in ("match", "search", "sub"):  # from now on plain attributes: no detour
+            setattr(self, method, getattr(rx, method))
+        return getattr(rx, name)
+
+
+_HTML_ENTITY = _OnFirstUse(r"&(?:#\d{1,7}|#x[0-9a-fA-F]{1,6}|[A-Za-z]{2,8});")
 # Only the tags pages and issue bodies wrap text in; `<module>`, `<lambda>`, `<locals>` and
 # `<function f at 0x..>` are part of real messages and stay.
-_HTML_TAG = re.compile(r"</?(?:details|summary|pre|code|p|div|span|br|b|i|em|strong|tt|kbd|blockquote|sup|sub)"
+_HTML_TAG = _OnFirstUse(r"</?(?:details|summary|pre|code|p|div|span|br|b|i|em|strong|tt|kbd|blockquote|sup|sub)"
                        r"(?:\s[^<>]{0,200})?/?>", re.IGNORECASE)
-_SUMMARY_BLOCK = re.compile(r"<summary>.*?</summary>", re.IGNORECASE)
-_QUOTE = re.compile(r"^[ \t]{0,3}(?:>[ \t]?)+")
-_FENCE = re.compile(r"^\s*(?:```|~~~)[\w+-]*\s*$")
-_FENCE_EDGE = re.compile(r"^\s*```(?=\S)|(?<=\S)\s*```\s*$")
+_SUMMARY_BLOCK = _OnFirstUse(r"<summary>.*?</summary>", re.IGNORECASE)
+_QUOTE = _OnFirstUse(r"^[ \t]{0,3}(?:>[ \t]?)+")
+_FENCE = _OnFirstUse(r"^\s*(?:```|~~~)[\w+-]*\s*$")
+_FENCE_EDGE = _OnFirstUse(r"^\s*```(?=\S)|(?<=\S)\s*```\s*$")
 # **bold**, _**both**_ and ***both*** around a run of text (never `**kwargs`: the closing marker
 # must follow a non-space and not be followed by a word character). `__x__` is left alone: it is
 # far more often a dunder name (`__getitem__`) than emphasis.
-_BOLD = re.compile(r"(?<![\w*])_?(\*\*\*?)(?=\S)(.+?)(?<=\S)\1_?(?![\w*])")
-_CODE_SPAN = re.compile(r"(?<!`)`([^`\n]{1,2000})`(?!`)")
-_CJK_ASCII_EDGE = re.compile(r"(?<=[A-Za-z0-9_)\]])(?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])(?=[A-Za-z0-9_(\[])")
-_FULLWIDTH = re.compile(r"[\uff01-\uff5e\u3000\u3001\u3002\u201c\u201d\u2018\u2019]")
+_BOLD = _OnFirstUse(r"(?<![\w*])_?(\*\*\*?)(?=\S)(.+?)(?<=\S)\1_?(?![\w*])")
+_CODE_SPAN = _OnFirstUse(r"(?<!`)`([^`\n]{1,2000})`(?!`)")
+_CJK_ASCII_EDGE = _OnFirstUse(r"(?<=[A-Za-z0-9_)\]])(?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])(?=[A-Za-z0-9_(\[])")
+_FULLWIDTH = _OnFirstUse(r"[\uff01-\uff5e\u3000\u3001\u3002\u201c\u201d\u2018\u2019]")
 _FULLWIDTH_MAP = {"\u3000": " ", "\u3001": ", ", "\u3002": ". ", "\u201c": '"', "\u201d": '"', "\u2018": "'",
                   "\u2019": "'"}
 
@@ -51,7 +65,7 @@ _INLINE_EXCEPTION = re.compile(
     r"(?<![A-Za-z0-9_.])(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Failure|Failed)(?::|\s*:\s)"
 )
 # What a logger or launcher puts before a message: not prose, so no reason to split the line.
-_LOG_PREFIX = re.compile(
+_LOG_PREFIX = _OnFirstUse(
     r"^\s*(?:(?:\[[^\]]{1,60}\]|\([^)]{1,100}\)|[IWEF]\d{4} [^\]]{1,160}\]|\d{4}-\d\d-\d\d[^A-Za-z]{0,24}"
     r"|\d\d-\d\d \d\d:\d\d:\d\d\S*|(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\b|[\w.]{1,60}\s+-\s+)[\s:|\-]*)+$"
 )
@@ -66,7 +80,7 @@ _IPY_CELL = re.compile(r"^\s*(?:Cell|Input) In\s*\[(?P<cell>\d*)\],? line (?P<li
 _IPY_OLD_FRAME = re.compile(r"^(?P<file>\S+\.pyx?|<ipython-input-[\w-]+>) in (?P<func>[\w<>.]+)\(")
 _IPY_SOURCE = re.compile(r"^\s*-*>?\s*\d+\s")
 # A framework's banner in front of the message (ComfyUI).
-_BANNER = re.compile(r"^\s*!!! Exception during processing !!!\s*")
+_BANNER = _OnFirstUse(r"^\s*!!! Exception during processing !!!\s*")
 
 _STRUCTURE = re.compile(
     r"^(?:\s|Traceback \(most recent|During handling|The above exception|frame #\d|Exception raised from"
@@ -75,8 +89,7 @@ _STRUCTURE = re.compile(
 )
 
 
-@dataclass
-class Cleaned:
+class Cleaned(NamedTuple):  # a named tuple: every `explain` defines it, and a dataclass costs more
     lines: list[str]
     origin: list[int]  # 1-based line number in the user's text of each returned line
 
@@ -107,7 +120,9 @@ def clean_line(line: str) -> str:
     if "**" in line:
         line = _BOLD.sub(r"\2", line)
     if "&" in line and _HTML_ENTITY.search(line):
-        line = html.unescape(line)
+        from html import unescape  # its entity table is large: imported when an entity is there
+
+        line = unescape(line)
     if "<" in line:
         if "<summary" in line.lower():
             line = _SUMMARY_BLOCK.sub("", line)
@@ -206,8 +221,8 @@ def _wrap_width(lines: list[str]) -> tuple[int, bool] | None:
     return None
 
 
-_EDGE_WORD_END = re.compile(r"[A-Za-z0-9_]+$")
-_EDGE_WORD_START = re.compile(r"^[A-Za-z0-9_]+")
+_EDGE_WORD_END = _OnFirstUse(r"[A-Za-z0-9_]+$")
+_EDGE_WORD_START = _OnFirstUse(r"^[A-Za-z0-9_]+")
 
 
 def _joins(prev: str, nxt: str, width: int, hard: bool, vocabulary: frozenset[str] | None = None) -> str | None:

@@ -46,10 +46,39 @@ def test_every_group_registers_and_startup_stays_light():
     code = ("import sys; import torchdoctor.cli as c; "
             "print(sorted(m for m in sys.modules if m.startswith('torchdoctor'))); "
             "print('torch' in sys.modules, 'torchdoctor.kb' in sys.modules, 'torchdoctor.render' in sys.modules); "
-            "import typer; print(sorted(typer.main.get_command(c.app).commands))")
+            "import typer; g = typer.main.get_command(c.app); print(g.list_commands(None)); "
+            "print({n: g.get_command(None, n).__class__.__name__ for n in g.list_commands(None)}); "
+            "print(sorted(g.commands))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60).stdout.splitlines()
     loaded = eval(out[0])  # a printed list of str
-    assert set(loaded) == {"torchdoctor", "torchdoctor.facts", "torchdoctor.facts._probe_launch",
-                           "torchdoctor.facts._run", "torchdoctor.cli", *(f"torchdoctor.cli.{m}" for m in ("common", *GROUPS))}
+    # Starting the CLI loads no command group: each is imported when one of its commands runs.
+    assert set(loaded) == {"torchdoctor", "torchdoctor.cli", "torchdoctor.cli.common"}
     assert out[1] == "False False False"
-    assert eval(out[2]) == ["check", "ci", "ckpt", "dist", "env", "explain", "inspect", "kb", "model", "rule", "run"]
+    # The order of `torchdoctor --help`: commands, then groups of commands.
+    assert eval(out[2]) == ["env", "explain", "check", "rule", "ci", "inspect", "model", "dist", "run", "kb", "ckpt"]
+    assert set(eval(out[3]).values()) <= {"TyperCommand", "TyperGroup"}
+    assert eval(out[4]) == ["check", "ci", "ckpt", "dist", "env", "explain", "inspect", "kb", "model", "rule", "run"]
+
+
+def test_each_module_registers_exactly_its_commands():
+    """COMMANDS, the table the lazy root group resolves names with, says which module registers
+    each command: a command added to a module but not to the table would be unreachable."""
+    import typer
+
+    from torchdoctor.cli import COMMANDS
+
+    assert set(COMMANDS.values()) == set(GROUPS)
+    for module in GROUPS:
+        app = typer.Typer()
+        __import__(f"torchdoctor.cli.{module}", fromlist=["register"]).register(app)
+        names = {c.name for c in app.registered_commands}  # named explicitly: the root group builds by name
+        names |= {g.name for g in app.registered_groups}
+        assert names == {n for n, m in COMMANDS.items() if m == module}, module
+
+
+def test_a_command_loads_only_its_own_group():
+    code = ("import sys; from torchdoctor.cli import main\n"
+            "try:\n    main(['kb', 'show', 'no-such-entry'])\nexcept SystemExit:\n    pass\n"
+            "print(sorted(m for m in sys.modules if m.startswith('torchdoctor.cli.')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60).stdout.splitlines()
+    assert eval(out[-1]) == ["torchdoctor.cli.common", "torchdoctor.cli.explain"]

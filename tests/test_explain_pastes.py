@@ -152,7 +152,8 @@ def test_stack_dumps_are_read_as_frames():
 
 
 def test_frame_patterns_are_validated_and_matched():
-    from torchdoctor.kb.schema import SchemaError, entry_from_dict
+    from torchdoctor.kb.schema import SchemaError
+    from torchdoctor.kb.validate import entry_from_dict
 
     base = {"id": "x", "title": "t", "area": "Also frequent", "summary": "s", "explanation": "e",
             "fixes": [{"summary": "f"}], "examples": [{"text": "t", "source": "https://example.org/1"}]}

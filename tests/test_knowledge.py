@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from torchdoctor.kb import explain
-from torchdoctor.kb.loader import _parse_toml, _toml_files, build_index, digest, load
+from torchdoctor.kb.build import build_entries, build_index, build_retrieval
+from torchdoctor.kb.loader import KnowledgeBase, _parse_toml, _toml_files, digest, load
 
 ROOT = Path(__file__).resolve().parents[1]
 CATALOG = (Path(__file__).parent / "fixtures" / "kb_catalog_ids.txt").read_text().split()
@@ -39,6 +40,39 @@ def test_entries_parse_strictly_and_the_index_is_current():
     index = json.loads((ROOT / "knowledge" / "index.json").read_text())
     assert index["digest"] == digest(files), "knowledge/index.json is stale: run python -m torchdoctor.kb.loader"
     assert index == json.loads(json.dumps(build_index(files))), "index differs from a fresh build"
+    assert (ROOT / "knowledge" / "entries.jsonl").read_bytes() == build_entries(entries)[0], \
+        "knowledge/entries.jsonl differs from a fresh build: run python -m torchdoctor.kb.loader"
+    retrieval = build_retrieval(entries.values(), digest(files))
+    for name, key in (("retrieval.json", "docs"), ("vocabulary.json", "vocabulary")):
+        built = json.loads((ROOT / "knowledge" / name).read_text())
+        assert built == {key: retrieval[key], "digest": digest(files)}, f"knowledge/{name} differs from a fresh build"
+
+
+def test_an_entry_read_from_the_index_is_the_entry_its_toml_file_gives():
+    entries = _parse_toml(_toml_files())
+    kb = KnowledgeBase(KB.heads, "index", offsets=KB._offsets)
+    assert KB.source == "index" and set(KB._offsets) == set(entries)
+    for entry_id in sorted(entries)[::7]:  # one at a time, by offset
+        assert kb.entry(entry_id) == entries[entry_id]
+    assert KnowledgeBase(KB.heads, "index", offsets=KB._offsets).entries == entries  # all at once
+
+
+def test_a_missing_entries_file_falls_back_to_the_toml_files(monkeypatch):
+    from torchdoctor.kb import loader
+
+    entries = _parse_toml(_toml_files())
+    monkeypatch.setattr(loader, "ENTRIES", "no-such-entries.jsonl")
+    kb = KnowledgeBase(KB.heads, "index", offsets=KB._offsets)
+    assert kb.entry("cuda-out-of-memory") == entries["cuda-out-of-memory"]
+    assert KnowledgeBase(KB.heads, "index", offsets=KB._offsets).entries == entries
+
+
+def test_an_entries_line_that_is_not_the_entry_falls_back_to_its_toml_file():
+    entries = _parse_toml(_toml_files())
+    first, second = sorted(entries)[:2]
+    swapped = dict(KB._offsets)
+    swapped[first] = KB._offsets[second]  # an entries file from another build of the index
+    assert KnowledgeBase(KB.heads, "index", offsets=swapped).entry(first) == entries[first]
 
 
 @pytest.mark.parametrize("entry_id", sorted(KB.entries))

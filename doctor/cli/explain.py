@@ -80,7 +80,9 @@ def explain_command(
     else:
         from ..render.explain import render_text
 
-        render_text(parsed, matches, stdout_console(), findings, possible, values)
+        console = stdout_console()
+        with console:  # written once at the end, not line by line
+            render_text(parsed, matches, console, findings, possible, values)
     raise typer.Exit(0 if matches else 1)
 
 

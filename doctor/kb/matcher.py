@@ -16,7 +16,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any, Iterator, NamedTuple
 
 from .loader import Head, KnowledgeBase, load
 from .parse import ExceptionBlock, Parsed, parse
@@ -45,8 +45,9 @@ _WRAPPERS = re.compile(r"(?:ChildFailedError|SignalException)$")
 _WARNING_LINE = re.compile(r"Warning\b|\bwarn(?:ing)?\b|^\[W|^W\d{4}", re.IGNORECASE)
 
 
-@dataclass
-class Hit:
+# Hit and Possible are named tuples, Match a dataclass (it is `replace`d, and carries its entry):
+# `explain` defines them on every run, and a dataclass costs several times as much to define.
+class Hit(NamedTuple):
     scope: str
     line: int
     text: str
@@ -113,14 +114,16 @@ class _Haystack:
             text = self.lower
         else:
             text = self.text
-        if all(any(lit in text for lit in group) for group in groups):
+        missing = _missing_group(groups, text)
+        if missing is None:
             return True
         if "\n" not in text:
             return False
         squeezed = self.squeezed.get(ignore_case)
         if squeezed is None:
             squeezed = self.squeezed[ignore_case] = (text.replace("\n", " "), _squeeze(text))
-        return any(all(any(lit in t for lit in group) for group in groups) for t in squeezed)
+        # A variant without the group the text lacks cannot hold them all (most patterns stop here).
+        return any(_missing_group(groups, t) is None for t in squeezed if any(lit in t for lit in missing))
 
     def locate(self, offset: int) -> tuple[int, str]:
         i = bisect.bisect_right(self.starts, offset) - 1
@@ -165,6 +168,18 @@ class _Haystack:
             if count >= 200:
                 break
         return best
+
+
+def _missing_group(groups: Any, text: str) -> Any:
+    """The first group none of whose substrings is in `text`, or None (it runs for every pattern
+    on every text: plain loops)."""
+    for group in groups:
+        for lit in group:
+            if lit in text:
+                break
+        else:
+            return group
+    return None
 
 
 # The exceptions a long log holds are matched newest first up to this much text: the final error,
@@ -388,8 +403,7 @@ def explain(source: Any, kb: KnowledgeBase | None = None, *, include_weak: bool 
 MAX_CANDIDATES = 3
 
 
-@dataclass
-class Possible:
+class Possible(NamedTuple):
     """A cause worth a look when nothing is confident: a weak pattern hit, or an entry whose words
     the text shares. Never an answer."""
 

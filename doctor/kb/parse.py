@@ -8,6 +8,7 @@ A cheap trigger test decides which lines deserve attention; everything else is d
 from __future__ import annotations
 
 import codecs
+import functools
 import io
 import os
 import re
@@ -58,7 +59,6 @@ _EXC = re.compile(
 # A logging level in front of an exception ("ERROR:root:RuntimeError: ...", "trainer - ERROR - ...").
 _LEVEL = re.compile(r"^(?:[\w.]+\s+-\s+)?(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)(?::[\w.]*:|\s+-\s+|:\s)\s*")
 _CPP_WHAT = re.compile(r"^\s*what\(\):\s+(?P<msg>.*)$")
-_CPP_TERMINATE = re.compile(r"terminate called after throwing an instance of '(?P<type>[^']+)'")
 _CHAIN_CAUSE = "The above exception was the direct cause of the following exception:"
 _CHAIN_CONTEXT = "During handling of the above exception, another exception occurred:"
 _WORKER = re.compile(r"Caught (?P<type>[\w.]+) in DataLoader worker process (?P<worker>\d+)")
@@ -104,7 +104,12 @@ def _trie_regex(words: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(build(trie))
 
 
-_TRIGGER = _trie_regex(TRIGGER_WORDS)
+@functools.cache
+def _trigger() -> re.Pattern[str]:
+    """Built by the first log that is scanned: a paste is read whole, and never needs it."""
+    return _trie_regex(TRIGGER_WORDS)
+
+
 _MESSAGE_STOP = re.compile(r"^\s*(?:Traceback \(most recent|File \"|During handling|The above exception|"
                            r"Exception raised from|frame #\d|=+$|-+$|\[\d+\]:$|Root Cause)")
 
@@ -351,7 +356,7 @@ PARALLEL_MIN_BYTES = 32 << 20  # below this, starting worker processes costs mor
 
 
 def _trigger_starts(chunk: str) -> list[int]:
-    return [m.start() for m in _TRIGGER.finditer(chunk.lower())]
+    return [m.start() for m in _trigger().finditer(chunk.lower())]
 
 
 def _scanned(source: str | bytes | IO[str] | IO[bytes] | Iterable[str]) -> Iterator[tuple[str, list[int]]]:
@@ -502,8 +507,9 @@ def _parse_stream(source: str | bytes | IO[str] | IO[bytes] | Iterable[str], kee
     reader = _Reader(keep_source=keep_all)
     number = 1  # the line number of the line that starts at `cursor`
     total_chars = 0
-    for chunk, starts in _scanned(source):
-        if keep_all:
+    scanned = ((chunk, None) for chunk in iter_chunks(source)) if keep_all else _scanned(source)
+    for chunk, starts in scanned:
+        if starts is None:  # every line
             starts = [0] + [m.end() for m in _NEWLINE.finditer(chunk)]
         total_chars += len(chunk)
         size = len(chunk)

@@ -12,12 +12,10 @@ causes", with the words that made it rise.
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections import Counter
-from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any, Iterable, NamedTuple
 
 from .schema import Entry
 
@@ -27,8 +25,11 @@ B = 0.75
 MIN_COVERAGE = 0.18
 MAX_QUERY_CHARS = 20000
 
-_WORD = re.compile(r"[a-z][a-z0-9_]+|[\u4e00-\u9fff]+")
-_FRAME_LINE = re.compile(r'^\s*(?:File "|frame #\d|at [\w.$]+\(|\S+\.py:\d+|-+$|=+$)')
+# Words, and runs of characters beyond ASCII, from which the Chinese runs are cut (a character
+# class of the CJK range would cost ~1 ms to compile on every `explain`).
+_WORD = re.compile(r"[a-z][a-z0-9_]+|[^\x00-\x7f]+")
+# Read only when the index is built (re compiles and caches it then).
+_FRAME_LINE = r'^\s*(?:File "|frame #\d|at [\w.$]+\(|\S+\.py:\d+|-+$|=+$)'
 # Words that every traceback and every bug report carries: they say nothing about the cause.
 STOPWORDS = frozenset("""
 a an and are as at be been but by can could did do does doing done for from had has have how i if in into is
@@ -58,21 +59,38 @@ def tokens(text: str) -> list[str]:
     """Lower-case words of a text, without stop words; a run of Chinese characters becomes its
     character pairs (there are no spaces to split on)."""
     out: list[str] = []
-    for w in _WORD.findall(text.lower()):
-        if "\u4e00" <= w[0] <= "\u9fff":
-            for i in range(max(1, len(w) - 1)):
-                pair = w[i:i + 2]
-                if len(pair) == 2 and pair not in CJK_STOP_PAIRS and not (_CJK_FUNCTION_CHARS & set(pair)):
-                    out.append(pair)
-        elif w not in STOPWORDS and not w.startswith("0x"):
-            out.append(w)
+    for word in _WORD.findall(text.lower()):
+        if word[0] > "\x7f":
+            for w in _chinese_runs(word):
+                for i in range(max(1, len(w) - 1)):
+                    pair = w[i:i + 2]
+                    if len(pair) == 2 and pair not in CJK_STOP_PAIRS and not (_CJK_FUNCTION_CHARS & set(pair)):
+                        out.append(pair)
+        elif word not in STOPWORDS and not word.startswith("0x"):
+            out.append(word)
     return out
+
+
+def _chinese_runs(text: str) -> list[str]:
+    """The runs of CJK ideographs (U+4E00..U+9FFF) in a text."""
+    runs: list[str] = []
+    start = -1
+    for i, ch in enumerate(text):
+        if "\u4e00" <= ch <= "\u9fff":
+            if start < 0:
+                start = i
+        elif start >= 0:
+            runs.append(text[start:i])
+            start = -1
+    if start >= 0:
+        runs.append(text[start:])
+    return runs
 
 
 def _message_lines(text: str) -> str:
     """An example's text without its frame lines and source lines: the messages, which is what
     another user's text shares with it."""
-    return "\n".join(line for line in text.splitlines() if line.strip() and not _FRAME_LINE.match(line)
+    return "\n".join(line for line in text.splitlines() if line.strip() and not re.match(_FRAME_LINE, line)
                      and not line.startswith("    "))
 
 
@@ -93,19 +111,19 @@ def build(entries: Iterable[Entry]) -> dict[str, Any]:
     return {"docs": docs}
 
 
-@dataclass
-class Candidate:
+class Candidate(NamedTuple):
     id: str
     score: float  # share of the query's weight that the entry matched, 0..1
     words: list[str]  # the query words that made it rise, most telling first
+    bm25: float  # what candidates are ranked by
 
     def to_json(self, title: str) -> dict[str, Any]:
         return {"id": self.id, "title": title, "score": round(self.score, 3), "why": self.words}
 
 
 class Retriever:
-    def __init__(self, data: dict[str, Any]) -> None:
-        self.docs: dict[str, dict[str, int]] = data["docs"]
+    def __init__(self, docs: dict[str, dict[str, int]]) -> None:
+        self.docs = docs  # entry id -> its bag of words (`build`)
         n = len(self.docs) or 1
         df: Counter[str] = Counter()
         for bag in self.docs.values():
@@ -138,19 +156,10 @@ class Retriever:
                 continue
             coverage = matched / total
             words.sort(reverse=True)
-            scored.append(Candidate(entry_id, coverage, [t for _, t in words[:6]]))
-            scored[-1]._bm25 = score  # type: ignore[attr-defined]
+            scored.append(Candidate(entry_id, coverage, [t for _, t in words[:6]], score))
         # Noise is dropped before the cut, so a larger knowledge base cannot push a real
         # candidate out of the list with candidates that would not have been shown anyway.
         scored = [c for c in scored if c.score >= MIN_COVERAGE]
-        scored.sort(key=lambda c: (-c._bm25, c.id))  # type: ignore[attr-defined]
+        scored.sort(key=lambda c: (-c.bm25, c.id))
         return scored[:limit]
 
-
-def load_retriever(raw: bytes | None, entries: Iterable[Entry] | None) -> Retriever:
-    if raw is not None:
-        try:
-            return Retriever(json.loads(raw))
-        except (ValueError, KeyError):
-            pass
-    return Retriever(build(entries or ()))

@@ -1,14 +1,12 @@
 """The knowledge-entry schema: one TOML file per entry in knowledge/, file stem == id.
 
-Strict on purpose: an unknown key, a missing field, a pattern that does not compile or a scope that
-does not exist is an error naming the file and the key, so a typo cannot silently disable an entry.
+The records an entry is read into, and its JSON form in the index. A TOML file is read strictly
+by kb/validate.py (which `explain` never loads: it reads the index, validated when it was built).
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 AREAS = (
     "CUDA, driver and installation",
@@ -30,16 +28,15 @@ AREAS = (
 #              hung process (faulthandler, py-spy, a Ctrl-C traceback): where it was stuck
 SCOPES = ("exception", "line", "log", "frame")
 
-_ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
-_CODE = re.compile(r"^(TE|TD|TI)[1-4]\d\d$")
 
 
 class SchemaError(ValueError):
     pass
 
 
-@dataclass(frozen=True)
-class Pattern:
+# The records below are immutable and every run of `explain` defines them: named tuples, which
+# Python builds without generating code (a frozen dataclass costs several times as much).
+class Pattern(NamedTuple):
     regex: str
     scope: str = "exception"
     # How specific a hit is, 0..1: a message that names the failure exactly is 1.0; a generic
@@ -52,29 +49,25 @@ class Pattern:
     ignore_case: bool = False
 
 
-@dataclass(frozen=True)
-class FixStep:
+class FixStep(NamedTuple):
     summary: str
     commands: tuple[str, ...] = ()
     code: str = ""
 
 
-@dataclass(frozen=True)
-class Example:
+class Example(NamedTuple):
     text: str
     source: str  # URL of the public report the text comes from
-    captures: dict[str, str] = field(default_factory=dict)  # expected named-group values
+    captures: dict[str, str]  # expected named-group values
 
 
-@dataclass(frozen=True)
-class NearMiss:
+class NearMiss(NamedTuple):
     text: str
     note: str  # why it is not this entry
     source: str = ""
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(NamedTuple):
     id: str
     title: str
     area: str
@@ -102,148 +95,27 @@ class Entry:
     refined_by: tuple[str, ...] = ()
 
 
-_ENTRY_KEYS = {"id", "title", "area", "summary", "explanation", "patterns", "fixes", "examples", "near_misses",
-               "happened", "related", "references", "seed", "see_also", "symptoms", "refined_by"}
-_REQUIRED = {"id", "title", "area", "summary", "explanation", "patterns", "fixes", "examples"}
-
-
-def _check_keys(where: str, data: dict[str, Any], allowed: set[str], required: set[str]) -> None:
-    unknown = set(data) - allowed
-    if unknown:
-        raise SchemaError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
-    missing = required - set(data)
-    if missing:
-        raise SchemaError(f"{where}: missing key(s) {', '.join(sorted(missing))}")
-
-
-def _str(where: str, value: Any, *, empty_ok: bool = False) -> str:
-    if not isinstance(value, str) or (not empty_ok and not value.strip()):
-        raise SchemaError(f"{where}: expected a non-empty string")
-    return value
-
-
-def _strs(where: str, value: Any) -> tuple[str, ...]:
-    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
-        raise SchemaError(f"{where}: expected a list of non-empty strings")
-    return tuple(value)
-
-
-def _ids(where: str, value: Any) -> tuple[str, ...]:
-    ids = _strs(where, value)
-    for other in ids:
-        if not _ID.match(other):
-            raise SchemaError(f"{where}: {other!r} is not an entry id")
-    return ids
-
-
-def _table_list(where: str, value: Any) -> list[dict[str, Any]]:
-    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
-        raise SchemaError(f"{where}: expected an array of tables ([[...]])")
-    return value
-
-
-def entry_from_dict(data: dict[str, Any], where: str) -> Entry:
-    _check_keys(where, data, _ENTRY_KEYS, _REQUIRED)
-    entry_id = _str(f"{where}: id", data["id"])
-    if not _ID.match(entry_id):
-        raise SchemaError(f"{where}: id {entry_id!r} is not kebab-case")
-    area = _str(f"{where}: area", data["area"])
-    if area not in AREAS:
-        raise SchemaError(f"{where}: area {area!r} is not one of {AREAS}")
-
-    patterns = []
-    for i, p in enumerate(_table_list(f"{where}: patterns", data["patterns"])):
-        w = f"{where}: patterns[{i}]"
-        _check_keys(w, p, {"regex", "scope", "weight", "exception_type", "frame", "ignore_case"}, {"regex"})
-        pattern = Pattern(
-            regex=_str(f"{w}.regex", p["regex"]),
-            scope=p.get("scope", "exception"),
-            weight=float(p.get("weight", 1.0)),
-            exception_type=p.get("exception_type"),
-            frame=p.get("frame"),
-            ignore_case=bool(p.get("ignore_case", False)),
-        )
-        if pattern.scope not in SCOPES:
-            raise SchemaError(f"{w}.scope: {pattern.scope!r} is not one of {SCOPES}")
-        if not 0.0 < pattern.weight <= 1.0:
-            raise SchemaError(f"{w}.weight: must be in (0, 1]")
-        for key in ("regex", "exception_type", "frame"):
-            value = getattr(pattern, key)
-            if value is not None:
-                try:
-                    re.compile(value)
-                except re.error as exc:
-                    raise SchemaError(f"{w}.{key}: does not compile: {exc}") from None
-        patterns.append(pattern)
-    if not patterns:
-        raise SchemaError(f"{where}: at least one pattern is required")
-
-    fixes = []
-    for i, f in enumerate(_table_list(f"{where}: fixes", data["fixes"])):
-        w = f"{where}: fixes[{i}]"
-        _check_keys(w, f, {"summary", "commands", "code"}, {"summary"})
-        fixes.append(FixStep(_str(f"{w}.summary", f["summary"]), _strs(f"{w}.commands", f.get("commands", [])),
-                             _str(f"{w}.code", f.get("code", ""), empty_ok=True)))
-    if not fixes:
-        raise SchemaError(f"{where}: at least one fix is required")
-
-    examples = []
-    for i, e in enumerate(_table_list(f"{where}: examples", data["examples"])):
-        w = f"{where}: examples[{i}]"
-        _check_keys(w, e, {"text", "source", "captures"}, {"text", "source"})
-        source = _str(f"{w}.source", e["source"])
-        if not source.startswith(("https://", "http://")):
-            raise SchemaError(f"{w}.source: must be the URL of the public report the text comes from")
-        captures = e.get("captures", {})
-        if not isinstance(captures, dict):
-            raise SchemaError(f"{w}.captures: expected a table")
-        examples.append(Example(_str(f"{w}.text", e["text"]), source, {str(k): str(v) for k, v in captures.items()}))
-
-    near = []
-    for i, n in enumerate(_table_list(f"{where}: near_misses", data.get("near_misses", []))):
-        w = f"{where}: near_misses[{i}]"
-        _check_keys(w, n, {"text", "note", "source"}, {"text", "note"})
-        near.append(NearMiss(_str(f"{w}.text", n["text"]), _str(f"{w}.note", n["note"]), n.get("source", "")))
-
-    related = _strs(f"{where}: related", data.get("related", []))
-    for code in related:
-        if not _CODE.match(code):
-            raise SchemaError(f"{where}: related code {code!r} is not a TE/TD/TI code")
-    see_also = _strs(f"{where}: see_also", data.get("see_also", []))
-    for other in see_also:
-        if not _ID.match(other):
-            raise SchemaError(f"{where}: see_also {other!r} is not an entry id")
-    seed = _str(f"{where}: seed", data.get("seed", "common"))
-    if seed not in ("000", "001", "002", "003", "004", "common"):
-        raise SchemaError(f"{where}: seed {seed!r} is not one of 000-004 or common")
-
+def entry_from_index(data: dict[str, Any], patterns: tuple[Pattern, ...]) -> Entry:
+    """An entry from its JSON form in knowledge/entries.jsonl (`entry_to_dict` without the
+    patterns, which the index keeps apart): validated when the index was built, so only rebuilt."""
     return Entry(
-        id=entry_id,
-        title=_str(f"{where}: title", data["title"]),
-        area=area,
-        summary=_str(f"{where}: summary", data["summary"]),
-        explanation=_str(f"{where}: explanation", data["explanation"]),
-        patterns=tuple(patterns),
-        fixes=tuple(fixes),
-        examples=tuple(examples),
-        near_misses=tuple(near),
-        happened=_strs(f"{where}: happened", data.get("happened", [])),
-        related=related,
-        references=_strs(f"{where}: references", data.get("references", [])),
-        seed=seed,
-        see_also=see_also,
-        symptoms=_strs(f"{where}: symptoms", data.get("symptoms", [])),
-        refined_by=_ids(f"{where}: refined_by", data.get("refined_by", [])),
+        id=data["id"], title=data["title"], area=data["area"], summary=data["summary"],
+        explanation=data["explanation"], patterns=patterns,
+        fixes=tuple(FixStep(f["summary"], tuple(f["commands"]), f["code"]) for f in data["fixes"]),
+        examples=tuple(Example(x["text"], x["source"], x["captures"]) for x in data["examples"]),
+        near_misses=tuple(NearMiss(n["text"], n["note"], n["source"]) for n in data["near_misses"]),
+        happened=tuple(data["happened"]), related=tuple(data["related"]), references=tuple(data["references"]),
+        seed=data["seed"], see_also=tuple(data["see_also"]), symptoms=tuple(data["symptoms"]),
+        refined_by=tuple(data["refined_by"]),
     )
 
 
 def entry_to_dict(entry: Entry) -> dict[str, Any]:
     """The JSON form kept in the index (the same keys as the TOML file)."""
-    import dataclasses
 
     def conv(value: Any) -> Any:
-        if dataclasses.is_dataclass(value):
-            return {f.name: conv(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        if isinstance(value, (Entry, Pattern, FixStep, Example, NearMiss)):
+            return {name: conv(getattr(value, name)) for name in value._fields}
         if isinstance(value, (list, tuple)):
             return [conv(v) for v in value]
         if isinstance(value, dict):

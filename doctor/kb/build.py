@@ -1,0 +1,177 @@
+"""Building the knowledge index from knowledge/*.toml: index.json (what matching needs of each
+entry, with the literal prefilter of every pattern), entries.jsonl (the validated entries),
+retrieval.json (the BM25 documents) and vocabulary.json (the words the entries use).
+
+`python -m torchdoctor.kb.loader` (or `python -m torchdoctor.kb.build`) rewrites them; the loader
+reads them, and falls back to this module only when they are older than the TOML files.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from typing import Any
+
+from .loader import (ENTRIES, INDEX, INDEX_VERSION, RETRIEVAL, VOCABULARY, Head, _directory, _parse_toml,
+                     _toml_files, digest)
+from .schema import Entry, entry_to_dict
+
+
+def required_literals(regex: str, ignore_case: bool) -> list[list[str]]:
+    """What every match of `regex` must contain, as an AND of ORs of substrings (3+ characters).
+
+    Walks the parsed regex along its mandatory spine (groups and one-or-more repeats are entered;
+    optional parts and character classes break a run). An alternation whose every branch has a
+    literal or an OR-group of its own becomes one OR-group. The result is a safe prefilter: when a
+    group has no substring in the text, the pattern cannot match it, and is neither compiled nor run.
+    """
+    try:
+        from re import _parser as sre_parse  # Python 3.11+
+    except ImportError:  # pragma: no cover
+        import sre_parse  # type: ignore[no-redef]
+    from re import _constants as c  # type: ignore[attr-defined]
+
+    def spine(items: Any, fold: bool) -> list[list[str]]:
+        groups: list[list[str]] = []
+        run: list[str] = []
+
+        def flush() -> None:
+            # Three characters at least; two suffice for a Chinese word (卡住, 显存), which is
+            # as selective as an English one of five.
+            if len(run) >= 3 or (len(run) == 2 and all(ord(ch) > 0x2E7F for ch in run)):
+                text = "".join(run)
+                groups.append([text.lower() if fold else text])
+            run.clear()
+
+        for op, arg in items:
+            if op is c.LITERAL:
+                run.append(chr(arg))
+            elif op is c.SUBPATTERN:
+                if arg[1] & c.SRE_FLAG_IGNORECASE and not fold:
+                    flush()  # (?i:...) inside a case-sensitive pattern: no safe literal here
+                    continue
+                if _has_branch(arg[-1]):
+                    flush()
+                    groups.extend(spine(arg[-1], fold))
+                    continue
+                # A plain group: its literals continue the current run.
+                for inner_op, inner_arg in arg[-1]:
+                    if inner_op is c.LITERAL:
+                        run.append(chr(inner_arg))
+                    else:
+                        flush()
+                        groups.extend(spine([(inner_op, inner_arg)], fold))
+            elif op is c.BRANCH:
+                flush()
+                alternatives: set[str] = set()
+                for branch in arg[1]:
+                    best = _most_selective(spine(branch, fold))
+                    if best is None:
+                        alternatives.clear()
+                        break
+                    alternatives.update(best)
+                if alternatives:
+                    groups.append(sorted(alternatives))
+            elif op in (c.MAX_REPEAT, c.MIN_REPEAT) and arg[0] >= 1:
+                flush()
+                groups.extend(spine(arg[2], fold))
+            elif op is c.AT:
+                continue  # anchors consume nothing
+            else:
+                flush()
+        flush()
+        return groups
+
+    def _has_branch(items: Any) -> bool:
+        return any(op is c.BRANCH for op, _ in items)
+
+    def _most_selective(groups: list[list[str]]) -> list[str] | None:
+        # The branch's longest literal; else, when the branch is itself made of alternations
+        # ("(?:hangs|stuck) ... (?:num_workers|dataloader)"), the group whose shortest substring
+        # is longest. Either is contained in every match of the branch.
+        singles = [g for g in groups if len(g) == 1]
+        if singles:
+            return max(singles, key=lambda g: len(g[0]))
+        return max(groups, key=lambda g: (min(map(len, g)), -len(g))) if groups else None
+
+    try:
+        parsed = sre_parse.parse(regex, 0)
+    except Exception:
+        return []
+    fold = ignore_case or bool(parsed.state.flags & c.SRE_FLAG_IGNORECASE)
+    return spine(list(parsed), fold)
+
+
+def head_of(entry: Entry) -> Head:
+    """What matching needs of an entry, with each pattern's literal prefilter."""
+    return Head(entry.id, entry.title, entry.patterns,
+                tuple(tuple(tuple(g) for g in required_literals(p.regex, p.ignore_case)) for p in entry.patterns),
+                entry.refined_by)
+
+
+def build_entries(entries: dict[str, Entry]) -> tuple[bytes, dict[str, tuple[int, int]]]:
+    """entries.jsonl (one validated entry a line, without its patterns: the index has them) and
+    each line's offset and length."""
+    out = bytearray()
+    offsets = {}
+    for entry in entries.values():
+        data = entry_to_dict(entry)
+        del data["patterns"]
+        line = json.dumps(data, ensure_ascii=False).encode("utf-8")
+        offsets[entry.id] = (len(out), len(line))
+        out += line + b"\n"
+    return bytes(out), offsets
+
+
+def build_index(files: list[tuple[str, bytes]] | None = None) -> dict[str, Any]:
+    files = _toml_files() if files is None else files
+    entries = _parse_toml(files)
+    heads = [head_of(e) for e in entries.values()]
+    _, offsets = build_entries(entries)
+    return {
+        "index_version": INDEX_VERSION,
+        "digest": digest(files),
+        "heads": [{"id": h.id, "title": h.title, "patterns": [entry_to_dict(p) for p in h.patterns],
+                   "literals": [[list(g) for g in x] for x in h.literals], "refined_by": list(h.refined_by),
+                   "entry_at": list(offsets[h.id])}
+                  for h in heads],
+    }
+
+
+_VOCAB_WORD = re.compile(r"[a-z][a-z0-9_]+")
+
+
+def build_retrieval(entries: Any, files_digest: str = "") -> dict[str, Any]:
+    """The retrieval index (BM25 documents) and the vocabulary of the entries."""
+    from .retrieve import build
+
+    entries = list(entries)
+    data = build(entries)
+    words: set[str] = set()
+    for e in entries:
+        for text in (e.title, e.summary, e.explanation, *e.symptoms, *(x.text for x in e.examples)):
+            words.update(_VOCAB_WORD.findall(text.lower()))
+    data["vocabulary"] = sorted(words)
+    data["digest"] = files_digest
+    return data
+
+
+def write_index() -> str:
+    files = _toml_files()
+    path = os.path.join(_directory(), INDEX)
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(json.dumps(build_index(files), indent=1, ensure_ascii=False) + "\n")
+    entries = _parse_toml(files)
+    with open(os.path.join(_directory(), ENTRIES), "wb") as fh:
+        fh.write(build_entries(entries)[0])
+    retrieval = build_retrieval(entries.values(), digest(files))
+    for name, key in ((RETRIEVAL, "docs"), (VOCABULARY, "vocabulary")):
+        with open(os.path.join(_directory(), name), "w", encoding="utf-8") as fh:
+            part = {key: retrieval[key], "digest": retrieval["digest"]}
+            fh.write(json.dumps(part, ensure_ascii=False, separators=(",", ":"), sort_keys=True) + "\n")
+    return path
+
+
+if __name__ == "__main__":
+    print(f"wrote {write_index()}")

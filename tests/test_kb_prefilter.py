@@ -1,0 +1,52 @@
+"""The literal prefilter of knowledge patterns (loader.required_literals) is what keeps a pattern
+from being compiled and run on a text that cannot hold it. It must be safe (never filter out a text
+the pattern matches) and it must filter: a pattern made of alternations alone, such as the symptom
+patterns in words, still gets a group of substrings."""
+
+from __future__ import annotations
+
+import re
+
+from torchdoctor.kb.build import required_literals
+from torchdoctor.kb.loader import load
+from torchdoctor.kb.matcher import _Haystack
+
+
+def _passes(groups, text: str, ignore_case: bool) -> bool:
+    return _Haystack([(1, text)]).contains_all(groups, ignore_case)
+
+
+def test_every_pattern_that_matches_a_knowledge_text_passes_its_prefilter():
+    kb = load()
+    texts = [x.text for e in kb.entries.values() for x in (*e.examples, *e.near_misses)]
+    texts += [s for e in kb.entries.values() for s in e.symptoms]
+    stacks = [(_Haystack([(1, t)]), t) for t in texts]
+    unsafe, filtered = [], 0
+    for head in kb.heads.values():
+        for pattern, groups in zip(head.patterns, head.literals):
+            flags = (re.IGNORECASE if pattern.ignore_case else 0) | re.MULTILINE
+            for stack, text in stacks:
+                if not stack.contains_all(groups, pattern.ignore_case):
+                    filtered += 1
+                    if re.search(pattern.regex, text, flags):
+                        unsafe.append((head.id, pattern.regex[:60], text[:60]))
+    assert not unsafe, unsafe[:5]
+    assert filtered  # and it does filter
+
+
+def test_an_alternation_of_alternations_gets_a_group():
+    regex = (r"(?:\bhang(?:s|ing)?\b|\bstuck\b|卡住)[^\n]{0,80}?(?:num_workers?|data ?loader)"
+             r"|(?:num_workers?|data ?loader)[^\n]{0,80}?(?:\bhangs?\b|\bstuck\b|卡住)")
+    groups = required_literals(regex, ignore_case=True)
+    assert groups == [["loader", "num_worker"]]
+    hang = "Training hangs forever with num_workers=8"
+    assert re.search(regex, hang, re.I) and _passes(groups, hang, True)
+    # A close healthy line: the hang is about something else, and the pattern is never compiled.
+    assert not _passes(groups, "Training hangs forever at the barrier", True)
+
+
+def test_a_branch_without_any_literal_leaves_the_alternation_out():
+    # "12x34" has no fixed substring of three characters: no group may claim that every match
+    # holds one of its substrings.
+    assert required_literals(r"\d+x\d+|shape mismatch", ignore_case=True) == []
+    assert required_literals(r"(?:\d+|several) ranks|gpu 0", ignore_case=True) == [[" ranks", "gpu 0"]]
