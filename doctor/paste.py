@@ -4,7 +4,9 @@ People do not paste clean terminal output. They paste from a GitHub issue (markd
 the error, `> ` quote prefixes, ``` fences, `<details>` blocks), from a web page (HTML entities,
 lines re-wrapped at the page width), from a terminal that hard-wrapped at 80 columns mid-word,
 from a Chinese IME (full-width colons and brackets), from Jupyter (a `----> 12` traceback with
-`Cell In[5], line 3` frames), or they write the error into a sentence ("When I run it I get
+`Cell In[5], line 3` frames), from an app that lets `rich` draw its tracebacks in a box (typer,
+Hugging Face and ComfyUI tools), from a JSON log field or a repr (the message as a string literal,
+its line breaks written `\n`), or they write the error into a sentence ("When I run it I get
 RuntimeError: ..."). Both `explain` and `env --facts` read such text; this module turns it back
 into the lines a program printed, and keeps, for every line it returns, the number of the user's
 line it came from, so evidence can still point into what the user pasted.
@@ -16,6 +18,7 @@ own output and goes through the cheap per-line clean-up alone (see `clean_line`)
 from __future__ import annotations
 
 import html
+import json
 import re
 import unicodedata
 from collections import Counter
@@ -67,6 +70,38 @@ _IPY_OLD_FRAME = re.compile(r"^(?P<file>\S+\.pyx?|<ipython-input-[\w-]+>) in (?P
 _IPY_SOURCE = re.compile(r"^\s*-*>?\s*\d+\s")
 # A framework's banner in front of the message (ComfyUI).
 _BANNER = re.compile(r"^\s*!!! Exception during processing !!!\s*")
+
+# `rich` tracebacks (rich.traceback, typer's pretty exceptions): frames inside a rounded box,
+#   ╭──── Traceback (most recent call last) ────╮
+#   │ /path/train.py:12 in main                 │     (`in main:12` when the file is not on disk)
+#   │ ❱ 12 │   loss = model(x)                   │     (the current line; its neighbours are context)
+#   │ ╭── locals ──╮                             │
+#   ╰───────────────────────────────────────────╯
+#   RuntimeError: ...
+# Box-drawing characters of the rounded, square and heavy boxes rich draws (ASCII-only terminals
+# get another box, too rare in pastes to guess at).
+_BOX_SIDE = "│┃"
+_BOX_TOP = "╭┌┏"
+_BOX_BOTTOM = "╰└┗"
+_BOX_ROW = re.compile(r"^(?P<prefix>\s*(?:\[(?:rank|default)\d+\]:\s?)?)(?P<edge>[│┃╭┌┏╰└┗])")
+_BOX_FULL_ROW = re.compile(r"\S ?[│┃]\s*$")
+_BOX_RIGHT = re.compile(r"\s*[│┃╮┐┓╯┘┛]\s*$")
+_RICH_SOURCE = re.compile(r"^\s*(?P<now>[❱>→]\s*)?\d+(?: |$)(?P<code>.*)$")
+_RICH_GUIDES = re.compile(r"^(?:[│┃] {0,3})+")
+_RICH_TITLE = re.compile(r"^(?P<file>\S.*?):(?P<line>\d+) in (?P<func>[\w<>.\[\]-]+)$")
+_RICH_TITLE_NO_FILE = re.compile(r"^in (?P<func>[\w<>.\[\]-]+):(?P<line>\d+)$")
+_RICH_HIDDEN = re.compile(r"^\.\.\. \d+ frames? hidden \.\.\.$")
+# Locals drawn beside the code (a wide terminal): the code column ends where the locals panel starts.
+_RICH_BESIDE = re.compile(r"\s+[│┃╭┌┏╰└┗][─━ ].*$")
+
+# A message printed as a string literal (a JSON log field, a Python repr): its line breaks and tabs
+# are the two characters `\n` / `\t`, other scripts `\uXXXX`. Only a line whose every backslash
+# starts an escape is read that way, and never one with a drive path (`C:\new\test.py`): a Windows
+# path's backslashes are followed by any letter, and a literal's by a few.
+_ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|.)")
+_ESCAPED_BREAK = re.compile(r"\\(?:[nt'\"]|u[0-9a-fA-F]{4})")
+_SINGLE_BACKSLASH_DRIVE = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z]:\\(?!\\)")
+_ESCAPES = {"n": "\n", "t": "\t", "r": "", '"': '"', "'": "'", "\\": "\\", "/": "/"}
 
 _STRUCTURE = re.compile(
     r"^(?:\s|Traceback \(most recent|During handling|The above exception|frame #\d|Exception raised from"
@@ -245,6 +280,128 @@ def _joins(prev: str, nxt: str, width: int, hard: bool, vocabulary: frozenset[st
     return "" if hard else " "
 
 
+def _unescaped(line: str) -> str | None:
+    """The text of a message written as a string literal (`...:\\n\\tMissing key(s)...`), or None
+    when the line is not one. A JSON log record gives the text of its fields, each on lines of
+    its own (a level or a logger name, one word, is left out)."""
+    head = line.strip()
+    if head.startswith("{") and head.endswith("}") and '":' in head:
+        try:
+            record = json.loads(head)
+        except ValueError:
+            record = None
+        if isinstance(record, dict):
+            texts = [v for v in record.values() if isinstance(v, str) and (" " in v.strip() or "\n" in v)]
+            if texts:
+                return "\n".join(texts)
+    if "\\" not in line or not _ESCAPED_BREAK.search(line) or _SINGLE_BACKSLASH_DRIVE.search(line):
+        return None
+    out = []
+    last = 0
+    for m in _ESCAPE.finditer(line):
+        code = m.group(0)[1:]
+        if code in _ESCAPES:
+            text = _ESCAPES[code]
+        elif code[0] in "ux" and len(code) > 1:
+            text = chr(int(code[1:], 16))
+            if 0xD800 <= ord(text) <= 0xDFFF:
+                text = "\ufffd"  # half of an emoji's surrogate pair: nothing a pattern reads
+        else:
+            return None  # `\d`, `\U`: a backslash that is not an escape, so not a literal
+        out.append(line[last:m.start()])
+        out.append(text)
+        last = m.end()
+    out.append(line[last:])
+    return "".join(out)
+
+
+def _has_rich_box(lines: list[str]) -> bool:
+    """Whether the text holds a rich traceback: its box's title, or (a paste that starts inside the
+    box) box rows with a marked source line or a frame title. A table rich drew is not one."""
+    sides = 0
+    traceback_row = False
+    for line in lines:
+        m = _BOX_ROW.match(line)
+        if m is None:
+            continue
+        if m["edge"] in _BOX_TOP and "Traceback" in line:
+            return True
+        if m["edge"] in _BOX_SIDE:
+            sides += 1
+            inner = _BOX_RIGHT.sub("", line[m.end():]).strip()
+            traceback_row = traceback_row or inner.startswith("❱") or bool(_RICH_TITLE.match(inner))
+        if sides >= 3 and traceback_row:
+            return True
+    return False
+
+
+def _unboxed(items: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """A rich traceback as the plain interpreter prints it: the box's title becomes the
+    `Traceback` header, each frame title a `File` line with the current source line under it;
+    context lines, locals panels and borders go."""
+    out: list[tuple[int, str]] = []
+    nested = 0  # inside a locals panel (or another box within the traceback's box)
+    # A frame title rich wrapped over several rows: at a space, or, where a path is longer than the
+    # box, folded mid-word (the row is then full up to the border).
+    title: list[tuple[int, str, str, bool]] = []
+
+    def flush_title() -> None:
+        if not title:
+            return
+        joined = ""
+        folded = False
+        for _, _, piece, full in title:
+            joined += ("" if folded else " ") + piece if joined else piece
+            folded = full
+        number, prefix = title[0][0], title[0][1]
+        m = _RICH_TITLE.match(joined) or _RICH_TITLE_NO_FILE.match(joined)
+        if m:
+            file = m.groupdict().get("file") or "<unknown>"
+            out.append((number, f'{prefix}  File "{file}", line {m["line"]}, in {m["func"]}'))
+        else:
+            out.extend((n, p + piece) for n, p, piece, _ in title)
+        title.clear()
+
+    for number, line in items:
+        m = _BOX_ROW.match(line)
+        if m is None:
+            flush_title()
+            nested = 0
+            out.append((number, line))
+            continue
+        prefix, edge = m["prefix"], m["edge"]
+        if edge in _BOX_TOP:
+            flush_title()
+            if "Traceback" in line:
+                out.append((number, prefix + "Traceback (most recent call last):"))
+            continue
+        if edge in _BOX_BOTTOM:
+            flush_title()
+            continue
+        inner = _BOX_RIGHT.sub("", line[m.end():]).strip()
+        head = inner[:1]
+        if head and head in _BOX_TOP:
+            nested += 1
+            continue
+        if nested:
+            if head and head in _BOX_BOTTOM:
+                nested -= 1
+            continue
+        if not inner or _RICH_HIDDEN.match(inner):
+            flush_title()
+            continue
+        src = _RICH_SOURCE.match(inner)
+        if src is not None and not title:
+            if src["now"]:
+                code = _RICH_BESIDE.sub("", _RICH_GUIDES.sub("", src["code"].lstrip(" "))).strip()
+                if code:
+                    out.append((number, prefix + "    " + code))
+            continue
+        title.append((number, prefix, inner, bool(_BOX_FULL_ROW.search(line))))
+    flush_title()
+    return out
+
+
 def clean(text: str, vocabulary: "frozenset[str] | Callable[[], frozenset[str]] | None" = None) -> Cleaned:
     """The lines a program printed, from a pasted text. `vocabulary` (lower-case words) helps
     tell a line cut mid-word from one cut between words."""
@@ -252,13 +409,21 @@ def clean(text: str, vocabulary: "frozenset[str] | Callable[[], frozenset[str]] 
     lines: list[str] = []
     origin: list[int] = []
     quoted = [_is_quoted(x) for x in raw]
+    items: list[tuple[int, str]] = []
     for number, line in enumerate(raw, 1):
         if quoted[number - 1] and (
             (number > 1 and quoted[number - 2]) or (number < len(raw) and quoted[number])
             or _EXC_START.match(_QUOTE.sub("", line, count=1))
         ):
             line = _QUOTE.sub("", line, count=1)
-        line = clean_line(line.rstrip())
+        literal = _unescaped(line) if "\\" in line or line.lstrip().startswith("{") else None
+        if literal is not None:
+            items.extend((number, clean_line(piece.rstrip())) for piece in literal.split("\n"))
+        else:
+            items.append((number, clean_line(line.rstrip())))
+    if _has_rich_box([x for _, x in items]):
+        items = _unboxed(items)
+    for number, line in items:
         ipy = _ipython(line)
         if ipy is not None:
             line = ipy

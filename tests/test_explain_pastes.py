@@ -101,6 +101,80 @@ def test_jupyter_traceback_becomes_a_plain_one():
     assert first(text) == "shape-mismatch-matmul"
 
 
+def _rich_traceback(width: int) -> str:
+    """A traceback drawn by rich itself (as typer and Hugging Face tools print it), with locals."""
+    import io
+
+    from rich.console import Console
+    from rich.traceback import Traceback
+
+    def forward(batch):
+        weights = [0.5, 0.25]
+        raise RuntimeError(DEVICE.split(": ", 1)[1])
+
+    out = io.StringIO()
+    try:
+        forward([1, 2, 3])
+    except RuntimeError:
+        Console(file=out, width=width, color_system=None).print(Traceback(show_locals=True, width=width))
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("width", [80, 120, 240])
+def test_a_rich_traceback_becomes_a_plain_one(width):
+    text = _rich_traceback(width)
+    assert "╭" in text and "❱" in text  # really rich's box (locals below or beside the code)
+    cleaned = paste.clean(text)
+    assert cleaned.lines[0] == "Traceback (most recent call last):"
+    frames = [x for x in cleaned.lines if x.startswith('  File "')]
+    assert len(frames) == 2 and frames[1].endswith("in forward")
+    assert "weights = " not in cleaned.text and "│" not in cleaned.text  # no locals, no box
+    parsed = parse(text)
+    assert any(f.endswith("in forward") for f in parsed.final.frames)
+    assert parsed.final.line_no == text.split("\n").index(next(x for x in text.split("\n") if x.startswith("RuntimeError"))) + 1
+    assert first(text) == "device-mismatch"
+
+
+def test_a_rich_frame_title_folded_over_rows_is_one_frame():
+    pasted = ("│ /home/user/envs/kraken/lib/python3.8/site-packages/torch/utils/data/dataloader.py:1024  │\n"
+              "│ in _try_get_data                                                                 │\n"
+              "│                                                                                  │\n"
+              "│ ❱ 1024 │   │   │   raise RuntimeError('DataLoader worker (pid(s) {}) exited unexp  │\n"
+              "│ /home/user/envs/kraken/lib/python3.8/site-packages/torch/utils/data/_utils/signal_h│\n"
+              "│ andling.py:66 in handler                                                         │\n"
+              "╰──────────────────────────────────────────────────────────────────────────────────╯")
+    lines = paste.clean(pasted).lines
+    assert lines[0].endswith('dataloader.py", line 1024, in _try_get_data')
+    assert lines[1].strip().startswith("raise RuntimeError('DataLoader worker")
+    assert lines[2].endswith('_utils/signal_handling.py", line 66, in handler')
+
+
+def test_a_table_drawn_with_box_characters_is_not_a_traceback():
+    table = ("┏━━━━━━━━━┳━━━━━━━┓\n┃ package ┃ ver   ┃\n┡━━━━━━━━━╇━━━━━━━┩\n│ torch   │ 2.3.0 │\n"
+             "│ 12 GPUs │ found │\n│ cuda    │ 12.1  │\n└─────────┴───────┘")
+    assert paste.clean(table).lines == table.split("\n")
+
+
+@pytest.mark.parametrize("pasted", [
+    # a JSON log record
+    '{"ts": "2024-05-01T10:00:00Z", "level": "ERROR", "msg": "Traceback (most recent call last):\\n  File \\"train.py\\", '
+    'line 40, in <module>\\n    model.load_state_dict(sd)\\nRuntimeError: Error(s) in loading state_dict for Net:\\n\\t'
+    'Missing key(s) in state_dict: \\"fc.weight\\", \\"fc.bias\\". "}',
+    # a repr printed by a logger
+    "error=RuntimeError('Error(s) in loading state_dict for Net:\\n\\tMissing key(s) in state_dict: \"fc.weight\", \"fc.bias\". ')",
+])
+def test_a_message_written_as_a_string_literal_is_read_as_lines(pasted):
+    cleaned = paste.clean(pasted)
+    assert any(x.startswith('\tMissing key(s) in state_dict: "fc.weight", "fc.bias".') for x in cleaned.lines)
+    assert set(cleaned.origin) == {1}
+    assert first(pasted) == "state-dict-key-mismatch"
+
+
+def test_a_windows_path_is_not_a_string_literal():
+    line = 'OSError: [WinError 126] Error loading "C:\\new\\torch\\lib\\c10.dll" or one of its dependencies.'
+    assert paste.clean(line).lines == [line]
+
+
 def test_utf16_log_is_read(tmp_path):
     data = ("Traceback (most recent call last):\r\n" + DEVICE + "\r\n").encode("utf-16")
     assert first(data) == "device-mismatch"
