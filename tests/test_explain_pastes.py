@@ -175,6 +175,23 @@ def test_a_windows_path_is_not_a_string_literal():
     assert paste.clean(line).lines == [line]
 
 
+def test_a_message_quoted_with_its_first_letter_recased_is_recognised():
+    from torchdoctor.kb.schema import Pattern
+
+    assert Pattern("Expected input batch_size").matched_regex == "[Ee]xpected input batch_size"
+    # Prose and symptom patterns say what they match themselves; a case-free pattern needs nothing.
+    assert Pattern("expected x", scope="line").matched_regex == "expected x"
+    assert Pattern("expected x", ignore_case=True).matched_regex == "expected x"
+    assert Pattern(r"\bfoo").matched_regex == r"\bfoo"
+    assert first("在训练时报错 expected input batch_size (64) to match target batch_size (400). 怎么办") \
+        == "input-target-batch-size-mismatch"
+    assert first("RuntimeError: Error(s) in loading state_dict for Net:\n\tSize mismatch for fc.weight: copying a "
+                 "param with shape torch.Size([5, 10]) from checkpoint, the shape in current model is "
+                 "torch.Size([6, 10]).") == "state-dict-size-mismatch"
+    # Only the first letter: the rest of the message still has to be PyTorch's.
+    assert first("在训练时报错 expected input size to match the target size") is None
+
+
 def test_utf16_log_is_read(tmp_path):
     data = ("Traceback (most recent call last):\r\n" + DEVICE + "\r\n").encode("utf-16")
     assert first(data) == "device-mismatch"

@@ -82,11 +82,12 @@ _COMPILED: dict[tuple[str, bool, bool], re.Pattern[str]] = {}
 
 
 def _compile(pattern: Pattern, multiline: bool) -> re.Pattern[str]:
-    key = (pattern.regex, pattern.ignore_case, multiline)
+    regex = pattern.matched_regex
+    key = (regex, pattern.ignore_case, multiline)
     rx = _COMPILED.get(key)
     if rx is None:
         flags = (re.IGNORECASE if pattern.ignore_case else 0) | (re.MULTILINE if multiline else 0)
-        rx = _COMPILED[key] = re.compile(pattern.regex, flags)
+        rx = _COMPILED[key] = re.compile(regex, flags)
     return rx
 
 
