@@ -215,10 +215,11 @@ def _split_inline_exception(line: str) -> list[str]:
     return [head, line[m.start():]]
 
 
-def _wrap_width(lines: list[str]) -> tuple[int, bool] | None:
+def _wrap_width(lines: list[str], widths: list[int]) -> tuple[int, bool] | None:
     """The column a paste was wrapped at, and whether it was cut mid-word (hard) or at spaces
-    (soft); None when the text shows no sign of re-wrapping."""
-    lengths = [len(x) for x in lines if len(x) >= 50]
+    (soft); None when the text shows no sign of re-wrapping. `widths`: each line's width as it was
+    pasted (the clean-up changes it: `。` becomes `. `), -1 for a piece that did not end a line."""
+    lengths = [n for n in widths if n >= 50]
     if len(lengths) < 2:
         return None
     counts = Counter(lengths)
@@ -228,7 +229,7 @@ def _wrap_width(lines: list[str]) -> tuple[int, bool] | None:
     # terminal cut at a space, stripped.)
     just_under = sum(
         1 for i, x in enumerate(lines[:-1])
-        if width - 12 <= len(x) < width - 1 and lines[i + 1] and not _STRUCTURE.match(lines[i + 1])
+        if width - 12 <= widths[i] < width - 1 and lines[i + 1] and not _STRUCTURE.match(lines[i + 1])
     )
     if same >= 2 and 60 <= width <= 240 and same >= 0.25 * len(lengths) and just_under <= same // 3:
         return width, True
@@ -245,25 +246,32 @@ _EDGE_WORD_END = re.compile(r"[A-Za-z0-9_]+$")
 _EDGE_WORD_START = re.compile(r"^[A-Za-z0-9_]+")
 
 
-def _joins(prev: str, nxt: str, width: int, hard: bool, vocabulary: frozenset[str] | None = None) -> str | None:
-    """The separator to join `nxt` onto `prev` with when the paste wrapped `prev` there."""
+def _joins(prev: str, nxt: str, width: int, hard: bool, vocabulary: frozenset[str] | None = None,
+           prev_width: int | None = None) -> str | None:
+    """The separator to join `nxt` onto `prev` with when the paste wrapped `prev` there.
+    `prev_width`: how wide `prev` was as pasted (its length unless the clean-up changed it)."""
     if not nxt or not prev:
         return None
-    if nxt[0] == " " and nxt[1:2] not in (" ", "\t", "") and (len(prev) == width or not hard) \
+    pw = len(prev) if prev_width is None else prev_width
+    if nxt[0] == " " and nxt[1:2] not in (" ", "\t", "") and (pw == width or not hard) \
             and not _STRUCTURE.match(nxt[1:]) and not _EXC_START.match(nxt[1:]):
         return ""  # the cut fell just before a space, which the next line kept
     if _STRUCTURE.match(nxt) or _EXC_START.match(nxt) or _ipython(nxt) is not None:
         return None
-    if prev.lstrip().startswith(("File \"", "Traceback")):
+    if prev.lstrip().startswith("Traceback"):
         return None
+    if prev.lstrip().startswith('File "'):
+        # A frame line a terminal cut inside its path goes on in a line that is not indented; the
+        # line under a whole frame is its source, indented.
+        return "" if hard and pw == width and not nxt[0].isspace() else None
     if hard:
-        if len(prev) == width - 1 and not prev.endswith(" "):
+        if pw == width - 1 and not prev.endswith(" "):
             return " "  # the cut fell on a space, which the paste stripped
-        if len(prev) != width:
+        if pw != width:
             return None
     else:
         first = nxt.split(" ", 1)[0]
-        if not (len(prev) + 1 + len(first) > width and len(prev) >= width - 25):
+        if not (pw + 1 + len(first) > width and pw >= width - 25):
             return None
     # Mid-word or between words? Where both halves and their union are words we know, the
     # vocabulary decides; otherwise the layout does (a terminal cuts anywhere, a page at spaces).
@@ -335,11 +343,12 @@ def _has_rich_box(lines: list[str]) -> bool:
     return False
 
 
-def _unboxed(items: list[tuple[int, str]]) -> list[tuple[int, str]]:
+def _unboxed(items: list[tuple[int, str, int]]) -> list[tuple[int, str, int]]:
     """A rich traceback as the plain interpreter prints it: the box's title becomes the
     `Traceback` header, each frame title a `File` line with the current source line under it;
-    context lines, locals panels and borders go."""
-    out: list[tuple[int, str]] = []
+    context lines, locals panels and borders go. (Rebuilt lines were never wrapped by the paste:
+    their width is their own.)"""
+    out: list[tuple[int, str, int]] = []
     nested = 0  # inside a locals panel (or another box within the traceback's box)
     # A frame title rich wrapped over several rows: at a space, or, where a path is longer than the
     # box, folded mid-word (the row is then full up to the border).
@@ -357,23 +366,25 @@ def _unboxed(items: list[tuple[int, str]]) -> list[tuple[int, str]]:
         m = _RICH_TITLE.match(joined) or _RICH_TITLE_NO_FILE.match(joined)
         if m:
             file = m.groupdict().get("file") or "<unknown>"
-            out.append((number, f'{prefix}  File "{file}", line {m["line"]}, in {m["func"]}'))
+            frame = f'{prefix}  File "{file}", line {m["line"]}, in {m["func"]}'
+            out.append((number, frame, len(frame)))
         else:
-            out.extend((n, p + piece) for n, p, piece, _ in title)
+            out.extend((n, p + piece, len(p + piece)) for n, p, piece, _ in title)
         title.clear()
 
-    for number, line in items:
+    for number, line, width in items:
         m = _BOX_ROW.match(line)
         if m is None:
             flush_title()
             nested = 0
-            out.append((number, line))
+            out.append((number, line, width))
             continue
         prefix, edge = m["prefix"], m["edge"]
         if edge in _BOX_TOP:
             flush_title()
             if "Traceback" in line:
-                out.append((number, prefix + "Traceback (most recent call last):"))
+                header = prefix + "Traceback (most recent call last):"
+                out.append((number, header, len(header)))
             continue
         if edge in _BOX_BOTTOM:
             flush_title()
@@ -395,7 +406,7 @@ def _unboxed(items: list[tuple[int, str]]) -> list[tuple[int, str]]:
             if src["now"]:
                 code = _RICH_BESIDE.sub("", _RICH_GUIDES.sub("", src["code"].lstrip(" "))).strip()
                 if code:
-                    out.append((number, prefix + "    " + code))
+                    out.append((number, prefix + "    " + code, len(prefix) + 4 + len(code)))
             continue
         title.append((number, prefix, inner, bool(_BOX_FULL_ROW.search(line))))
     flush_title()
@@ -409,49 +420,59 @@ def clean(text: str, vocabulary: "frozenset[str] | Callable[[], frozenset[str]] 
     lines: list[str] = []
     origin: list[int] = []
     quoted = [_is_quoted(x) for x in raw]
-    items: list[tuple[int, str]] = []
+    widths: list[int] = []
+    # (user's line number, text, its width as pasted): a terminal or a page wrapped the text as it
+    # was shown, before the clean-up changed any lengths.
+    items: list[tuple[int, str, int]] = []
     for number, line in enumerate(raw, 1):
         if quoted[number - 1] and (
             (number > 1 and quoted[number - 2]) or (number < len(raw) and quoted[number])
             or _EXC_START.match(_QUOTE.sub("", line, count=1))
         ):
             line = _QUOTE.sub("", line, count=1)
+        line = line.rstrip()
+        shown = len(html.unescape(line)) if "&" in line else len(line)
         literal = _unescaped(line) if "\\" in line or line.lstrip().startswith("{") else None
         if literal is not None:
-            items.extend((number, clean_line(piece.rstrip())) for piece in literal.split("\n"))
+            pieces = literal.split("\n")
+            items.extend((number, clean_line(piece.rstrip()), -1) for piece in pieces[:-1])
+            items.append((number, clean_line(pieces[-1].rstrip()), shown))
         else:
-            items.append((number, clean_line(line.rstrip())))
-    if _has_rich_box([x for _, x in items]):
+            items.append((number, clean_line(line), shown))
+    if _has_rich_box([x for _, x, _ in items]):
         items = _unboxed(items)
-    for number, line in items:
+    for number, line, shown in items:
         ipy = _ipython(line)
         if ipy is not None:
             line = ipy
+            shown = len(ipy)
         elif _IPY_SOURCE.match(line) and lines and (lines[-1].lstrip().startswith("File ") or
                                                      _IPY_SOURCE.match(raw[number - 2] if number > 1 else "")):
             line = "    " + line.strip()  # `---> 12 x = f()` under a frame: source, not a message
-        for piece in line.split("\n"):
-            for part in _split_inline_exception(piece):
-                lines.append(part.rstrip())
-                origin.append(number)
+            shown = len(line)
+        parts = [part for piece in line.split("\n") for part in _split_inline_exception(piece)]
+        for k, part in enumerate(parts):
+            lines.append(part.rstrip())
+            origin.append(number)
+            widths.append(shown if k == len(parts) - 1 else -1)
 
-    wrap = _wrap_width(lines) if len(lines) > 1 else None
+    wrap = _wrap_width(lines, widths) if len(lines) > 1 else None
     if wrap is not None:
         width, hard = wrap
         if callable(vocabulary):
             vocabulary = vocabulary()  # only now: most pastes are not re-wrapped
         joined: list[str] = []
         joined_origin: list[int] = []
-        physical = ""  # the last line as pasted, before joining: the wrap decision is about it
-        for line, number in zip(lines, origin):
+        physical, physical_width = "", -1  # the last line as pasted: the wrap decision is about it
+        for line, number, shown in zip(lines, origin, widths):
             if joined:
-                sep = _joins(physical, line, width, hard, vocabulary)
+                sep = _joins(physical, line, width, hard, vocabulary, physical_width)
                 if sep is not None:
                     joined[-1] = joined[-1] + sep + line
-                    physical = line
+                    physical, physical_width = line, shown
                     continue
             joined.append(line)
             joined_origin.append(number)
-            physical = line
+            physical, physical_width = line, shown
         lines, origin = joined, joined_origin
     return Cleaned(lines, origin)

@@ -78,6 +78,43 @@ def test_a_terminal_wrap_mid_word_is_joined(width):
     assert "total capacity" in block.message.replace("\n", "") and block.line_no == 3
 
 
+def _terminal(text: str, width: int) -> str:
+    return "\n".join(line[i:i + width] for line in text.split("\n") for i in range(0, max(len(line), 1), width))
+
+
+def test_a_frame_line_cut_inside_its_path_is_one_frame_again():
+    text = ('Traceback (most recent call last):\n'
+            '  File "C:\\Users\\me\\ComfyUI_windows_portable\\python_embeded\\Lib\\site-packages\\torch\\utils\\'
+            'data\\dataloader.py", line 1133, in _try_get_data\n'
+            '    data = self._data_queue.get(timeout=timeout)\n'
+            '  File "C:\\Users\\me\\ComfyUI_windows_portable\\python_embeded\\Lib\\multiprocessing\\queues.py", '
+            'line 113, in get\n'
+            '    if not self._poll(timeout):\n'
+            'RuntimeError: DataLoader worker (pid(s) 11060) exited unexpectedly')
+    frames = parse(_terminal(text, 80)).final.frames
+    assert [f.rsplit(" in ", 1)[1] for f in frames] == ["_try_get_data", "get"]
+    assert frames[0].endswith("torch\\utils\\data\\dataloader.py:1133 in _try_get_data")
+    # A whole frame line that happens to be as wide as the cut keeps its source line apart.
+    exact = '  File "/opt/envs2/site-packages/torch/nn/modules/conv.py", line 460, in forward'
+    assert len(exact) == 80
+    lines = paste.clean(exact + "\n    return self._conv_forward(input, self.weight, self.bias)\n" + "x" * 80 + "\n"
+                        + "y" * 80).lines
+    assert lines[:2] == [exact, "    return self._conv_forward(input, self.weight, self.bias)"]
+
+
+def test_a_wrap_is_measured_on_the_text_as_pasted():
+    """Full-width punctuation becomes two characters in the clean-up; the terminal cut the line as
+    it was shown, so the cut is still seen as one at the terminal's width."""
+    text = ("加载模型时报错。 OSError: [WinError 126] The specified module could not be found。 Error loading "
+            '"C:\\Users\\me\\AppData\\Local\\Programs\\Python\\Python310\\Lib\\site-packages\\torch\\lib\\fbgemm.dll" '
+            "or one of its dependencies. 请问怎么解决？"
+            "我已经安装了 VC_redist.x64，也重新安装了 torch，还是一样的错误，请问还有什么办法吗？")
+    wrapped = _terminal(text, 80)
+    message = text[text.index("OSError"):text.index(" 请问")].replace("。", ". ")
+    assert any(x.startswith(message) for x in paste.clean(wrapped).lines)
+    assert first(wrapped) == "windows-dll-load-failure"
+
+
 def test_equal_length_log_lines_are_not_a_wrap():
     line = ("[E ProcessGroupNCCL.cpp:737] [Rank {}] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=4, "
             "OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1802212 milliseconds before timing out.")
