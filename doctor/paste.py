@@ -242,6 +242,27 @@ def _wrap_width(lines: list[str], widths: list[int]) -> tuple[int, bool] | None:
     return None
 
 
+def _cut_between_words(lines: list[str], widths: list[int], width: int, vocabulary: frozenset[str]) -> bool:
+    """Whether the few lines that looked cut at one column are only a page's re-flow that happened
+    to leave them equally long: a cut falls between two words we know, and none inside one. (A
+    terminal's cut at a fixed column lands inside a word most of the time.)"""
+    edges = [i for i, n in enumerate(widths[:-1]) if n == width]
+    if not edges or len(edges) > 3:
+        return False
+    between = False
+    for i in edges:
+        left = _EDGE_WORD_END.search(lines[i])
+        right = _EDGE_WORD_START.match(lines[i + 1])
+        if not left or not right:
+            continue
+        a, b = left.group(0).lower(), right.group(0).lower()
+        whole = (a + b) in vocabulary
+        if whole and not (a in vocabulary and b in vocabulary):
+            return False  # "allo" + "cated": cut inside a word
+        between = between or (a in vocabulary and b in vocabulary and not whole)
+    return between
+
+
 _EDGE_WORD_END = re.compile(r"[A-Za-z0-9_]+$")
 _EDGE_WORD_START = re.compile(r"^[A-Za-z0-9_]+")
 
@@ -461,6 +482,8 @@ def clean(text: str, vocabulary: "frozenset[str] | Callable[[], frozenset[str]] 
         width, hard = wrap
         if callable(vocabulary):
             vocabulary = vocabulary()  # only now: most pastes are not re-wrapped
+        if hard and vocabulary and _cut_between_words(lines, widths, width, vocabulary):
+            hard = False
         joined: list[str] = []
         joined_origin: list[int] = []
         physical, physical_width = "", -1  # the last line as pasted: the wrap decision is about it

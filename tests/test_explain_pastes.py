@@ -102,6 +102,20 @@ def test_a_frame_line_cut_inside_its_path_is_one_frame_again():
     assert lines[:2] == [exact, "    return self._conv_forward(input, self.weight, self.bias)"]
 
 
+def test_lines_a_page_reflowed_to_the_same_length_are_not_a_terminal_cut():
+    """Two re-flowed lines can be equally long by chance; where a cut falls between two words we
+    know ("something" / "wrong") and none inside one, the unknown ones ("a" / "graph") are joined
+    with a space too."""
+    text = ("After I moved the model to the GPU and then started the training loop, something\n"
+            "wrong happened when I assigned the node features living on the GPU (cuda:0) to a\n"
+            "graph that was still on the CPU.")
+    assert [len(x) for x in text.split("\n")[:2]] == [80, 80]
+    assert paste.clean(text, KB.vocabulary()).lines == [text.replace("\n", " ")]
+    # A terminal's cut inside a word is still joined without a space.
+    cut = DEVICE[:80] + "\n" + DEVICE[80:160] + "\n" + DEVICE[160:]
+    assert paste.clean(cut, KB.vocabulary()).lines == [DEVICE]
+
+
 def test_a_wrap_is_measured_on_the_text_as_pasted():
     """Full-width punctuation becomes two characters in the clean-up; the terminal cut the line as
     it was shown, so the cut is still seen as one at the terminal's width."""
