@@ -116,6 +116,13 @@ def test_lines_a_page_reflowed_to_the_same_length_are_not_a_terminal_cut():
     assert paste.clean(cut, KB.vocabulary()).lines == [DEVICE]
 
 
+def test_a_message_wrapped_before_the_space_it_kept_is_still_read():
+    report = ("# ComfyUI Error Report\n## Error Details\n- Node ID: 7\n- Node Type: KSampler\n"
+              "- Exception Type: RuntimeError\n"
+              "- Exception Message: mat1 and mat2 shapes cannot be multiplied (770x2048 and\n 768x320)")
+    assert first(report) == "shape-mismatch-matmul"
+
+
 def test_a_wrap_is_measured_on_the_text_as_pasted():
     """Full-width punctuation becomes two characters in the clean-up; the terminal cut the line as
     it was shown, so the cut is still seen as one at the terminal's width."""
