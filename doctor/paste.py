@@ -284,7 +284,9 @@ def _joins(prev: str, nxt: str, width: int, hard: bool, vocabulary: frozenset[st
     if prev.lstrip().startswith('File "'):
         # A frame line a terminal cut inside its path goes on in a line that is not indented; the
         # line under a whole frame is its source, indented.
-        return "" if hard and pw == width and not nxt[0].isspace() else None
+        if not hard or nxt[0].isspace():
+            return None
+        return "" if pw == width else " " if pw == width - 1 else None
     if hard:
         if pw == width - 1 and not prev.endswith(" "):
             return " "  # the cut fell on a space, which the paste stripped
