@@ -319,7 +319,7 @@ def _unescaped(line: str) -> str | None:
     if head.startswith("{") and head.endswith("}") and '":' in head:
         try:
             record = json.loads(head)
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested past what the parser recurses into
             record = None
         if isinstance(record, dict):
             texts = [v for v in record.values() if isinstance(v, str) and (" " in v.strip() or "\n" in v)]

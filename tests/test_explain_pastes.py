@@ -228,6 +228,11 @@ def test_a_message_written_as_a_string_literal_is_read_as_lines(pasted):
     assert first(pasted) == "state-dict-key-mismatch"
 
 
+def test_a_json_line_nested_too_deep_to_parse_is_left_as_it_is():
+    line = '{"msg": "x y", "a": ' + "[" * 100000 + "]" * 100000 + "}"
+    assert paste.clean(line).lines == [line]
+
+
 def test_a_windows_path_is_not_a_string_literal():
     line = 'OSError: [WinError 126] Error loading "C:\\new\\torch\\lib\\c10.dll" or one of its dependencies.'
     assert paste.clean(line).lines == [line]
