@@ -431,6 +431,8 @@ def _unboxed(items: list[tuple[int, str, int]]) -> list[tuple[int, str, int]]:
                 if code:
                     out.append((number, prefix + "    " + code, len(prefix) + 4 + len(code)))
             continue
+        if len(title) >= 8:
+            flush_title()  # no frame title is that long: rows of something else in the box
         title.append((number, prefix, inner, bool(_BOX_FULL_ROW.search(line))))
     flush_title()
     return out
