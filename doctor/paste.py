@@ -4,7 +4,9 @@ People do not paste clean terminal output. They paste from a GitHub issue (markd
 the error, `> ` quote prefixes, ``` fences, `<details>` blocks), from a web page (HTML entities,
 lines re-wrapped at the page width), from a terminal that hard-wrapped at 80 columns mid-word,
 from a Chinese IME (full-width colons and brackets), from Jupyter (a `----> 12` traceback with
-`Cell In[5], line 3` frames), or they write the error into a sentence ("When I run it I get
+`Cell In[5], line 3` frames), from an app that lets `rich` draw its tracebacks in a box (typer,
+Hugging Face and ComfyUI tools), from a JSON log field or a repr (the message as a string literal,
+its line breaks written `\n`), or they write the error into a sentence ("When I run it I get
 RuntimeError: ..."). Both `explain` and `env --facts` read such text; this module turns it back
 into the lines a program printed, and keeps, for every line it returns, the number of the user's
 line it came from, so evidence can still point into what the user pasted.
@@ -15,6 +17,7 @@ own output and goes through the cheap per-line clean-up alone (see `clean_line`)
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from collections import Counter
@@ -81,6 +84,38 @@ _IPY_OLD_FRAME = re.compile(r"^(?P<file>\S+\.pyx?|<ipython-input-[\w-]+>) in (?P
 _IPY_SOURCE = re.compile(r"^\s*-*>?\s*\d+\s")
 # A framework's banner in front of the message (ComfyUI).
 _BANNER = _OnFirstUse(r"^\s*!!! Exception during processing !!!\s*")
+
+# `rich` tracebacks (rich.traceback, typer's pretty exceptions): frames inside a rounded box,
+#   ╭──── Traceback (most recent call last) ────╮
+#   │ /path/train.py:12 in main                 │     (`in main:12` when the file is not on disk)
+#   │ ❱ 12 │   loss = model(x)                   │     (the current line; its neighbours are context)
+#   │ ╭── locals ──╮                             │
+#   ╰───────────────────────────────────────────╯
+#   RuntimeError: ...
+# Box-drawing characters of the rounded, square and heavy boxes rich draws (ASCII-only terminals
+# get another box, too rare in pastes to guess at).
+_BOX_SIDE = "│┃"
+_BOX_TOP = "╭┌┏"
+_BOX_BOTTOM = "╰└┗"
+_BOX_ROW = _OnFirstUse(r"^(?P<prefix>\s*(?:\[(?:rank|default)\d+\]:\s?)?)(?P<edge>[│┃╭┌┏╰└┗])")
+_BOX_FULL_ROW = _OnFirstUse(r"\S ?[│┃]\s*$")
+_BOX_RIGHT = _OnFirstUse(r"\s*[│┃╮┐┓╯┘┛]\s*$")
+_RICH_SOURCE = _OnFirstUse(r"^\s*(?P<now>[❱>→]\s*)?\d+(?: |$)(?P<code>.*)$")
+_RICH_GUIDES = _OnFirstUse(r"^(?:[│┃] {0,3})+")
+_RICH_TITLE = _OnFirstUse(r"^(?P<file>\S.*?):(?P<line>\d+) in (?P<func>[\w<>.\[\]-]+)$")
+_RICH_TITLE_NO_FILE = _OnFirstUse(r"^in (?P<func>[\w<>.\[\]-]+):(?P<line>\d+)$")
+_RICH_HIDDEN = _OnFirstUse(r"^\.\.\. \d+ frames? hidden \.\.\.$")
+# Locals drawn beside the code (a wide terminal): the code column ends where the locals panel starts.
+_RICH_BESIDE = _OnFirstUse(r"\s+[│┃╭┌┏╰└┗][─━ ].*$")
+
+# A message printed as a string literal (a JSON log field, a Python repr): its line breaks and tabs
+# are the two characters `\n` / `\t`, other scripts `\uXXXX`. Only a line whose every backslash
+# starts an escape is read that way, and never one with a drive path (`C:\new\test.py`): a Windows
+# path's backslashes are followed by any letter, and a literal's by a few.
+_ESCAPE = _OnFirstUse(r"\\(?:u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|.)")
+_ESCAPED_BREAK = _OnFirstUse(r"\\(?:[nt'\"]|u[0-9a-fA-F]{4})")
+_SINGLE_BACKSLASH_DRIVE = _OnFirstUse(r"(?<![A-Za-z0-9_])[A-Za-z]:\\(?!\\)")
+_ESCAPES = {"n": "\n", "t": "\t", "r": "", '"': '"', "'": "'", "\\": "\\", "/": "/"}
 
 _STRUCTURE = re.compile(
     r"^(?:\s|Traceback \(most recent|During handling|The above exception|frame #\d|Exception raised from"
@@ -195,10 +230,11 @@ def _split_inline_exception(line: str) -> list[str]:
     return [head, line[m.start():]]
 
 
-def _wrap_width(lines: list[str]) -> tuple[int, bool] | None:
+def _wrap_width(lines: list[str], widths: list[int]) -> tuple[int, bool] | None:
     """The column a paste was wrapped at, and whether it was cut mid-word (hard) or at spaces
-    (soft); None when the text shows no sign of re-wrapping."""
-    lengths = [len(x) for x in lines if len(x) >= 50]
+    (soft); None when the text shows no sign of re-wrapping. `widths`: each line's width as it was
+    pasted (the clean-up changes it: `。` becomes `. `), -1 for a piece that did not end a line."""
+    lengths = [n for n in widths if n >= 50]
     if len(lengths) < 2:
         return None
     counts = Counter(lengths)
@@ -208,7 +244,7 @@ def _wrap_width(lines: list[str]) -> tuple[int, bool] | None:
     # terminal cut at a space, stripped.)
     just_under = sum(
         1 for i, x in enumerate(lines[:-1])
-        if width - 12 <= len(x) < width - 1 and lines[i + 1] and not _STRUCTURE.match(lines[i + 1])
+        if width - 12 <= widths[i] < width - 1 and lines[i + 1] and not _STRUCTURE.match(lines[i + 1])
     )
     if same >= 2 and 60 <= width <= 240 and same >= 0.25 * len(lengths) and just_under <= same // 3:
         return width, True
@@ -221,29 +257,59 @@ def _wrap_width(lines: list[str]) -> tuple[int, bool] | None:
     return None
 
 
+def _cut_between_words(lines: list[str], widths: list[int], width: int, vocabulary: frozenset[str]) -> bool:
+    """Whether the few lines that looked cut at one column are only a page's re-flow that happened
+    to leave them equally long: a cut falls between two words we know, and none inside one. (A
+    terminal's cut at a fixed column lands inside a word most of the time.)"""
+    edges = [i for i, n in enumerate(widths[:-1]) if n == width]
+    if not edges or len(edges) > 3:
+        return False
+    between = False
+    for i in edges:
+        left = _EDGE_WORD_END.search(lines[i])
+        right = _EDGE_WORD_START.match(lines[i + 1])
+        if not left or not right:
+            continue
+        a, b = left.group(0).lower(), right.group(0).lower()
+        whole = (a + b) in vocabulary
+        if whole and not (a in vocabulary and b in vocabulary):
+            return False  # "allo" + "cated": cut inside a word
+        between = between or (a in vocabulary and b in vocabulary and not whole)
+    return between
+
+
 _EDGE_WORD_END = _OnFirstUse(r"[A-Za-z0-9_]+$")
 _EDGE_WORD_START = _OnFirstUse(r"^[A-Za-z0-9_]+")
 
 
-def _joins(prev: str, nxt: str, width: int, hard: bool, vocabulary: frozenset[str] | None = None) -> str | None:
-    """The separator to join `nxt` onto `prev` with when the paste wrapped `prev` there."""
+def _joins(prev: str, nxt: str, width: int, hard: bool, vocabulary: frozenset[str] | None = None,
+           prev_width: int | None = None) -> str | None:
+    """The separator to join `nxt` onto `prev` with when the paste wrapped `prev` there.
+    `prev_width`: how wide `prev` was as pasted (its length unless the clean-up changed it)."""
     if not nxt or not prev:
         return None
-    if nxt[0] == " " and nxt[1:2] not in (" ", "\t", "") and (len(prev) == width or not hard) \
+    pw = len(prev) if prev_width is None else prev_width
+    if nxt[0] == " " and nxt[1:2] not in (" ", "\t", "") and (pw == width or not hard) \
             and not _STRUCTURE.match(nxt[1:]) and not _EXC_START.match(nxt[1:]):
         return ""  # the cut fell just before a space, which the next line kept
     if _STRUCTURE.match(nxt) or _EXC_START.match(nxt) or _ipython(nxt) is not None:
         return None
-    if prev.lstrip().startswith(("File \"", "Traceback")):
+    if prev.lstrip().startswith("Traceback"):
         return None
+    if prev.lstrip().startswith('File "'):
+        # A frame line a terminal cut inside its path goes on in a line that is not indented; the
+        # line under a whole frame is its source, indented.
+        if not hard or nxt[0].isspace():
+            return None
+        return "" if pw == width else " " if pw == width - 1 else None
     if hard:
-        if len(prev) == width - 1 and not prev.endswith(" "):
+        if pw == width - 1 and not prev.endswith(" "):
             return " "  # the cut fell on a space, which the paste stripped
-        if len(prev) != width:
+        if pw != width:
             return None
     else:
         first = nxt.split(" ", 1)[0]
-        if not (len(prev) + 1 + len(first) > width and len(prev) >= width - 25):
+        if not (pw + 1 + len(first) > width and pw >= width - 25):
             return None
     # Mid-word or between words? Where both halves and their union are words we know, the
     # vocabulary decides; otherwise the layout does (a terminal cuts anywhere, a page at spaces).
@@ -260,6 +326,133 @@ def _joins(prev: str, nxt: str, width: int, hard: bool, vocabulary: frozenset[st
     return "" if hard else " "
 
 
+def _unescaped(line: str) -> str | None:
+    """The text of a message written as a string literal (`...:\\n\\tMissing key(s)...`), or None
+    when the line is not one. A JSON log record gives the text of its fields, each on lines of
+    its own (a level or a logger name, one word, is left out)."""
+    head = line.strip()
+    if head.startswith("{") and head.endswith("}") and '":' in head:
+        try:
+            record = json.loads(head)
+        except (ValueError, RecursionError):  # not JSON, or nested past what the parser recurses into
+            record = None
+        if isinstance(record, dict):
+            texts = [v for v in record.values() if isinstance(v, str) and (" " in v.strip() or "\n" in v)]
+            if texts:
+                return "\n".join(texts)
+    if "\\" not in line or not _ESCAPED_BREAK.search(line) or _SINGLE_BACKSLASH_DRIVE.search(line):
+        return None
+    out = []
+    last = 0
+    for m in _ESCAPE.finditer(line):
+        code = m.group(0)[1:]
+        if code in _ESCAPES:
+            text = _ESCAPES[code]
+        elif code[0] in "ux" and len(code) > 1:
+            text = chr(int(code[1:], 16))
+            if 0xD800 <= ord(text) <= 0xDFFF:
+                text = "\ufffd"  # half of an emoji's surrogate pair: nothing a pattern reads
+        else:
+            return None  # `\d`, `\U`: a backslash that is not an escape, so not a literal
+        out.append(line[last:m.start()])
+        out.append(text)
+        last = m.end()
+    out.append(line[last:])
+    return "".join(out)
+
+
+def _has_rich_box(lines: list[str]) -> bool:
+    """Whether the text holds a rich traceback: its box's title, or (a paste that starts inside the
+    box) box rows with a marked source line or a frame title. A table rich drew is not one."""
+    sides = 0
+    traceback_row = False
+    for line in lines:
+        m = _BOX_ROW.match(line)
+        if m is None:
+            continue
+        if m["edge"] in _BOX_TOP and "Traceback" in line:
+            return True
+        if m["edge"] in _BOX_SIDE:
+            sides += 1
+            inner = _BOX_RIGHT.sub("", line[m.end():]).strip()
+            traceback_row = traceback_row or inner.startswith("❱") or bool(_RICH_TITLE.match(inner))
+        if sides >= 3 and traceback_row:
+            return True
+    return False
+
+
+def _unboxed(items: list[tuple[int, str, int]]) -> list[tuple[int, str, int]]:
+    """A rich traceback as the plain interpreter prints it: the box's title becomes the
+    `Traceback` header, each frame title a `File` line with the current source line under it;
+    context lines, locals panels and borders go. (Rebuilt lines were never wrapped by the paste:
+    their width is their own.)"""
+    out: list[tuple[int, str, int]] = []
+    nested = 0  # inside a locals panel (or another box within the traceback's box)
+    # A frame title rich wrapped over several rows: at a space, or, where a path is longer than the
+    # box, folded mid-word (the row is then full up to the border).
+    title: list[tuple[int, str, str, bool]] = []
+
+    def flush_title() -> None:
+        if not title:
+            return
+        joined = ""
+        folded = False
+        for _, _, piece, full in title:
+            joined += ("" if folded else " ") + piece if joined else piece
+            folded = full
+        number, prefix = title[0][0], title[0][1]
+        m = _RICH_TITLE.match(joined) or _RICH_TITLE_NO_FILE.match(joined)
+        if m:
+            file = m.groupdict().get("file") or "<unknown>"
+            frame = f'{prefix}  File "{file}", line {m["line"]}, in {m["func"]}'
+            out.append((number, frame, len(frame)))
+        else:
+            out.extend((n, p + piece, len(p + piece)) for n, p, piece, _ in title)
+        title.clear()
+
+    for number, line, width in items:
+        m = _BOX_ROW.match(line)
+        if m is None:
+            flush_title()
+            nested = 0
+            out.append((number, line, width))
+            continue
+        prefix, edge = m["prefix"], m["edge"]
+        if edge in _BOX_TOP:
+            flush_title()
+            if "Traceback" in line:
+                header = prefix + "Traceback (most recent call last):"
+                out.append((number, header, len(header)))
+            continue
+        if edge in _BOX_BOTTOM:
+            flush_title()
+            continue
+        inner = _BOX_RIGHT.sub("", line[m.end():]).strip()
+        head = inner[:1]
+        if head and head in _BOX_TOP:
+            nested += 1
+            continue
+        if nested:
+            if head and head in _BOX_BOTTOM:
+                nested -= 1
+            continue
+        if not inner or _RICH_HIDDEN.match(inner):
+            flush_title()
+            continue
+        src = _RICH_SOURCE.match(inner)
+        if src is not None and not title:
+            if src["now"]:
+                code = _RICH_BESIDE.sub("", _RICH_GUIDES.sub("", src["code"].lstrip(" "))).strip()
+                if code:
+                    out.append((number, prefix + "    " + code, len(prefix) + 4 + len(code)))
+            continue
+        if len(title) >= 8:
+            flush_title()  # no frame title is that long: rows of something else in the box
+        title.append((number, prefix, inner, bool(_BOX_FULL_ROW.search(line))))
+    flush_title()
+    return out
+
+
 def clean(text: str, vocabulary: "frozenset[str] | Callable[[], frozenset[str]] | None" = None) -> Cleaned:
     """The lines a program printed, from a pasted text. `vocabulary` (lower-case words) helps
     tell a line cut mid-word from one cut between words."""
@@ -267,41 +460,65 @@ def clean(text: str, vocabulary: "frozenset[str] | Callable[[], frozenset[str]] 
     lines: list[str] = []
     origin: list[int] = []
     quoted = [_is_quoted(x) for x in raw]
+    widths: list[int] = []
+    # (user's line number, text, its width as pasted): a terminal or a page wrapped the text as it
+    # was shown, before the clean-up changed any lengths.
+    items: list[tuple[int, str, int]] = []
     for number, line in enumerate(raw, 1):
         if quoted[number - 1] and (
             (number > 1 and quoted[number - 2]) or (number < len(raw) and quoted[number])
             or _EXC_START.match(_QUOTE.sub("", line, count=1))
         ):
             line = _QUOTE.sub("", line, count=1)
-        line = clean_line(line.rstrip())
+        line = line.rstrip()
+        if "&" in line:
+            from html import unescape
+            shown = len(unescape(line))
+        else:
+            shown = len(line)
+        literal = _unescaped(line) if "\\" in line or line.lstrip().startswith("{") else None
+        if literal is not None:
+            pieces = literal.split("\n")
+            items.extend((number, clean_line(piece.rstrip()), -1) for piece in pieces[:-1])
+            items.append((number, clean_line(pieces[-1].rstrip()), shown))
+        else:
+            items.append((number, clean_line(line), shown))
+    if _has_rich_box([x for _, x, _ in items]):
+        items = _unboxed(items)
+    for number, line, shown in items:
         ipy = _ipython(line)
         if ipy is not None:
             line = ipy
+            shown = len(ipy)
         elif _IPY_SOURCE.match(line) and lines and (lines[-1].lstrip().startswith("File ") or
                                                      _IPY_SOURCE.match(raw[number - 2] if number > 1 else "")):
             line = "    " + line.strip()  # `---> 12 x = f()` under a frame: source, not a message
-        for piece in line.split("\n"):
-            for part in _split_inline_exception(piece):
-                lines.append(part.rstrip())
-                origin.append(number)
+            shown = len(line)
+        parts = [part for piece in line.split("\n") for part in _split_inline_exception(piece)]
+        for k, part in enumerate(parts):
+            lines.append(part.rstrip())
+            origin.append(number)
+            widths.append(shown if k == len(parts) - 1 else -1)
 
-    wrap = _wrap_width(lines) if len(lines) > 1 else None
+    wrap = _wrap_width(lines, widths) if len(lines) > 1 else None
     if wrap is not None:
         width, hard = wrap
         if callable(vocabulary):
             vocabulary = vocabulary()  # only now: most pastes are not re-wrapped
+        if hard and vocabulary and _cut_between_words(lines, widths, width, vocabulary):
+            hard = False
         joined: list[str] = []
         joined_origin: list[int] = []
-        physical = ""  # the last line as pasted, before joining: the wrap decision is about it
-        for line, number in zip(lines, origin):
+        physical, physical_width = "", -1  # the last line as pasted: the wrap decision is about it
+        for line, number, shown in zip(lines, origin, widths):
             if joined:
-                sep = _joins(physical, line, width, hard, vocabulary)
+                sep = _joins(physical, line, width, hard, vocabulary, physical_width)
                 if sep is not None:
                     joined[-1] = joined[-1] + sep + line
-                    physical = line
+                    physical, physical_width = line, shown
                     continue
             joined.append(line)
             joined_origin.append(number)
-            physical = line
+            physical, physical_width = line, shown
         lines, origin = joined, joined_origin
     return Cleaned(lines, origin)

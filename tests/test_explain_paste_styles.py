@@ -10,6 +10,7 @@ answer for at least 98% of the examples it answers right when they are clean.
 from __future__ import annotations
 
 import html
+import json
 import re
 import textwrap
 
@@ -114,8 +115,53 @@ def crlf(text: str) -> str:
     return text.replace("\n", "\r\n")
 
 
+def rich_boxed(text: str, width: int = 100) -> str:
+    """The traceback as `rich` draws it (typer, Hugging Face and ComfyUI tools): frames in a rounded
+    box, each title `path:line in func` (folded where longer than the box), the current source
+    line marked, the exception below the box. (The layout of rich 15's rich.traceback.)"""
+    inner = width - 4
+    out: list[str] = []
+    boxed = False
+
+    def row(s: str = "") -> None:
+        out.append("│ " + s.ljust(inner) + " │")
+
+    lines = text.strip("\n").split("\n")
+    for i, line in enumerate(lines):
+        if line.strip() == "Traceback (most recent call last):":
+            out.append("╭" + " Traceback (most recent call last) ".center(width - 2, "─") + "╮")
+            boxed = True
+            continue
+        m = _FRAME.match(line)
+        if boxed and m:
+            for piece in textwrap.wrap(f"{m[2]}:{m[3]} in {m[4]}", inner, break_on_hyphens=False):
+                row(piece)
+            row()
+            continue
+        if boxed and line.startswith("    "):
+            code = line.strip()
+            if code and code.strip("^~ "):
+                number = _FRAME.match(lines[i - 1])[3] if i and _FRAME.match(lines[i - 1]) else "1"
+                row(f"❱ {number} │   {code}"[:inner])
+                row()
+            continue
+        if boxed:
+            out.append("╰" + "─" * (width - 2) + "╯")
+            boxed = False
+        out.append(line)
+    if boxed:
+        out.append("╰" + "─" * (width - 2) + "╯")
+    return "\n".join(out)
+
+
+def json_log_field(text: str) -> str:
+    """The error as a field of a JSON log record: one line, its line breaks written `\\n`."""
+    return json.dumps({"level": "ERROR", "logger": "train", "message": text.strip("\n")})
+
+
 STYLES = [bold, quoted, html_escaped, fenced_with_prose, chinese_prose, hard_wrapped(80), hard_wrapped(120),
-          soft_wrapped(80), soft_wrapped(100), jupyter, rank_prefixed, details_block, crlf]
+          soft_wrapped(80), soft_wrapped(100), jupyter, rank_prefixed, details_block, crlf, rich_boxed,
+          json_log_field]
 
 
 def _first(text: str) -> str | None:

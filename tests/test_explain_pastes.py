@@ -78,6 +78,64 @@ def test_a_terminal_wrap_mid_word_is_joined(width):
     assert "total capacity" in block.message.replace("\n", "") and block.line_no == 3
 
 
+def _terminal(text: str, width: int) -> str:
+    return "\n".join(line[i:i + width] for line in text.split("\n") for i in range(0, max(len(line), 1), width))
+
+
+def test_a_frame_line_cut_inside_its_path_is_one_frame_again():
+    text = ('Traceback (most recent call last):\n'
+            '  File "C:\\Users\\me\\ComfyUI_windows_portable\\python_embeded\\Lib\\site-packages\\torch\\utils\\'
+            'data\\dataloader.py", line 1133, in _try_get_data\n'
+            '    data = self._data_queue.get(timeout=timeout)\n'
+            '  File "C:\\Users\\me\\ComfyUI_windows_portable\\python_embeded\\Lib\\multiprocessing\\queues.py", '
+            'line 113, in get\n'
+            '    if not self._poll(timeout):\n'
+            'RuntimeError: DataLoader worker (pid(s) 11060) exited unexpectedly')
+    frames = parse(_terminal(text, 80)).final.frames
+    assert [f.rsplit(" in ", 1)[1] for f in frames] == ["_try_get_data", "get"]
+    assert frames[0].endswith("torch\\utils\\data\\dataloader.py:1133 in _try_get_data")
+    # A whole frame line that happens to be as wide as the cut keeps its source line apart.
+    exact = '  File "/opt/envs2/site-packages/torch/nn/modules/conv.py", line 460, in forward'
+    assert len(exact) == 80
+    lines = paste.clean(exact + "\n    return self._conv_forward(input, self.weight, self.bias)\n" + "x" * 80 + "\n"
+                        + "y" * 80).lines
+    assert lines[:2] == [exact, "    return self._conv_forward(input, self.weight, self.bias)"]
+
+
+def test_lines_a_page_reflowed_to_the_same_length_are_not_a_terminal_cut():
+    """Two re-flowed lines can be equally long by chance; where a cut falls between two words we
+    know ("something" / "wrong") and none inside one, the unknown ones ("a" / "graph") are joined
+    with a space too."""
+    text = ("After I moved the model to the GPU and then started the training loop, something\n"
+            "wrong happened when I assigned the node features living on the GPU (cuda:0) to a\n"
+            "graph that was still on the CPU.")
+    assert [len(x) for x in text.split("\n")[:2]] == [80, 80]
+    assert paste.clean(text, KB.vocabulary()).lines == [text.replace("\n", " ")]
+    # A terminal's cut inside a word is still joined without a space.
+    cut = DEVICE[:80] + "\n" + DEVICE[80:160] + "\n" + DEVICE[160:]
+    assert paste.clean(cut, KB.vocabulary()).lines == [DEVICE]
+
+
+def test_a_message_wrapped_before_the_space_it_kept_is_still_read():
+    report = ("# ComfyUI Error Report\n## Error Details\n- Node ID: 7\n- Node Type: KSampler\n"
+              "- Exception Type: RuntimeError\n"
+              "- Exception Message: mat1 and mat2 shapes cannot be multiplied (770x2048 and\n 768x320)")
+    assert first(report) == "shape-mismatch-matmul"
+
+
+def test_a_wrap_is_measured_on_the_text_as_pasted():
+    """Full-width punctuation becomes two characters in the clean-up; the terminal cut the line as
+    it was shown, so the cut is still seen as one at the terminal's width."""
+    text = ("加载模型时报错。 OSError: [WinError 126] The specified module could not be found。 Error loading "
+            '"C:\\Users\\me\\AppData\\Local\\Programs\\Python\\Python310\\Lib\\site-packages\\torch\\lib\\fbgemm.dll" '
+            "or one of its dependencies. 请问怎么解决？"
+            "我已经安装了 VC_redist.x64，也重新安装了 torch，还是一样的错误，请问还有什么办法吗？")
+    wrapped = _terminal(text, 80)
+    message = text[text.index("OSError"):text.index(" 请问")].replace("。", ". ")
+    assert any(x.startswith(message) for x in paste.clean(wrapped).lines)
+    assert first(wrapped) == "windows-dll-load-failure"
+
+
 def test_equal_length_log_lines_are_not_a_wrap():
     line = ("[E ProcessGroupNCCL.cpp:737] [Rank {}] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=4, "
             "OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1802212 milliseconds before timing out.")
@@ -99,6 +157,102 @@ def test_jupyter_traceback_becomes_a_plain_one():
     assert parsed.final.type == "RuntimeError" and parsed.final.message.startswith("mat1 and mat2")
     assert any("linear.py:116" in f for f in parsed.final.frames)
     assert first(text) == "shape-mismatch-matmul"
+
+
+def _rich_traceback(width: int) -> str:
+    """A traceback drawn by rich itself (as typer and Hugging Face tools print it), with locals."""
+    import io
+
+    from rich.console import Console
+    from rich.traceback import Traceback
+
+    def forward(batch):
+        weights = [0.5, 0.25]
+        raise RuntimeError(DEVICE.split(": ", 1)[1])
+
+    out = io.StringIO()
+    try:
+        forward([1, 2, 3])
+    except RuntimeError:
+        Console(file=out, width=width, color_system=None).print(Traceback(show_locals=True, width=width))
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("width", [80, 120, 240])
+def test_a_rich_traceback_becomes_a_plain_one(width):
+    text = _rich_traceback(width)
+    assert "╭" in text and "❱" in text  # really rich's box (locals below or beside the code)
+    cleaned = paste.clean(text)
+    assert cleaned.lines[0] == "Traceback (most recent call last):"
+    frames = [x for x in cleaned.lines if x.startswith('  File "')]
+    assert len(frames) == 2 and frames[1].endswith("in forward")
+    assert "weights = " not in cleaned.text and "│" not in cleaned.text  # no locals, no box
+    parsed = parse(text)
+    assert any(f.endswith("in forward") for f in parsed.final.frames)
+    assert parsed.final.line_no == text.split("\n").index(next(x for x in text.split("\n") if x.startswith("RuntimeError"))) + 1
+    assert first(text) == "device-mismatch"
+
+
+def test_a_rich_frame_title_folded_over_rows_is_one_frame():
+    pasted = ("│ /home/user/envs/kraken/lib/python3.8/site-packages/torch/utils/data/dataloader.py:1024  │\n"
+              "│ in _try_get_data                                                                 │\n"
+              "│                                                                                  │\n"
+              "│ ❱ 1024 │   │   │   raise RuntimeError('DataLoader worker (pid(s) {}) exited unexp  │\n"
+              "│ /home/user/envs/kraken/lib/python3.8/site-packages/torch/utils/data/_utils/signal_h│\n"
+              "│ andling.py:66 in handler                                                         │\n"
+              "╰──────────────────────────────────────────────────────────────────────────────────╯")
+    lines = paste.clean(pasted).lines
+    assert lines[0].endswith('dataloader.py", line 1024, in _try_get_data')
+    assert lines[1].strip().startswith("raise RuntimeError('DataLoader worker")
+    assert lines[2].endswith('_utils/signal_handling.py", line 66, in handler')
+
+
+def test_a_table_drawn_with_box_characters_is_not_a_traceback():
+    table = ("┏━━━━━━━━━┳━━━━━━━┓\n┃ package ┃ ver   ┃\n┡━━━━━━━━━╇━━━━━━━┩\n│ torch   │ 2.3.0 │\n"
+             "│ 12 GPUs │ found │\n│ cuda    │ 12.1  │\n└─────────┴───────┘")
+    assert paste.clean(table).lines == table.split("\n")
+
+
+@pytest.mark.parametrize("pasted", [
+    # a JSON log record
+    '{"ts": "2024-05-01T10:00:00Z", "level": "ERROR", "msg": "Traceback (most recent call last):\\n  File \\"train.py\\", '
+    'line 40, in <module>\\n    model.load_state_dict(sd)\\nRuntimeError: Error(s) in loading state_dict for Net:\\n\\t'
+    'Missing key(s) in state_dict: \\"fc.weight\\", \\"fc.bias\\". "}',
+    # a repr printed by a logger
+    "error=RuntimeError('Error(s) in loading state_dict for Net:\\n\\tMissing key(s) in state_dict: \"fc.weight\", \"fc.bias\". ')",
+])
+def test_a_message_written_as_a_string_literal_is_read_as_lines(pasted):
+    cleaned = paste.clean(pasted)
+    assert any(x.startswith('\tMissing key(s) in state_dict: "fc.weight", "fc.bias".') for x in cleaned.lines)
+    assert set(cleaned.origin) == {1}
+    assert first(pasted) == "state-dict-key-mismatch"
+
+
+def test_a_json_line_nested_too_deep_to_parse_is_left_as_it_is():
+    line = '{"msg": "x y", "a": ' + "[" * 100000 + "]" * 100000 + "}"
+    assert paste.clean(line).lines == [line]
+
+
+def test_a_windows_path_is_not_a_string_literal():
+    line = 'OSError: [WinError 126] Error loading "C:\\new\\torch\\lib\\c10.dll" or one of its dependencies.'
+    assert paste.clean(line).lines == [line]
+
+
+def test_a_message_quoted_with_its_first_letter_recased_is_recognised():
+    from torchdoctor.kb.schema import Pattern
+
+    assert Pattern("Expected input batch_size").matched_regex == "[Ee]xpected input batch_size"
+    # Prose and symptom patterns say what they match themselves; a case-free pattern needs nothing.
+    assert Pattern("expected x", scope="line").matched_regex == "expected x"
+    assert Pattern("expected x", ignore_case=True).matched_regex == "expected x"
+    assert Pattern(r"\bfoo").matched_regex == r"\bfoo"
+    assert first("在训练时报错 expected input batch_size (64) to match target batch_size (400). 怎么办") \
+        == "input-target-batch-size-mismatch"
+    assert first("RuntimeError: Error(s) in loading state_dict for Net:\n\tSize mismatch for fc.weight: copying a "
+                 "param with shape torch.Size([5, 10]) from checkpoint, the shape in current model is "
+                 "torch.Size([6, 10]).") == "state-dict-size-mismatch"
+    # Only the first letter: the rest of the message still has to be PyTorch's.
+    assert first("在训练时报错 expected input size to match the target size") is None
 
 
 def test_utf16_log_is_read(tmp_path):

@@ -106,7 +106,7 @@ def required_literals(regex: str, ignore_case: bool) -> list[list[str]]:
 def head_of(entry: Entry) -> Head:
     """What matching needs of an entry, with each pattern's literal prefilter."""
     return Head(entry.id, entry.title, entry.patterns,
-                tuple(tuple(tuple(g) for g in required_literals(p.regex, p.ignore_case)) for p in entry.patterns),
+                tuple(tuple(tuple(g) for g in required_literals(p.matched_regex, p.ignore_case)) for p in entry.patterns),
                 entry.refined_by)
 
 

@@ -83,11 +83,12 @@ _COMPILED: dict[tuple[str, bool, bool], re.Pattern[str]] = {}
 
 
 def _compile(pattern: Pattern, multiline: bool) -> re.Pattern[str]:
-    key = (pattern.regex, pattern.ignore_case, multiline)
+    regex = pattern.matched_regex
+    key = (regex, pattern.ignore_case, multiline)
     rx = _COMPILED.get(key)
     if rx is None:
         flags = (re.IGNORECASE if pattern.ignore_case else 0) | (re.MULTILINE if multiline else 0)
-        rx = _COMPILED[key] = re.compile(pattern.regex, flags)
+        rx = _COMPILED[key] = re.compile(regex, flags)
     return rx
 
 
@@ -212,11 +213,13 @@ def _unwrapped(text: str) -> list[str]:
     return [text, text.replace("\n", " "), _squeeze(text)]
 
 
-_MID_WORD_BREAK = re.compile(r"(?<=\w)\n(?=\w)")
+# A break between two word characters (a cut mid-word), or before a line that starts with the one
+# space the cut fell on (a page's wrap that kept it): either way the break itself stands for nothing.
+_MID_WORD_BREAK = re.compile(r"(?<=\w)\n(?=\w)|(?<=\S)\n(?= \S)")
 
 
 def _squeeze(text: str) -> str:
-    """Line breaks between two word characters removed (a cut mid-word), the others spaces."""
+    """Line breaks that stand for nothing removed (see _MID_WORD_BREAK), the others spaces."""
     return _MID_WORD_BREAK.sub("", text).replace("\n", " ")
 
 

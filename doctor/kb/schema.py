@@ -48,6 +48,17 @@ class Pattern(NamedTuple):
     frame: str | None = None
     ignore_case: bool = False
 
+    @property
+    def matched_regex(self) -> str:
+        """The regex as it is matched. A message's first letter matches in either case: people
+        re-case it when they quote it ("... expected input batch_size to match ..." inside a
+        sentence, "Size mismatch for ..." at the start of a line), and PyTorch itself has printed
+        the same check both ways. Nothing in a message's meaning hangs on that letter."""
+        first = self.regex[:1]
+        if self.scope == "exception" and not self.ignore_case and first.isascii() and first.isalpha():
+            return f"[{first.upper()}{first.lower()}]{self.regex[1:]}"
+        return self.regex
+
 
 class FixStep(NamedTuple):
     summary: str
