@@ -747,3 +747,40 @@ def test_windows_wheels_have_their_own_arch_table(tmp_path):
 def test_a_gpu_the_windows_wheel_covers_is_quiet(tmp_path):
     te202 = checked(WINDOWS_REPORT.format(gpu="NVIDIA GeForce GTX 1070"), tmp_path)["TE202"]
     assert te202.status is Status.OK and "sm_61" in te202.message
+
+
+
+def test_old_cudnn_torchaudio_and_numpy_wordings_are_read_as_verdicts(tmp_path):
+    said = torch_warnings.interpret(torch_warnings.find(
+        "RuntimeError: cuDNN version mismatch: PyTorch was compiled against 7102 but linked against 7600\n"
+        "RuntimeError: Detected that PyTorch and TorchAudio were compiled with different CUDA versions. PyTorch has "
+        "CUDA version 11.8 whereas TorchAudio has CUDA version 11.7."))
+    assert [(s.kind, s.cuda_pair) for s in said] == [("cudnn", ("7.1.2", "7.6.0")), ("family", ("11.8", "11.7"))]
+    # The same numbers are not a mismatch; a missing numpy is not an ABI problem.
+    assert not torch_warnings.interpret(torch_warnings.find(
+        "cuDNN version mismatch: PyTorch was compiled against 7605 but linked against 7605"))
+    assert not torch_warnings.find("UserWarning: Failed to initialize NumPy: No module named 'numpy'")
+    numpy2 = load_text("A module that was compiled using NumPy 1.x cannot be run in\nNumPy 2.0.0 as it may crash.\n", tmp_path)
+    assert {f.code: f for f in run_env_checks(numpy2)}["TE104"].status is Status.ERROR
+
+
+
+@pytest.mark.parametrize("printed, wheel", [("2.0.1", "nvidia-curand-cu11"), ("2.0.1+cu117", "nvidia-curand-cu11"),
+                                            ("2.5.1", "nvidia-curand-cu12"), ("2.1.0+cu118", "nvidia-curand-cu11")])
+def test_te101_names_the_curand_wheel_of_the_torch_release(tmp_path, printed, wheel):
+    # torch 2.0.1 from PyPI is a CUDA 11.7 build: its libcurand comes from nvidia-curand-cu11, not -cu12.
+    facts = load_text(IMPORT_FAILS + f"\n$ pip freeze | grep torch\ntorch=={printed}\ntorchvision==0.15.2\n", tmp_path)
+    found = {f.code: f for f in run_env_checks(facts)}["TE101"]
+    assert found.status is Status.ERROR
+    assert found.evidence.get("provided by") == wheel
+
+
+def test_the_first_field_without_its_colon_still_carries_the_torch_facts(tmp_path):
+    # "PyTorch version 1.5.0" (no colon): torch 1.5.0 built with CUDA 10.2 on driver 410.104 decides TE201.
+    facts = load("pt37320-wenmuzhou-torch150-cu102-driver410-p100-fullwidth.txt")
+    assert facts.torch.version == "1.5.0" and facts.torch.cuda == "10.2"
+    assert findings("pt37320-wenmuzhou-torch150-cu102-driver410-p100-fullwidth.txt")["TE201"].status is Status.ERROR
+    # Prose that names the field is not the field.
+    prose = load_text("PyTorch version is the latest one\nPyTorch version: 2.1.0+cu121\nIs debug build: False\n"
+                      "CUDA used to build PyTorch: 12.1\n", tmp_path)
+    assert prose.torch.version == "2.1.0+cu121"
