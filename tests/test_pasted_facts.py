@@ -784,3 +784,49 @@ def test_the_first_field_without_its_colon_still_carries_the_torch_facts(tmp_pat
     prose = load_text("PyTorch version is the latest one\nPyTorch version: 2.1.0+cu121\nIs debug build: False\n"
                       "CUDA used to build PyTorch: 12.1\n", tmp_path)
     assert prose.torch.version == "2.1.0+cu121"
+
+
+def test_pip_show_blocks_are_a_package_list(tmp_path):
+    facts = load("ttforge1544-sraguram-pipshow-torch270cpu-tv0220.txt")
+    assert facts.torch.version == "2.7.0+cpu" and facts.torch.cuda is None
+    assert {d.name: d.version for d in facts.packages.distributions} == {"torch": "2.7.0+cpu", "torchvision": "0.22.0"}
+    # A "Name:" line without pip show's "Version:" below it is not a package.
+    assert not known(load_text("Name: Ada\nVersion of the project: 3\nPyTorch version: 2.1.0\nIs debug build: False\n"
+                               "CUDA used to build PyTorch: 12.1\n", tmp_path).get("packages.distributions"))
+
+
+def test_conda_plans_and_specs_carry_the_cpu_build_conda_fell_back_to(tmp_path):
+    facts = load("conda11001-beliefuture-windows-cudatoolkit101-cpuonly-1100.txt")
+    assert facts.torch.version == "1.10.0" and facts.torch.cuda is None
+    assert load("cfpytorch102-ashnair1-conda-forge-pytorch1110-cpu-on-gpu-box.txt").torch.cuda is None
+    assert load("pt69202-kiesi1991-conda-pytorch190-cudatoolkit113-cpu-build.txt").torch.version == "1.9.0"
+    # A CUDA build in the same spelling is a CUDA build.
+    cuda = load_text("The following NEW packages will be INSTALLED:\n\n"
+                     "  pytorch            pytorch/linux-64::pytorch-1.12.1-py3.9_cuda11.3_cudnn8.3.2_0\n", tmp_path)
+    assert cuda.torch.version == "1.12.1" and cuda.torch.cuda == "11.3"
+
+
+def test_a_python_c_command_wrapped_over_lines_still_reads_its_output():
+    facts = load("framepack406-kaworukevin-wsl-torch270cu128-5070ti-cc120.txt")
+    assert facts.torch.version == "2.7.0+cu128" and facts.torch.cuda_available is True
+    assert not [f for f in run_env_checks(facts) if f.status is Status.ERROR]
+
+
+def test_is_available_told_in_prose_is_read_and_decides_nothing_alone(tmp_path):
+    facts = load("aarch64wheel3-nnzzll-jetson-nano-cpu-only-wheel.txt")
+    assert facts.torch.cuda_available is False and not known(facts.torch.version)
+    line = closing_line(run_env_checks(facts))
+    assert "not run for missing facts" in line and "No problems found" not in line
+    assert not known(load_text("I wonder what cuda.is_available() does\nNvidia driver version: 535.54\n",
+                               tmp_path).get("torch.cuda_available"))
+
+
+def test_the_loader_refusing_torchaudio_or_torchvision_is_their_verdict(tmp_path):
+    found = findings("wan2gp1701-jordosoft-torch2100-torchaudio211-cu130.txt")["TE103"]
+    assert found.status is Status.ERROR and "torchaudio" in found.message
+    nms = load_text("RuntimeError: operator torchvision::nms does not exist\n$ pip freeze | grep torch\n"
+                    "torch==2.7.1\ntorchvision==0.21.0\n", tmp_path)
+    te103 = {f.code: f for f in run_env_checks(nms)}["TE103"]
+    assert te103.status is Status.ERROR and '"torchvision==0.22.*"' in te103.fix.commands[0]
+    # An undefined symbol in another package's library says nothing about torchvision/torchaudio.
+    assert not torch_warnings.find("OSError: /venv/lib/python3.10/site-packages/mmcv/_ext.so: undefined symbol: _ZN3c10")

@@ -38,6 +38,9 @@ And two verdicts raised rather than warned, just as much torch's own word:
   incompatibility): PyTorch was compiled against 7102 but linked against 7600" (7102 = 7.1.2).
 * torchaudio's own CUDA check: "Detected that PyTorch and TorchAudio were compiled with different
   CUDA versions. PyTorch has CUDA version 11.8 whereas TorchAudio has CUDA version 11.7".
+* The dynamic loader refusing torchvision's or torchaudio's compiled library ("torchaudio/lib/
+  libtorchaudio.so: undefined symbol: ...") and torchvision's "operator torchvision::nms does not
+  exist": the package's C++ part was built for another torch release (or CUDA variant).
 * NumPy's refusal printed while torch imports: "A module that was compiled using NumPy 1.x cannot
   be run in NumPy 2.0.0", and torch's "Failed to initialize NumPy: _ARRAY_API not found" (TE104).
 * torch.utils.cpp_extension's "The detected CUDA version (12.1) mismatches the version that was
@@ -97,6 +100,9 @@ _FAMILY_CUDA_WHEREAS = re.compile(
     _phrase("Detected that PyTorch and") + r"\s+(?P<pkg>TorchAudio|torchaudio|TorchVision|torchvision)\s+"
     + _phrase("were compiled with different CUDA versions.") + r"\s*" + _phrase("PyTorch has CUDA version")
     + r"\s+(?P<torch>\d+\.\d+)\s+whereas\s+(?P=pkg)\s+has\s+CUDA\s+version\s+(?P<other>\d+\.\d+)")
+_FAMILY_SYMBOL = re.compile(r"(?:[~\w.:-]*[/\\])*(?P<pkg>torchvision|torchaudio)[/\\](?:[\w.-]+[/\\])*[\w.-]+\.(?:so|pyd|dylib)[\w.]*:"
+                            r"\s*undefined symbol:\s*\S+")
+_FAMILY_NMS = re.compile(r"operator (?P<pkg>torchvision)::nms does not exist")
 _NUMPY_ABI = re.compile(_phrase("A module that was compiled using NumPy 1.x cannot be run in") + r"\s+NumPy\s+\d[\w.]*\w"
                         + r"|" + _phrase("Failed to initialize NumPy: _ARRAY_API not found"))
 # What may stand before a GPU name on its line: a log prefix ("...py:235: UserWarning:"), a quote
@@ -118,7 +124,8 @@ class Said:
     driver_cuda: str | None = None  # "11.4", from "found version 11040"
     archs: tuple[str, ...] = ()  # the build's arch list as the warning prints it
     package: str | None = None  # "family": torchvision or torchaudio
-    cuda_pair: tuple[str, str] | None = None  # "family": (torch's CUDA, the package's CUDA); "cudnn": (built, found);
+    cuda_pair: tuple[str, str] | None = None  # "family": (torch's CUDA, the package's CUDA), None where the
+    # loader refused its library (undefined symbol, torchvision::nms missing); "cudnn": (built, found);
     # "toolkit": (torch's CUDA, nvcc's)
 
 
@@ -136,7 +143,7 @@ def find(text: str) -> list[str]:
     """The warnings in `text`, one line each, in order; a repeated warning once."""
     spans = []
     for pattern in (_DRIVER_OLD, _INSUFFICIENT, _INCOMPATIBLE, _TOO_OLD, _RANGE, _CC_LIST, _TOO_OLD_UNFORMATTED,
-                    _NOT_COMPILED, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _NUMPY_ABI):
+                    _NOT_COMPILED, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_NMS):
         for m in pattern.finditer(text):
             start = m.start()
             if pattern is _INCOMPATIBLE:
@@ -207,6 +214,10 @@ def interpret(warnings: list[str] | None) -> list[Said]:
         if m:
             if m.group("torch") != m.group("other"):
                 said.append(Said("family", text, package=m.group("pkg").lower(), cuda_pair=(m.group("torch"), m.group("other"))))
+            continue
+        m = _FAMILY_SYMBOL.search(text) or _FAMILY_NMS.search(text)
+        if m:
+            said.append(Said("family", text, package=m.group("pkg")))
             continue
         m = _TOO_OLD.search(text)
         if m:
