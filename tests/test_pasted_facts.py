@@ -833,3 +833,28 @@ def test_the_loader_refusing_torchaudio_or_torchvision_is_their_verdict(tmp_path
     assert te103.status is Status.ERROR and '"torchvision==0.22.*"' in te103.fix.commands[0]
     # An undefined symbol in another package's library says nothing about torchvision/torchaudio.
     assert not torch_warnings.find("OSError: /venv/lib/python3.10/site-packages/mmcv/_ext.so: undefined symbol: _ZN3c10")
+
+
+CONDA_LIST = """# packages in environment at /home/u/anaconda3/envs/env2:
+#
+# Name                    Version                   Build  Channel
+cudatoolkit               10.1.243             h6bb024c_0
+numpy                     1.18.1           py37h4f9e942_0
+pytorch                   1.4.0               {build}    pytorch
+torchvision               0.5.0                py37_cpu    pytorch
+"""
+
+
+def test_a_cpu_pytorch_beside_the_cudatoolkit_conda_was_asked_for_is_te203():
+    facts = load("conda11001-beliefuture-windows-cudatoolkit101-cpuonly-1100.txt")
+    assert findings("conda11001-beliefuture-windows-cudatoolkit101-cpuonly-1100.txt")["TE203"].status is Status.WARNING
+    assert {d.name: d.version for d in facts.packages.distributions}["cudatoolkit"] == "10.1"
+
+
+@pytest.mark.parametrize("build, status", [("py3.7_cpu_0", Status.WARNING),
+                                           ("py3.7_cuda10.1.243_cudnn7.6.3_0", Status.SKIP)])
+def test_conda_list_build_strings_say_cpu_or_cuda(tmp_path, build, status):
+    facts = load_text(CONDA_LIST.format(build=build), tmp_path)
+    assert facts.torch.cuda == (None if "cpu" in build else "10.1")
+    # The CUDA build is fine as far as the list goes (no GPU list: TE203 has nothing to judge).
+    assert {f.code: f for f in run_env_checks(facts)}["TE203"].status is status

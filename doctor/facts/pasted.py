@@ -84,6 +84,11 @@ _CONDA_SPEC = re.compile(r"(?<![\w-])" + _CONDA_FAMILY + r"=(?P<version>\d[\w.]*
 # The result told in prose: "torch.cuda.is_available() returns False", "cuda.is_available() returned false".
 _SAID_AVAILABLE = re.compile(r"(?:torch\.)?cuda\.is_available\(\)`?\s*(?:returns?|returned|gives|is)\s*[`*]*(True|False)\b",
                              re.I)
+# What a conda install asked for: "conda install pytorch ... cudatoolkit=11.3 -c pytorch" and the
+# plan's "added / updated specs:" lines ("- cudatoolkit=10.1"); conda installs a requested spec or fails.
+_CONDA_COMMAND = re.compile(r"\b(?:conda|mamba|micromamba)\s+(?:install|create)\b(?P<args>.*)$")
+_CONDA_REQUEST = re.compile(r"(?<![\w-])(?P<name>cudatoolkit|pytorch-cuda)\s*=\s*(?P<version>\d+(?:\.\d+)*)")
+_CONDA_SPEC_LINE = re.compile(r"^-\s+(?P<name>cudatoolkit|pytorch-cuda)\s*=\s*(?P<version>\d+(?:\.\d+)*)\s*$")
 _PRINTED = re.compile(r"torch\.__version__|torch\.version\.cuda|torch\.cuda\.is_available\(\)")
 # A REPL's ">>> " is gone by now (_lines drops quote marks): an input line is the bare expression.
 _SHOWS_OUTPUT = re.compile(r"^(?:>>>\s*)?(?:torch\.__version__|torch\.version\.cuda|torch\.cuda\.is_available\(\))$"
@@ -195,6 +200,8 @@ def package_list(lines: list[str]) -> tuple[str, list[dict[str, Any]]] | None:
                 row = {"name": "torch" if name == "pytorch" else _norm(name), "version": version, "location": kind}
                 if kind == "conda list" and (channel != "pypi" and build not in ("pypi_0", "<pip>")):
                     row["installer"] = "conda"
+                    if row["name"] == "torch" and build and _conda_cuda(build) is not False:
+                        row["cuda"] = _conda_cuda(build)  # "py3.7_cpu_0": the CPU build
                 rows.append(row)
     if not rows or not (kind or len(rows) >= 2):
         return None
@@ -240,6 +247,14 @@ def conda_plan(lines: list[str]) -> list[dict[str, Any]] | None:
             if cuda is not False:
                 row["cuda"] = cuda
             rows.setdefault(name, row)
+    if rows:  # what was asked for beside it: a CUDA toolkit says the install meant to use CUDA
+        for line in lines:
+            command = _CONDA_COMMAND.search(line)
+            found = _CONDA_REQUEST.finditer(command.group("args")) if command else iter([_CONDA_SPEC_LINE.match(line)])
+            for m in found:
+                if m is not None:
+                    rows.setdefault(m.group("name"), {"name": m.group("name"), "version": m.group("version"),
+                                                      "location": "conda install command", "installer": "conda"})
     return list(rows.values()) or None
 
 
@@ -758,11 +773,11 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
         kinds.append(kind)
         have = facts.setdefault("packages", {}).setdefault("distributions", [])
         names = {d["name"] for d in have}
-        have += [r for r in rows if r["name"] not in names]  # the report's own lines first
+        have += [{k: v for k, v in r.items() if k != "cuda"} for r in rows if r["name"] not in names]  # the report's own lines first
         torch_row = next((r for r in rows if r["name"] == "torch"), None)
         if torch_row:
             values: dict[str, Any] = {"version": torch_row["version"]}
-            cuda = _cuda_from_tag(torch_row["version"])
+            cuda = torch_row["cuda"] if "cuda" in torch_row else _cuda_from_tag(torch_row["version"])
             if cuda is not False:
                 values["cuda"] = cuda
             _fill(facts, "torch", values)
