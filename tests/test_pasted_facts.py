@@ -858,3 +858,23 @@ def test_conda_list_build_strings_say_cpu_or_cuda(tmp_path, build, status):
     assert facts.torch.cuda == (None if "cpu" in build else "10.1")
     # The CUDA build is fine as far as the list goes (no GPU list: TE203 has nothing to judge).
     assert {f.code: f for f in run_env_checks(facts)}["TE203"].status is status
+
+
+@pytest.mark.parametrize("text, package", [
+    ("OSError: dlopen(/Users/u/venv/lib/python3.11/site-packages/torchaudio/lib/libtorchaudio.so, 0x0006): "
+     "Symbol not found: __ZN3c1017RegisterOperatorsD1Ev", "torchaudio"),
+    ('OSError: [WinError 127] The specified procedure could not be found. Error loading '
+     '"C:\\Python311\\Lib\\site-packages\\torchaudio\\lib\\libtorchaudio.pyd" or one of its dependencies.', "torchaudio"),
+    ("OSError: /venv/lib/python3.10/site-packages/torchvision/_C.so: undefined symbol: _ZN3c106detail", "torchvision"),
+])
+def test_the_loader_refusal_in_each_os_wording(text, package):
+    said = torch_warnings.interpret(torch_warnings.find(text))
+    assert [(s.kind, s.package) for s in said] == [("family", package)]
+
+
+def test_a_missing_library_of_another_package_is_not_a_family_verdict():
+    # dlopen failing on a file that is not there, and WinError 127 for another package, say nothing about the pair.
+    assert not torch_warnings.find("OSError: dlopen(/venv/lib/python3.11/site-packages/mmcv/_ext.so, 0x0002): "
+                                   "Symbol not found: __ZN2at4_ops")
+    assert not torch_warnings.find('OSError: [WinError 127] The specified procedure could not be found. Error loading '
+                                   '"C:\\Python311\\Lib\\site-packages\\torch\\lib\\shm.dll" or one of its dependencies.')

@@ -102,6 +102,13 @@ _FAMILY_CUDA_WHEREAS = re.compile(
     + r"\s+(?P<torch>\d+\.\d+)\s+whereas\s+(?P=pkg)\s+has\s+CUDA\s+version\s+(?P<other>\d+\.\d+)")
 _FAMILY_SYMBOL = re.compile(r"(?:[~\w.:-]*[/\\])*(?P<pkg>torchvision|torchaudio)[/\\](?:[\w.-]+[/\\])*[\w.-]+\.(?:so|pyd|dylib)[\w.]*:"
                             r"\s*undefined symbol:\s*\S+")
+# The same refusal in macOS's and Windows's words: dlopen(.../torchaudio/lib/libtorchaudio.so, 0x0006):
+# Symbol not found: ..., and "[WinError 127] The specified procedure could not be found. Error loading
+# "...\\torchaudio\\lib\\libtorchaudio.pyd"".
+_FAMILY_DYLD = re.compile(r"dlopen\((?:[^,()]*[/\\])?(?P<pkg>torchvision|torchaudio)[/\\][^,()]*\.(?:so|dylib)[^,()]*,[^)]*\):"
+                          r"\s*Symbol not found:\s*\S+")
+_FAMILY_WIN127 = re.compile(r"\[WinError 127\][^\n]*?Error loading \"(?:[^\"]*[/\\])?(?P<pkg>torchvision|torchaudio)"
+                            r"[/\\][^\"]*\.(?:pyd|dll)[^\"]*\"")
 _FAMILY_NMS = re.compile(r"operator (?P<pkg>torchvision)::nms does not exist")
 _NUMPY_ABI = re.compile(_phrase("A module that was compiled using NumPy 1.x cannot be run in") + r"\s+NumPy\s+\d[\w.]*\w"
                         + r"|" + _phrase("Failed to initialize NumPy: _ARRAY_API not found"))
@@ -143,7 +150,7 @@ def find(text: str) -> list[str]:
     """The warnings in `text`, one line each, in order; a repeated warning once."""
     spans = []
     for pattern in (_DRIVER_OLD, _INSUFFICIENT, _INCOMPATIBLE, _TOO_OLD, _RANGE, _CC_LIST, _TOO_OLD_UNFORMATTED,
-                    _NOT_COMPILED, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_NMS):
+                    _NOT_COMPILED, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS):
         for m in pattern.finditer(text):
             start = m.start()
             if pattern is _INCOMPATIBLE:
@@ -215,7 +222,8 @@ def interpret(warnings: list[str] | None) -> list[Said]:
             if m.group("torch") != m.group("other"):
                 said.append(Said("family", text, package=m.group("pkg").lower(), cuda_pair=(m.group("torch"), m.group("other"))))
             continue
-        m = _FAMILY_SYMBOL.search(text) or _FAMILY_NMS.search(text)
+        m = (_FAMILY_SYMBOL.search(text) or _FAMILY_DYLD.search(text) or _FAMILY_WIN127.search(text)
+             or _FAMILY_NMS.search(text))
         if m:
             said.append(Said("family", text, package=m.group("pkg")))
             continue
