@@ -747,3 +747,134 @@ def test_windows_wheels_have_their_own_arch_table(tmp_path):
 def test_a_gpu_the_windows_wheel_covers_is_quiet(tmp_path):
     te202 = checked(WINDOWS_REPORT.format(gpu="NVIDIA GeForce GTX 1070"), tmp_path)["TE202"]
     assert te202.status is Status.OK and "sm_61" in te202.message
+
+
+
+def test_old_cudnn_torchaudio_and_numpy_wordings_are_read_as_verdicts(tmp_path):
+    said = torch_warnings.interpret(torch_warnings.find(
+        "RuntimeError: cuDNN version mismatch: PyTorch was compiled against 7102 but linked against 7600\n"
+        "RuntimeError: Detected that PyTorch and TorchAudio were compiled with different CUDA versions. PyTorch has "
+        "CUDA version 11.8 whereas TorchAudio has CUDA version 11.7."))
+    assert [(s.kind, s.cuda_pair) for s in said] == [("cudnn", ("7.1.2", "7.6.0")), ("family", ("11.8", "11.7"))]
+    # The same numbers are not a mismatch; a missing numpy is not an ABI problem.
+    assert not torch_warnings.interpret(torch_warnings.find(
+        "cuDNN version mismatch: PyTorch was compiled against 7605 but linked against 7605"))
+    assert not torch_warnings.find("UserWarning: Failed to initialize NumPy: No module named 'numpy'")
+    numpy2 = load_text("A module that was compiled using NumPy 1.x cannot be run in\nNumPy 2.0.0 as it may crash.\n", tmp_path)
+    assert {f.code: f for f in run_env_checks(numpy2)}["TE104"].status is Status.ERROR
+
+
+
+@pytest.mark.parametrize("printed, wheel", [("2.0.1", "nvidia-curand-cu11"), ("2.0.1+cu117", "nvidia-curand-cu11"),
+                                            ("2.5.1", "nvidia-curand-cu12"), ("2.1.0+cu118", "nvidia-curand-cu11")])
+def test_te101_names_the_curand_wheel_of_the_torch_release(tmp_path, printed, wheel):
+    # torch 2.0.1 from PyPI is a CUDA 11.7 build: its libcurand comes from nvidia-curand-cu11, not -cu12.
+    facts = load_text(IMPORT_FAILS + f"\n$ pip freeze | grep torch\ntorch=={printed}\ntorchvision==0.15.2\n", tmp_path)
+    found = {f.code: f for f in run_env_checks(facts)}["TE101"]
+    assert found.status is Status.ERROR
+    assert found.evidence.get("provided by") == wheel
+
+
+def test_the_first_field_without_its_colon_still_carries_the_torch_facts(tmp_path):
+    # "PyTorch version 1.5.0" (no colon): torch 1.5.0 built with CUDA 10.2 on driver 410.104 decides TE201.
+    facts = load("pt37320-wenmuzhou-torch150-cu102-driver410-p100-fullwidth.txt")
+    assert facts.torch.version == "1.5.0" and facts.torch.cuda == "10.2"
+    te201 = findings("pt37320-wenmuzhou-torch150-cu102-driver410-p100-fullwidth.txt")["TE201"]
+    assert te201.status is Status.ERROR
+    # Driver 410 (CUDA 10.0) ran torch 1.2's cu100 wheels: the claim stops at the releases the table has.
+    assert "no official build of torch 1.8 or later" in te201.message
+    # Prose that names the field is not the field.
+    prose = load_text("PyTorch version is the latest one\nPyTorch version: 2.1.0+cu121\nIs debug build: False\n"
+                      "CUDA used to build PyTorch: 12.1\n", tmp_path)
+    assert prose.torch.version == "2.1.0+cu121"
+
+
+def test_pip_show_blocks_are_a_package_list(tmp_path):
+    facts = load("ttforge1544-sraguram-pipshow-torch270cpu-tv0220.txt")
+    assert facts.torch.version == "2.7.0+cpu" and facts.torch.cuda is None
+    assert {d.name: d.version for d in facts.packages.distributions} == {"torch": "2.7.0+cpu", "torchvision": "0.22.0"}
+    # A "Name:" line without pip show's "Version:" below it is not a package.
+    assert not known(load_text("Name: Ada\nVersion of the project: 3\nPyTorch version: 2.1.0\nIs debug build: False\n"
+                               "CUDA used to build PyTorch: 12.1\n", tmp_path).get("packages.distributions"))
+
+
+def test_conda_plans_and_specs_carry_the_cpu_build_conda_fell_back_to(tmp_path):
+    facts = load("conda11001-beliefuture-windows-cudatoolkit101-cpuonly-1100.txt")
+    assert facts.torch.version == "1.10.0" and facts.torch.cuda is None
+    assert load("cfpytorch102-ashnair1-conda-forge-pytorch1110-cpu-on-gpu-box.txt").torch.cuda is None
+    assert load("pt69202-kiesi1991-conda-pytorch190-cudatoolkit113-cpu-build.txt").torch.version == "1.9.0"
+    # A CUDA build in the same spelling is a CUDA build.
+    cuda = load_text("The following NEW packages will be INSTALLED:\n\n"
+                     "  pytorch            pytorch/linux-64::pytorch-1.12.1-py3.9_cuda11.3_cudnn8.3.2_0\n", tmp_path)
+    assert cuda.torch.version == "1.12.1" and cuda.torch.cuda == "11.3"
+
+
+def test_a_python_c_command_wrapped_over_lines_still_reads_its_output():
+    facts = load("framepack406-kaworukevin-wsl-torch270cu128-5070ti-cc120.txt")
+    assert facts.torch.version == "2.7.0+cu128" and facts.torch.cuda_available is True
+    assert not [f for f in run_env_checks(facts) if f.status is Status.ERROR]
+
+
+def test_is_available_told_in_prose_is_read_and_decides_nothing_alone(tmp_path):
+    facts = load("aarch64wheel3-nnzzll-jetson-nano-cpu-only-wheel.txt")
+    assert facts.torch.cuda_available is False and not known(facts.torch.version)
+    line = closing_line(run_env_checks(facts))
+    assert "not run for missing facts" in line and "No problems found" not in line
+    assert not known(load_text("I wonder what cuda.is_available() does\nNvidia driver version: 535.54\n",
+                               tmp_path).get("torch.cuda_available"))
+
+
+def test_the_loader_refusing_torchaudio_or_torchvision_is_their_verdict(tmp_path):
+    found = findings("wan2gp1701-jordosoft-torch2100-torchaudio211-cu130.txt")["TE103"]
+    assert found.status is Status.ERROR and "torchaudio" in found.message
+    nms = load_text("RuntimeError: operator torchvision::nms does not exist\n$ pip freeze | grep torch\n"
+                    "torch==2.7.1\ntorchvision==0.21.0\n", tmp_path)
+    te103 = {f.code: f for f in run_env_checks(nms)}["TE103"]
+    assert te103.status is Status.ERROR and '"torchvision==0.22.*"' in te103.fix.commands[0]
+    # An undefined symbol in another package's library says nothing about torchvision/torchaudio.
+    assert not torch_warnings.find("OSError: /venv/lib/python3.10/site-packages/mmcv/_ext.so: undefined symbol: _ZN3c10")
+
+
+CONDA_LIST = """# packages in environment at /home/u/anaconda3/envs/env2:
+#
+# Name                    Version                   Build  Channel
+cudatoolkit               10.1.243             h6bb024c_0
+numpy                     1.18.1           py37h4f9e942_0
+pytorch                   1.4.0               {build}    pytorch
+torchvision               0.5.0                py37_cpu    pytorch
+"""
+
+
+def test_a_cpu_pytorch_beside_the_cudatoolkit_conda_was_asked_for_is_te203():
+    facts = load("conda11001-beliefuture-windows-cudatoolkit101-cpuonly-1100.txt")
+    assert findings("conda11001-beliefuture-windows-cudatoolkit101-cpuonly-1100.txt")["TE203"].status is Status.WARNING
+    assert {d.name: d.version for d in facts.packages.distributions}["cudatoolkit"] == "10.1"
+
+
+@pytest.mark.parametrize("build, status", [("py3.7_cpu_0", Status.WARNING),
+                                           ("py3.7_cuda10.1.243_cudnn7.6.3_0", Status.SKIP)])
+def test_conda_list_build_strings_say_cpu_or_cuda(tmp_path, build, status):
+    facts = load_text(CONDA_LIST.format(build=build), tmp_path)
+    assert facts.torch.cuda == (None if "cpu" in build else "10.1")
+    # The CUDA build is fine as far as the list goes (no GPU list: TE203 has nothing to judge).
+    assert {f.code: f for f in run_env_checks(facts)}["TE203"].status is status
+
+
+@pytest.mark.parametrize("text, package", [
+    ("OSError: dlopen(/Users/u/venv/lib/python3.11/site-packages/torchaudio/lib/libtorchaudio.so, 0x0006): "
+     "Symbol not found: __ZN3c1017RegisterOperatorsD1Ev", "torchaudio"),
+    ('OSError: [WinError 127] The specified procedure could not be found. Error loading '
+     '"C:\\Python311\\Lib\\site-packages\\torchaudio\\lib\\libtorchaudio.pyd" or one of its dependencies.', "torchaudio"),
+    ("OSError: /venv/lib/python3.10/site-packages/torchvision/_C.so: undefined symbol: _ZN3c106detail", "torchvision"),
+])
+def test_the_loader_refusal_in_each_os_wording(text, package):
+    said = torch_warnings.interpret(torch_warnings.find(text))
+    assert [(s.kind, s.package) for s in said] == [("family", package)]
+
+
+def test_a_missing_library_of_another_package_is_not_a_family_verdict():
+    # dlopen failing on a file that is not there, and WinError 127 for another package, say nothing about the pair.
+    assert not torch_warnings.find("OSError: dlopen(/venv/lib/python3.11/site-packages/mmcv/_ext.so, 0x0002): "
+                                   "Symbol not found: __ZN2at4_ops")
+    assert not torch_warnings.find('OSError: [WinError 127] The specified procedure could not be found. Error loading '
+                                   '"C:\\Python311\\Lib\\site-packages\\torch\\lib\\shm.dll" or one of its dependencies.')

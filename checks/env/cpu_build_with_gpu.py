@@ -33,6 +33,11 @@ RTX4090 = example_gpu("NVIDIA GeForce RTX 4090", "8.9")
         Example("error", {"torch": {"version": "2.13.0+rocm7.2", "cuda": None, "hip": "7.2.26015"},
                           "nvidia": {"driver_version": "580.95.05", "gpus": [RTX4090]}},
                 "an AMD ROCm build on an NVIDIA machine", contains="ROCm"),
+        Example("warning", {"torch": {"version": "1.9.0", "cuda": None},
+                            "packages": {"distributions": [{"name": "torch", "version": "1.9.0", "location": "conda plan"},
+                                                           {"name": "cudatoolkit", "version": "11.3",
+                                                            "location": "conda install command"}]}},
+                "conda fell back to the CPU build beside the cudatoolkit it was asked for", contains="cudatoolkit 11.3"),
         Example("ok", {"torch": {"version": "2.13.0+cpu", "cuda": None, "hip": None},
                        "nvidia": {"driver_version": None, "gpus": []}},
                 "the healthy laptop", contains="nothing to do"),
@@ -68,6 +73,9 @@ def cpu_build_withexample_gpu(facts):
             return _from_error(facts, said[0].text)
         cuda = None
     else:
+        toolkit = _cuda_toolkit_package(facts)
+        if toolkit and fact(facts, "torch.cuda", "unknown") is None and not known(facts.get("nvidia.gpus")):
+            return _beside_toolkit(facts, toolkit)
         gap = unknown_need(facts, "torch.cuda", "nvidia.gpus")
         if gap is not None:
             return gap
@@ -100,6 +108,32 @@ def cpu_build_withexample_gpu(facts):
         fix = Fix(f"Reinstall torch as {build.label}, which this driver and GPU support; {COMPANIONS}",
                   (build.command(pip(facts)),))
     return error(problem, fix=fix, evidence=evidence, related=("cuda-not-compiled",))
+
+
+# conda packages that only a CUDA install brings: the pytorch channel's cudatoolkit (to 1.13) and
+# pytorch-cuda (2.0 on). conda installs a CPU pytorch beside them when no CUDA build of the asked
+# torch fits the asked CUDA and Python (pytorch#32369, #69202).
+_TOOLKIT_PACKAGES = ("cudatoolkit", "pytorch-cuda")
+
+
+def _cuda_toolkit_package(facts):
+    dists = fact(facts, "packages.distributions") if known(facts.get("packages.distributions")) else None
+    return next((d for d in dists or [] if d.name in _TOOLKIT_PACKAGES), None)
+
+
+def _beside_toolkit(facts, toolkit):
+    """A CPU build in an environment that asked for CUDA, with no GPU list: conda's silent CPU fallback."""
+    label = torch_label(facts)
+    return warning(f"{label} is a CPU-only build, but this environment has {toolkit.name} {toolkit.version}: the install "
+                   "asked for CUDA and conda fell back to the CPU build (no CUDA build of that torch for that CUDA and "
+                   "Python), so torch.cuda.is_available() is False; the report does not list the GPUs",
+                   fix=Fix("Ask for a torch release and CUDA version the pytorch channel builds together (the install "
+                           "selector on pytorch.org, or its previous-versions page), or install the CUDA wheel with "
+                           f"pip; {COMPANIONS}",
+                           ("conda install pytorch torchvision torchaudio pytorch-cuda=<cuda-version> -c pytorch -c nvidia",
+                            f"{pip(facts)} install torch --index-url https://download.pytorch.org/whl/<cuda-tag-for-this-machine>")),
+                   evidence={"torch": label, "torch.version.cuda": None, toolkit.name: f"{toolkit.version} ({toolkit.location})"},
+                   related=("cuda-not-compiled",))
 
 
 def _from_error(facts, text):

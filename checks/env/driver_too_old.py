@@ -150,8 +150,11 @@ def _judge(facts):
         fix = Fix(f"Upgrade the NVIDIA driver ({need}, {branch} branch), or install {alternative.label}, "
                   f"which driver {driver} supports; {COMPANIONS}", (install,))
     else:
-        message = (f"{label} needs {need}; you have {driver}, and no official torch build for your Python runs on it: "
-                   f"upgrade the driver. Until then {symptom}")
+        # The release table starts at torch 1.8: older builds (cu92/cu100) may run on this driver,
+        # so the claim is limited to what the table covers.
+        oldest = tables.releases()[0]["torch"]
+        message = (f"{label} needs {need}; you have {driver}, and no official build of torch {oldest} or later for your "
+                   f"Python runs on it: upgrade the driver. Until then {symptom}")
         fix = Fix(f"Upgrade the NVIDIA driver ({need}, {branch} branch)")
     return error(message, fix=fix, evidence=evidence, related=("cuda-driver-too-old",))
 

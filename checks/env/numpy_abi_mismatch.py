@@ -8,6 +8,7 @@ from torchdoctor.data import load, tables
 from torchdoctor.model import Fix, error, ok, skip, warning
 from torchdoctor.registry import Example, env_check
 
+from ._cuda import unknown_need
 from ._install import NUMPY_ABI, fact, first, pip, torch_dist, torch_version, version
 
 _NUMPY_2_MESSAGE = ("A module that was compiled using NumPy 1.x cannot be run in\nNumPy 2.1.2 as it may crash. "
@@ -38,7 +39,6 @@ def _module_in(text: str) -> str | None:
     name="numpy-abi-mismatch",
     title="NumPy is one the installed torch was built for",
     area="Python & packages",
-    needs=("packages.distributions",),
     examples=[
         Example("ok", {"packages": {"distributions": [torch_dist("torch", "2.13.0+cpu"), torch_dist("numpy", "2.3.4")]}}),
         Example("ok", {"packages": {"distributions": [torch_dist("torch", "2.2.2"), torch_dist("numpy", "1.26.4")]}},
@@ -77,6 +77,19 @@ def numpy_abi_mismatch(facts):
     matching torchvision/torchaudio) to 2.3 or later; for another module that was built against
     NumPy 1.x, upgrade that module.
     """
+    gap = unknown_need(facts, "packages.distributions")
+    if gap is not None:
+        said = _abi_text(facts)
+        if not said:
+            return gap
+        # A pasted import output without a package list: NumPy's own refusal is the verdict.
+        return error(f"a module imported with torch was built against NumPy 1.x and NumPy 2 is installed: the "
+                     f"import printed \"{said}\"",
+                     fix=Fix("Install NumPy 1.x, or upgrade torch (and the module the traceback names) to a "
+                             "release built for NumPy 2",
+                             (f"{pip(facts)} install \"numpy<2\"",
+                              f"{pip(facts)} install --upgrade torch torchvision torchaudio")),
+                     evidence={"import output": said}, related=("numpy-abi-mismatch",))
     found = torch_version(facts)
     if found is None:
         return skip("torch is not installed")

@@ -269,9 +269,12 @@ def torch_family_mismatch(facts):
 
 
 def _from_error(facts, said):
-    """torchvision's (or torchaudio's) own refusal: "compiled with different CUDA versions"."""
-    torch_cuda, other_cuda = said.cuda_pair
+    """torchvision's (or torchaudio's) own refusal: "compiled with different CUDA versions", or its
+    compiled library refused by the loader (undefined symbol, torchvision::nms missing)."""
     name = said.package
+    if said.cuda_pair is None:
+        return _from_loader(facts, said)
+    torch_cuda, other_cuda = said.cuda_pair
     index = f"https://download.pytorch.org/whl/cu{torch_cuda.replace('.', '')}"
     found = torch_version(facts)
     pinned = base_version(found[0]) if found else "<torch-version>"
@@ -280,6 +283,23 @@ def _from_error(facts, said):
                  fix=Fix(f"Reinstall {name} from torch's index (CUDA {torch_cuda}), in the same pip command as torch "
                          "so the pair matches",
                          (f"{pip(facts)} install --force-reinstall torch=={pinned} {name} --index-url {index}",)),
+                 evidence={f"{name}'s error": said.text}, related=("torchvision-torch-mismatch",))
+
+
+def _from_loader(facts, said):
+    name = said.package
+    found = torch_version(facts)
+    torch_text = found[0] if found else None
+    paired = (tables.family_requirement(name, torch_text) if torch_text else None) or name
+    torch_pin = f"torch=={base_version(torch_text)}" if torch_text else "torch==<torch-version>"
+    pin = f'{torch_pin} "{paired}"' if any(c in paired for c in "<>=*") else f"{torch_pin} {paired}"
+    index = index_url(torch_text) if torch_text else ""
+    what = f"torch {torch_text}" if torch_text else "the torch it loads"
+    return error(f"{name}'s compiled library does not fit {what}: it was built for another torch release or CUDA "
+                 f"variant, so its operators do not load",
+                 fix=Fix(f"Reinstall {name} together with torch in one pip command, from the same index, so the "
+                         "resolver pairs them",
+                         (f"{pip(facts)} install --force-reinstall {pin}{index}",)),
                  evidence={f"{name}'s error": said.text}, related=("torchvision-torch-mismatch",))
 
 

@@ -28,10 +28,24 @@ def _stem(lib: str) -> str:
     return lib.split(".so")[0].split("-")[0]
 
 
+def _cuda_major(facts) -> str:
+    """torch's CUDA major: from version.py, else the version's local tag (+cu117), else the CUDA of
+    that release's PyPI wheel (torch 2.0.1 from PyPI is a CUDA 11.7 build); "" if unknown."""
+    vf = fact(facts, "packages.torch_version_file")
+    if vf is not None and vf.cuda:
+        return vf.cuda.split(".")[0]
+    found = torch_version(facts)
+    if found is None:
+        return ""
+    local = found[0].partition("+")[2]
+    tag = local if local else tables.pypi_default_cuda(found[0])
+    m = re.fullmatch(r"cu(\d+)(\d)", tag or "")
+    return m.group(1) if m else ""
+
+
 def _wheel_name(wheel: str, facts) -> str:
     """nvidia-cudnn -> nvidia-cudnn-cu12 for a CUDA 12 torch; CUDA 13 wheels keep -cu13 only for cuDNN and NCCL."""
-    vf = fact(facts, "packages.torch_version_file")
-    major = vf.cuda.split(".")[0] if vf is not None and vf.cuda else ""
+    major = _cuda_major(facts)
     if major in ("11", "12") or (major and wheel in ("nvidia-cudnn", "nvidia-nccl")):
         return f"{wheel}-cu{major}"
     return wheel if major else f"{wheel}-cu12"

@@ -86,6 +86,9 @@ _SIGNATURE = set(LABELS) - {"OS", "CPU", "GCC version", "Clang version", "CMake 
 # "Label: value", and the sectioned layout of torch 2.8+ and vLLM ("Label      : value").
 _LABEL_RE = re.compile(r"^(" + "|".join(re.escape(label) for label in sorted(LABELS, key=len, reverse=True))
                        + r")[ \t]*:(?:\s+|$)(.*)$")
+# The first field retyped or pasted without its colon ("PyTorch version 1.5.0"): only with a version
+# after it, so prose ("PyTorch version is wrong") is not a field.
+_NO_COLON_RE = re.compile(r"^(PyTorch version)[ \t]+(\d+\.\d+\S*)$")
 # For text whose newlines were flattened: a label preceded by whitespace starts a new line.
 _FLAT_SPLIT = re.compile(r"\s+(?=(?:" + "|".join(re.escape(label) for label in sorted(
     LABELS, key=len, reverse=True)) + r")[ \t]*:\s|\[pip3?\]\s|\[conda\]\s)")
@@ -162,7 +165,7 @@ def _split(text: str) -> tuple[dict[str, str], dict[str, list[str]], list[str], 
             continue
         if pip_seen and line and not line.startswith("[pip"):
             pip_closed = True
-        m = _LABEL_RE.match(line)
+        m = _LABEL_RE.match(line) or _NO_COLON_RE.match(line)
         if m:
             label, value = m.group(1), m.group(2).strip()
             if label in values:
@@ -184,7 +187,7 @@ def _split(text: str) -> tuple[dict[str, str], dict[str, list[str]], list[str], 
 
 
 def _label(line: str) -> str | None:
-    m = _LABEL_RE.match(line)
+    m = _LABEL_RE.match(line) or _NO_COLON_RE.match(line)
     return m.group(1) if m else None
 
 

@@ -72,6 +72,23 @@ _PIP_CONFLICT = re.compile(
     r"but you have ([A-Za-z0-9][\w.-]*) (\d[\w.+!-]*) which is incompatible\.?$")
 # What `print(torch.__version__)`, `torch.version.cuda` and `torch.cuda.is_available()` printed, in a
 # REPL (">>> torch.__version__" then "'2.0.1+cu117'") or a `python -c "...; print(...); print(...)"`.
+# `pip show torch`: "Name: torch", then "Version: 2.7.0+cpu".
+_SHOW_NAME = re.compile(r"^Name:\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*$")
+_SHOW_VERSION = re.compile(r"^Version:\s*(\d[\w.+!-]*)\s*$")
+# conda's package plan and specs: "pytorch-1.11.0 |cpu_py37h14e09b7_1  49.7 MB  conda-forge" (download
+# table), "pytorch  pytorch/win-64::pytorch-1.10.0-py3.6_cpu_0" (NEW packages), "pytorch=1.9.0=py3.8_cpu_0".
+_CONDA_FAMILY = r"(?P<name>pytorch|torchvision|torchaudio|cudatoolkit|pytorch-cuda|cpuonly)"
+_CONDA_PLAN_ROW = re.compile(r"^" + _CONDA_FAMILY + r"-(?P<version>\d[\w.]*)\s*\|\s*(?P<build>\S+)")
+_CONDA_NEW_ROW = re.compile(r"^\S+\s+(?:[\w.-]+/)?[\w-]+::" + _CONDA_FAMILY + r"-(?P<version>\d[\w.]*)-(?P<build>\S+)$")
+_CONDA_SPEC = re.compile(r"(?<![\w-])" + _CONDA_FAMILY + r"=(?P<version>\d[\w.]*)=(?P<build>[\w.]+)")
+# The result told in prose: "torch.cuda.is_available() returns False", "cuda.is_available() returned false".
+_SAID_AVAILABLE = re.compile(r"(?:torch\.)?cuda\.is_available\(\)`?\s*(?:returns?|returned|gives|is)\s*[`*]*(True|False)\b",
+                             re.I)
+# What a conda install asked for: "conda install pytorch ... cudatoolkit=11.3 -c pytorch" and the
+# plan's "added / updated specs:" lines ("- cudatoolkit=10.1"); conda installs a requested spec or fails.
+_CONDA_COMMAND = re.compile(r"\b(?:conda|mamba|micromamba)\s+(?:install|create)\b(?P<args>.*)$")
+_CONDA_REQUEST = re.compile(r"(?<![\w-])(?P<name>cudatoolkit|pytorch-cuda)\s*=\s*(?P<version>\d+(?:\.\d+)*)")
+_CONDA_SPEC_LINE = re.compile(r"^-\s+(?P<name>cudatoolkit|pytorch-cuda)\s*=\s*(?P<version>\d+(?:\.\d+)*)\s*$")
 _PRINTED = re.compile(r"torch\.__version__|torch\.version\.cuda|torch\.cuda\.is_available\(\)")
 # A REPL's ">>> " is gone by now (_lines drops quote marks): an input line is the bare expression.
 _SHOWS_OUTPUT = re.compile(r"^(?:>>>\s*)?(?:torch\.__version__|torch\.version\.cuda|torch\.cuda\.is_available\(\))$"
@@ -183,10 +200,62 @@ def package_list(lines: list[str]) -> tuple[str, list[dict[str, Any]]] | None:
                 row = {"name": "torch" if name == "pytorch" else _norm(name), "version": version, "location": kind}
                 if kind == "conda list" and (channel != "pypi" and build not in ("pypi_0", "<pip>")):
                     row["installer"] = "conda"
+                    if row["name"] == "torch" and build and _conda_cuda(build) is not False:
+                        row["cuda"] = _conda_cuda(build)  # "py3.7_cpu_0": the CPU build
                 rows.append(row)
     if not rows or not (kind or len(rows) >= 2):
         return None
     return kind or "pip freeze", rows
+
+
+def pip_show(lines: list[str]) -> list[dict[str, Any]] | None:
+    """The distributions `pip show` printed: a "Name:" line and the "Version:" line below it."""
+    rows: list[dict[str, Any]] = []
+    for i, line in enumerate(lines):
+        m = _SHOW_NAME.match(line)
+        if not m or i + 1 >= len(lines):
+            continue
+        v = _SHOW_VERSION.match(lines[i + 1])
+        if not v:
+            continue
+        # Its "Location:" is not kept: a path there would read as an install on the path, which
+        # the multiple-installs check would then look for on disk.
+        rows.append({"name": _norm(m.group(1)), "version": v.group(1), "location": "pip show"})
+    return rows or None
+
+
+def _conda_cuda(build: str) -> str | None | bool:
+    """A conda build string as torch.version.cuda: "py3.6_cpu_0" / "cpu_py37h..." -> None,
+    "py3.8_cuda11.3_cudnn8_0" / "cuda112py39h..." -> "11.3" / "11.2"; else False (unknown)."""
+    if re.search(r"(?:^|_)cpu(?:_|$)|^cpu", build):
+        return None
+    m = re.search(r"cuda(\d+)\.?(\d)", build)
+    return f"{m.group(1)}.{m.group(2)}" if m else False
+
+
+def conda_plan(lines: list[str]) -> list[dict[str, Any]] | None:
+    """torch-family packages conda's plan (or a `name=version=build` spec) says it installs, with the
+    build's CUDA flavour: conda silently falls back to a CPU build when no CUDA build fits."""
+    rows: dict[str, dict[str, Any]] = {}
+    for line in lines:
+        for m in [_CONDA_PLAN_ROW.match(line), _CONDA_NEW_ROW.match(line), *_CONDA_SPEC.finditer(line)]:
+            if m is None:
+                continue
+            name = "torch" if m.group("name") == "pytorch" else m.group("name")
+            row = {"name": name, "version": m.group("version"), "location": "conda plan", "installer": "conda"}
+            cuda = _conda_cuda(m.group("build"))
+            if cuda is not False:
+                row["cuda"] = cuda
+            rows.setdefault(name, row)
+    if rows:  # what was asked for beside it: a CUDA toolkit says the install meant to use CUDA
+        for line in lines:
+            command = _CONDA_COMMAND.search(line)
+            found = _CONDA_REQUEST.finditer(command.group("args")) if command else iter([_CONDA_SPEC_LINE.match(line)])
+            for m in found:
+                if m is not None:
+                    rows.setdefault(m.group("name"), {"name": m.group("name"), "version": m.group("version"),
+                                                      "location": "conda install command", "installer": "conda"})
+    return list(rows.values()) or None
 
 
 def config_show(text: str) -> dict[str, Any] | None:
@@ -406,11 +475,27 @@ def _printed_value(expr: str, line: str) -> Any:
 _NO = object()
 
 
+def _command_line(lines: list[str], i: int) -> tuple[str, int]:
+    """A `python -c "..."` command the paste wrapped over lines, joined, and the index of its last
+    line (its output starts below that); any other line as it is."""
+    line = lines[i]
+    m = re.search(r"python3?(?:\.exe)?\s+-c\s+(['\"])", line)
+    if not m or line.count(m.group(1)) % 2 == 0:
+        return line, i
+    joined = line
+    for j in range(i + 1, min(i + 6, len(lines))):
+        joined += " " + lines[j]
+        if lines[j].count(m.group(1)) % 2 == 1:
+            return joined, j
+    return line, i
+
+
 def python_prints(lines: list[str]) -> dict[str, Any] | None:
     """torch facts from the output of print(torch.__version__) / torch.version.cuda /
     torch.cuda.is_available() pasted below the command that printed them."""
     torch: dict[str, Any] = {}
     for i, line in enumerate(lines):
+        line, i = _command_line(lines, i)
         exprs = _PRINTED.findall(line)
         if not exprs or not _SHOWS_OUTPUT.search(line):
             continue
@@ -432,7 +517,9 @@ def python_prints(lines: list[str]) -> dict[str, Any] | None:
                    "torch.cuda.is_available()": "cuda_available"}[expr]
             torch.setdefault(key, value)
     if "version" not in torch:
-        return None
+        # No printed version: the availability told in prose is still a fact of this torch.
+        told = next((m for line in lines for m in [_SAID_AVAILABLE.search(line)] if m), None)
+        return {"torch": {"cuda_available": told.group(1).lower() == "true"}} if told else None
     torch["import_status"] = "ok"
     if "cuda" not in torch:
         cuda = _cuda_from_tag(torch["version"])
@@ -686,11 +773,26 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
         kinds.append(kind)
         have = facts.setdefault("packages", {}).setdefault("distributions", [])
         names = {d["name"] for d in have}
-        have += [r for r in rows if r["name"] not in names]  # the report's own lines first
+        have += [{k: v for k, v in r.items() if k != "cuda"} for r in rows if r["name"] not in names]  # the report's own lines first
         torch_row = next((r for r in rows if r["name"] == "torch"), None)
         if torch_row:
             values: dict[str, Any] = {"version": torch_row["version"]}
-            cuda = _cuda_from_tag(torch_row["version"])
+            cuda = torch_row["cuda"] if "cuda" in torch_row else _cuda_from_tag(torch_row["version"])
+            if cuda is not False:
+                values["cuda"] = cuda
+            _fill(facts, "torch", values)
+
+    for kind, rows in (("pip show", pip_show(lines)), ("conda plan", conda_plan(lines))):
+        if not rows:
+            continue
+        kinds.append(kind)
+        have = facts.setdefault("packages", {}).setdefault("distributions", [])
+        names = {d["name"] for d in have}
+        have += [{k: v for k, v in r.items() if k != "cuda"} for r in rows if r["name"] not in names]
+        torch_row = next((r for r in rows if r["name"] == "torch"), None)
+        if torch_row:
+            values = {"version": torch_row["version"]}
+            cuda = torch_row["cuda"] if "cuda" in torch_row else _cuda_from_tag(torch_row["version"])
             if cuda is not False:
                 values["cuda"] = cuda
             _fill(facts, "torch", values)

@@ -34,6 +34,15 @@ And two verdicts raised rather than warned, just as much torch's own word:
 * torch.backends.cudnn's "cuDNN version incompatibility: PyTorch was compiled against (8, 7, 0) but
   found runtime version (8, 2, 4)" ("but linked against" before torch 1.13): another cuDNN was
   loaded instead of the one torch ships.
+* torch 1.0-1.3's cuDNN check printed versions as integers: "cuDNN version mismatch (or
+  incompatibility): PyTorch was compiled against 7102 but linked against 7600" (7102 = 7.1.2).
+* torchaudio's own CUDA check: "Detected that PyTorch and TorchAudio were compiled with different
+  CUDA versions. PyTorch has CUDA version 11.8 whereas TorchAudio has CUDA version 11.7".
+* The dynamic loader refusing torchvision's or torchaudio's compiled library ("torchaudio/lib/
+  libtorchaudio.so: undefined symbol: ...") and torchvision's "operator torchvision::nms does not
+  exist": the package's C++ part was built for another torch release (or CUDA variant).
+* NumPy's refusal printed while torch imports: "A module that was compiled using NumPy 1.x cannot
+  be run in NumPy 2.0.0", and torch's "Failed to initialize NumPy: _ARRAY_API not found" (TE104).
 * torch.utils.cpp_extension's "The detected CUDA version (12.1) mismatches the version that was
   used to compile PyTorch (11.8)": the toolkit (nvcc) an extension build found is another CUDA
   major than torch's (torch before 1.11 raised on any difference).
@@ -85,6 +94,24 @@ _TOOLKIT = re.compile(_phrase("The detected CUDA version") + r"\s*\((?P<nvcc>\d+
                       + r"\s*\((?P<torch>\d+(?:\.\d+)*)\)")
 _CUDNN = re.compile(r"cuDNN version incompatibility: PyTorch was compiled\s+against \((\d+), (\d+), (\d+)\) "
                     r"but (?:found runtime version|linked against) \((\d+), (\d+), (\d+)\)")
+_CUDNN_INT = re.compile(r"cuDNN version (?:incompatibility|mismatch): PyTorch was compiled\s+against (\d{4,5}) "
+                        r"but linked against (\d{4,5})")
+_FAMILY_CUDA_WHEREAS = re.compile(
+    _phrase("Detected that PyTorch and") + r"\s+(?P<pkg>TorchAudio|torchaudio|TorchVision|torchvision)\s+"
+    + _phrase("were compiled with different CUDA versions.") + r"\s*" + _phrase("PyTorch has CUDA version")
+    + r"\s+(?P<torch>\d+\.\d+)\s+whereas\s+(?P=pkg)\s+has\s+CUDA\s+version\s+(?P<other>\d+\.\d+)")
+_FAMILY_SYMBOL = re.compile(r"(?:[~\w.:-]*[/\\])*(?P<pkg>torchvision|torchaudio)[/\\](?:[\w.-]+[/\\])*[\w.-]+\.(?:so|pyd|dylib)[\w.]*:"
+                            r"\s*undefined symbol:\s*\S+")
+# The same refusal in macOS's and Windows's words: dlopen(.../torchaudio/lib/libtorchaudio.so, 0x0006):
+# Symbol not found: ..., and "[WinError 127] The specified procedure could not be found. Error loading
+# "...\\torchaudio\\lib\\libtorchaudio.pyd"".
+_FAMILY_DYLD = re.compile(r"dlopen\((?:[^,()]*[/\\])?(?P<pkg>torchvision|torchaudio)[/\\][^,()]*\.(?:so|dylib)[^,()]*,[^)]*\):"
+                          r"\s*Symbol not found:\s*\S+")
+_FAMILY_WIN127 = re.compile(r"\[WinError 127\][^\n]*?Error loading \"(?:[^\"]*[/\\])?(?P<pkg>torchvision|torchaudio)"
+                            r"[/\\][^\"]*\.(?:pyd|dll)[^\"]*\"")
+_FAMILY_NMS = re.compile(r"operator (?P<pkg>torchvision)::nms does not exist")
+_NUMPY_ABI = re.compile(_phrase("A module that was compiled using NumPy 1.x cannot be run in") + r"\s+NumPy\s+\d[\w.]*\w"
+                        + r"|" + _phrase("Failed to initialize NumPy: _ARRAY_API not found"))
 # What may stand before a GPU name on its line: a log prefix ("...py:235: UserWarning:"), a quote
 # opening a one-line citation ('this issue "NVIDIA ...'), a docker-compose or journald prefix.
 _BEFORE_NAME = re.compile(r'^.*(?:Warning:|["\u201c\u201d`|>\]]|: )\s*')
@@ -104,7 +131,8 @@ class Said:
     driver_cuda: str | None = None  # "11.4", from "found version 11040"
     archs: tuple[str, ...] = ()  # the build's arch list as the warning prints it
     package: str | None = None  # "family": torchvision or torchaudio
-    cuda_pair: tuple[str, str] | None = None  # "family": (torch's CUDA, the package's CUDA); "cudnn": (built, found);
+    cuda_pair: tuple[str, str] | None = None  # "family": (torch's CUDA, the package's CUDA), None where the
+    # loader refused its library (undefined symbol, torchvision::nms missing); "cudnn": (built, found);
     # "toolkit": (torch's CUDA, nvcc's)
 
 
@@ -122,7 +150,7 @@ def find(text: str) -> list[str]:
     """The warnings in `text`, one line each, in order; a repeated warning once."""
     spans = []
     for pattern in (_DRIVER_OLD, _INSUFFICIENT, _INCOMPATIBLE, _TOO_OLD, _RANGE, _CC_LIST, _TOO_OLD_UNFORMATTED,
-                    _NOT_COMPILED, _FAMILY_CUDA, _CUDNN, _TOOLKIT):
+                    _NOT_COMPILED, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS):
         for m in pattern.finditer(text):
             start = m.start()
             if pattern is _INCOMPATIBLE:
@@ -134,6 +162,15 @@ def find(text: str) -> list[str]:
         if line not in out:
             out.append(line)
     return out
+
+
+def _cudnn_dotted(number: str) -> str:
+    """cudnnGetVersion() as a dotted version: 7102 -> 7.1.2 (major*1000 + minor*100 + patch before
+    cuDNN 9), 90100 -> 9.1.0 (major*10000 + minor*100 + patch from 9)."""
+    n = int(number)
+    if n >= 10000:
+        return f"{n // 10000}.{n // 100 % 100}.{n % 100}"
+    return f"{n // 1000}.{n // 100 % 10}.{n % 100}"
 
 
 def _cc_int(cc: str) -> int:
@@ -169,15 +206,26 @@ def interpret(warnings: list[str] | None) -> list[Said]:
         if m:
             said.append(Said("cudnn", text, cuda_pair=(".".join(m.group(1, 2, 3)), ".".join(m.group(4, 5, 6)))))
             continue
+        m = _CUDNN_INT.search(text)
+        if m:
+            built, found = _cudnn_dotted(m.group(1)), _cudnn_dotted(m.group(2))
+            if built != found:
+                said.append(Said("cudnn", text, cuda_pair=(built, found)))
+            continue
         m = _TOOLKIT.search(text)
         if m:
             if m.group("nvcc") != m.group("torch"):
                 said.append(Said("toolkit", text, cuda_pair=(m.group("torch"), m.group("nvcc"))))
             continue
-        m = _FAMILY_CUDA.search(text)
+        m = _FAMILY_CUDA.search(text) or _FAMILY_CUDA_WHEREAS.search(text)
         if m:
             if m.group("torch") != m.group("other"):
-                said.append(Said("family", text, package=m.group("pkg"), cuda_pair=(m.group("torch"), m.group("other"))))
+                said.append(Said("family", text, package=m.group("pkg").lower(), cuda_pair=(m.group("torch"), m.group("other"))))
+            continue
+        m = (_FAMILY_SYMBOL.search(text) or _FAMILY_DYLD.search(text) or _FAMILY_WIN127.search(text)
+             or _FAMILY_NMS.search(text))
+        if m:
+            said.append(Said("family", text, package=m.group("pkg")))
             continue
         m = _TOO_OLD.search(text)
         if m:
