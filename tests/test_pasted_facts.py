@@ -878,3 +878,15 @@ def test_a_missing_library_of_another_package_is_not_a_family_verdict():
                                    "Symbol not found: __ZN2at4_ops")
     assert not torch_warnings.find('OSError: [WinError 127] The specified procedure could not be found. Error loading '
                                    '"C:\\Python311\\Lib\\site-packages\\torch\\lib\\shm.dll" or one of its dependencies.')
+
+
+def test_a_pasted_list_without_numpy_does_not_say_numpy_is_missing(tmp_path):
+    facts = load_text("$ pip show torch\nName: torch\nVersion: 2.7.0+cpu\nSummary: Tensors and Dynamic neural networks\n",
+                      tmp_path)
+    te104 = {f.code: f for f in run_env_checks(facts)}["TE104"]
+    assert "not named in the pasted text" in te104.message and "not installed" not in te104.message
+    # The machine's own facts, where the package list is everything installed, still say so.
+    live = facts.to_json()
+    live["meta"]["source"] = "json"
+    te104 = {f.code: f for f in run_env_checks(Facts.from_json(live))}["TE104"]
+    assert "NumPy is not installed" in te104.message

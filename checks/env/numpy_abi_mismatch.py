@@ -121,6 +121,10 @@ def numpy_abi_mismatch(facts):
                              (f"{pip(facts)} install --upgrade {module}", pin_numpy)),
                      evidence=evidence, related=("numpy-abi-mismatch",))
     if nv is None:
+        if facts.meta.source in ("collect_env", "paste"):
+            # A pasted list (`pip show torch`, `pip list | grep torch`, collect_env's few lines)
+            # shows what was pasted, not everything installed.
+            return skip("NumPy is not named in the pasted text, so the NumPy/torch ABI could not be checked")
         return skip(f"NumPy is not installed (torch {torch_text} works without it; Tensor.numpy() needs it)")
     if old_torch and nv.major >= 2:
         return error(f"torch {torch_text} was built against NumPy 1.x but NumPy {numpy_text} is installed: "
