@@ -703,29 +703,18 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
         kinds.append("nvidia-smi")
         _fill(facts, "nvidia", smi)
 
-    kv = None if kinds and "collect_env report" in kinds else check_env(text)
-    if kv:
-        kinds.append("check_env")
-        for section, values in kv.items():
-            _fill(facts, section, values)
-
-    hf = None if "collect_env report" in kinds else hf_env(lines)
-    if hf:
-        kinds.append("Hugging Face env")
-        for section, values in hf.items():
-            _fill(facts, section, values)
-
-    lit = lightning(lines)
-    if lit:
-        kinds.append("Lightning environment")
-        for section, values in lit.items():
-            _fill(facts, section, values)
-
-    d2 = None if "collect_env report" in kinds else detectron2_env(lines)
-    if d2:
-        kinds.append("detectron2 collect_env")
-        for section, values in d2.items():
-            _fill(facts, section, values)
+    # Other projects' environment dumps, read section by section. Those that copy collect_env's
+    # fields are read only when torch's own report is not there to say it first.
+    own_report = "collect_env report" in kinds
+    for kind, read, beside_report in (("check_env", lambda: check_env(text), False),
+                                      ("Hugging Face env", lambda: hf_env(lines), False),
+                                      ("Lightning environment", lambda: lightning(lines), True),
+                                      ("detectron2 collect_env", lambda: detectron2_env(lines), False)):
+        sections = read() if beside_report or not own_report else None
+        if sections:
+            kinds.append(kind)
+            for section, values in sections.items():
+                _fill(facts, section, values)
 
     ld_path = ld_library_path(lines)
     if ld_path:
