@@ -20,7 +20,7 @@ from ..registry import LintRule, lint_rules
 from .cache import Cache
 from .model import CheckResult, FileError, LintFinding, Violation
 from .module import SourceModule
-from .project import EMPTY, WATCHED, Project, scan
+from .project import EMPTY, WATCHED, Project, pinned_for_the_run, scan
 
 MAX_FILE_BYTES = 10 * 1024 * 1024
 _ALWAYS_SKIPPED_DIRS = {".git", ".hg", ".svn", "__pycache__", ".venv", "venv", ".tox", ".nox", ".mypy_cache",
@@ -297,7 +297,10 @@ def _check_one(path: str, rules: list[LintRule], selection: Selection, project: 
     except (ValueError, RecursionError, MemoryError) as exc:
         result.errors.append(FileError(path, f"cannot parse: {type(exc).__name__}: {exc}"))
         return result
-    check_module(module, rules, selection, result, wanted=True)
+    try:
+        check_module(module, rules, selection, result, wanted=True)
+    finally:
+        module.release()
     return result
 
 
@@ -343,17 +346,18 @@ def check_paths(paths: Iterable[str], selection: Selection | None = None, *, job
             todo.append(item)
     rules = selection.rules(lint_rules()) if todo else []  # a warm run imports no rule
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
-    if workers > 1 and len(todo) >= PARALLEL_MIN_FILES and os.name == "posix":
-        import multiprocessing
+    with pinned_for_the_run(project):
+        if workers > 1 and len(todo) >= PARALLEL_MIN_FILES and os.name == "posix":
+            import multiprocessing
 
-        _WORKER_STATE.update(rules=rules, selection=selection, project=project)
-        try:
-            with multiprocessing.get_context("fork").Pool(workers) as pool:
-                parts = pool.map(_worker, todo, chunksize=max(1, len(todo) // (workers * 8)))
-        finally:
-            _WORKER_STATE.clear()
-    else:
-        parts = [_check_one(path, rules, selection, project) for path in todo]
+            _WORKER_STATE.update(rules=rules, selection=selection, project=project)
+            try:
+                with multiprocessing.get_context("fork").Pool(workers) as pool:
+                    parts = pool.map(_worker, todo, chunksize=max(1, len(todo) // (workers * 8)))
+            finally:
+                _WORKER_STATE.clear()
+        else:
+            parts = [_check_one(path, rules, selection, project) for path in todo]
     for path, part in zip(todo, parts):
         if cache is not None:
             cache.put(path, part)

@@ -146,18 +146,9 @@ class Definition:
 def _targets(node: ast.AST) -> list[tuple[ast.AST, ast.AST | None]]:
     """(target node, the value it gets or None) for one binding statement/expression."""
     out: list[tuple[ast.AST, ast.AST | None]] = []
-
-    def unpack(t: ast.AST, value: ast.AST | None) -> None:
-        if isinstance(t, (ast.Tuple, ast.List)):
-            vals = value.elts if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(t.elts) else None
-            for i, e in enumerate(t.elts):
-                unpack(e.value if isinstance(e, ast.Starred) else e, vals[i] if vals else None)
-        else:
-            out.append((t, value))
-
     if isinstance(node, ast.Assign):
         for t in node.targets:
-            unpack(t, node.value)
+            _unpack(t, node.value, out)
     elif isinstance(node, ast.AnnAssign) and node.value is not None:
         out.append((node.target, node.value))
     elif isinstance(node, ast.AugAssign):
@@ -165,12 +156,23 @@ def _targets(node: ast.AST) -> list[tuple[ast.AST, ast.AST | None]]:
     elif isinstance(node, ast.NamedExpr):
         out.append((node.target, node.value))
     elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
-        unpack(node.target, None)
+        _unpack(node.target, None, out)
     elif isinstance(node, (ast.With, ast.AsyncWith)):
         for item in node.items:
             if item.optional_vars is not None:
-                unpack(item.optional_vars, None)
+                _unpack(item.optional_vars, None, out)
     return out
+
+
+def _unpack(t: ast.AST, value: ast.AST | None, out: list[tuple[ast.AST, ast.AST | None]]) -> None:
+    # A module-level function, not a closure: a recursive closure refers to itself through its
+    # cell, and each call would leave a reference cycle for the garbage collector.
+    if isinstance(t, (ast.Tuple, ast.List)):
+        vals = value.elts if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(t.elts) else None
+        for i, e in enumerate(t.elts):
+            _unpack(e.value if isinstance(e, ast.Starred) else e, vals[i] if vals else None, out)
+    else:
+        out.append((t, value))
 
 
 def _written(module: SourceModule, t: ast.AST) -> str | None:

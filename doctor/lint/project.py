@@ -10,10 +10,12 @@ and parsed lazily, once per process, and only when the value-flow engine follows
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import os
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterator
 
 if TYPE_CHECKING:
     from .module import SourceModule
@@ -33,6 +35,7 @@ class Project:
     _modules: dict[str, SourceModule | None] = field(default_factory=dict, repr=False)
     _norm: dict[str, str] | None = field(default=None, repr=False)
     _importers: dict[tuple[str, str], list[SourceModule]] = field(default_factory=dict, repr=False)
+    pin_parsed: bool = field(default=False, repr=False)  # see pinned_for_the_run
 
     def files_with(self, word: str) -> tuple[str, ...]:
         return self.mentions.get(word, ())
@@ -67,11 +70,22 @@ class Project:
                     self._modules[path] = parsed
                 except (SyntaxError, ValueError, RecursionError, MemoryError):
                     pass
+                else:
+                    if self.pin_parsed:
+                        # Kept until the run ends: out of the cyclic collector's sight. Each full
+                        # collection would otherwise walk these trees again (a few large files
+                        # kept here made the collector cost a third of a run on transformers).
+                        gc.freeze()
         return self._modules[path]
 
     def import_target(self, importer: str, dotted: str, level: int) -> SourceModule | None:
         """The project file an import names (`from utils.misc import f`, `from . import data`), the
-        candidate nearest to the importing file when several match; None outside the project."""
+        candidate nearest to the importing file when several match, parsed; None outside the project."""
+        path = self.import_path(importer, dotted, level)
+        return None if path is None else self.module(path)
+
+    def import_path(self, importer: str, dotted: str, level: int) -> str | None:
+        """The path of the project file an import names, without reading it (see import_target)."""
         if not self.paths:
             return None
         if level:
@@ -82,7 +96,7 @@ class Project:
             for cand in (rel + ".py", os.path.join(rel, "__init__.py")):
                 cand = os.path.normpath(cand)
                 if cand in self._normalised():
-                    return self.module(self._normalised()[cand])
+                    return self._normalised()[cand]
             return None
         # Absolute imports resolve against the importing file's directory or one of its parents
         # (the script's directory or the repository root on sys.path), nearest first.
@@ -93,7 +107,7 @@ class Project:
             for cand in (os.path.join(base, rel + ".py"), os.path.join(base, rel, "__init__.py")):
                 cand = os.path.normpath(cand)
                 if cand in norm:
-                    return self.module(norm[cand])
+                    return norm[cand]
             parent = os.path.dirname(base)
             if parent == base or not base:
                 return None
@@ -136,8 +150,8 @@ class Project:
             else:
                 names, level = [a.name for a in node.names], 0
             for dotted in names:
-                found = self.import_target(other.path, dotted, level)
-                if found is not None and os.path.normpath(found.path) == target:
+                found = self.import_path(other.path, dotted, level)
+                if found is not None and os.path.normpath(found) == target:
                     return True
         return False
 
@@ -152,6 +166,22 @@ class Project:
         for path in sorted(self.hashes):
             h.update(path.encode() + b"\0" + self.hashes[path].encode())
         return h.hexdigest()
+
+
+@contextmanager
+def pinned_for_the_run(project: Project) -> Iterator[None]:
+    """While the run lasts, the files the project parses for the value-flow engine are frozen
+    out of the garbage collector's scans (gc.freeze), and given back to it at the end. Only when
+    nothing else in the process uses gc.freeze, whose permanent generation is process-wide."""
+    if gc.get_freeze_count() or project is EMPTY:
+        yield
+        return
+    project.pin_parsed = True
+    try:
+        yield
+    finally:
+        project.pin_parsed = False
+        gc.unfreeze()
 
 
 def _is_test_path(path: str) -> bool:
