@@ -4,11 +4,11 @@ a rule that crashes becomes a reported error for that file, and the run goes on.
 
 from __future__ import annotations
 
-import ast
 import fnmatch
 import hashlib
 import os
 import re
+import symtable
 import tokenize
 import traceback
 from dataclasses import dataclass, field
@@ -232,8 +232,9 @@ def check_module(module: SourceModule, rules: list[LintRule], selection: Selecti
     LintRule.wanted (the text prefilter)."""
     path = display_path or module.path
     by_type: dict[type, list[LintRule]] = {}
+    seen: dict[object, bool] = {}
     for rule in rules:
-        if not wanted and not rule.wanted(module.text):
+        if not wanted and not rule.wanted(module.text, seen):
             continue
         for t in rule.on:
             by_type.setdefault(t, []).append(rule)
@@ -284,10 +285,14 @@ def _check_one(path: str, rules: list[LintRule], selection: Selection, project: 
     result.files = 1
     result.lines = text.count("\n") + 1
     try:
-        rules = [rule for rule in rules if rule.wanted(text)]
+        seen: dict[object, bool] = {}
+        rules = [rule for rule in rules if rule.wanted(text, seen)]
         if not rules:
-            # No rule can fire here (most files of a library): parse only, to report a syntax error.
-            ast.parse(text, filename=path)
+            # No rule can fire here (most files of a library): only a syntax error can be reported.
+            # symtable runs the same parser without turning its tree into Python objects, which
+            # is about half the cost of ast.parse; it is at least as strict (it also refuses what
+            # the interpreter would refuse at compile time, such as a module-level `nonlocal`).
+            symtable.symtable(text, path, "exec")
             return result
         module = SourceModule.parse(path, text)
         module.project = project
