@@ -210,6 +210,12 @@ _BUCKET = {ast.Call: 1, ast.FunctionDef: 2, ast.AsyncFunctionDef: 2, ast.Assign:
            ast.For: 4, ast.AsyncFor: 4, ast.comprehension: 4, ast.NamedExpr: 4}
 
 
+def _position(node: ast.AST) -> tuple[int, int]:
+    if type(node) is ast.comprehension:  # the one bucketed node without a position of its own
+        node = node.target
+    return node.lineno, node.col_offset  # type: ignore[attr-defined]
+
+
 class RankAnalysis:
     """Rank guards of the calls of one file, its module-local call graph and name facts.
 
@@ -225,25 +231,29 @@ class RankAnalysis:
         self.attr_assigns: dict[str, list[ast.AST]] = {}
         self.functions: dict[str, list[ast.AST]] = {}  # simple name -> defs (methods included)
         binders: list[ast.AST] = []  # assignments to names, loops, walruses: read by env()
-        calls_append = self.calls.append
-        kinds = _BUCKET
-        for node in self.parents:
-            k = kinds.get(type(node))
-            if k is None:
-                continue
+        # The buckets come from the engine's node-by-type index, in source order (walking every
+        # node of a large model file here cost as much as the rules that use the buckets).
+        by_type = module.by_type
+        self.calls = sorted(by_type.get(ast.Call, ()), key=_position)
+        for kind, k in _BUCKET.items():
             if k == 1:
-                calls_append(node)
-            elif k == 2:
-                self.functions.setdefault(node.name, []).append(node)
-            elif k == 3:
-                for target in (node.targets if type(node) is ast.Assign else (node.target,)):
-                    tt = type(target)
-                    if tt is ast.Attribute:
-                        self.attr_assigns.setdefault(target.attr, []).append(node)
-                    elif tt is ast.Name and node.value is not None:
-                        binders.append(node)
-            else:
-                binders.append(node)
+                continue
+            for node in by_type.get(kind, ()):
+                if k == 2:
+                    self.functions.setdefault(node.name, []).append(node)
+                elif k == 3:
+                    for target in (node.targets if type(node) is ast.Assign else (node.target,)):
+                        tt = type(target)
+                        if tt is ast.Attribute:
+                            self.attr_assigns.setdefault(target.attr, []).append(node)
+                        elif tt is ast.Name and node.value is not None:
+                            binders.append(node)
+                else:
+                    binders.append(node)
+        binders.sort(key=_position)
+        for table in (self.functions, self.attr_assigns):
+            for nodes in table.values():
+                nodes.sort(key=_position)
         self._dist_shadowed: bool | None = None
         self._binders = binders
         self._binders_by_scope: dict[int, list[ast.AST]] | None = None

@@ -295,6 +295,10 @@ def _binds(target: ast.AST, name: str) -> bool:
     return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) for n in ast.walk(target))
 
 
+_BINDERS = frozenset({ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor, ast.withitem, ast.NamedExpr,
+                      ast.Import, ast.ImportFrom, ast.ExceptHandler})
+
+
 def _scope_index(body: list[ast.stmt]) -> dict[str, list[tuple[tuple[int, int], ast.expr | None]]]:
     """Every binding directly in this scope, by name: (position after which it holds, the bound
     value or None when unknown)."""
@@ -304,9 +308,13 @@ def _scope_index(body: list[ast.stmt]) -> dict[str, list[tuple[tuple[int, int], 
         out.setdefault(name, []).append((pos, value))
 
     def stored(target: ast.AST) -> list[str]:
+        if type(target) is ast.Name:  # the common case, without a walk
+            return [target.id] if type(target.ctx) is ast.Store else []
         return [n.id for n in ast.walk(target) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
 
     for node in body_nodes(body):
+        if type(node) not in _BINDERS:
+            continue  # most nodes bind nothing: skip them before reading their positions
         end = (getattr(node, "end_lineno", 0) or 0, getattr(node, "end_col_offset", 0) or 0)
         if isinstance(node, ast.Assign):
             for t in node.targets:

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 # Words whose presence anywhere in the project changes a rule's verdict.
 WATCHED = ("set_epoch", "DataLoader", "LOCAL_RANK")
 MAX_PROJECT_FILE_BYTES = 2 * 1024 * 1024
+READ_BUDGET_CHARS = 256 * 1024 * 1024
 
 
 @dataclass
@@ -36,6 +37,8 @@ class Project:
     _norm: dict[str, str] | None = field(default=None, repr=False)
     _importers: dict[tuple[str, str], list[SourceModule]] = field(default_factory=dict, repr=False)
     pin_parsed: bool = field(default=False, repr=False)  # see pinned_for_the_run
+    _read: dict[str, str | None] = field(default_factory=dict, repr=False)
+    _read_chars: int = field(default=0, repr=False)
 
     def files_with(self, word: str) -> tuple[str, ...]:
         return self.mentions.get(word, ())
@@ -47,14 +50,22 @@ class Project:
     def _text(self, path: str) -> str | None:
         if path in self.texts:
             return self.texts[path]
+        if path in self._read:
+            return self._read[path]
         try:
             if os.path.getsize(path) > MAX_PROJECT_FILE_BYTES:
                 return None
             with open(path, "rb") as fh:
                 data = fh.read()
-            return data.decode("utf-8")
+            text: str | None = data.decode("utf-8")
         except (OSError, UnicodeDecodeError):
-            return None
+            text = None
+        # Looking for a helper's importers reads every file of the run, once per helper: keep
+        # what was read, up to a budget (a string is invisible to the garbage collector).
+        if self._read_chars < READ_BUDGET_CHARS:
+            self._read[path] = text
+            self._read_chars += len(text or "")
+        return text
 
     def module(self, path: str) -> SourceModule | None:
         """Another file of the project, parsed (None when it cannot be read or parsed)."""
