@@ -544,9 +544,10 @@ class ValueFlow:
                     return m.project.import_target(m.path, dotted, node.level)
         return None
 
-    def call_sites(self, fn: ast.AST) -> list[tuple[SourceModule, ast.Call]]:
+    def call_sites(self, fn: ast.AST, mentioning: tuple[str, ...] = ()) -> list[tuple[SourceModule, ast.Call]]:
         """Every call of `fn` (a function of this file): in this file by name (`f(...)`,
-        `self.f(...)`), and in the project's files that import it."""
+        `self.f(...)`), and in the project's files that import it. `mentioning`: only other files
+        whose text contains one of these words matter to the asker (they are not even parsed)."""
         name = fn.name  # type: ignore[attr-defined]
         out: list[tuple[SourceModule, ast.Call]] = []
         m = self.module
@@ -559,7 +560,7 @@ class ValueFlow:
                 if resolved is not None and resolved[1] is fn:
                     out.append((m, call))
         if m.parents.get(fn) is m.tree and _SETTINGS["across_files"]:
-            for other in m.project.importers(m.path, name):
+            for other in m.project.importers(m.path, name, mentioning):
                 flow = other.flow
                 for call in other.nodes(ast.Call):
                     if _callee_name(call) == name:

@@ -35,7 +35,7 @@ class Project:
     hashes: dict[str, str] = field(default_factory=dict)  # path -> digest of its bytes (the cache key)
     _modules: dict[str, SourceModule | None] = field(default_factory=dict, repr=False)
     _norm: dict[str, str] | None = field(default=None, repr=False)
-    _importers: dict[tuple[str, str], list[SourceModule]] = field(default_factory=dict, repr=False)
+    _importers: dict[tuple[str, str, tuple[str, ...]], list[SourceModule]] = field(default_factory=dict, repr=False)
     pin_parsed: bool = field(default=False, repr=False)  # see pinned_for_the_run
     _read: dict[str, str | None] = field(default_factory=dict, repr=False)
     _read_chars: int = field(default=0, repr=False)
@@ -129,14 +129,15 @@ class Project:
             self._norm = {os.path.normpath(p): p for p in self.paths}
         return self._norm
 
-    def importers(self, path: str, name: str) -> list[SourceModule]:
-        """The project's other files that import `name` from the file at `path` (or import that file)."""
-        key = (path, name)
+    def importers(self, path: str, name: str, mentioning: tuple[str, ...] = ()) -> list[SourceModule]:
+        """The project's other files that import `name` from the file at `path` (or import that
+        file); with `mentioning`, only those whose text also contains one of these words."""
+        key = (path, name, mentioning)
         if key not in self._importers:
-            self._importers[key] = self._find_importers(path, name)
+            self._importers[key] = self._find_importers(path, name, mentioning)
         return self._importers[key]
 
-    def _find_importers(self, path: str, name: str) -> list[SourceModule]:
+    def _find_importers(self, path: str, name: str, mentioning: tuple[str, ...] = ()) -> list[SourceModule]:
         stem = os.path.splitext(os.path.basename(path))[0]
         out = []
         for p in self.paths:
@@ -144,6 +145,8 @@ class Project:
                 continue  # tests call helpers with whatever suits the test, not what training passes
             text = self._text(p)
             if text is None or name not in text or stem not in text:
+                continue
+            if mentioning and not any(w in text for w in mentioning):
                 continue
             other = self.module(p)
             if other is not None and self._imports(other, path):
