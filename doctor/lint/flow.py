@@ -569,6 +569,26 @@ class ValueFlow:
                             out.append((other, call))
         return out
 
+    def arguments_for(self, fn: ast.AST, param: str, mentioning: tuple[str, ...] = ()
+                      ) -> list[tuple[SourceModule, ast.expr]] | None:
+        """What the calls of `fn` (a function of this file) pass for its parameter `param`: one
+        (file, expression) per call site, the parameter's default where a call leaves it out.
+        Empty when no call is known; None when some call passes it in a way that cannot be read
+        (`*args`, `**kwargs`), so that no claim about every caller can be made."""
+        out: list[tuple[SourceModule, ast.expr]] = []
+        default = _default_for(fn, param)
+        for cm, call in self.call_sites(fn, mentioning):
+            a = _argument_for(fn, call, param)
+            if a is None:
+                if any(isinstance(x, ast.Starred) for x in call.args) or any(k.arg is None for k in call.keywords):
+                    return None
+                if default is None:
+                    return None
+                out.append((self.module, default))
+                continue
+            out.append((cm, a))
+        return out
+
     def _constructions(self, cls: ast.ClassDef) -> list[tuple[SourceModule, ast.Call]]:
         """Calls that build an instance of `cls`: `Cls(...)`, `mod.Cls(...)`, or through a name
         that holds the class (`dataset_cls = Lazy if lazy else Eager; dataset_cls(data)`)."""
@@ -612,6 +632,8 @@ class ValueFlow:
             return out
         finally:
             _ACTIVE.discard(key)
+            if not _ACTIVE:  # the setting belongs to this question: a later call_sites() asked
+                _SETTINGS["across_files"] = True  # directly must search the project again
 
     def _origins(self, expr: ast.AST | None, depth: int, out: list[Origin], seen: set[int]) -> None:
         if expr is None:
@@ -782,6 +804,18 @@ def _branch_may_run(module: SourceModule, fn: ast.AST, node: ast.AST, call: ast.
                         return False
         child = a
     return True
+
+
+def _default_for(fn: ast.AST, param: str) -> ast.expr | None:
+    args = fn.args  # type: ignore[attr-defined]
+    positional = [*args.posonlyargs, *args.args]
+    for p, d in zip(positional[len(positional) - len(args.defaults):], args.defaults):
+        if p.arg == param:
+            return d
+    for p, d in zip(args.kwonlyargs, args.kw_defaults):
+        if p.arg == param:
+            return d
+    return None
 
 
 def _argument_for(fn: ast.AST, call: ast.Call, param: str) -> ast.expr | None:
