@@ -318,3 +318,33 @@ def test_td104_an_evaluation_helper_called_under_no_grad_from_another_file(tmp_p
     assert project.findings == []
     alone = check_paths([str(tmp_path / "engine.py")], Selection(select=("TD104",)), jobs=1)
     assert [f.line for f in alone.findings] == [6]  # alone, nothing shows the caller's no_grad
+
+
+def test_td101_a_guard_flag_passed_from_another_file(tmp_path):
+    (tmp_path / "ckpt.py").write_text(textwrap.dedent("""
+        import torch
+        import torch.distributed as dist
+
+        def save_checkpoint(model, path, should_write):
+            if should_write:
+                torch.save(model.state_dict(), path)
+                dist.barrier()
+
+        def load_checkpoint(model, path, local_rank):
+            state = torch.load(path, map_location=f"cuda:{local_rank}", weights_only=True)
+            model.load_state_dict(state)
+    """))
+    (tmp_path / "train.py").write_text(textwrap.dedent("""
+        import torch.distributed as dist
+        from ckpt import save_checkpoint
+
+        def main(model):
+            dist.init_process_group("nccl")
+            save_checkpoint(model, "last.pt", dist.get_rank() == 0)
+    """))
+    project = check_paths([str(tmp_path)], Selection(select=("TD101",)), jobs=1)
+    assert [(Path(f.path).name, f.line) for f in project.findings] == [("ckpt.py", 8)]
+    alone = check_paths([str(tmp_path / "ckpt.py")], Selection(select=("TD101",)), jobs=1)
+    assert alone.findings == []  # alone, `should_write` could be anything
+    (tmp_path / "train.py").write_text((tmp_path / "train.py").read_text().replace("dist.get_rank() == 0", "True"))
+    assert check_paths([str(tmp_path)], Selection(select=("TD101",)), jobs=1).findings == []  # every rank writes

@@ -36,6 +36,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterator
 
+from torchdoctor.lint.flow import bindings as scope_bindings
 from torchdoctor.lint.module import SourceModule, body_nodes
 
 # ------------------------------------------------------------------ vocabulary
@@ -267,6 +268,7 @@ class RankAnalysis:
         self._callees: dict[int, list[ast.AST]] = {}
         self._callers: dict[int, list[ast.Call]] | None = None
         self._main_only: dict[int, bool | None] = {}
+        self._params: dict[tuple[int, str], tuple[bool, int] | None] = {}
 
     # ---------------------------------------------------------------- names
     def resolved(self, node: ast.AST) -> str | None:
@@ -363,10 +365,36 @@ class RankAnalysis:
                 return True, 0
             if name in env.predicates:
                 return False, env.predicates[name]
+            if s is scope and isinstance(s, _FUNCS):
+                passed = self._parameter_kind(s, name)
+                if passed is not None:
+                    return passed
             if s is self.tree:
                 break
             s = self.scope_of(s)
         return bool(RANK_NAME.match(name)), 0
+
+    def _parameter_kind(self, fn: ast.AST, name: str) -> tuple[bool, int] | None:
+        """A parameter the function never rebinds, whose name says nothing: what its callers pass,
+        from the value-flow engine (`save(model, rank == 0)` makes `if should_write:` a main-rank
+        guard inside `save`). None when there are no known callers or they disagree."""
+        key = (id(fn), name)
+        if key in self._params:
+            return self._params[key]
+        self._params[key] = None  # in progress: a recursion through callers answers "unknown"
+        a = fn.args  # type: ignore[attr-defined]
+        if name not in {p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)} or \
+                any(stmt is not fn for stmt, _, _ in scope_bindings(self.module, fn, name)):
+            return None
+        passed = self.module.flow.arguments_for(fn, name)
+        kinds = set()
+        for caller, expr in passed or ():
+            ca = analysis(caller)
+            where = ca.scope_of(expr)
+            kinds.add((True, 0) if ca.is_rank(expr, where) else (False, ca.polarity(expr, where)))
+        result = kinds.pop() if len(kinds) == 1 and kinds != {(False, 0)} else None
+        self._params[key] = result
+        return result
 
     def attr_kind(self, attr: str) -> tuple[str, int]:
         """("rank", 0), ("predicate", polarity) or ("", 0) for `x.<attr>` from its assignments
