@@ -348,3 +348,20 @@ def test_td101_a_guard_flag_passed_from_another_file(tmp_path):
     assert alone.findings == []  # alone, `should_write` could be anything
     (tmp_path / "train.py").write_text((tmp_path / "train.py").read_text().replace("dist.get_rank() == 0", "True"))
     assert check_paths([str(tmp_path)], Selection(select=("TD101",)), jobs=1).findings == []  # every rank writes
+
+
+def test_a_question_that_fans_out_everywhere_is_cut_off_as_unknown():
+    # Every parameter is filled at 40 call sites, six levels up: 40**6 paths. The engine looks at
+    # a bounded number of expressions per question and calls the rest unknown (the asker stays quiet).
+    from torchdoctor.lint.flow import MAX_STEPS
+
+    levels = ["def f0(x):\n    for batch in x:\n        pass\n"]
+    for i in range(1, 7):
+        calls = "".join(f"    f{i - 1}(x)\n" for _ in range(40))
+        levels.append(f"def f{i}(x):\n{calls}")
+    levels.append("f6(DataLoader(ds))\n")
+    m = SourceModule.parse("m.py", "\n".join(levels))
+    loop = m.nodes(ast.For)[0]
+    found = m.flow.origins(loop.iter)
+    assert 0 < len(found) <= MAX_STEPS
+    assert any(isinstance(o.node, ast.Name) for o in found)  # some paths were left unknown

@@ -581,8 +581,11 @@ def _val_loop_iter(loop, module) -> bool:
     every caller passes a validation loader for)."""
     if _names_eval_split(loop.iter):
         return True
-    if not isinstance(loop.iter, (ast.Name, ast.Attribute, ast.Call)):
-        return False
+    inner = loop.iter
+    while isinstance(inner, ast.Call) and inner.args:  # enumerate(tqdm(batches)): the innermost value
+        inner = inner.args[0]
+    if not isinstance(inner, ast.Name):
+        return False  # `self.blocks`, `range(n)`: not worth a question on every loop of a model file
     origins = [o.node for o in module.flow.origins(loop.iter, across_files=False)]
     return bool(origins) and not any(o is loop.iter for o in origins) and all(_names_eval_split(o) for o in origins)
 

@@ -21,11 +21,13 @@ and the rule stays quiet or lowers its claim.
 from __future__ import annotations
 
 import ast
+import builtins
 from dataclasses import dataclass
 from typing import Iterator
 
 from .module import SourceModule, body_nodes, cached, scope_body, scope_of
 
+_BUILTIN_NAMES = frozenset(dir(builtins))
 _SCOPE_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -448,8 +450,12 @@ ITERATION_WRAPPERS = frozenset({"tqdm", "enumerate", "iter", "cycle", "islice", 
                                 "BackgroundGenerator", "log_every", "track"})
 ALL_ARGUMENT_WRAPPERS = frozenset({"zip", "chain"})
 MAX_DEPTH = 6
+# Expressions one question may look at. Parameters fan out to every call site and constructor
+# arguments to every construction, so a deep class hierarchy (a model zoo) could otherwise make
+# one question cost seconds; past the budget the rest is "unknown".
+MAX_STEPS = 1000
 _ACTIVE: set[tuple[int, int]] = set()  # questions being answered (a guard against cycles)
-_SETTINGS = {"across_files": True}  # of the question being answered
+_SETTINGS = {"across_files": True, "steps_left": MAX_STEPS}  # of the question being answered
 
 
 @dataclass(frozen=True)
@@ -607,6 +613,8 @@ class ValueFlow:
                 elif isinstance(func, ast.Name):
                     if func.id == cls.name:
                         out.append((cm, call))
+                    elif func.id in _BUILTIN_NAMES or func.id in cm.functions or func.id in cm.aliases:
+                        continue  # `print(...)`, a function of the file, an import: not a class in a variable
                     elif any((isinstance(o.node, ast.Name) and o.node.id == cls.name)
                              or (isinstance(o.node, ast.ClassDef) and o.node.name == cls.name)
                              for o in cm.flow.origins(func)):
@@ -625,6 +633,7 @@ class ValueFlow:
             return [Origin(self.module, expr)]
         if not _ACTIVE:
             _SETTINGS["across_files"] = True if across_files is None else across_files
+            _SETTINGS["steps_left"] = MAX_STEPS
         _ACTIVE.add(key)
         try:
             out: list[Origin] = []
@@ -638,8 +647,9 @@ class ValueFlow:
     def _origins(self, expr: ast.AST | None, depth: int, out: list[Origin], seen: set[int]) -> None:
         if expr is None:
             return
-        if depth > MAX_DEPTH or id(expr) in seen:
-            out.append(Origin(self.module, expr))
+        _SETTINGS["steps_left"] -= 1
+        if depth > MAX_DEPTH or id(expr) in seen or _SETTINGS["steps_left"] < 0:
+            out.append(Origin(self.module, expr))  # unknown: the rule asking stays quiet
             return
         seen.add(id(expr))
         m = self.module
