@@ -382,6 +382,8 @@ class RankAnalysis:
         if key in self._params:
             return self._params[key]
         self._params[key] = None  # in progress: a recursion through callers answers "unknown"
+        if fn.name == "__init__":  # type: ignore[attr-defined]
+            return None  # every construction of the class, across the project: too dear per guard
         a = fn.args  # type: ignore[attr-defined]
         if name not in {p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)} or \
                 any(stmt is not fn for stmt, _, _ in scope_bindings(self.module, fn, name)):
