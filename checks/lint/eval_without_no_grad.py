@@ -20,14 +20,20 @@ _VAL_ITER = re.compile(r"(?i)^(val|valid|validation|test|testing|eval|evaluation
                        r"|_(val|valid|validation|test|eval|dev)(_|$|loader|dl)")
 
 
-_EVAL_LOADER = re.compile(r"(?<![A-Za-z0-9])(?i:val|valid|validation|test|testing|eval|evaluation|dev|holdout)_?"
-                          r"(?:loader|dataloader|dl)(?![A-Za-z0-9])")
+_EVAL_PREFIX = re.compile(r"(?<![A-Za-z0-9])(?i:val|valid|validation|test|testing|eval|evaluation|dev|holdout)_?"
+                          r"(?i:data)?$")
 
 
 def _names_an_eval_loader(text: str) -> bool:
-    if "oader" not in text and "dl" not in text:  # a literal first: the pattern has no prefix to skip by
-        return False
-    return _EVAL_LOADER.search(text) is not None
+    """`val_loader`, `test_dataloader`, `eval_dl`... anywhere. Found from the suffix: a pattern that
+    starts with the alternatives has no literal prefix for re to skip by, and scanned whole files."""
+    for suffix in ("loader", "Loader", "_dl"):
+        i = text.find(suffix)
+        while i != -1:
+            if _EVAL_PREFIX.search(text, max(0, i - 16), i):
+                return True
+            i = text.find(suffix, i + 1)
+    return False
 
 
 @lint_rule(
@@ -508,18 +514,20 @@ def _eval_function(fn, module):
 
 
 def _val_loop(loop, module):
-    if not _val_loop_iter(loop, module):
+    named = _names_eval_split(loop.iter)
+    if not named and _flow_candidate(loop) is None:
         return None
     if _in_eval_function(module, loop):
         return None
     fn = _enclosing_function(module, loop)
-    if _callers_disable_grad(module, fn):
-        return None
     nodes = list(loop_nodes(loop))
-    if _trains(module, nodes):
-        return None
     found = _unguarded_model_call(module, nodes, fn)
-    if found is None:
+    if found is None or _trains(module, nodes):
+        return None
+    # The value-flow question last: most loops of a model file never get this far.
+    if not named and not _val_loop_iter(loop, module):
+        return None
+    if _callers_disable_grad(module, fn):
         return None
     call, model = found
     return Violation(call, f"the loop over `{text(module, loop.iter, 40)}` (line {loop.lineno}) runs "
@@ -581,13 +589,19 @@ def _val_loop_iter(loop, module) -> bool:
     every caller passes a validation loader for)."""
     if _names_eval_split(loop.iter):
         return True
-    inner = loop.iter
-    while isinstance(inner, ast.Call) and inner.args:  # enumerate(tqdm(batches)): the innermost value
-        inner = inner.args[0]
-    if not isinstance(inner, ast.Name):
-        return False  # `self.blocks`, `range(n)`: not worth a question on every loop of a model file
+    if _flow_candidate(loop) is None:
+        return False
     origins = [o.node for o in module.flow.origins(loop.iter, across_files=False)]
     return bool(origins) and not any(o is loop.iter for o in origins) and all(_names_eval_split(o) for o in origins)
+
+
+def _flow_candidate(loop):
+    """The plain name a loop iterates, through wrappers (`enumerate(tqdm(batches))`); None for
+    `self.blocks`, `range(n)` and the like, not worth a value-flow question."""
+    inner = loop.iter
+    while isinstance(inner, ast.Call) and inner.args:
+        inner = inner.args[0]
+    return inner if isinstance(inner, ast.Name) else None
 
 
 def _names_eval_split(expr) -> bool:
