@@ -74,6 +74,21 @@ GUARD_TOKENS = ("rank", "RANK", "Rank", "process_index", "main_process", "is_mai
                  "process_zero", "primary", "is_chief", "is_leader", "should_save", "should_log", "_only",
                  "on_process", "on_local_process", "last_process", "main_worker")
 
+
+def mentions_a_guard(text: str) -> bool:
+    """Any of GUARD_TOKENS in the text (TD101's prefilter). Most files have none, and each absent
+    word is a scan of the whole file: the words sharing a part are looked for only when the part is
+    there (six of them contain "process", three "main")."""
+    for word in ("rank", "RANK", "Rank", "master", "global_zero", "primary", "is_chief", "is_leader", "should_save",
+                 "should_log", "_only", "main_worker"):
+        if word in text:
+            return True
+    if "process" in text and any(w in text for w in ("process_index", "main_process", "process_zero", "on_process",
+                                                     "on_local_process", "last_process")):
+        return True
+    return "is_main" in text
+
+
 _EXITS = (ast.Return, ast.Raise, ast.Continue, ast.Break)
 _EXIT_CALLS = frozenset({"sys.exit", "exit", "quit", "os._exit", "os.abort"})
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)

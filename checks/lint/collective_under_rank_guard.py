@@ -1,7 +1,7 @@
 import ast
 from dataclasses import dataclass
 
-from torchdoctor.checks.lint._rank import (GUARD_TOKENS, RankAnalysis, Site, analysis, bindings, final_identifier,
+from torchdoctor.checks.lint._rank import (RankAnalysis, mentions_a_guard, Site, analysis, bindings, final_identifier,
                                            is_test_file, path_facts, reachable, short)
 from torchdoctor.lint.model import LintFix, Violation
 from torchdoctor.lint.module import body_nodes
@@ -325,7 +325,7 @@ class _Facts:
     name="collective-under-rank-guard",
     title="a collective reached only under a rank-dependent condition (deadlock)",
     on=(ast.Module,),
-    requires=(GUARD_TOKENS, _COLLECTIVE_TOKENS),
+    requires=(mentions_a_guard, _COLLECTIVE_TOKENS),
     related=("collective-under-rank-guard", "nccl-collective-timeout"),
     invalid=[
         """
