@@ -152,21 +152,29 @@ class LintRule:
     # alternatives. Put the cheapest and most selective clause first.
     requires: tuple[Any, ...] = ()
 
-    def wanted(self, text: str) -> bool:
+    def wanted(self, text: str, seen: dict[Any, bool] | None = None) -> bool:
+        """`seen`: the answers for this text so far, shared by the rules (several rules ask for
+        the same words, and each answer is a scan of the whole file)."""
+        seen = {} if seen is None else seen
         for clause in self.requires:
-            if not _holds(clause, text):
+            if not _holds(clause, text, seen):
                 return False
         return True
 
 
-def _holds(clause: Any, text: str) -> bool:
-    if type(clause) is str:
-        return clause in text
+def _holds(clause: Any, text: str, seen: dict[Any, bool]) -> bool:
     if type(clause) is tuple:
-        return any(_holds(alt, text) for alt in clause)
-    if isinstance(clause, re.Pattern):
-        return clause.search(text) is not None
-    return bool(clause(text))  # a function of the text, for what a fast regex cannot say
+        return any(_holds(alt, text, seen) for alt in clause)
+    known = seen.get(clause)
+    if known is None:
+        if type(clause) is str:
+            known = clause in text
+        elif isinstance(clause, re.Pattern):
+            known = clause.search(text) is not None
+        else:
+            known = bool(clause(text))  # a function of the text, for what a fast regex cannot say
+        seen[clause] = known
+    return known
 
 
 _LINT: dict[str, LintRule] = {}

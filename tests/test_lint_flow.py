@@ -200,3 +200,168 @@ def test_td401_a_checkpoint_helper_called_from_ddp_code_in_another_file(tmp_path
     assert [(Path(f.path).name, f.line) for f in project.findings] == [("ckpt.py", 5)]
     alone = check_paths([str(tmp_path / "ckpt.py")], Selection(select=("TD401",)), jobs=1)
     assert alone.findings == []  # no DDP in sight: nothing to say
+
+
+def test_arguments_for_gives_each_call_sites_argument_or_the_default():
+    m = _module("""
+        def configure(training, verbose=False):
+            pass
+
+        configure(False)
+        configure(training=True, verbose=True)
+        configure(flag)
+    """)
+    fn = m.functions["configure"][0]
+    assert [ast.unparse(a) for _, a in m.flow.arguments_for(fn, "training")] == ["False", "True", "flag"]
+    assert [ast.unparse(a) for _, a in m.flow.arguments_for(fn, "verbose")] == ["False", "True", "False"]
+
+
+def test_arguments_for_refuses_a_claim_when_a_call_cannot_be_read():
+    m = _module("""
+        def configure(training):
+            pass
+
+        configure(False)
+        configure(*args)
+    """)
+    assert m.flow.arguments_for(m.functions["configure"][0], "training") is None
+
+
+def test_a_per_call_question_does_not_narrow_the_next_callers_search(tmp_path):
+    # origins(across_files=False) must not leave the engine searching only this file afterwards
+    (tmp_path / "helpers.py").write_text("def load(path):\n    return path\n")
+    (tmp_path / "train.py").write_text("from helpers import load\nload('x')\n")
+    paths = [str(p) for p in sorted(tmp_path.rglob("*.py"))]
+    project = scan([], paths)
+    m = project.module(str(tmp_path / "helpers.py"))
+    m.flow.origins(m.nodes(ast.Name)[0], across_files=False)
+    assert [Path(cm.path).name for cm, _ in m.flow.call_sites(m.functions["load"][0])] == ["train.py"]
+
+
+def test_importers_can_be_limited_to_files_that_mention_a_word(tmp_path):
+    (tmp_path / "helpers.py").write_text("def load(path):\n    return path\n")
+    (tmp_path / "train.py").write_text("import torch.distributed as dist\nfrom helpers import load\n"
+                                       "dist.init_process_group('nccl')\nload('x')\n")
+    (tmp_path / "export.py").write_text("from helpers import load\nload('y')\n")
+    paths = [str(p) for p in sorted(tmp_path.rglob("*.py"))]
+    project = scan([], paths)
+    helpers = str(tmp_path / "helpers.py")
+    assert [Path(m.path).name for m in project.importers(helpers, "load", ("init_process_group",))] == ["train.py"]
+    assert str(tmp_path / "export.py") not in project._modules  # not even parsed
+    assert sorted(Path(m.path).name for m in project.importers(helpers, "load")) == ["export.py", "train.py"]
+
+
+def test_a_checked_file_leaves_no_reference_cycle_behind():
+    # Every checked file used to stay alive until a full collection (the flow engine and a
+    # recursive closure pointed back at it): the collector then walked all of them, again and again.
+    import gc
+
+    from torchdoctor.lint.engine import check_module
+    from torchdoctor.lint.model import CheckResult
+    from torchdoctor.registry import lint_rules
+
+    src = textwrap.dedent(_DATA) + textwrap.dedent("""
+        train_loader, val_loader, val_sampler = build(train_set, val_set)
+        for epoch in range(10):
+            for batch in train_loader:
+                a, b = batch
+                loss = model(a, b)
+                loss.backward()
+    """)
+    gc.collect()
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        m = SourceModule.parse("m.py", src)
+        check_module(m, Selection().rules(lint_rules()), Selection(), CheckResult())
+        m.release()
+        del m
+        assert not any(type(o).__name__ == "SourceModule" for o in gc.get_objects())
+        assert gc.collect() < 50  # stdlib helpers (ast.dump) leave a few small cycles, not a file
+    finally:
+        if was:
+            gc.enable()
+
+
+def test_td106_a_helper_that_runs_at_import_in_another_file(tmp_path):
+    (tmp_path / "setup_utils.py").write_text(textwrap.dedent("""
+        import torch
+
+        def inference_defaults():
+            torch.set_grad_enabled(False)
+    """))
+    (tmp_path / "serve.py").write_text("from setup_utils import inference_defaults\ninference_defaults()\n")
+    project = check_paths([str(tmp_path)], Selection(select=("TD106",)), jobs=1)
+    assert [(Path(f.path).name, f.line) for f in project.findings] == [("setup_utils.py", 5)]
+    assert "serve.py" in project.findings[0].message
+    (tmp_path / "serve.py").write_text("from setup_utils import inference_defaults\n\ndef main():\n"
+                                       "    inference_defaults()\n")
+    assert check_paths([str(tmp_path)], Selection(select=("TD106",)), jobs=1).findings == []
+
+
+def test_td104_an_evaluation_helper_called_under_no_grad_from_another_file(tmp_path):
+    (tmp_path / "engine.py").write_text(textwrap.dedent("""
+        import torch
+
+        def evaluate(model, loader):
+            model.eval()
+            return [model(x) for x, _ in loader]
+    """))
+    (tmp_path / "train.py").write_text(textwrap.dedent("""
+        import torch
+        from engine import evaluate
+
+        with torch.no_grad():
+            evaluate(model, val_loader)
+    """))
+    project = check_paths([str(tmp_path)], Selection(select=("TD104",)), jobs=1)
+    assert project.findings == []
+    alone = check_paths([str(tmp_path / "engine.py")], Selection(select=("TD104",)), jobs=1)
+    assert [f.line for f in alone.findings] == [6]  # alone, nothing shows the caller's no_grad
+
+
+def test_td101_a_guard_flag_passed_from_another_file(tmp_path):
+    (tmp_path / "ckpt.py").write_text(textwrap.dedent("""
+        import torch
+        import torch.distributed as dist
+
+        def save_checkpoint(model, path, should_write):
+            if should_write:
+                torch.save(model.state_dict(), path)
+                dist.barrier()
+
+        def load_checkpoint(model, path, local_rank):
+            state = torch.load(path, map_location=f"cuda:{local_rank}", weights_only=True)
+            model.load_state_dict(state)
+    """))
+    (tmp_path / "train.py").write_text(textwrap.dedent("""
+        import torch.distributed as dist
+        from ckpt import save_checkpoint
+
+        def main(model):
+            dist.init_process_group("nccl")
+            save_checkpoint(model, "last.pt", dist.get_rank() == 0)
+    """))
+    project = check_paths([str(tmp_path)], Selection(select=("TD101",)), jobs=1)
+    assert [(Path(f.path).name, f.line) for f in project.findings] == [("ckpt.py", 8)]
+    alone = check_paths([str(tmp_path / "ckpt.py")], Selection(select=("TD101",)), jobs=1)
+    assert alone.findings == []  # alone, `should_write` could be anything
+    (tmp_path / "train.py").write_text((tmp_path / "train.py").read_text().replace("dist.get_rank() == 0", "True"))
+    assert check_paths([str(tmp_path)], Selection(select=("TD101",)), jobs=1).findings == []  # every rank writes
+
+
+def test_a_question_that_fans_out_everywhere_is_cut_off_as_unknown():
+    # Every parameter is filled at 40 call sites, six levels up: 40**6 paths. The engine looks at
+    # a bounded number of expressions per question and calls the rest unknown (the asker stays quiet).
+    from torchdoctor.lint.flow import MAX_STEPS
+
+    levels = ["def f0(x):\n    for batch in x:\n        pass\n"]
+    for i in range(1, 7):
+        calls = "".join(f"    f{i - 1}(x)\n" for _ in range(40))
+        levels.append(f"def f{i}(x):\n{calls}")
+    levels.append("f6(DataLoader(ds))\n")
+    m = SourceModule.parse("m.py", "\n".join(levels))
+    loop = m.nodes(ast.For)[0]
+    found = m.flow.origins(loop.iter)
+    assert 0 < len(found) <= MAX_STEPS
+    assert any(isinstance(o.node, ast.Name) for o in found)  # some paths were left unknown

@@ -75,3 +75,14 @@ def test_the_text_prefilter_never_hides_a_finding():
 def test_the_text_prefilter_skips_files_no_rule_can_fire_on():
     library = "import torch.nn as nn\n\nclass Block(nn.Module):\n    def forward(self, x):\n        return x * 2\n"
     assert [r.code for r in RULES if r.wanted(library)] == []
+
+
+def test_td101_guard_prefilter_says_what_the_token_list_says():
+    from torchdoctor.checks.lint._rank import GUARD_TOKENS, mentions_a_guard
+
+    texts = ["", "import torch\nx = 1\n", "preprocess(images)", "if accelerator.is_main_process:",
+             "trainer.is_global_zero", "@rank_zero_only\ndef log(): pass", "if os.environ['RANK'] == '0':",
+             "state.process_index == 0", "def main_worker(gpu):", "process the batch", "local_process_index"]
+    texts += [f"x = {w}" for w in GUARD_TOKENS]
+    for text in texts:
+        assert mentions_a_guard(text) == any(w in text for w in GUARD_TOKENS), text

@@ -36,6 +36,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterator
 
+from torchdoctor.lint.flow import bindings as scope_bindings
 from torchdoctor.lint.module import SourceModule, body_nodes
 
 # ------------------------------------------------------------------ vocabulary
@@ -72,6 +73,21 @@ _PROCESS_DECORATORS = {"on_process", "on_local_process"}  # accelerate: on_proce
 GUARD_TOKENS = ("rank", "RANK", "Rank", "process_index", "main_process", "is_main", "master", "global_zero",
                  "process_zero", "primary", "is_chief", "is_leader", "should_save", "should_log", "_only",
                  "on_process", "on_local_process", "last_process", "main_worker")
+
+
+def mentions_a_guard(text: str) -> bool:
+    """Any of GUARD_TOKENS in the text (TD101's prefilter). Most files have none, and each absent
+    word is a scan of the whole file: the words sharing a part are looked for only when the part is
+    there (six of them contain "process", three "main")."""
+    for word in ("rank", "RANK", "Rank", "master", "global_zero", "primary", "is_chief", "is_leader", "should_save",
+                 "should_log", "_only", "main_worker"):
+        if word in text:
+            return True
+    if "process" in text and any(w in text for w in ("process_index", "main_process", "process_zero", "on_process",
+                                                     "on_local_process", "last_process")):
+        return True
+    return "is_main" in text
+
 
 _EXITS = (ast.Return, ast.Raise, ast.Continue, ast.Break)
 _EXIT_CALLS = frozenset({"sys.exit", "exit", "quit", "os._exit", "os.abort"})
@@ -210,6 +226,12 @@ _BUCKET = {ast.Call: 1, ast.FunctionDef: 2, ast.AsyncFunctionDef: 2, ast.Assign:
            ast.For: 4, ast.AsyncFor: 4, ast.comprehension: 4, ast.NamedExpr: 4}
 
 
+def _position(node: ast.AST) -> tuple[int, int]:
+    if type(node) is ast.comprehension:  # the one bucketed node without a position of its own
+        node = node.target
+    return node.lineno, node.col_offset  # type: ignore[attr-defined]
+
+
 class RankAnalysis:
     """Rank guards of the calls of one file, its module-local call graph and name facts.
 
@@ -225,25 +247,29 @@ class RankAnalysis:
         self.attr_assigns: dict[str, list[ast.AST]] = {}
         self.functions: dict[str, list[ast.AST]] = {}  # simple name -> defs (methods included)
         binders: list[ast.AST] = []  # assignments to names, loops, walruses: read by env()
-        calls_append = self.calls.append
-        kinds = _BUCKET
-        for node in self.parents:
-            k = kinds.get(type(node))
-            if k is None:
-                continue
+        # The buckets come from the engine's node-by-type index, in source order (walking every
+        # node of a large model file here cost as much as the rules that use the buckets).
+        by_type = module.by_type
+        self.calls = sorted(by_type.get(ast.Call, ()), key=_position)
+        for kind, k in _BUCKET.items():
             if k == 1:
-                calls_append(node)
-            elif k == 2:
-                self.functions.setdefault(node.name, []).append(node)
-            elif k == 3:
-                for target in (node.targets if type(node) is ast.Assign else (node.target,)):
-                    tt = type(target)
-                    if tt is ast.Attribute:
-                        self.attr_assigns.setdefault(target.attr, []).append(node)
-                    elif tt is ast.Name and node.value is not None:
-                        binders.append(node)
-            else:
-                binders.append(node)
+                continue
+            for node in by_type.get(kind, ()):
+                if k == 2:
+                    self.functions.setdefault(node.name, []).append(node)
+                elif k == 3:
+                    for target in (node.targets if type(node) is ast.Assign else (node.target,)):
+                        tt = type(target)
+                        if tt is ast.Attribute:
+                            self.attr_assigns.setdefault(target.attr, []).append(node)
+                        elif tt is ast.Name and node.value is not None:
+                            binders.append(node)
+                else:
+                    binders.append(node)
+        binders.sort(key=_position)
+        for table in (self.functions, self.attr_assigns):
+            for nodes in table.values():
+                nodes.sort(key=_position)
         self._dist_shadowed: bool | None = None
         self._binders = binders
         self._binders_by_scope: dict[int, list[ast.AST]] | None = None
@@ -257,6 +283,7 @@ class RankAnalysis:
         self._callees: dict[int, list[ast.AST]] = {}
         self._callers: dict[int, list[ast.Call]] | None = None
         self._main_only: dict[int, bool | None] = {}
+        self._params: dict[tuple[int, str], tuple[bool, int] | None] = {}
 
     # ---------------------------------------------------------------- names
     def resolved(self, node: ast.AST) -> str | None:
@@ -353,10 +380,38 @@ class RankAnalysis:
                 return True, 0
             if name in env.predicates:
                 return False, env.predicates[name]
+            if s is scope and isinstance(s, _FUNCS):
+                passed = self._parameter_kind(s, name)
+                if passed is not None:
+                    return passed
             if s is self.tree:
                 break
             s = self.scope_of(s)
         return bool(RANK_NAME.match(name)), 0
+
+    def _parameter_kind(self, fn: ast.AST, name: str) -> tuple[bool, int] | None:
+        """A parameter the function never rebinds, whose name says nothing: what its callers pass,
+        from the value-flow engine (`save(model, rank == 0)` makes `if should_write:` a main-rank
+        guard inside `save`). None when there are no known callers or they disagree."""
+        key = (id(fn), name)
+        if key in self._params:
+            return self._params[key]
+        self._params[key] = None  # in progress: a recursion through callers answers "unknown"
+        if fn.name == "__init__":  # type: ignore[attr-defined]
+            return None  # every construction of the class, across the project: too dear per guard
+        a = fn.args  # type: ignore[attr-defined]
+        if name not in {p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)} or \
+                any(stmt is not fn for stmt, _, _ in scope_bindings(self.module, fn, name)):
+            return None
+        passed = self.module.flow.arguments_for(fn, name)
+        kinds = set()
+        for caller, expr in passed or ():
+            ca = analysis(caller)
+            where = ca.scope_of(expr)
+            kinds.add((True, 0) if ca.is_rank(expr, where) else (False, ca.polarity(expr, where)))
+        result = kinds.pop() if len(kinds) == 1 and kinds != {(False, 0)} else None
+        self._params[key] = result
+        return result
 
     def attr_kind(self, attr: str) -> tuple[str, int]:
         """("rank", 0), ("predicate", polarity) or ("", 0) for `x.<attr>` from its assignments

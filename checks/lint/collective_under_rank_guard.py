@@ -1,7 +1,7 @@
 import ast
 from dataclasses import dataclass
 
-from torchdoctor.checks.lint._rank import (GUARD_TOKENS, RankAnalysis, Site, analysis, bindings, final_identifier,
+from torchdoctor.checks.lint._rank import (RankAnalysis, mentions_a_guard, Site, analysis, bindings, final_identifier,
                                            is_test_file, path_facts, reachable, short)
 from torchdoctor.lint.model import LintFix, Violation
 from torchdoctor.lint.module import body_nodes
@@ -325,7 +325,7 @@ class _Facts:
     name="collective-under-rank-guard",
     title="a collective reached only under a rank-dependent condition (deadlock)",
     on=(ast.Module,),
-    requires=(GUARD_TOKENS, _COLLECTIVE_TOKENS),
+    requires=(mentions_a_guard, _COLLECTIVE_TOKENS),
     related=("collective-under-rank-guard", "nccl-collective-timeout"),
     invalid=[
         """
@@ -483,6 +483,24 @@ def train(args, model, loader):
         engine.step()
         if dist.get_rank() == 0 and step % 1000 == 0:
             engine.save_checkpoint(args.save_dir, step)  # <-
+""",
+        """
+import torch
+import torch.distributed as dist
+
+def save_checkpoint(model, path, should_write):
+    if should_write:                   # what every caller passes: rank == 0
+        torch.save(model.state_dict(), path)
+        dist.barrier()  # <-
+
+def train(model, loader, optimizer, epochs):
+    rank = dist.get_rank()
+    for epoch in range(epochs):
+        for x, y in loader:
+            optimizer.zero_grad()
+            model(x, y).backward()
+            optimizer.step()
+        save_checkpoint(model, f"ckpt_{epoch}.pt", rank == 0)
 """,
     ],
     valid=[
@@ -706,6 +724,20 @@ def main(rank):
     if rank == 0:
         validate(model, val_loader)
 """,
+        """
+import torch
+import torch.distributed as dist
+
+def save_checkpoint(model, path, should_write):
+    if should_write:                   # every rank gets the same answer: the epoch number
+        torch.save(model.state_dict(), path)
+        dist.barrier()
+
+def train(model, loader, epochs):
+    for epoch in range(epochs):
+        run_epoch(model, loader)
+        save_checkpoint(model, f"ckpt_{epoch}.pt", epoch % 5 == 0)
+""",
     ],
 )
 def collective_under_rank_guard(node, module):
@@ -719,8 +751,10 @@ def collective_under_rank_guard(node, module):
     helper that calls one (transitively: "evaluate() -> reduce_metrics() -> dist.all_reduce()"),
     or a call of a DDP/FSDP-wrapped model (FSDP `state_dict()` too), that only some ranks reach: under `if rank == 0`,
     `local_rank in [-1, 0]`, `dist.get_rank() == 0`, `is_main_process()`,
-    `trainer.is_global_zero`, a boolean assigned from such a test, after an early
-    `if rank != 0: return`, or inside a `@rank_zero_only` function.
+    `trainer.is_global_zero`, a boolean assigned from such a test, a parameter whose callers all
+    pass such a test (the value-flow engine finds them, in this file or the project's files that
+    import it: `save_checkpoint(model, path, rank == 0)`), after an early `if rank != 0: return`,
+    or inside a `@rank_zero_only` function.
 
     Conditions that are the same on every rank (`rank == -1`, `rank != -1`, `world_size > 1`,
     `dist.is_initialized()`) are not guards. The same collective called under a condition and

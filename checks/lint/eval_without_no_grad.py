@@ -20,6 +20,22 @@ _VAL_ITER = re.compile(r"(?i)^(val|valid|validation|test|testing|eval|evaluation
                        r"|_(val|valid|validation|test|eval|dev)(_|$|loader|dl)")
 
 
+_EVAL_PREFIX = re.compile(r"(?<![A-Za-z0-9])(?i:val|valid|validation|test|testing|eval|evaluation|dev|holdout)_?"
+                          r"(?i:data)?$")
+
+
+def _names_an_eval_loader(text: str) -> bool:
+    """`val_loader`, `test_dataloader`, `eval_dl`... anywhere. Found from the suffix: a pattern that
+    starts with the alternatives has no literal prefix for re to skip by, and scanned whole files."""
+    for suffix in ("loader", "Loader", "_dl"):
+        i = text.find(suffix)
+        while i != -1:
+            if _EVAL_PREFIX.search(text, max(0, i - 16), i):
+                return True
+            i = text.find(suffix, i + 1)
+    return False
+
+
 @lint_rule(
     code="TD104",
     name="eval-without-no-grad",
@@ -35,7 +51,10 @@ _VAL_ITER = re.compile(r"(?i)^(val|valid|validation|test|testing|eval|evaluation
         re.compile(r"for[ \t][^:\n]*[ \t]in[ \t][^:\n]*?(?:(?<![A-Za-z0-9])"
                    r"(?i:val|valid|validation|test|testing|eval|evaluation|dev|holdout)"
                    r"(?:_|loader|dataloader|dl|set|data|ds|iter|batches|(?![A-Za-z0-9]))"
-                   r"|_(?i:val|valid|validation|test|eval|dev)(?:_|loader|dl|(?![A-Za-z0-9])))")),),
+                   r"|_(?i:val|valid|validation|test|eval|dev)(?:_|loader|dl|(?![A-Za-z0-9])))"),
+        # a loader of an evaluation split anywhere (`score(model, test_loader)`,
+        # `batches = tqdm(val_dl)`): the value-flow engine may carry it into a loop
+        _names_an_eval_loader),),
     severity="warning",
     related=("cuda-out-of-memory",),
     invalid=[
@@ -108,6 +127,44 @@ def train(model, loader, val_loader, optimizer):
 def validate(model, loader):
     model.eval()                              # never undone: the next epoch trains in eval mode
     return [model(x) for x, _ in loader]
+""",
+        """
+import torch
+import torch.nn.functional as F
+from tqdm import tqdm
+def fit(model, train_loader, val_loader, optimizer, epochs):
+    for epoch in range(epochs):
+        for x, y in train_loader:
+            optimizer.zero_grad()
+            F.cross_entropy(model(x), y).backward()
+            optimizer.step()
+        batches = tqdm(val_loader, leave=False)   # the progress bar wraps the validation loader
+        val_loss = 0.0
+        for x, y in batches:
+            val_loss += F.cross_entropy(model(x), y).item()  # <-
+""",
+        """
+import torch
+def fit(model, loaders, optimizer, criterion):
+    for epoch in range(10):
+        for x, y in loaders["train"]:
+            optimizer.zero_grad()
+            criterion(model(x), y).backward()
+            optimizer.step()
+        for x, y in loaders["val"]:
+            out = model(x)  # <-
+            print(criterion(out, y).item())
+""",
+        """
+import torch
+def score(model, loader):                  # not named like evaluation; only ever given the test split
+    correct = 0
+    for x, y in loader:
+        correct += (model(x).argmax(1) == y).sum().item()  # <-
+    return correct
+
+def main(model, test_loader):
+    print("accuracy", score(model, test_loader) / len(test_loader.dataset))
 """,
     ],
     valid=[
@@ -246,6 +303,42 @@ def test_forward_shape(model):
     out = model(torch.zeros(1, 3))
     assert out.shape == (1, 10)
 """,
+        """
+import torch
+def score(model, loader):
+    correct = 0
+    for x, y in loader:
+        correct += (model(x).argmax(1) == y).sum().item()
+    return correct
+
+def main(model, test_loader):
+    with torch.no_grad():                  # the only caller disables autograd
+        print("accuracy", score(model, test_loader))
+""",
+        """
+import torch
+def score(model, loader):
+    correct = 0
+    for x, y in loader:
+        correct += (model(x).argmax(1) == y).sum().item()
+    return correct
+
+def main(model, train_loader, test_loader, optimizer):
+    for x, y in train_loader:
+        optimizer.zero_grad()
+        model(x).sum().backward()
+        optimizer.step()
+    print(score(model, train_loader), score(model, test_loader))   # not only evaluation data
+""",
+        """
+import torch
+from tqdm import tqdm
+def fit(model, val_loader):
+    batches = tqdm(val_loader)
+    with torch.no_grad():
+        for x, y in batches:
+            model(x)
+""",
     ],
 )
 def eval_without_no_grad(node, module):
@@ -257,9 +350,11 @@ def eval_without_no_grad(node, module):
       framework hook such as Lightning's `validation_step`, not a `test()` smoke test without a
       loop) that calls the model itself outside `torch.no_grad()` / `torch.inference_mode()` (as a
       `with` block or a decorator, also a project wrapper named like one), unless every call of
-      the function in the file already sits under one;
-    * a loop over a validation/test loader (`val_loader`, `test_dl`, ...), or a loop after
-      `model.eval()`, that runs the model without either, and does not train;
+      the function (in the file, or in the project's files that import it) already sits under one;
+    * a loop over a validation/test loader (`val_loader`, `test_dl`, `loaders["val"]`, or, through
+      the value-flow engine, a progress bar or iterator made from one earlier, a parameter that every
+      caller passes one for), or a loop after `model.eval()`, that runs the model without either,
+      and does not train;
 
     and `model.eval()` inside a training loop when nothing in that loop (directly or through a
     helper of the same file) switches the model back with `model.train()`.
@@ -333,11 +428,15 @@ def _in_eval_function(module, node) -> bool:
 
 
 def _callers_disable_grad(module, fn) -> bool:
-    """Every call of `fn` in this file runs under no_grad (and there is at least one)."""
+    """Every call of `fn` runs under no_grad (and there is at least one): the calls by its name in
+    this file, and those the value-flow engine finds in the project's files that import it
+    (`evaluate()` defined in engine.py, called under `torch.no_grad()` from train.py)."""
     if fn is None:
         return False
-    calls = facts(module).calls_by_name.get(fn.name, [])
-    return bool(calls) and all(under_no_grad(module, c) or _in_framework_hook(module, c) for c in calls)
+    sites = [(module, c) for c in facts(module).calls_by_name.get(fn.name, [])]
+    if module.parents.get(fn) is module.tree:
+        sites += [(cm, c) for cm, c in module.flow.call_sites(fn) if cm is not module]
+    return bool(sites) and all(under_no_grad(cm, c) or _in_framework_hook(cm, c) for cm, c in sites)
 
 
 def _in_framework_hook(module, node) -> bool:
@@ -415,24 +514,20 @@ def _eval_function(fn, module):
 
 
 def _val_loop(loop, module):
-    names = []
-    for sub in ast.walk(loop.iter):
-        if isinstance(sub, ast.Name):
-            names.append(sub.id)
-        elif isinstance(sub, ast.Attribute):
-            names.append(sub.attr)
-    if not any(_VAL_ITER.search(n) for n in names):
+    named = _names_eval_split(loop.iter)
+    if not named and _flow_candidate(loop) is None:
         return None
     if _in_eval_function(module, loop):
         return None
     fn = _enclosing_function(module, loop)
-    if _callers_disable_grad(module, fn):
-        return None
     nodes = list(loop_nodes(loop))
-    if _trains(module, nodes):
-        return None
     found = _unguarded_model_call(module, nodes, fn)
-    if found is None:
+    if found is None or _trains(module, nodes):
+        return None
+    # The value-flow question last: most loops of a model file never get this far.
+    if not named and not _val_loop_iter(loop, module):
+        return None
+    if _callers_disable_grad(module, fn):
         return None
     call, model = found
     return Violation(call, f"the loop over `{text(module, loop.iter, 40)}` (line {loop.lineno}) runs "
@@ -472,7 +567,7 @@ def _after_eval(stmt, module):
             return None
         loops = [n for n in nodes if isinstance(n, LOOPS)]
         for loop in loops:
-            if isinstance(loop, (ast.For, ast.AsyncFor)) and _val_loop_iter(loop):
+            if isinstance(loop, (ast.For, ast.AsyncFor)) and _val_loop_iter(loop, module):
                 continue
             inner = list(loop_nodes(loop))
             if _trains(module, inner):
@@ -487,10 +582,39 @@ def _after_eval(stmt, module):
     return None
 
 
-def _val_loop_iter(loop) -> bool:
-    for sub in ast.walk(loop.iter):
-        n = sub.id if isinstance(sub, ast.Name) else sub.attr if isinstance(sub, ast.Attribute) else None
-        if n and _VAL_ITER.search(n):
+def _val_loop_iter(loop, module) -> bool:
+    """The loop iterates an evaluation split: a name in the iterable says so (`tqdm(val_loader)`,
+    `self.test_dl`), or, through the value-flow engine, every value the iterable may hold does (a
+    progress bar or iterator made from the loader earlier, `loaders["val"]`, a parameter that
+    every caller passes a validation loader for)."""
+    if _names_eval_split(loop.iter):
+        return True
+    if _flow_candidate(loop) is None:
+        return False
+    origins = [o.node for o in module.flow.origins(loop.iter, across_files=False)]
+    return bool(origins) and not any(o is loop.iter for o in origins) and all(_names_eval_split(o) for o in origins)
+
+
+def _flow_candidate(loop):
+    """The plain name a loop iterates, through wrappers (`enumerate(tqdm(batches))`); None for
+    `self.blocks`, `range(n)` and the like, not worth a value-flow question."""
+    inner = loop.iter
+    while isinstance(inner, ast.Call) and inner.args:
+        inner = inner.args[0]
+    return inner if isinstance(inner, ast.Name) else None
+
+
+def _names_eval_split(expr) -> bool:
+    for sub in ast.walk(expr):
+        if isinstance(sub, ast.Name):
+            n = sub.id
+        elif isinstance(sub, ast.Attribute):
+            n = sub.attr
+        elif isinstance(sub, ast.Subscript) and isinstance(sub.slice, ast.Constant) and isinstance(sub.slice.value, str):
+            n = sub.slice.value  # `loaders["val"]`
+        else:
+            continue
+        if _VAL_ITER.search(n):
             return True
     return False
 

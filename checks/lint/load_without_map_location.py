@@ -18,6 +18,9 @@ _DDP_CALLS = {
     "torch.nn.parallel.distributed.DistributedDataParallel": "DistributedDataParallel",
 }
 
+# A file can only show _ddp_evidence if its text holds one of these.
+_DDP_WORDS = (*sorted(set(_DDP_CALLS.values())), "LOCAL_RANK")
+
 
 @lint_rule(
     code="TD401",
@@ -267,7 +270,7 @@ def _called_from_ddp_code(node: ast.Call, module: SourceModule) -> tuple[str, in
     fn = module.enclosing_function(node)
     if fn is None or module.parents.get(fn) is not module.tree:
         return None
-    for caller, call in module.flow.call_sites(fn):
+    for caller, call in module.flow.call_sites(fn, mentioning=_DDP_WORDS):
         if caller is module:
             continue
         found = _ddp_evidence(caller)

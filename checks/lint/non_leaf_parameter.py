@@ -26,19 +26,19 @@ _LEAF_WORD = re.compile(r"Parameter\(|requires_grad")
 _USED_ON_THE_SPOT = re.compile(r"(?:Parameter\(|requires_grad)[^\n]*\)\s*(?:\.\s*[a-z_]+\s*\(|[-+*/@%])")
 
 
-def _leaf_on_a_plain_line(text: str) -> bool:
-    """A leaf made on a line that does not assign `self.x`: `w = nn.Parameter(...)`, `x =
-    torch.randn(..., requires_grad=True)` (the rule never judges attributes)."""
+def _leaf_outside_self_or_used_on_the_spot(text: str) -> bool:
+    """A leaf made on a line that does not assign `self.x` (`w = nn.Parameter(...)`, `x =
+    torch.randn(..., requires_grad=True)`: the rule never judges attributes), or one used on the
+    spot even on a `self.x =` line (`nn.Parameter(w).cuda()`, `Parameter(w) * 2`). One pass over
+    the leaf words: the second pattern is tried only where the first found one (searched on its
+    own it has no literal prefix, and scanned whole model files slowly)."""
     for m in _LEAF_WORD.finditer(text):
         start = text.rfind("\n", 0, m.start()) + 1
         if not text[start:m.start()].lstrip().startswith("self."):
             return True
+        if _USED_ON_THE_SPOT.match(text, m.start()):
+            return True
     return False
-
-
-def _leaf_used_on_the_spot(text: str) -> bool:
-    """`nn.Parameter(w).cuda()`, `Parameter(w) * 2`: even on a `self.x =` line."""
-    return _USED_ON_THE_SPOT.search(text) is not None
 
 
 @lint_rule(
@@ -46,7 +46,7 @@ def _leaf_used_on_the_spot(text: str) -> bool:
     name="non-leaf-parameter",
     title=".cuda()/.to()/arithmetic applied after requires_grad=True or to nn.Parameter(...)",
     on=(ast.Call, ast.BinOp),
-    requires=(("requires_grad", "Parameter"), (_leaf_on_a_plain_line, _leaf_used_on_the_spot)),
+    requires=(("requires_grad", "Parameter"), _leaf_outside_self_or_used_on_the_spot),
     related=("non-leaf-optimize", "no-grad-fn"),
     invalid=[
         """

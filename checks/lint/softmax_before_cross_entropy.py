@@ -2,6 +2,7 @@ import ast
 
 from torchdoctor.checks.lint._callflow import (
     argument,
+    cached,
     reaching_value,
     self_attribute_values,
     source,
@@ -14,6 +15,7 @@ _CE_FUNCS = {"torch.nn.functional.cross_entropy"}
 _CE_CLASSES = {"torch.nn.CrossEntropyLoss", "torch.nn.modules.loss.CrossEntropyLoss"}
 _NLL_FUNCS = {"torch.nn.functional.nll_loss"}
 _NLL_CLASSES = {"torch.nn.NLLLoss", "torch.nn.modules.loss.NLLLoss"}
+_LOSS_CLASSES = _CE_CLASSES | _NLL_CLASSES
 _SOFTMAX_FUNCS = {"torch.softmax", "torch.nn.functional.softmax", "torch.special.softmax"}
 _SOFTMAX_CLASSES = {"torch.nn.Softmax", "torch.nn.modules.activation.Softmax"}
 
@@ -155,12 +157,36 @@ def _loss_kind(module, call):
         return "logits", "F.cross_entropy()"
     if name in _NLL_FUNCS:
         return "log-probabilities", "F.nll_loss()"
-    ctor = _constructor(module, call.func)
+    func = call.func
+    if isinstance(func, (ast.Name, ast.Attribute)) and _final(func) not in _loss_holders(module):
+        return None  # no `x = nn.CrossEntropyLoss()` in the file binds this name: not a loss
+    ctor = _constructor(module, func)
     if ctor in _CE_CLASSES:
         return "logits", "CrossEntropyLoss"
     if ctor in _NLL_CLASSES:
         return "log-probabilities", "NLLLoss"
     return None
+
+
+def _final(node):
+    return node.id if isinstance(node, ast.Name) else node.attr
+
+
+def _loss_holders(module):
+    """The names (`criterion`, `self.loss_fct` as `loss_fct`) that the file assigns a CE/NLL loss
+    object to. `_constructor` only follows a name to a constructor call assigned to it, so any
+    other name cannot be a loss; asking the flow about every call of a model file cost more than
+    parsing it."""
+    def compute():
+        out = set()
+        for call in module.nodes(ast.Call):
+            if module.call_name(call) in _LOSS_CLASSES:
+                parent = module.parents.get(call)
+                targets = parent.targets if isinstance(parent, ast.Assign) else \
+                    [parent.target] if isinstance(parent, ast.AnnAssign) else []
+                out.update(_final(t) for t in targets if isinstance(t, (ast.Name, ast.Attribute)))
+        return out
+    return cached(module, "cross_entropy_loss_holders", compute)
 
 
 def _constructor(module, func):

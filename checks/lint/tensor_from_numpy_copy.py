@@ -15,6 +15,8 @@ _LEGACY = {
     "CharTensor": "int8", "ByteTensor": "uint8", "BoolTensor": "bool",
 }
 _FACTORIES = ("torch.tensor", "torch.as_tensor")
+# The last part of every name above: an attribute call ending otherwise is none of them.
+_CONSTRUCTOR_ATTRS = frozenset(_LEGACY) | {f.rsplit(".", 1)[1] for f in _FACTORIES}
 
 
 def _legacy(name: str | None) -> tuple[str, bool] | None:
@@ -236,6 +238,9 @@ def tensor_from_numpy_copy(node, module):
     batch = torch.from_numpy(np.stack([np.asarray(im) for im in images]))
     ```
     """
+    func = node.func
+    if isinstance(func, ast.Attribute) and func.attr not in _CONSTRUCTOR_ATTRS:
+        return None  # `x.view(...)`, `torch.zeros(...)`: no qualified name to resolve
     name = module.call_name(node)
     legacy = _legacy(name)
     if legacy is None:

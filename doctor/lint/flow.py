@@ -21,11 +21,13 @@ and the rule stays quiet or lowers its claim.
 from __future__ import annotations
 
 import ast
+import builtins
 from dataclasses import dataclass
 from typing import Iterator
 
 from .module import SourceModule, body_nodes, cached, scope_body, scope_of
 
+_BUILTIN_NAMES = frozenset(dir(builtins))
 _SCOPE_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -146,18 +148,9 @@ class Definition:
 def _targets(node: ast.AST) -> list[tuple[ast.AST, ast.AST | None]]:
     """(target node, the value it gets or None) for one binding statement/expression."""
     out: list[tuple[ast.AST, ast.AST | None]] = []
-
-    def unpack(t: ast.AST, value: ast.AST | None) -> None:
-        if isinstance(t, (ast.Tuple, ast.List)):
-            vals = value.elts if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(t.elts) else None
-            for i, e in enumerate(t.elts):
-                unpack(e.value if isinstance(e, ast.Starred) else e, vals[i] if vals else None)
-        else:
-            out.append((t, value))
-
     if isinstance(node, ast.Assign):
         for t in node.targets:
-            unpack(t, node.value)
+            _unpack(t, node.value, out)
     elif isinstance(node, ast.AnnAssign) and node.value is not None:
         out.append((node.target, node.value))
     elif isinstance(node, ast.AugAssign):
@@ -165,12 +158,23 @@ def _targets(node: ast.AST) -> list[tuple[ast.AST, ast.AST | None]]:
     elif isinstance(node, ast.NamedExpr):
         out.append((node.target, node.value))
     elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
-        unpack(node.target, None)
+        _unpack(node.target, None, out)
     elif isinstance(node, (ast.With, ast.AsyncWith)):
         for item in node.items:
             if item.optional_vars is not None:
-                unpack(item.optional_vars, None)
+                _unpack(item.optional_vars, None, out)
     return out
+
+
+def _unpack(t: ast.AST, value: ast.AST | None, out: list[tuple[ast.AST, ast.AST | None]]) -> None:
+    # A module-level function, not a closure: a recursive closure refers to itself through its
+    # cell, and each call would leave a reference cycle for the garbage collector.
+    if isinstance(t, (ast.Tuple, ast.List)):
+        vals = value.elts if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(t.elts) else None
+        for i, e in enumerate(t.elts):
+            _unpack(e.value if isinstance(e, ast.Starred) else e, vals[i] if vals else None, out)
+    else:
+        out.append((t, value))
 
 
 def _written(module: SourceModule, t: ast.AST) -> str | None:
@@ -293,6 +297,10 @@ def _binds(target: ast.AST, name: str) -> bool:
     return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) for n in ast.walk(target))
 
 
+_BINDERS = frozenset({ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor, ast.withitem, ast.NamedExpr,
+                      ast.Import, ast.ImportFrom, ast.ExceptHandler})
+
+
 def _scope_index(body: list[ast.stmt]) -> dict[str, list[tuple[tuple[int, int], ast.expr | None]]]:
     """Every binding directly in this scope, by name: (position after which it holds, the bound
     value or None when unknown)."""
@@ -302,9 +310,13 @@ def _scope_index(body: list[ast.stmt]) -> dict[str, list[tuple[tuple[int, int], 
         out.setdefault(name, []).append((pos, value))
 
     def stored(target: ast.AST) -> list[str]:
+        if type(target) is ast.Name:  # the common case, without a walk
+            return [target.id] if type(target.ctx) is ast.Store else []
         return [n.id for n in ast.walk(target) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
 
     for node in body_nodes(body):
+        if type(node) not in _BINDERS:
+            continue  # most nodes bind nothing: skip them before reading their positions
         end = (getattr(node, "end_lineno", 0) or 0, getattr(node, "end_col_offset", 0) or 0)
         if isinstance(node, ast.Assign):
             for t in node.targets:
@@ -438,8 +450,12 @@ ITERATION_WRAPPERS = frozenset({"tqdm", "enumerate", "iter", "cycle", "islice", 
                                 "BackgroundGenerator", "log_every", "track"})
 ALL_ARGUMENT_WRAPPERS = frozenset({"zip", "chain"})
 MAX_DEPTH = 6
+# Expressions one question may look at. Parameters fan out to every call site and constructor
+# arguments to every construction, so a deep class hierarchy (a model zoo) could otherwise make
+# one question cost seconds; past the budget the rest is "unknown".
+MAX_STEPS = 1000
 _ACTIVE: set[tuple[int, int]] = set()  # questions being answered (a guard against cycles)
-_SETTINGS = {"across_files": True}  # of the question being answered
+_SETTINGS = {"across_files": True, "steps_left": MAX_STEPS}  # of the question being answered
 
 
 @dataclass(frozen=True)
@@ -534,9 +550,10 @@ class ValueFlow:
                     return m.project.import_target(m.path, dotted, node.level)
         return None
 
-    def call_sites(self, fn: ast.AST) -> list[tuple[SourceModule, ast.Call]]:
+    def call_sites(self, fn: ast.AST, mentioning: tuple[str, ...] = ()) -> list[tuple[SourceModule, ast.Call]]:
         """Every call of `fn` (a function of this file): in this file by name (`f(...)`,
-        `self.f(...)`), and in the project's files that import it."""
+        `self.f(...)`), and in the project's files that import it. `mentioning`: only other files
+        whose text contains one of these words matter to the asker (they are not even parsed)."""
         name = fn.name  # type: ignore[attr-defined]
         out: list[tuple[SourceModule, ast.Call]] = []
         m = self.module
@@ -549,13 +566,33 @@ class ValueFlow:
                 if resolved is not None and resolved[1] is fn:
                     out.append((m, call))
         if m.parents.get(fn) is m.tree and _SETTINGS["across_files"]:
-            for other in m.project.importers(m.path, name):
+            for other in m.project.importers(m.path, name, mentioning):
                 flow = other.flow
                 for call in other.nodes(ast.Call):
                     if _callee_name(call) == name:
                         resolved = flow.resolve_function(call)
                         if resolved is not None and Origin(resolved[0], resolved[1]).is_(m, fn):
                             out.append((other, call))
+        return out
+
+    def arguments_for(self, fn: ast.AST, param: str, mentioning: tuple[str, ...] = ()
+                      ) -> list[tuple[SourceModule, ast.expr]] | None:
+        """What the calls of `fn` (a function of this file) pass for its parameter `param`: one
+        (file, expression) per call site, the parameter's default where a call leaves it out.
+        Empty when no call is known; None when some call passes it in a way that cannot be read
+        (`*args`, `**kwargs`), so that no claim about every caller can be made."""
+        out: list[tuple[SourceModule, ast.expr]] = []
+        default = _default_for(fn, param)
+        for cm, call in self.call_sites(fn, mentioning):
+            a = _argument_for(fn, call, param)
+            if a is None:
+                if any(isinstance(x, ast.Starred) for x in call.args) or any(k.arg is None for k in call.keywords):
+                    return None
+                if default is None:
+                    return None
+                out.append((self.module, default))
+                continue
+            out.append((cm, a))
         return out
 
     def _constructions(self, cls: ast.ClassDef) -> list[tuple[SourceModule, ast.Call]]:
@@ -576,6 +613,8 @@ class ValueFlow:
                 elif isinstance(func, ast.Name):
                     if func.id == cls.name:
                         out.append((cm, call))
+                    elif func.id in _BUILTIN_NAMES or func.id in cm.functions or func.id in cm.aliases:
+                        continue  # `print(...)`, a function of the file, an import: not a class in a variable
                     elif any((isinstance(o.node, ast.Name) and o.node.id == cls.name)
                              or (isinstance(o.node, ast.ClassDef) and o.node.name == cls.name)
                              for o in cm.flow.origins(func)):
@@ -594,6 +633,7 @@ class ValueFlow:
             return [Origin(self.module, expr)]
         if not _ACTIVE:
             _SETTINGS["across_files"] = True if across_files is None else across_files
+            _SETTINGS["steps_left"] = MAX_STEPS
         _ACTIVE.add(key)
         try:
             out: list[Origin] = []
@@ -601,12 +641,15 @@ class ValueFlow:
             return out
         finally:
             _ACTIVE.discard(key)
+            if not _ACTIVE:  # the setting belongs to this question: a later call_sites() asked
+                _SETTINGS["across_files"] = True  # directly must search the project again
 
     def _origins(self, expr: ast.AST | None, depth: int, out: list[Origin], seen: set[int]) -> None:
         if expr is None:
             return
-        if depth > MAX_DEPTH or id(expr) in seen:
-            out.append(Origin(self.module, expr))
+        _SETTINGS["steps_left"] -= 1
+        if depth > MAX_DEPTH or id(expr) in seen or _SETTINGS["steps_left"] < 0:
+            out.append(Origin(self.module, expr))  # unknown: the rule asking stays quiet
             return
         seen.add(id(expr))
         m = self.module
@@ -771,6 +814,18 @@ def _branch_may_run(module: SourceModule, fn: ast.AST, node: ast.AST, call: ast.
                         return False
         child = a
     return True
+
+
+def _default_for(fn: ast.AST, param: str) -> ast.expr | None:
+    args = fn.args  # type: ignore[attr-defined]
+    positional = [*args.posonlyargs, *args.args]
+    for p, d in zip(positional[len(positional) - len(args.defaults):], args.defaults):
+        if p.arg == param:
+            return d
+    for p, d in zip(args.kwonlyargs, args.kw_defaults):
+        if p.arg == param:
+            return d
+    return None
 
 
 def _argument_for(fn: ast.AST, call: ast.Call, param: str) -> ast.expr | None:

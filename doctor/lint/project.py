@@ -10,10 +10,12 @@ and parsed lazily, once per process, and only when the value-flow engine follows
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import os
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterator
 
 if TYPE_CHECKING:
     from .module import SourceModule
@@ -21,6 +23,7 @@ if TYPE_CHECKING:
 # Words whose presence anywhere in the project changes a rule's verdict.
 WATCHED = ("set_epoch", "DataLoader", "LOCAL_RANK")
 MAX_PROJECT_FILE_BYTES = 2 * 1024 * 1024
+READ_BUDGET_CHARS = 256 * 1024 * 1024
 
 
 @dataclass
@@ -32,7 +35,10 @@ class Project:
     hashes: dict[str, str] = field(default_factory=dict)  # path -> digest of its bytes (the cache key)
     _modules: dict[str, SourceModule | None] = field(default_factory=dict, repr=False)
     _norm: dict[str, str] | None = field(default=None, repr=False)
-    _importers: dict[tuple[str, str], list[SourceModule]] = field(default_factory=dict, repr=False)
+    _importers: dict[tuple[str, str, tuple[str, ...]], list[SourceModule]] = field(default_factory=dict, repr=False)
+    pin_parsed: bool = field(default=False, repr=False)  # see pinned_for_the_run
+    _read: dict[str, str | None] = field(default_factory=dict, repr=False)
+    _read_chars: int = field(default=0, repr=False)
 
     def files_with(self, word: str) -> tuple[str, ...]:
         return self.mentions.get(word, ())
@@ -44,14 +50,22 @@ class Project:
     def _text(self, path: str) -> str | None:
         if path in self.texts:
             return self.texts[path]
+        if path in self._read:
+            return self._read[path]
         try:
             if os.path.getsize(path) > MAX_PROJECT_FILE_BYTES:
                 return None
             with open(path, "rb") as fh:
                 data = fh.read()
-            return data.decode("utf-8")
+            text: str | None = data.decode("utf-8")
         except (OSError, UnicodeDecodeError):
-            return None
+            text = None
+        # Looking for a helper's importers reads every file of the run, once per helper: keep
+        # what was read, up to a budget (a string is invisible to the garbage collector).
+        if self._read_chars < READ_BUDGET_CHARS:
+            self._read[path] = text
+            self._read_chars += len(text or "")
+        return text
 
     def module(self, path: str) -> SourceModule | None:
         """Another file of the project, parsed (None when it cannot be read or parsed)."""
@@ -67,11 +81,22 @@ class Project:
                     self._modules[path] = parsed
                 except (SyntaxError, ValueError, RecursionError, MemoryError):
                     pass
+                else:
+                    if self.pin_parsed:
+                        # Kept until the run ends: out of the cyclic collector's sight. Each full
+                        # collection would otherwise walk these trees again (a few large files
+                        # kept here made the collector cost a third of a run on transformers).
+                        gc.freeze()
         return self._modules[path]
 
     def import_target(self, importer: str, dotted: str, level: int) -> SourceModule | None:
         """The project file an import names (`from utils.misc import f`, `from . import data`), the
-        candidate nearest to the importing file when several match; None outside the project."""
+        candidate nearest to the importing file when several match, parsed; None outside the project."""
+        path = self.import_path(importer, dotted, level)
+        return None if path is None else self.module(path)
+
+    def import_path(self, importer: str, dotted: str, level: int) -> str | None:
+        """The path of the project file an import names, without reading it (see import_target)."""
         if not self.paths:
             return None
         if level:
@@ -82,7 +107,7 @@ class Project:
             for cand in (rel + ".py", os.path.join(rel, "__init__.py")):
                 cand = os.path.normpath(cand)
                 if cand in self._normalised():
-                    return self.module(self._normalised()[cand])
+                    return self._normalised()[cand]
             return None
         # Absolute imports resolve against the importing file's directory or one of its parents
         # (the script's directory or the repository root on sys.path), nearest first.
@@ -93,7 +118,7 @@ class Project:
             for cand in (os.path.join(base, rel + ".py"), os.path.join(base, rel, "__init__.py")):
                 cand = os.path.normpath(cand)
                 if cand in norm:
-                    return self.module(norm[cand])
+                    return norm[cand]
             parent = os.path.dirname(base)
             if parent == base or not base:
                 return None
@@ -104,14 +129,15 @@ class Project:
             self._norm = {os.path.normpath(p): p for p in self.paths}
         return self._norm
 
-    def importers(self, path: str, name: str) -> list[SourceModule]:
-        """The project's other files that import `name` from the file at `path` (or import that file)."""
-        key = (path, name)
+    def importers(self, path: str, name: str, mentioning: tuple[str, ...] = ()) -> list[SourceModule]:
+        """The project's other files that import `name` from the file at `path` (or import that
+        file); with `mentioning`, only those whose text also contains one of these words."""
+        key = (path, name, mentioning)
         if key not in self._importers:
-            self._importers[key] = self._find_importers(path, name)
+            self._importers[key] = self._find_importers(path, name, mentioning)
         return self._importers[key]
 
-    def _find_importers(self, path: str, name: str) -> list[SourceModule]:
+    def _find_importers(self, path: str, name: str, mentioning: tuple[str, ...] = ()) -> list[SourceModule]:
         stem = os.path.splitext(os.path.basename(path))[0]
         out = []
         for p in self.paths:
@@ -119,6 +145,8 @@ class Project:
                 continue  # tests call helpers with whatever suits the test, not what training passes
             text = self._text(p)
             if text is None or name not in text or stem not in text:
+                continue
+            if mentioning and not any(w in text for w in mentioning):
                 continue
             other = self.module(p)
             if other is not None and self._imports(other, path):
@@ -136,8 +164,8 @@ class Project:
             else:
                 names, level = [a.name for a in node.names], 0
             for dotted in names:
-                found = self.import_target(other.path, dotted, level)
-                if found is not None and os.path.normpath(found.path) == target:
+                found = self.import_path(other.path, dotted, level)
+                if found is not None and os.path.normpath(found) == target:
                     return True
         return False
 
@@ -152,6 +180,22 @@ class Project:
         for path in sorted(self.hashes):
             h.update(path.encode() + b"\0" + self.hashes[path].encode())
         return h.hexdigest()
+
+
+@contextmanager
+def pinned_for_the_run(project: Project) -> Iterator[None]:
+    """While the run lasts, the files the project parses for the value-flow engine are frozen
+    out of the garbage collector's scans (gc.freeze), and given back to it at the end. Only when
+    nothing else in the process uses gc.freeze, whose permanent generation is process-wide."""
+    if gc.get_freeze_count() or project is EMPTY:
+        yield
+        return
+    project.pin_parsed = True
+    try:
+        yield
+    finally:
+        project.pin_parsed = False
+        gc.unfreeze()
 
 
 def _is_test_path(path: str) -> bool:
