@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from torchdoctor.lint.flow import bindings as scope_bindings
-from torchdoctor.lint.module import SourceModule, body_nodes
+from torchdoctor.lint.module import SourceModule, body_nodes, final_identifier
 
 # ------------------------------------------------------------------ vocabulary
 
@@ -101,17 +101,6 @@ def short(node: ast.AST, limit: int = 48) -> str:
         return "..."
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def final_identifier(node: ast.AST) -> str | None:
-    """`a.b.c` -> "c"; `f` -> "f"; `x.f(...)` (a call) -> "f"."""
-    if isinstance(node, ast.Call):
-        node = node.func
-    if isinstance(node, ast.Attribute):
-        return node.attr
-    if isinstance(node, ast.Name):
-        return node.id
-    return None
 
 
 def is_test_file(path: str) -> bool:

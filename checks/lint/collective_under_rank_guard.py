@@ -1,10 +1,10 @@
 import ast
 from dataclasses import dataclass
 
-from torchdoctor.checks.lint._rank import (RankAnalysis, mentions_a_guard, Site, analysis, bindings, final_identifier,
+from torchdoctor.checks.lint._rank import (RankAnalysis, mentions_a_guard, Site, analysis, bindings,
                                            is_test_file, path_facts, reachable, short)
 from torchdoctor.lint.model import LintFix, Violation
-from torchdoctor.lint.module import body_nodes
+from torchdoctor.lint.module import body_nodes, final_identifier
 from torchdoctor.registry import lint_rule
 
 # torch.distributed functions every rank of the group must enter (lint-anchors §4a).

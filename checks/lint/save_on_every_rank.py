@@ -1,10 +1,10 @@
 import ast
 import re
 
-from torchdoctor.checks.lint._rank import (RankAnalysis, Site, analysis, final_identifier, is_test_file, mentions_rank,
+from torchdoctor.checks.lint._rank import (RankAnalysis, Site, analysis, is_test_file, mentions_rank,
                                            short, under_single_process)
 from torchdoctor.lint.model import LintFix, Violation
-from torchdoctor.lint.module import body_nodes
+from torchdoctor.lint.module import body_nodes, final_identifier
 from torchdoctor.registry import lint_rule
 
 # Substring prefilter for "the file runs under DDP" (confirmed by the calls below).

@@ -25,7 +25,7 @@ import builtins
 from dataclasses import dataclass
 from typing import Iterator
 
-from .module import SourceModule, body_nodes, cached, scope_body, scope_of
+from .module import SourceModule, body_nodes, cached, final_identifier, scope_body, scope_of
 
 _BUILTIN_NAMES = frozenset(dir(builtins))
 _SCOPE_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
@@ -475,15 +475,6 @@ class Origin:
                 and getattr(self.node, "end_col_offset", -1) == getattr(node, "end_col_offset", -2))
 
 
-def _callee_name(call: ast.Call) -> str | None:
-    func = call.func
-    if isinstance(func, ast.Name):
-        return func.id
-    if isinstance(func, ast.Attribute):
-        return func.attr
-    return None
-
-
 def _params(fn: ast.AST) -> list[str]:
     a = fn.args  # type: ignore[attr-defined]
     return [p.arg for p in [*a.posonlyargs, *a.args]]
@@ -561,7 +552,7 @@ class ValueFlow:
         if name == "__init__" and isinstance(owner, ast.ClassDef):
             return self._constructions(owner)
         for call in m.nodes(ast.Call):
-            if _callee_name(call) == name and call is not fn:
+            if final_identifier(call) == name and call is not fn:
                 resolved = self.resolve_function(call)
                 if resolved is not None and resolved[1] is fn:
                     out.append((m, call))
@@ -569,7 +560,7 @@ class ValueFlow:
             for other in m.project.importers(m.path, name, mentioning):
                 flow = other.flow
                 for call in other.nodes(ast.Call):
-                    if _callee_name(call) == name:
+                    if final_identifier(call) == name:
                         resolved = flow.resolve_function(call)
                         if resolved is not None and Origin(resolved[0], resolved[1]).is_(m, fn):
                             out.append((other, call))
@@ -665,7 +656,7 @@ class ValueFlow:
             self._origins(expr.value, depth + 1, out, seen)
             return
         if isinstance(expr, ast.Call):
-            name = _callee_name(expr)
+            name = final_identifier(expr)
             if name in ITERATION_WRAPPERS and expr.args:
                 self._origins(expr.args[0], depth + 1, out, seen)
                 return

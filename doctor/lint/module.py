@@ -359,6 +359,17 @@ def calls_in(body: list[ast.stmt]) -> Iterator[ast.Call]:
     return (n for n in body_nodes(body) if isinstance(n, ast.Call))
 
 
+def final_identifier(node: ast.AST) -> str | None:
+    """`a.b.c` -> "c"; `f` -> "f"; `x.f(...)` (a call) -> "f"."""
+    if isinstance(node, ast.Call):
+        node = node.func
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    if isinstance(node, ast.Name):
+        return node.id
+    return None
+
+
 def callee_simple_name(call: ast.Call) -> str | None:
     """`evaluate(...)` -> "evaluate"; `self.evaluate(...)` -> "evaluate"; else None."""
     func = call.func
