@@ -339,6 +339,16 @@ def test_a_question_in_words_gets_possible_causes_not_answers():
     assert {p.id for p in possible}.isdisjoint({m.id for m in answers})
 
 
+def test_other_forms_of_an_entrys_words_are_the_same_words():
+    from torchdoctor.kb.retrieve import tokens
+
+    assert tokens("it hung, the workers froze, processes crashed") == tokens("it hangs, the worker freezes, process crash")
+    # Names are not words to inflect: identifiers and versions stay whole.
+    assert tokens("num_workers pin_memory cu118") == ["num_workers", "pin_memory", "cu118"]
+    # "is" and "was" are stop words, not "i" and "wa".
+    assert tokens("this was slow") == ["slow"]
+
+
 def test_nothing_in_common_gets_no_possible_cause():
     parsed = parse("zzz qqq")
     assert possible_causes(parsed, []) == []
