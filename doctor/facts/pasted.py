@@ -20,7 +20,7 @@ import re
 from typing import Any
 
 from .. import paste
-from . import collect_env_text, torch_warnings
+from . import collect_env_text, extensions, torch_warnings
 
 # nvidia-smi's banner and its GPU rows, old and new ("|   0  A100-SXM4-40GB   On   | 00000000:04:00.0 Off |").
 _SMI_DRIVER = re.compile(r"Driver Version:\s*(\d+(?:\.\d+)+)(?:\s+CUDA Version:\s*(\d+\.\d+))?")
@@ -785,6 +785,11 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
             if cuda is not False:
                 values["cuda"] = cuda
             _fill(facts, "torch", values)
+
+    building = extensions.build_evidence_in_text("\n".join(lines))
+    if building:
+        kinds.append("extension build log")
+        _fill(facts, "extensions", {"build_evidence": building})
 
     said = torch_warnings.find("\n".join(lines))
     if said:
