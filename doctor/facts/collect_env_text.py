@@ -275,15 +275,21 @@ def compute_capability(name: str) -> str | None:
 
 # --------------------------------------------------------------------------- sections
 
-def _packages(lines: list[str]) -> tuple[list[dict[str, Any]] | None, list[tuple[str, str, str, str]]]:
-    """(pip distributions or None when pip could not be read, conda rows (name, version, build, channel))."""
+def _packages(lines: list[str], python: str | None = None) -> tuple[list[dict[str, Any]] | None, list[tuple[str, str, str, str]]]:
+    """(pip distributions or None when pip could not be read, conda rows (name, version, build, channel)).
+
+    A report run under Python 2 whose list is `[pip3]` shows what Python 3's pip has installed:
+    another interpreter's packages, not this one's (torch's own sample report, pytorch#42887)."""
     pip: list[dict[str, Any]] | None = None
     conda: list[tuple[str, str, str, str]] = []
+    python2 = bool(python) and python.split(".")[0] == "2"
     for line in lines:
         m = re.match(r"^\[(pip3?|conda)\]\s*(.*)$", line)
         if not m:
             continue
         tool, rest = m.group(1), m.group(2).strip()
+        if tool == "pip3" and python2:
+            continue
         if tool.startswith("pip"):
             if rest.lower() in ("could not collect", ""):
                 continue
@@ -411,7 +417,7 @@ def parse(text: str) -> dict[str, Any]:
     system = py.get("system")
 
     # ------------------------------------------------------------------ packages
-    pip, conda = _packages(package_lines)
+    pip, conda = _packages(package_lines, py.get("version"))
     if pip is not None and pip_closed:
         facts["packages"] = {"distributions": pip + _conda_distributions(conda, pip)}
     # else: cut off inside the pip list, so what it lacks is unknown, not absent.
