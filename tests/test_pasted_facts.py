@@ -807,8 +807,8 @@ def test_the_first_field_without_its_colon_still_carries_the_torch_facts(tmp_pat
     assert facts.torch.version == "1.5.0" and facts.torch.cuda == "10.2"
     te201 = findings("pt37320-wenmuzhou-torch150-cu102-driver410-p100-fullwidth.txt")["TE201"]
     assert te201.status is Status.ERROR
-    # Driver 410 (CUDA 10.0) ran torch 1.2's cu100 wheels: the claim stops at the releases the table has.
-    assert "no official build of torch 1.8 or later" in te201.message
+    # Driver 410 (CUDA 10.0) runs torch 1.5.0's CUDA 9.2 wheel (pytorch.org's previous-versions page).
+    assert "torch==1.5.0+cu92 -f https://download.pytorch.org/whl/torch_stable.html" in te201.message
     # Prose that names the field is not the field.
     prose = load_text("PyTorch version is the latest one\nPyTorch version: 2.1.0+cu121\nIs debug build: False\n"
                       "CUDA used to build PyTorch: 12.1\n", tmp_path)
