@@ -146,8 +146,10 @@ def test_arch_list_spot_checks():
     assert "sm_70" in tables.arch_list_for("2.8.0", "cu128")
     assert tables.arch_list_for("2.13.0", "13.0") == ["sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120", "compute_120"]
     assert tables.arch_list_for("2.3.0", "cu118")[-2:] == ["sm_37", "sm_90"]  # the script's order
-    # issue 13's review: 2.11 cu130 carries 12.0+PTX like its neighbours (the old fixture had none)
-    assert tables.arch_list_for("2.11.0", "cu130")[-2:] == ["sm_120", "compute_120"]
+    # The torch-2.11.0 cu130 wheel's own NVCC flags end at sm_120 with no compute_120 (issue 13's
+    # review said 12.0+PTX; 2.12's cu130 build is the first with it).
+    assert tables.arch_list_for("2.11.0", "cu130")[-2:] == ["sm_100", "sm_120"]
+    assert tables.arch_list_for("2.12.0", "cu130")[-2:] == ["sm_120", "compute_120"]
     assert tables.arch_list_for("2.13.0", "cu124") is None
 
 
