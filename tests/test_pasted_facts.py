@@ -532,6 +532,13 @@ def test_a_repl_session_is_read_line_by_line(tmp_path):
     assert (facts.torch.version, facts.torch.cuda, facts.torch.cuda_available) == ("1.13.1+cu117", "11.7", False)
 
 
+def test_an_old_torch_printing_the_full_toolkit_version_is_read(tmp_path):
+    # torch 1.2 and older: torch.version.cuda was the toolkit's full version (pytorch/pytorch#28195).
+    facts = load_text(">>> print(torch.__version__)\n1.2.0\n>>> torch.cuda.is_available()\nFalse\n"
+                      ">>> print(torch.version.cuda)\n10.0.130\n", tmp_path)
+    assert (facts.torch.version, facts.torch.cuda, facts.torch.cuda_available) == ("1.2.0", "10.0", False)
+
+
 TEMPLATE = """### Environment
 - **PyTorch Version**: {torch}
 - **GPU**: NVIDIA GeForce RTX 5090 (32GB GDDR7)
