@@ -923,3 +923,72 @@ def test_a_pasted_list_without_numpy_does_not_say_numpy_is_missing(tmp_path):
     live["meta"]["source"] = "json"
     te104 = {f.code: f for f in run_env_checks(Facts.from_json(live))}["TE104"]
     assert "NumPy is not installed" in te104.message
+
+
+# --------------------------------------------------------------------------- batch 3 classes (dev reports)
+
+def test_detectron2s_nvcc_build_tag_and_nvccs_arch_refusal_decide_te208():
+    # "CUDA compiler  Build cuda_11.0_bu.TC445_37..." is nvcc 11.0; its "Unsupported gpu architecture
+    # 'compute_86'" is the build failing for the RTX 3070 (facebookresearch/detectron2#2225).
+    name = "d2-2225-batrlatom-rtx3070-nvcc110-compute86.txt"
+    assert load(name).toolchain.nvcc_version == "11.0"
+    te208 = findings(name)["TE208"]
+    assert te208.status is Status.ERROR and "compute capability 8.6 needs CUDA 11.1" in te208.message
+
+
+def test_a_pasted_nvcc_version_and_which_nvcc_are_the_toolchain(tmp_path):
+    text = ("$which nvcc\n/usr/bin/nvcc\n$nvcc -V\nnvcc: NVIDIA (R) Cuda compiler driver\n"
+            "Copyright (c) 2005-2017 NVIDIA Corporation\nBuilt on Fri_Nov__3_21:07:56_CDT_2017\n"
+            "Cuda compilation tools, release 9.1, V9.1.85\n")
+    tc = load_text(text, tmp_path).toolchain
+    assert (tc.nvcc_version, tc.nvcc_path, tc.cuda_home) == ("9.1", "/usr/bin/nvcc", "/usr")
+    # The release line quoted without nvcc's banner is not nvcc's output.
+    with pytest.raises(Exception):
+        load_text("Cuda compilation tools, release 9.1, V9.1.85\n", tmp_path)
+
+
+def test_nvcc_of_no_cuda_build_of_the_release_is_a_mismatch_without_torchs_cuda(tmp_path):
+    # torch 1.8.0 shipped CUDA 10.1/10.2/11.1 builds only: nvcc 9.1 matches none (detectron2#3597).
+    name = "d2-3597-zhang-ze-peng-2x1080ti-nvcc91-usr-torch180-cut.txt"
+    assert not known(load(name).torch.cuda)
+    te208 = findings(name)["TE208"]
+    assert te208.status is Status.WARNING and "no CUDA build of torch 1.8.0" in te208.message
+    # nvcc 10.2 is the major of one of them: not decidable without torch's own CUDA.
+    text = (REPORTS / name).read_text().replace("release 9.1, V9.1.85", "release 10.2, V10.2.89")
+    assert {f.code: f for f in run_env_checks(load_text(text, tmp_path))}["TE208"].status is Status.SKIP
+
+
+def test_the_cuda_runtimes_no_kernel_image_is_te202_evidence():
+    # "cuda runtime error (209) : no kernel image is available" beside nvidia-smi's Tesla K80 (NVIDIA/DeepLearningExamples#308).
+    te202 = findings("dle308-shradda8-k80-nvsmi-nvcc101.txt")["TE202"]
+    assert te202.status is Status.ERROR and "Tesla K80" in te202.message
+
+
+def test_conda_rows_pip_installed_are_a_second_torch_when_pip_lists_another_version():
+    # conda's pytorch 1.3.0 and a pypi torch 1.3.1 in the same env (pytorch/pytorch#29301).
+    facts = load("pt29301-abdoelsayed2016-quadro-m2000-cu92-driver391-win.txt")
+    assert sorted(d.version for d in facts.packages.distributions if d.name == "torch") == ["1.3.0", "1.3.1"]
+    assert findings("pt29301-abdoelsayed2016-quadro-m2000-cu92-driver391-win.txt")["TE102"].status is Status.WARNING
+
+
+def test_torch_nightly_is_torch_and_conda_rows_stand_in_for_an_unreadable_pip():
+    # "[pip] Could not collect"; conda lists torch 0.4.1.post2 and torch-nightly 1.0.0.dev (maskrcnn-benchmark#75).
+    name = "maskrcnn75-guanbin1994-torch041-plus-nightly-two-torch.txt"
+    assert sorted(d.version for d in load(name).packages.distributions if d.name == "torch") == [
+        "0.4.1.post2", "1.0.0.dev20181029"]
+    assert findings(name)["TE102"].status is Status.WARNING
+
+
+def test_one_torch_in_pip_and_conda_is_one_install(tmp_path):
+    report = (REPORTS / "pt29301-abdoelsayed2016-quadro-m2000-cu92-driver391-win.txt").read_text()
+    one = report.replace("[conda] torch                     1.3.1                    pypi_0    pypi\n", "")
+    facts = load_text(one, tmp_path)
+    assert [d.version for d in facts.packages.distributions if d.name == "torch"] == ["1.3.0"]
+    assert {f.code: f for f in run_env_checks(facts)}["TE102"].status is Status.OK
+
+
+def test_openmmlabs_collect_env_printed_as_a_dict_is_read():
+    # print(collect_env()) in mmcv, wrapped across lines and cut (open-mmlab/mmcv#3071).
+    facts = load("mmcv3071-jeonhyunsik-a100-mig-dict-env-cut.txt")
+    assert facts.torch.version == "1.10.1" and facts.nvidia.gpus[0].name == "NVIDIA A100-SXM4-80GB MIG 3g.40gb"
+    assert facts.toolchain.gcc_version == "9.4.0"

@@ -112,12 +112,77 @@ def extension_toolchain_mismatch(facts):
     `-ccbin`); `pip install ninja`.
     """
     said = torch_said(facts, "toolkit")
+    arch_said = torch_said(facts, "toolkit-arch")
     gap = unknown_need(facts, "torch.version", "torch.cuda")
     if gap is not None:
-        return _from_message(facts, said[0]) if said else gap
+        if said:
+            return _from_message(facts, said[0])
+        if arch_said:
+            return _from_arch_message(facts, arch_said[0])
+        return _release_mismatch(facts) or gap
     result = _judge(facts)
-    # cpp_extension refusing to build is the ground truth, whatever the toolchain facts seemed to say.
-    return _from_message(facts, said[0]) if said and result.status is not Status.ERROR else result
+    # cpp_extension (or nvcc) refusing to build is the ground truth, whatever the toolchain facts seemed to say.
+    if result.status is not Status.ERROR and said:
+        return _from_message(facts, said[0])
+    if result.status is not Status.ERROR and arch_said:
+        return _from_arch_message(facts, arch_said[0])
+    return result
+
+
+def _from_arch_message(facts, said):
+    """nvcc's own "Unsupported gpu architecture 'compute_86'": this toolkit predates an architecture
+    the build asked for (the visible GPU's when TORCH_CUDA_ARCH_LIST is unset)."""
+    first = tables.first_toolkit(said.cc)
+    nvcc = fact(facts, "toolchain.nvcc_version")
+    which = f"nvcc {nvcc}" if nvcc else "the nvcc the build used"
+    needs = f"; compute capability {said.cc} needs CUDA {first} or newer" if first else ""
+    arch = said.cc.replace(".", "")
+    lower = [cc for cc in (str(c) for c in _known_ccs(facts)) if tables.cc_int(cc) < tables.cc_int(said.cc)]
+    return error(f"{which} cannot compile for compute capability {said.cc} (nvcc says so and the extension build "
+                 f"stops){needs}",
+                 fix=Fix(f"Build with a CUDA toolkit that knows sm_{arch}" + (f" (CUDA {first}+)" if first else "")
+                         + " and matches torch's CUDA major, or set TORCH_CUDA_ARCH_LIST to architectures this nvcc "
+                         "supports (the GPU then runs the nearest older code of its family only if one is there)",
+                         ("export CUDA_HOME=/usr/local/cuda-<version that supports it>",)
+                         + ((f'export TORCH_CUDA_ARCH_LIST="{";".join(lower)}"',) if lower else ())),
+                 evidence={"nvcc's error": said.text, "nvcc": nvcc}, related=("extension-build-error",))
+
+
+def _known_ccs(facts):
+    return sorted({g.compute_capability for g in fact(facts, "nvidia.gpus") or [] if known(g.compute_capability)},
+                  key=tables.cc_int)
+
+
+def _release_mismatch(facts):
+    """torch's CUDA build is not in the report, but its release is: when nvcc's major is the major of
+    none of the CUDA builds that release shipped, the toolkit cannot match whichever one this is.
+    Only for a torch that uses CUDA (cuda_available, or extensions being built against it)."""
+    version = fact(facts, "torch.version")
+    nvcc = fact(facts, "toolchain.nvcc_version")
+    if not version or not nvcc or tables.local_tag(version) or not tables.is_release(version):
+        return None
+    if not (fact(facts, "torch.cuda_available") or fact(facts, "extensions.build_evidence")):
+        return None
+    try:
+        have = Version(str(nvcc))
+    except InvalidVersion:
+        return None
+    cudas = sorted({b["cuda"] for b in tables.builds(version)}, key=Version)
+    if not cudas or any(Version(c).major == have.major for c in cudas):
+        return None
+    building = fact(facts, "extensions.build_evidence") or []
+    text = (f"nvcc {nvcc} is CUDA {have.major}, and no CUDA build of torch {tables.base_version(version)} is (it "
+            f"shipped CUDA {', '.join(cudas)}): building a C++/CUDA extension with this nvcc raises 'The detected "
+            f"CUDA version ({nvcc}) mismatches the version that was used to compile PyTorch'")
+    fix = Fix(f"Point CUDA_HOME at a toolkit of torch's CUDA ({'/'.join(cudas)}: `python -c \"import torch; "
+              "print(torch.version.cuda)\"` says which)", ("python -c \"import torch; print(torch.version.cuda)\"",))
+    evidence = {"nvcc": nvcc, "torch": version, "CUDA builds of that release": ", ".join(cudas)}
+    if building:
+        evidence["extensions being built"] = "; ".join(building)
+        return error(text + f". Extensions are being built here ({building[0]})", fix=fix, evidence=evidence,
+                     related=("extension-build-error",))
+    return warning(text + ". Nothing here shows an extension being built, so this bites only when one is",
+                   fix=fix, evidence=evidence, related=("extension-build-error",))
 
 
 def _from_message(facts, said):
