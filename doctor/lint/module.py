@@ -11,7 +11,8 @@ import ast
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
-from operator import attrgetter
+from itertools import compress, repeat
+from operator import attrgetter, is_not
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from .project import EMPTY, Project
@@ -20,6 +21,9 @@ if TYPE_CHECKING:
     from .flow import ValueFlow
 
 _NAME_ID = attrgetter("id")
+_NAME_CTX = attrgetter("ctx")
+_ARG_NAME = attrgetter("arg")
+_DEF_NAME = attrgetter("name")
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _NAME_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 _NEWLINE = re.compile(r"\r\n|\r|\n")
@@ -117,21 +121,15 @@ class SourceModule:
     def _bound_conventional_names(self) -> set[str]:
         """Which of the conventional names the file binds itself (assignment, parameter, def,
         loop or with target)."""
-        bound: set[str] = set()
         names = self.by_type.get(ast.Name, ())
-        # Most files never spell these names: find which ones they do at C speed first.
-        spelled = set(map(_NAME_ID, names)) & CONVENTIONAL.keys()
-        if spelled:
-            for node in names:
-                if node.id in spelled and type(node.ctx) is not ast.Load:
-                    bound.add(node.id)
-        for node in self.by_type.get(ast.arg, ()):
-            if node.arg in CONVENTIONAL:
-                bound.add(node.arg)
+        # The names written to (any context but Load), found without a Python-level loop over
+        # every name of the file: `torch` is read a thousand times in a model file, and looking
+        # at each of those reads cost as much as a rule.
+        written = compress(map(_NAME_ID, names), map(is_not, map(type, map(_NAME_CTX, names)), repeat(ast.Load)))
+        bound: set[str] = set(written) & CONVENTIONAL.keys()
+        bound.update(CONVENTIONAL.keys() & set(map(_ARG_NAME, self.by_type.get(ast.arg, ()))))
         for kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
-            for node in self.by_type.get(kind, ()):
-                if node.name in CONVENTIONAL:
-                    bound.add(node.name)
+            bound.update(CONVENTIONAL.keys() & set(map(_DEF_NAME, self.by_type.get(kind, ()))))
         return bound
 
     def nodes(self, *types: type) -> list[ast.AST]:
