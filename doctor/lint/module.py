@@ -281,6 +281,8 @@ _LEAF_FIELD_TYPES = {"identifier", "string", "constant", "int", "expr_context", 
                      "unaryop", "cmpop", "type_ignore"}
 _SINGLETONS = (ast.expr_context, ast.boolop, ast.operator, ast.unaryop, ast.cmpop)
 _PLANS: dict[type, tuple[tuple[str, bool], ...]] = {}
+_REVERSED_PLANS: dict[type, tuple[tuple[str, bool], ...]] = {}
+_SCOPE_KINDS = frozenset(_SCOPES)
 _FIELD = re.compile(r"(\w+)([*?]?) (\w+)")
 
 
@@ -305,28 +307,30 @@ def body_nodes(body: list[ast.stmt]) -> Iterator[ast.AST]:
     it follows only node-holding fields (see _child_fields), like the index does."""
     stack: list[ast.AST] = list(reversed(body))
     pop, push = stack.pop, stack.append
-    plans, scopes = _PLANS, _SCOPES
+    plans, scopes = _REVERSED_PLANS, _SCOPE_KINDS
     while stack:
         node = pop()
         yield node
         kind = type(node)
         plan = plans.get(kind)
         if plan is None:
-            plan = plans[kind] = _child_fields(kind)
-        children: list[ast.AST] = []
+            plan = plans[kind] = tuple(reversed(_child_fields(kind)))
+        # Children pushed last field first, each list from its end: they come off the stack in
+        # source order, without building a list of them first.
         for name, many in plan:
             value = getattr(node, name, None)
             if value is None:
                 continue
             if many:
-                children.extend(value)
+                for child in reversed(value):
+                    if child is not None and type(child) not in scopes:
+                        push(child)
             elif many is None:
-                children.extend(value if isinstance(value, list) else [value])
-            else:
-                children.append(value)
-        for child in reversed(children):
-            if child is not None and isinstance(child, ast.AST) and not isinstance(child, scopes):
-                push(child)
+                for child in reversed(value if isinstance(value, list) else [value]):
+                    if isinstance(child, ast.AST) and not isinstance(child, _SCOPES):
+                        push(child)
+            elif type(value) not in scopes:
+                push(value)
 
 
 def cached(module: SourceModule, key: str, compute: Callable[[], Any]) -> Any:
