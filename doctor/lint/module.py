@@ -30,6 +30,8 @@ _NEWLINE = re.compile(r"\r\n|\r|\n")
 # Conventional names that mean the torch modules even when we cannot see their import (a
 # notebook cell, `from common import *`), accepted only in files that import torch at all.
 CONVENTIONAL = {"dist": "torch.distributed", "nn": "torch.nn", "F": "torch.nn.functional", "torch": "torch"}
+# Each as a whole identifier of ASCII source (the name first, so that re can skip to it).
+_CONVENTIONAL_WORD = {name: re.compile(rf"{name}(?<![A-Za-z0-9_]{name})(?![A-Za-z0-9_])") for name in CONVENTIONAL}
 
 
 @dataclass
@@ -113,18 +115,25 @@ class SourceModule:
                     if a.name != "*":
                         self.aliases[a.asname or a.name] = f"{node.module}.{a.name}"
         if self.imports_torch:
-            bound = self._bound_conventional_names()
-            for name, qual in CONVENTIONAL.items():
-                if name not in bound:  # `dist = Normal(mu, sigma)` is not torch.distributed
-                    self.aliases.setdefault(name, qual)
+            # Only names the imports do not already give can be added.
+            missing = [name for name in CONVENTIONAL if name not in self.aliases]
+            if missing:
+                bound = self._bound_conventional_names(missing)
+                for name in missing:
+                    if name not in bound:  # `dist = Normal(mu, sigma)` is not torch.distributed
+                        self.aliases[name] = CONVENTIONAL[name]
 
-    def _bound_conventional_names(self) -> set[str]:
-        """Which of the conventional names the file binds itself (assignment, parameter, def,
+    def _bound_conventional_names(self, candidates: list[str]) -> set[str]:
+        """Which of these conventional names the file binds itself (assignment, parameter, def,
         loop or with target)."""
+        if self.text.isascii():
+            # A name never written as a word cannot be bound. Looking at the file's Name nodes
+            # costs about a microsecond each (each is a separate object in memory): a model
+            # file has tens of thousands, and most files spell none of the missing names.
+            candidates = [name for name in candidates if _CONVENTIONAL_WORD[name].search(self.text)]
+            if not candidates:
+                return set()
         names = self.by_type.get(ast.Name, ())
-        # The names written to (any context but Load), found without a Python-level loop over
-        # every name of the file: `torch` is read a thousand times in a model file, and looking
-        # at each of those reads cost as much as a rule.
         written = compress(map(_NAME_ID, names), map(is_not, map(type, map(_NAME_CTX, names)), repeat(ast.Load)))
         bound: set[str] = set(written) & CONVENTIONAL.keys()
         bound.update(CONVENTIONAL.keys() & set(map(_ARG_NAME, self.by_type.get(ast.arg, ()))))
