@@ -132,7 +132,9 @@ def discover(paths: Iterable[str], selection: Selection) -> Iterator[str | FileE
                 path = os.path.normpath(os.path.join(root, name))
                 if ignore.ignored(path, False) or any(_glob_match(path, e) for e in selection.exclude):
                     continue
-                real = os.path.realpath(path)
+                # The directory is resolved once; only a file that is itself a link needs its own
+                # resolution (realpath of each file re-resolved every directory above it).
+                real = os.path.realpath(path) if os.path.islink(path) else os.path.join(real_root, name)
                 if real in seen:
                     continue
                 seen.add(real)
