@@ -34,8 +34,10 @@ def test_conventional_aliases_yield_to_the_files_own_bindings(source, expected):
      {"dist": "torch.distributed", "nn": "torch.nn", "F": "torch.nn.functional"}),
     # bound as a parameter, a def and an assignment target (a tuple element)
     ("import torch\ndef nn(dist):\n    F, x = 1, 2\n", {}),
-    # non-ASCII source (an identifier Python normalises): the names are looked at, not the text
-    ("import torch\n\u00e9t\u00e9 = 1\nF = 2\n", {"dist": "torch.distributed", "nn": "torch.nn"}),
+    # non-ASCII source: identifiers are NFKC-normalised, so a fullwidth F binds F
+    ("import torch\n\u00e9t\u00e9 = 1\n\uff26 = 2\n", {"dist": "torch.distributed", "nn": "torch.nn"}),
+    ("import torch\nx = '\u00e9t\u00e9 \uff26'\n", {"dist": "torch.distributed", "nn": "torch.nn",
+                                                     "F": "torch.nn.functional"}),
     # the imports already give it: nothing to add, whatever else the file binds
     ("import torch.nn.functional as F\nimport torch\nnn = 1\n", {"dist": "torch.distributed",
                                                                  "F": "torch.nn.functional"}),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import compress, repeat
@@ -126,13 +127,16 @@ class SourceModule:
     def _bound_conventional_names(self, candidates: list[str]) -> set[str]:
         """Which of these conventional names the file binds itself (assignment, parameter, def,
         loop or with target)."""
-        if self.text.isascii():
-            # A name never written as a word cannot be bound. Looking at the file's Name nodes
-            # costs about a microsecond each (each is a separate object in memory): a model
-            # file has tens of thousands, and most files spell none of the missing names.
-            candidates = [name for name in candidates if _CONVENTIONAL_WORD[name].search(self.text)]
-            if not candidates:
-                return set()
+        # A name never written as a word cannot be bound. Looking at the file's Name nodes costs
+        # about a microsecond each (each is a separate object in memory): a model file has tens
+        # of thousands, and most files spell none of the missing names. The parser normalises
+        # identifiers (NFKC: a fullwidth `Ｆ` is `F`), so a source with other than ASCII in it is
+        # searched in that form; the characters around an identifier in valid code are ASCII,
+        # which normalisation leaves alone, so the word keeps its boundaries.
+        text = self.text if self.text.isascii() else unicodedata.normalize("NFKC", self.text)
+        candidates = [name for name in candidates if _CONVENTIONAL_WORD[name].search(text)]
+        if not candidates:
+            return set()
         names = self.by_type.get(ast.Name, ())
         written = compress(map(_NAME_ID, names), map(is_not, map(type, map(_NAME_CTX, names)), repeat(ast.Load)))
         bound: set[str] = set(written) & CONVENTIONAL.keys()
