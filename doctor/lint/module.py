@@ -65,8 +65,9 @@ class SourceModule:
         plans = _PLANS
         stack: list[ast.AST] = [self.tree]
         pop, push = stack.pop, stack.append
-        name_type = ast.Name
+        name_type, constant_type = ast.Name, ast.Constant
         names: list[ast.AST] = []
+        constants: list[ast.AST] = []
         while stack:
             node = pop()
             kind = type(node)
@@ -85,8 +86,11 @@ class SourceModule:
                     for item in reversed(value):
                         if item is not None:  # Dict keys: None for `**other`
                             parents[item] = node
-                            if type(item) is name_type:  # the commonest leaf: no stack round trip
+                            leaf = type(item)
+                            if leaf is name_type:  # the commonest leaves: no stack round trip
                                 names.append(item)
+                            elif leaf is constant_type:
+                                constants.append(item)
                             else:
                                 push(item)
                 elif many is None:  # a field of unknown type
@@ -96,12 +100,17 @@ class SourceModule:
                             push(item)
                 else:
                     parents[value] = node
-                    if type(value) is name_type:
+                    leaf = type(value)
+                    if leaf is name_type:
                         names.append(value)
+                    elif leaf is constant_type:
+                        constants.append(value)
                     else:
                         push(value)
         if names:
             by_type.setdefault(ast.Name, []).extend(names)
+        if constants:
+            by_type.setdefault(ast.Constant, []).extend(constants)
         self.by_type = by_type
         for node in by_type.get(ast.Import, ()):
             for a in node.names:
