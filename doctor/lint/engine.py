@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import fnmatch
 import gc
-import hashlib
 import os
 import re
 import symtable
@@ -18,7 +17,7 @@ from pathlib import Path
 from typing import Iterable, Iterator
 
 from ..registry import LintRule, lint_rules
-from .cache import Cache
+from .cache import Cache, content_digest
 from .model import CheckResult, FileError, LintFinding, Violation
 from .module import SourceModule
 from .project import EMPTY, WATCHED, Project, pinned_for_the_run, scan
@@ -408,8 +407,8 @@ def _project(paths: list[str], cache: Cache | None = None) -> Project:
         if isinstance(data, FileError):
             continue
         if cache is not None:
-            cache.note(path, data)
-            hashes[path] = hashlib.blake2b(data, digest_size=16).hexdigest()
+            hashes[path] = digest = content_digest(data)
+            cache.note(path, digest)
         if not any(w.encode() in data for w in WATCHED):
             continue
         text = decode_source(path, data)
