@@ -201,3 +201,19 @@ def test_parallel_and_serial_agree(tmp_path):
     serial = run(tmp_path, "--no-cache", "-j", "1", "--format", "json").stdout
     parallel = run(tmp_path, "--no-cache", "-j", "2", "--format", "json").stdout
     assert serial == parallel and len(json.loads(serial)["findings"]) == 10
+
+
+def test_a_file_reached_twice_through_links_is_checked_once(tmp_path):
+    from torchdoctor.lint.engine import Selection, discover
+
+    real = tmp_path / "src"
+    (real / "pkg").mkdir(parents=True)
+    (real / "pkg" / "a.py").write_text("x = 1\n")
+    (real / "pkg" / "b.py").symlink_to(real / "pkg" / "a.py")  # the same file under another name
+    outside = tmp_path / "outside.py"
+    outside.write_text("y = 2\n")
+    (real / "pkg" / "c.py").symlink_to(outside)  # a link out of the tree: its target, once
+    (tmp_path / "alias").symlink_to(real)  # the tree given again under a linked directory name
+    found = list(discover([str(real), str(tmp_path / "alias")], Selection()))
+    assert [os.path.basename(p) for p in found] == ["a.py", "c.py"]
+    assert all(os.path.dirname(p) == str(real / "pkg") for p in found)

@@ -28,6 +28,26 @@ def test_conventional_aliases_yield_to_the_files_own_bindings(source, expected):
     assert _call_name(source) == expected
 
 
+@pytest.mark.parametrize("source,expected", [
+    # the word is spelled only inside another identifier or a comment: not bound, the alias holds
+    ("import torch\ndistance = 3  # dist\nnn_layers = F_out = 2\n",
+     {"dist": "torch.distributed", "nn": "torch.nn", "F": "torch.nn.functional"}),
+    # bound as a parameter, a def and an assignment target (a tuple element)
+    ("import torch\ndef nn(dist):\n    F, x = 1, 2\n", {}),
+    # non-ASCII source: identifiers are NFKC-normalised, so a fullwidth F binds F
+    ("import torch\n\u00e9t\u00e9 = 1\n\uff26 = 2\n", {"dist": "torch.distributed", "nn": "torch.nn"}),
+    ("import torch\nx = '\u00e9t\u00e9 \uff26'\n", {"dist": "torch.distributed", "nn": "torch.nn",
+                                                     "F": "torch.nn.functional"}),
+    # the imports already give it: nothing to add, whatever else the file binds
+    ("import torch.nn.functional as F\nimport torch\nnn = 1\n", {"dist": "torch.distributed",
+                                                                 "F": "torch.nn.functional"}),
+])
+def test_conventional_aliases_added_only_for_names_the_file_leaves_free(source, expected):
+    aliases = SourceModule.parse("x.py", source).aliases
+    added = {k: v for k, v in aliases.items() if k in ("dist", "nn", "F")}
+    assert added == expected
+
+
 @pytest.mark.parametrize("source,script", [
     ("import argparse\nparser = argparse.ArgumentParser()\n", True),
     ("import torch\nif __name__ == '__main__':\n    main()\n", True),

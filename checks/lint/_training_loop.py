@@ -356,15 +356,10 @@ _BUCKETS = (ast.Call, ast.Assign, ast.AnnAssign, ast.ClassDef, ast.FunctionDef, 
 
 
 def nodes_of(module: SourceModule) -> dict[type, list[ast.AST]]:
-    """The file's nodes of a few types, from the parent table the engine already built (much
-    cheaper than another ast.walk). Not in source order."""
+    """The file's nodes of a few types, from the engine's node-by-type index (a loop over every
+    node of a model file here cost a third of the rules using it). Not in source order."""
     def compute() -> dict[type, list[ast.AST]]:
-        out: dict[type, list[ast.AST]] = {t: [] for t in _BUCKETS}
-        for n in module.parents:
-            bucket = out.get(type(n))
-            if bucket is not None:
-                bucket.append(n)
-        return out
+        return {t: list(module.by_type.get(t, ())) for t in _BUCKETS}
     return cached(module, "nodes_of", compute)
 
 

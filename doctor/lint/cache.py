@@ -21,7 +21,12 @@ from pathlib import Path
 
 from .model import CheckResult, Edit, FileError, LintFinding, LintFix
 
-VERSION = 2
+VERSION = 3  # 3: a file's key digests its content_digest, not its bytes again
+
+
+def content_digest(data: bytes) -> str:
+    """A file's bytes, digested once per run for both the cache key and the project's digest."""
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
 MAX_CACHE_BYTES = 64 * 1024 * 1024  # one configuration's cache file; larger is not ours
 
 
@@ -111,9 +116,10 @@ class Cache:
                         self._entries = {k: v for k, v in loaded.items() if isinstance(k, str) and isinstance(v, dict)}
         return self._entries
 
-    def note(self, path: str, data: bytes) -> None:
-        """The file's bytes, read by someone else this run (the project pass): not read again."""
-        self._keys[path] = hashlib.sha256(os.path.abspath(path).encode() + b"\0" + data).hexdigest()
+    def note(self, path: str, digest: str) -> None:
+        """The content_digest of the file's bytes, read by someone else this run (the project
+        pass, which digests them for its own key too): not read or hashed again."""
+        self._keys[path] = hashlib.sha256(os.path.abspath(path).encode() + b"\0" + digest.encode()).hexdigest()
 
     def _key(self, path: str) -> str | None:
         if path not in self._keys:
@@ -122,7 +128,7 @@ class Cache:
             data = read_regular(path)
             if not isinstance(data, bytes):
                 return None
-            self.note(path, data)
+            self.note(path, content_digest(data))
         return self._keys[path]
 
     def get(self, path: str) -> CheckResult | None:

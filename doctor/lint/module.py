@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import ast
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from functools import cached_property
-from operator import attrgetter
+from itertools import compress, repeat
+from operator import attrgetter, is_not
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from .project import EMPTY, Project
@@ -20,12 +22,17 @@ if TYPE_CHECKING:
     from .flow import ValueFlow
 
 _NAME_ID = attrgetter("id")
+_NAME_CTX = attrgetter("ctx")
+_ARG_NAME = attrgetter("arg")
+_DEF_NAME = attrgetter("name")
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _NAME_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 # Conventional names that mean the torch modules even when we cannot see their import (a
 # notebook cell, `from common import *`), accepted only in files that import torch at all.
 CONVENTIONAL = {"dist": "torch.distributed", "nn": "torch.nn", "F": "torch.nn.functional", "torch": "torch"}
+# Each as a whole identifier of ASCII source (the name first, so that re can skip to it).
+_CONVENTIONAL_WORD = {name: re.compile(rf"{name}(?<![A-Za-z0-9_]{name})(?![A-Za-z0-9_])") for name in CONVENTIONAL}
 
 
 @dataclass
@@ -58,8 +65,9 @@ class SourceModule:
         plans = _PLANS
         stack: list[ast.AST] = [self.tree]
         pop, push = stack.pop, stack.append
-        name_type = ast.Name
+        name_type, constant_type = ast.Name, ast.Constant
         names: list[ast.AST] = []
+        constants: list[ast.AST] = []
         while stack:
             node = pop()
             kind = type(node)
@@ -78,8 +86,11 @@ class SourceModule:
                     for item in reversed(value):
                         if item is not None:  # Dict keys: None for `**other`
                             parents[item] = node
-                            if type(item) is name_type:  # the commonest leaf: no stack round trip
+                            leaf = type(item)
+                            if leaf is name_type:  # the commonest leaves: no stack round trip
                                 names.append(item)
+                            elif leaf is constant_type:
+                                constants.append(item)
                             else:
                                 push(item)
                 elif many is None:  # a field of unknown type
@@ -89,12 +100,17 @@ class SourceModule:
                             push(item)
                 else:
                     parents[value] = node
-                    if type(value) is name_type:
+                    leaf = type(value)
+                    if leaf is name_type:
                         names.append(value)
+                    elif leaf is constant_type:
+                        constants.append(value)
                     else:
                         push(value)
         if names:
             by_type.setdefault(ast.Name, []).extend(names)
+        if constants:
+            by_type.setdefault(ast.Constant, []).extend(constants)
         self.by_type = by_type
         for node in by_type.get(ast.Import, ()):
             for a in node.names:
@@ -109,29 +125,33 @@ class SourceModule:
                     if a.name != "*":
                         self.aliases[a.asname or a.name] = f"{node.module}.{a.name}"
         if self.imports_torch:
-            bound = self._bound_conventional_names()
-            for name, qual in CONVENTIONAL.items():
-                if name not in bound:  # `dist = Normal(mu, sigma)` is not torch.distributed
-                    self.aliases.setdefault(name, qual)
+            # Only names the imports do not already give can be added.
+            missing = [name for name in CONVENTIONAL if name not in self.aliases]
+            if missing:
+                bound = self._bound_conventional_names(missing)
+                for name in missing:
+                    if name not in bound:  # `dist = Normal(mu, sigma)` is not torch.distributed
+                        self.aliases[name] = CONVENTIONAL[name]
 
-    def _bound_conventional_names(self) -> set[str]:
-        """Which of the conventional names the file binds itself (assignment, parameter, def,
+    def _bound_conventional_names(self, candidates: list[str]) -> set[str]:
+        """Which of these conventional names the file binds itself (assignment, parameter, def,
         loop or with target)."""
-        bound: set[str] = set()
+        # A name never written as a word cannot be bound. Looking at the file's Name nodes costs
+        # about a microsecond each (each is a separate object in memory): a model file has tens
+        # of thousands, and most files spell none of the missing names. The parser normalises
+        # identifiers (NFKC: a fullwidth `Ｆ` is `F`), so a source with other than ASCII in it is
+        # searched in that form; the characters around an identifier in valid code are ASCII,
+        # which normalisation leaves alone, so the word keeps its boundaries.
+        text = self.text if self.text.isascii() else unicodedata.normalize("NFKC", self.text)
+        candidates = [name for name in candidates if _CONVENTIONAL_WORD[name].search(text)]
+        if not candidates:
+            return set()
         names = self.by_type.get(ast.Name, ())
-        # Most files never spell these names: find which ones they do at C speed first.
-        spelled = set(map(_NAME_ID, names)) & CONVENTIONAL.keys()
-        if spelled:
-            for node in names:
-                if node.id in spelled and type(node.ctx) is not ast.Load:
-                    bound.add(node.id)
-        for node in self.by_type.get(ast.arg, ()):
-            if node.arg in CONVENTIONAL:
-                bound.add(node.arg)
+        written = compress(map(_NAME_ID, names), map(is_not, map(type, map(_NAME_CTX, names)), repeat(ast.Load)))
+        bound: set[str] = set(written) & CONVENTIONAL.keys()
+        bound.update(CONVENTIONAL.keys() & set(map(_ARG_NAME, self.by_type.get(ast.arg, ()))))
         for kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
-            for node in self.by_type.get(kind, ()):
-                if node.name in CONVENTIONAL:
-                    bound.add(node.name)
+            bound.update(CONVENTIONAL.keys() & set(map(_DEF_NAME, self.by_type.get(kind, ()))))
         return bound
 
     def nodes(self, *types: type) -> list[ast.AST]:
@@ -283,6 +303,8 @@ _LEAF_FIELD_TYPES = {"identifier", "string", "constant", "int", "expr_context", 
                      "unaryop", "cmpop", "type_ignore"}
 _SINGLETONS = (ast.expr_context, ast.boolop, ast.operator, ast.unaryop, ast.cmpop)
 _PLANS: dict[type, tuple[tuple[str, bool], ...]] = {}
+_REVERSED_PLANS: dict[type, tuple[tuple[str, bool], ...]] = {}
+_SCOPE_KINDS = frozenset(_SCOPES)
 _FIELD = re.compile(r"(\w+)([*?]?) (\w+)")
 
 
@@ -307,28 +329,30 @@ def body_nodes(body: list[ast.stmt]) -> Iterator[ast.AST]:
     it follows only node-holding fields (see _child_fields), like the index does."""
     stack: list[ast.AST] = list(reversed(body))
     pop, push = stack.pop, stack.append
-    plans, scopes = _PLANS, _SCOPES
+    plans, scopes = _REVERSED_PLANS, _SCOPE_KINDS
     while stack:
         node = pop()
         yield node
         kind = type(node)
         plan = plans.get(kind)
         if plan is None:
-            plan = plans[kind] = _child_fields(kind)
-        children: list[ast.AST] = []
+            plan = plans[kind] = tuple(reversed(_child_fields(kind)))
+        # Children pushed last field first, each list from its end: they come off the stack in
+        # source order, without building a list of them first.
         for name, many in plan:
             value = getattr(node, name, None)
             if value is None:
                 continue
             if many:
-                children.extend(value)
+                for child in reversed(value):
+                    if child is not None and type(child) not in scopes:
+                        push(child)
             elif many is None:
-                children.extend(value if isinstance(value, list) else [value])
-            else:
-                children.append(value)
-        for child in reversed(children):
-            if child is not None and isinstance(child, ast.AST) and not isinstance(child, scopes):
-                push(child)
+                for child in reversed(value if isinstance(value, list) else [value]):
+                    if isinstance(child, ast.AST) and not isinstance(child, _SCOPES):
+                        push(child)
+            elif type(value) not in scopes:
+                push(value)
 
 
 def cached(module: SourceModule, key: str, compute: Callable[[], Any]) -> Any:

@@ -39,6 +39,7 @@ class Project:
     pin_parsed: bool = field(default=False, repr=False)  # see pinned_for_the_run
     _read: dict[str, str | None] = field(default_factory=dict, repr=False)
     _read_chars: int = field(default=0, repr=False)
+    _stem_holders: dict[str, list[str]] = field(default_factory=dict, repr=False)
 
     def files_with(self, word: str) -> tuple[str, ...]:
         return self.mentions.get(word, ())
@@ -140,11 +141,11 @@ class Project:
     def _find_importers(self, path: str, name: str, mentioning: tuple[str, ...] = ()) -> list[SourceModule]:
         stem = os.path.splitext(os.path.basename(path))[0]
         out = []
-        for p in self.paths:
-            if os.path.normpath(p) == os.path.normpath(path) or _is_test_path(p):
-                continue  # tests call helpers with whatever suits the test, not what training passes
+        for p in self._spelling(stem):
+            if os.path.normpath(p) == os.path.normpath(path):
+                continue
             text = self._text(p)
-            if text is None or name not in text or stem not in text:
+            if text is None or name not in text:
                 continue
             if mentioning and not any(w in text for w in mentioning):
                 continue
@@ -152,6 +153,22 @@ class Project:
             if other is not None and self._imports(other, path):
                 out.append(other)
         return out
+
+    def _spelling(self, stem: str) -> list[str]:
+        """The non-test files whose text contains a module name, in run order.
+        A helper's file is asked about for each of its helpers: the whole project is scanned
+        for its name once, not once per helper."""
+        found = self._stem_holders.get(stem)
+        if found is None:
+            found = []
+            for p in self.paths:
+                if _is_test_path(p):
+                    continue  # tests call helpers with whatever suits the test, not what training passes
+                text = self._text(p)
+                if text is not None and stem in text:
+                    found.append(p)
+            self._stem_holders[stem] = found
+        return found
 
     def _imports(self, other: SourceModule, path: str) -> bool:
         import ast
