@@ -433,3 +433,17 @@ def test_fixed_words_in_part_or_beside_a_whole_message_are_not_enough():
     text = ("RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 7.79 GiB total capacity)\n"
             "earlier: The size of tensor a (N) must match the size of tensor b (M) at non-singleton dimension D")
     assert [m.id for m in explain(text)] == ["cuda-out-of-memory"]
+
+
+# ------------------------------------------------------------------ a pattern bound to an exception type
+
+def test_a_typed_pattern_in_prose_needs_its_type_to_be_an_answer():
+    # module-init-not-called's message counts only as an AttributeError.
+    named = "I got `AttributeError: 'Net' object has no attribute '_modules'` when building the model"
+    assert first(named) == "module-init-not-called"
+    # The words alone, no type named: a possible cause to look at, never an answer.
+    untyped = parse("I keep seeing object has no attribute '_modules' when I build my net")
+    assert explain(untyped) == []
+    assert "module-init-not-called" in [p.id for p in possible_causes(untyped, [])]
+    # Another type named: the words are something else's.
+    assert first("raised KeyError: object has no attribute '_modules' in my dict wrapper") is None

@@ -34,6 +34,9 @@ LINE_WEIGHT = 0.7
 BARE_WEIGHT = 0.85
 UNSTRUCTURED_WEIGHT = 0.6
 FRAME_WEIGHT = 0.75
+# An exception pattern that names its exception type, found in a line that names no type: below
+# CONFIDENT, so a possible cause (the type was part of the evidence and is missing).
+UNTYPED_WEIGHT = 0.45
 # A pattern with no literal every match must contain (prose and symptom patterns, mostly) cannot be
 # prefiltered: it reads only the newest this-many characters of a scope, so a long log costs the
 # same as a paste.
@@ -297,8 +300,20 @@ def _exception_hits(pattern: Pattern, lits: Any, parsed: Parsed, stacks: dict[st
     found = lines.last_match(rx, None if lits else LITERAL_FREE_CHARS)
     if found is not None:
         (line_no, text), m = found
-        hits.append(Hit("line", line_no, text[:300], base * pattern.weight, _captures(m)))
+        strength = base * pattern.weight
+        if pattern.exception_type:
+            # The pattern's words are only its failure under that exception type. A line naming
+            # other types contradicts it; a line naming none leaves it a possible cause, no answer.
+            named = _NAMED_EXCEPTION.findall(text)
+            if named and not any(re.search(pattern.exception_type, n) for n in named):
+                return hits
+            if not named:
+                strength = min(strength, UNTYPED_WEIGHT)
+        hits.append(Hit("line", line_no, text[:300], strength, _captures(m)))
     return hits
+
+
+_NAMED_EXCEPTION = re.compile(r"(?<![\w.])(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Exit)\b")
 
 
 def _template_hit(pattern: Pattern, lits: Any, stacks: dict[str, _Haystack]) -> Hit | None:
