@@ -40,6 +40,16 @@ def test_decoration_is_undone(pasted, line):
     assert line in paste.clean(pasted).lines
 
 
+def test_a_web_pages_typography_is_undone():
+    """Curly quotes and the multiplication sign where PyTorch printed ASCII (`128x256`)."""
+    article = ("Have you ever been halted by a cryptic error message that reads \u201cRuntimeError: mat1 and mat2 "
+               "shapes cannot be multiplied (128\u00d7256 and 32768\u00d71)\u201d? If so, you\u2019re not alone.")
+    assert any("(128x256 and 32768x1)" in line for line in paste.clean(article).lines)
+    assert first(article) == "shape-mismatch-matmul"
+    # A multiplication sign in prose is not a shape, and nothing else reads it.
+    assert first("The batch is 32 \u00d7 3 \u00d7 224 \u00d7 224 and training is fine.") is None
+
+
 def test_quotes_are_undone_only_where_the_text_is_quoted():
     quoted = paste.clean("> Traceback (most recent call last):\n>   File \"a.py\", line 3, in f\n> KeyError: 'x'")
     assert quoted.lines == ["Traceback (most recent call last):", '  File "a.py", line 3, in f', "KeyError: 'x'"]
