@@ -54,6 +54,23 @@ def test_split_is_computed_from_the_url():
     assert not wrong, f"split differs from sha1(url) % 5 < 2 -> heldout: {wrong[:10]}"
 
 
+def _page(url: str) -> str:
+    """The page a URL shows: a proxy mirror (`https://<mirror>:443/https/<host>/...`) and `www.` dropped."""
+    mirrored = re.search(r"[:/]443/https?/(.*)", url)
+    if mirrored:
+        url = "https://" + mirrored.group(1)
+    return re.sub(r"^https?://(www\.|m\.)?", "", url).rstrip("/")
+
+
+def test_a_page_is_in_the_corpus_under_one_url_only():
+    """The same page under a mirror URL would hash to its own split: a held-out case with its twin in dev."""
+    urls: dict[str, set[str]] = {}
+    for c in CASES:
+        urls.setdefault(_page(c.url), set()).add(c.url)
+    twins = {page: sorted(u) for page, u in urls.items() if len(u) > 1}
+    assert not twins, twins
+
+
 def _norm(text: str) -> str:
     return " ".join(text.split())
 

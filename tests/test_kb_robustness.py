@@ -69,6 +69,8 @@ ADVERSARIAL = textwrap.dedent(r'''
             t = ex.text
             near += [t[: len(t) * 4 // 5], t.replace(" ", " " * 40), t.replace("\n", " "), t * 20]
         for i, p in enumerate(entry.patterns):
+            # Names the pattern being timed, so that a run killed by the timeout says which one hung.
+            print(f"{entry.id} pattern {i}", file=sys.stderr, flush=True)
             rx = re.compile(p.regex, (re.I if p.ignore_case else 0) | re.M)
             lits = kb.literals[entry.id][i]
             lits = [lit for group in lits for lit in group]
@@ -100,8 +102,14 @@ ADVERSARIAL = textwrap.dedent(r'''
 
 def test_no_pattern_backtracks_catastrophically():
     # In a child process: a catastrophic regex cannot be interrupted inside re, only killed.
-    proc = subprocess.run([sys.executable, "-c", ADVERSARIAL], capture_output=True, text=True, timeout=240)
-    assert proc.returncode == 0, proc.stderr
+    try:
+        proc = subprocess.run([sys.executable, "-c", ADVERSARIAL], capture_output=True, text=True, timeout=240)
+    except subprocess.TimeoutExpired as exc:
+        progress = (exc.stderr or b"")
+        progress = progress.decode() if isinstance(progress, bytes) else progress
+        last = progress.strip().splitlines()[-1:] or ["(none started)"]
+        raise AssertionError(f"a pattern backtracks without end on adversarial input: {last[0]}") from None
+    assert proc.returncode == 0, proc.stderr[-2000:]
     growth = json.loads(proc.stdout)
     # Linear cost doubles with the input; quadratic backtracking quadruples. Costs too small to
     # time reliably (under 20 ms on the doubled input) are not judged.
