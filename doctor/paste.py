@@ -58,9 +58,11 @@ _FENCE_EDGE = _OnFirstUse(r"^\s*```(?=\S)|(?<=\S)\s*```\s*$")
 _BOLD = _OnFirstUse(r"(?<![\w*])_?(\*\*\*?)(?=\S)(.+?)(?<=\S)\1_?(?![\w*])")
 _CODE_SPAN = _OnFirstUse(r"(?<!`)`([^`\n]{1,2000})`(?!`)")
 _CJK_ASCII_EDGE = _OnFirstUse(r"(?<=[A-Za-z0-9_)\]])(?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])(?=[A-Za-z0-9_(\[])")
-_FULLWIDTH = _OnFirstUse(r"[\uff01-\uff5e\u3000\u3001\u3002\u201c\u201d\u2018\u2019]")
+# Also the typographic signs a web page or an editor puts where PyTorch printed ASCII: curly quotes,
+# and the multiplication sign in shapes ("(128×256 and 32768×1)").
+_FULLWIDTH = _OnFirstUse(r"[\uff01-\uff5e\u3000\u3001\u3002\u201c\u201d\u2018\u2019\u00d7]")
 _FULLWIDTH_MAP = {"\u3000": " ", "\u3001": ", ", "\u3002": ". ", "\u201c": '"', "\u201d": '"', "\u2018": "'",
-                  "\u2019": "'"}
+                  "\u2019": "'", "\u00d7": "x"}
 
 # An exception named inside a sentence: "... I got an error: RuntimeError: CUDA out of memory".
 # The name must look like a Python exception class and be followed by a colon.

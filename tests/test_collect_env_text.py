@@ -254,6 +254,41 @@ def test_a_cut_inside_the_pip_list_leaves_packages_unknown():
     assert parse(text)["packages"]["distributions"][0]["name"] == "torch"
 
 
+# torch's own sample of the then-new layout (pytorch/pytorch#42887, malfet), run under Python 2.7.
+PY2_WITH_PIP3 = """Collecting environment information...
+PyTorch version: N/A
+Is debug build: N/A
+CUDA used to build PyTorch: N/A
+
+OS: Mac OSX 10.15.5 (x86_64)
+GCC version: Could not collect
+Clang version: 12.0.0 (clang-1200.0.26.2)
+CMake version: version 3.17.3
+
+Python version: 2.7 (64-bit runtime)
+Is CUDA available: N/A
+CUDA runtime version: Could not collect
+GPU models and configuration: Could not collect
+Nvidia driver version: Could not collect
+cuDNN version: Could not collect
+
+Versions of relevant libraries:
+[pip3] numpy==1.19.1
+[pip3] torch==1.7.0.dev20200803
+[pip3] torchvision==0.8.0.dev20200804
+[conda] Could not collect
+"""
+
+
+def test_pip3_lines_under_python_2_are_another_interpreters_packages():
+    facts = parse(PY2_WITH_PIP3)
+    assert facts["python"]["version"] == "2.7" and "packages" not in facts
+    assert "TE105" not in {f.code for f in run_env_checks(Facts.from_json(facts)) if f.status.name == "ERROR"}
+    # Under Python 3 the same lines are this interpreter's.
+    facts = parse(PY2_WITH_PIP3.replace("Python version: 2.7", "Python version: 3.8"))
+    assert [d["name"] for d in facts["packages"]["distributions"]] == ["numpy", "torch", "torchvision"]
+
+
 def test_torch_that_did_not_import_leaves_the_torch_facts_unknown():
     text = read("local-cpu.txt")
     for line in ("PyTorch version: 2.13.0+cpu", "Is debug build: False", "CUDA used to build PyTorch: Could not collect",

@@ -36,7 +36,7 @@ def toolkit_rows():
 
 def test_toolkit_rows_are_well_formed_and_monotonic():
     rows = toolkit_rows()
-    assert len(rows) == 61  # every row of data-tables 1.1, and 13.3 GA (issue 13)
+    assert len(rows) == 63  # every row of data-tables 1.1, 13.3 GA and the two 8.0 rows (issue 13)
     for r in rows:
         assert r["status"] in STATUSES
         assert DRIVER.match(r["linux"]), r
@@ -64,7 +64,9 @@ def test_family_floors_and_wheel_tags():
         # The toolkit driver is the row of 1.1 for the update the wheels are built with.
         assert tables.toolkit_driver(row["toolkit"]) == toolkit, row
         family = floors.get(tables.major_minor(row["cuda"])[0])
-        assert floor == (family["linux"] if family else toolkit), row
+        # The family floor, except where the toolkit's own driver is lower (11.0 builds run on 450.51).
+        expected = min(family["linux"], toolkit, key=tables.driver_tuple) if family else toolkit
+        assert floor == expected, row
     used = {b["tag"] for r in tables.releases() for b in r["cuda_builds"]}
     assert used <= {r["tag"] for r in tags}, "every CUDA build of a release has a driver row"
 
@@ -144,8 +146,10 @@ def test_arch_list_spot_checks():
     assert "sm_70" in tables.arch_list_for("2.8.0", "cu128")
     assert tables.arch_list_for("2.13.0", "13.0") == ["sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120", "compute_120"]
     assert tables.arch_list_for("2.3.0", "cu118")[-2:] == ["sm_37", "sm_90"]  # the script's order
-    # issue 13's review: 2.11 cu130 carries 12.0+PTX like its neighbours (the old fixture had none)
-    assert tables.arch_list_for("2.11.0", "cu130")[-2:] == ["sm_120", "compute_120"]
+    # The torch-2.11.0 cu130 wheel's own NVCC flags end at sm_120 with no compute_120 (issue 13's
+    # review said 12.0+PTX; 2.12's cu130 build is the first with it).
+    assert tables.arch_list_for("2.11.0", "cu130")[-2:] == ["sm_100", "sm_120"]
+    assert tables.arch_list_for("2.12.0", "cu130")[-2:] == ["sm_120", "compute_120"]
     assert tables.arch_list_for("2.13.0", "cu124") is None
 
 
@@ -259,8 +263,33 @@ def test_suggest_build():
     assert s.version is None and s.command().startswith('pip install "torch==2.15.*"')
     # An R470 driver and Python 3.11: the newest torch with a CUDA 11.8 build.
     assert tables.suggest_build("2.13.0", driver="470.82.01", python="3.11").minor == "2.7"
-    # Compute capability 3.5 has kernels in no official wheel.
-    assert tables.suggest_build("2.6.0", ccs=["3.5"]) is None
+    # Compute capability 3.5 (Tesla K40) has kernels in no wheel after torch 1.3 (sm_35 until 1.3,
+    # sm_37 from 1.4: pytorch/builder manywheel/build.sh); with Python 3.8, in none at all.
+    s = tables.suggest_build("2.6.0", ccs=["3.5"])
+    assert (s.minor, s.tag, s.command()) == ("1.3", "cu101", "pip install torch==1.3.1")
+    assert tables.suggest_build("2.6.0", ccs=["3.5"], python="3.8") is None
+    # A GTX 1080 beside an RTX 5090: torch 1.5's compute_37 PTX would JIT for the 5090, but its CUDA 10.2
+    # libraries have nothing for Blackwell, so no single build serves both.
+    assert tables.suggest_build("2.8.0+cu128", ccs=["6.1", "12.0"], python="3.7") is None
+
+
+@pytest.mark.parametrize("installed,driver,python,ccs,command", [
+    # torch 1.4's PyPI wheel is CUDA 10.1 (418.39); an R410 driver runs the CUDA 9.2 build of the same release.
+    ("1.4.0", "410.48", "3.7", ["7.5"], "pip install torch==1.4.0+cu92 -f https://download.pytorch.org/whl/torch_stable.html"),
+    # The other way round: the +cu92 build on a driver that runs 10.1 gets PyPI's wheel back.
+    ("1.4.0+cu92", "440.33", "3.7", [], "pip install --force-reinstall torch==1.4.0"),
+    # torch 1.7.1's CUDA 11.0 build on an R440 driver: its CUDA 10.2 build, which has sm_60 for a GTX 1080.
+    ("1.7.1+cu110", "440.100", "3.8", ["6.1"], "pip install --force-reinstall torch==1.7.1 "),
+    # An R390 driver (CUDA 9.1) and torch 1.5: no 1.2-1.7 build runs there; 1.1's CUDA 9.0 wheel does, and
+    # it is named like PyPI's wheel of another CUDA, so only its own folder may be asked.
+    ("1.5.0", "390.77", "3.7", ["6.1"],
+     "pip install torch==1.1.0 --no-index -f https://download.pytorch.org/whl/cu90/torch_stable.html"),
+    # An R384 driver and torch 0.4.1 on Python 3.6: the same release's CUDA 9.0 wheel, from its own folder.
+    ("0.4.1", "384.130", "3.6", ["6.1"], "pip install torch==0.4.1 --no-index -f https://download.pytorch.org/whl/cu90/torch_stable.html"),
+])
+def test_suggest_build_for_old_releases_and_drivers(installed, driver, python, ccs, command):
+    s = tables.suggest_build(installed, driver=driver, python=python, ccs=ccs, exclude_tag=tables.local_tag(installed))
+    assert s is not None and (s.command() + " ").startswith(command)
 
 
 def test_first_toolkit_per_architecture():

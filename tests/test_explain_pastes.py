@@ -40,6 +40,16 @@ def test_decoration_is_undone(pasted, line):
     assert line in paste.clean(pasted).lines
 
 
+def test_a_web_pages_typography_is_undone():
+    """Curly quotes and the multiplication sign where PyTorch printed ASCII (`128x256`)."""
+    article = ("Have you ever been halted by a cryptic error message that reads \u201cRuntimeError: mat1 and mat2 "
+               "shapes cannot be multiplied (128\u00d7256 and 32768\u00d71)\u201d? If so, you\u2019re not alone.")
+    assert any("(128x256 and 32768x1)" in line for line in paste.clean(article).lines)
+    assert first(article) == "shape-mismatch-matmul"
+    # A multiplication sign in prose is not a shape, and nothing else reads it.
+    assert first("The batch is 32 \u00d7 3 \u00d7 224 \u00d7 224 and training is fine.") is None
+
+
 def test_quotes_are_undone_only_where_the_text_is_quoted():
     quoted = paste.clean("> Traceback (most recent call last):\n>   File \"a.py\", line 3, in f\n> KeyError: 'x'")
     assert quoted.lines == ["Traceback (most recent call last):", '  File "a.py", line 3, in f', "KeyError: 'x'"]
@@ -329,6 +339,16 @@ def test_a_question_in_words_gets_possible_causes_not_answers():
     assert {p.id for p in possible}.isdisjoint({m.id for m in answers})
 
 
+def test_other_forms_of_an_entrys_words_are_the_same_words():
+    from torchdoctor.kb.retrieve import tokens
+
+    assert tokens("it hung, the workers froze, processes crashed") == tokens("it hangs, the worker freezes, process crash")
+    # Names are not words to inflect: identifiers and versions stay whole.
+    assert tokens("num_workers pin_memory cu118") == ["num_workers", "pin_memory", "cu118"]
+    # "is" and "was" are stop words, not "i" and "wa".
+    assert tokens("this was slow") == ["slow"]
+
+
 def test_nothing_in_common_gets_no_possible_cause():
     parsed = parse("zzz qqq")
     assert possible_causes(parsed, []) == []
@@ -386,3 +406,30 @@ def test_a_traceback_without_its_header_still_has_frames():
             "RuntimeError: DataLoader worker (pid 4242) is killed by signal: Killed.\n")
     block = parse(text).final
     assert block.frames[-1].endswith("dataloader.py:1310 in _try_get_data")
+
+
+# ------------------------------------------------------------------ a message written as a template
+
+@pytest.mark.parametrize("text,entry", [
+    # An article's placeholders where PyTorch printed values.
+    ("RuntimeError: The size of tensor a (N) must match the size of tensor b (M) at non-singleton dimension D",
+     "broadcast-shape-mismatch"),
+    ("RuntimeError: mat1 and mat2 shapes cannot be multiplied (AxB and CxD)", "shape-mismatch-matmul"),
+    # A message retyped or read off a screenshot, its letter case garbled.
+    ("RuntimeError: Expected object of scaLar type Long but got scalar type FLoat for argument #2 'target' "
+     "in call to _thnn_nll_loss_forward", "loss-target-format"),
+])
+def test_a_message_written_as_a_template_is_read_from_its_fixed_words(text, entry):
+    matches = explain(text)
+    assert matches and matches[0].id == entry
+    # Read from its words alone, it is an answer, but a modest one.
+    assert matches[0].confidence <= 0.6
+
+
+def test_fixed_words_in_part_or_beside_a_whole_message_are_not_enough():
+    # Too few of the message's fixed words: nothing.
+    assert first("RuntimeError: The size of tensor a must match the size of tensor b") is None
+    # A message matched as written always outranks another's fixed words, which are then not read.
+    text = ("RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 7.79 GiB total capacity)\n"
+            "earlier: The size of tensor a (N) must match the size of tensor b (M) at non-singleton dimension D")
+    assert [m.id for m in explain(text)] == ["cuda-out-of-memory"]

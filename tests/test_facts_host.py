@@ -170,6 +170,17 @@ def test_a_command_line_naming_the_build_dir_holds_it_but_a_sibling_prefix_does_
         stop(proc)
 
 
+def test_build_evidence_is_a_lock_or_torch_cuda_arch_list_and_nothing_else(tmp_path):
+    root = tmp_path / "home" / ".cache" / "torch_extensions"
+    make_build_dir(root, "clean", lock=False)  # built here once, nothing under way
+    assert extensions.collect(target(tmp_path, CUDA_HOME="/usr/local/cuda"), LINUX).build_evidence == []
+    evidence = extensions.collect(target(tmp_path, TORCH_CUDA_ARCH_LIST="8.0;9.0+PTX"), LINUX).build_evidence
+    assert evidence == ["TORCH_CUDA_ARCH_LIST=8.0;9.0+PTX is set (only extension builds read it)"]
+    make_build_dir(root, "fused_adam")
+    evidence = extensions.collect(target(tmp_path), LINUX).build_evidence
+    assert evidence == [f"build lock {root / 'py311_cu128' / 'fused_adam' / 'lock'} (no process holds it)"]
+
+
 def test_extensions_section_round_trips(tmp_path):
     make_build_dir(tmp_path / "ext")
     facts = extensions.collect(target(tmp_path, TORCH_EXTENSIONS_DIR=str(tmp_path / "ext")), LINUX)

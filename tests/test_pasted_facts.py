@@ -161,6 +161,31 @@ def test_nvidia_smi_with_a_cuda_pip_freeze_is_quiet(tmp_path):
     assert found["TE203"].status is Status.OK and found["TE201"].status is Status.OK
 
 
+# The build log of vllm-project/vllm#1060 (pip install -e . failing in cpp_extension), a few lines verbatim.
+VLLM1060_BUILD_LOG = """\
+      File "/tmp/pip-build-env-4xnh4rb6/overlay/lib/python3.10/site-packages/torch/utils/cpp_extension.py", line 387, in _check_cuda_version
+        raise RuntimeError(CUDA_MISMATCH_MESSAGE.format(cuda_str_version, torch.version.cuda))
+"""
+
+
+def test_te208_is_an_error_only_with_a_build_in_the_paste(tmp_path):
+    """nvcc 10.0 beside torch 1.7.1 built for CUDA 11.0 (open-mmlab/mmdetection#4736): a warning on
+    the report alone, which shows no build; an error once the paste carries a failing build."""
+    report = (REPORTS / "mmdet4736-ufukertenli-mmcv-env-nvcc100-torch-cu110.txt").read_text()
+    alone = {f.code: f for f in run_env_checks(load_text(report, tmp_path))}["TE208"]
+    assert alone.status is Status.WARNING
+    assert "nvcc 10.0" in alone.message and "bites only when one is: building a C++/CUDA extension" in alone.message
+    facts = load_text(report + "\n" + VLLM1060_BUILD_LOG, tmp_path)
+    assert facts.extensions.build_evidence[0].endswith("line 387, in _check_cuda_version")
+    building = {f.code: f for f in run_env_checks(facts)}["TE208"]
+    assert building.status is Status.ERROR and "Extensions are being built here" in building.message
+
+
+def test_build_evidence_is_not_read_into_a_report_without_a_build(tmp_path):
+    facts = load("sglang10216-zhaotyer-check-env-8xh100-cu126.txt")
+    assert not known(facts.extensions) or not facts.extensions.build_evidence
+
+
 def test_sglang_check_env_is_read():
     facts = load("sglang10216-zhaotyer-check-env-8xh100-cu126.txt")
     assert facts.torch.version == "2.8.0+cu126" and facts.nvidia.driver_version == "570.124.06"
@@ -507,6 +532,13 @@ def test_a_repl_session_is_read_line_by_line(tmp_path):
     assert (facts.torch.version, facts.torch.cuda, facts.torch.cuda_available) == ("1.13.1+cu117", "11.7", False)
 
 
+def test_an_old_torch_printing_the_full_toolkit_version_is_read(tmp_path):
+    # torch 1.2 and older: torch.version.cuda was the toolkit's full version (pytorch/pytorch#28195).
+    facts = load_text(">>> print(torch.__version__)\n1.2.0\n>>> torch.cuda.is_available()\nFalse\n"
+                      ">>> print(torch.version.cuda)\n10.0.130\n", tmp_path)
+    assert (facts.torch.version, facts.torch.cuda, facts.torch.cuda_available) == ("1.2.0", "10.0", False)
+
+
 TEMPLATE = """### Environment
 - **PyTorch Version**: {torch}
 - **GPU**: NVIDIA GeForce RTX 5090 (32GB GDDR7)
@@ -580,7 +612,8 @@ def test_openmmlabs_collect_env_gives_the_toolchain_and_torchs_cuda(tmp_path):
     facts = load_text(MMCV_ENV.format(nvcc="10.0"), tmp_path)
     assert (facts.torch.cuda, facts.toolchain.nvcc_version, facts.toolchain.gcc_version) == ("11.0", "10.0", "7.5.0")
     assert {d.name for d in facts.packages.distributions} == {"torch", "torchvision", "mmcv"}
-    assert {f.code: f for f in run_env_checks(facts)}["TE208"].status is Status.ERROR
+    # The report shows no build under way: a warning that says when the mismatch bites.
+    assert {f.code: f for f in run_env_checks(facts)}["TE208"].status is Status.WARNING
 
 
 def test_openmmlabs_collect_env_with_a_matching_nvcc_is_quiet(tmp_path):
@@ -781,8 +814,8 @@ def test_the_first_field_without_its_colon_still_carries_the_torch_facts(tmp_pat
     assert facts.torch.version == "1.5.0" and facts.torch.cuda == "10.2"
     te201 = findings("pt37320-wenmuzhou-torch150-cu102-driver410-p100-fullwidth.txt")["TE201"]
     assert te201.status is Status.ERROR
-    # Driver 410 (CUDA 10.0) ran torch 1.2's cu100 wheels: the claim stops at the releases the table has.
-    assert "no official build of torch 1.8 or later" in te201.message
+    # Driver 410 (CUDA 10.0) runs torch 1.5.0's CUDA 9.2 wheel (pytorch.org's previous-versions page).
+    assert "torch==1.5.0+cu92 -f https://download.pytorch.org/whl/torch_stable.html" in te201.message
     # Prose that names the field is not the field.
     prose = load_text("PyTorch version is the latest one\nPyTorch version: 2.1.0+cu121\nIs debug build: False\n"
                       "CUDA used to build PyTorch: 12.1\n", tmp_path)
@@ -890,3 +923,72 @@ def test_a_pasted_list_without_numpy_does_not_say_numpy_is_missing(tmp_path):
     live["meta"]["source"] = "json"
     te104 = {f.code: f for f in run_env_checks(Facts.from_json(live))}["TE104"]
     assert "NumPy is not installed" in te104.message
+
+
+# --------------------------------------------------------------------------- batch 3 classes (dev reports)
+
+def test_detectron2s_nvcc_build_tag_and_nvccs_arch_refusal_decide_te208():
+    # "CUDA compiler  Build cuda_11.0_bu.TC445_37..." is nvcc 11.0; its "Unsupported gpu architecture
+    # 'compute_86'" is the build failing for the RTX 3070 (facebookresearch/detectron2#2225).
+    name = "d2-2225-batrlatom-rtx3070-nvcc110-compute86.txt"
+    assert load(name).toolchain.nvcc_version == "11.0"
+    te208 = findings(name)["TE208"]
+    assert te208.status is Status.ERROR and "compute capability 8.6 needs CUDA 11.1" in te208.message
+
+
+def test_a_pasted_nvcc_version_and_which_nvcc_are_the_toolchain(tmp_path):
+    text = ("$which nvcc\n/usr/bin/nvcc\n$nvcc -V\nnvcc: NVIDIA (R) Cuda compiler driver\n"
+            "Copyright (c) 2005-2017 NVIDIA Corporation\nBuilt on Fri_Nov__3_21:07:56_CDT_2017\n"
+            "Cuda compilation tools, release 9.1, V9.1.85\n")
+    tc = load_text(text, tmp_path).toolchain
+    assert (tc.nvcc_version, tc.nvcc_path, tc.cuda_home) == ("9.1", "/usr/bin/nvcc", "/usr")
+    # The release line quoted without nvcc's banner is not nvcc's output.
+    with pytest.raises(Exception):
+        load_text("Cuda compilation tools, release 9.1, V9.1.85\n", tmp_path)
+
+
+def test_nvcc_of_no_cuda_build_of_the_release_is_a_mismatch_without_torchs_cuda(tmp_path):
+    # torch 1.8.0 shipped CUDA 10.1/10.2/11.1 builds only: nvcc 9.1 matches none (detectron2#3597).
+    name = "d2-3597-zhang-ze-peng-2x1080ti-nvcc91-usr-torch180-cut.txt"
+    assert not known(load(name).torch.cuda)
+    te208 = findings(name)["TE208"]
+    assert te208.status is Status.WARNING and "no CUDA build of torch 1.8.0" in te208.message
+    # nvcc 10.2 is the major of one of them: not decidable without torch's own CUDA.
+    text = (REPORTS / name).read_text().replace("release 9.1, V9.1.85", "release 10.2, V10.2.89")
+    assert {f.code: f for f in run_env_checks(load_text(text, tmp_path))}["TE208"].status is Status.SKIP
+
+
+def test_the_cuda_runtimes_no_kernel_image_is_te202_evidence():
+    # "cuda runtime error (209) : no kernel image is available" beside nvidia-smi's Tesla K80 (NVIDIA/DeepLearningExamples#308).
+    te202 = findings("dle308-shradda8-k80-nvsmi-nvcc101.txt")["TE202"]
+    assert te202.status is Status.ERROR and "Tesla K80" in te202.message
+
+
+def test_conda_rows_pip_installed_are_a_second_torch_when_pip_lists_another_version():
+    # conda's pytorch 1.3.0 and a pypi torch 1.3.1 in the same env (pytorch/pytorch#29301).
+    facts = load("pt29301-abdoelsayed2016-quadro-m2000-cu92-driver391-win.txt")
+    assert sorted(d.version for d in facts.packages.distributions if d.name == "torch") == ["1.3.0", "1.3.1"]
+    assert findings("pt29301-abdoelsayed2016-quadro-m2000-cu92-driver391-win.txt")["TE102"].status is Status.WARNING
+
+
+def test_torch_nightly_is_torch_and_conda_rows_stand_in_for_an_unreadable_pip():
+    # "[pip] Could not collect"; conda lists torch 0.4.1.post2 and torch-nightly 1.0.0.dev (maskrcnn-benchmark#75).
+    name = "maskrcnn75-guanbin1994-torch041-plus-nightly-two-torch.txt"
+    assert sorted(d.version for d in load(name).packages.distributions if d.name == "torch") == [
+        "0.4.1.post2", "1.0.0.dev20181029"]
+    assert findings(name)["TE102"].status is Status.WARNING
+
+
+def test_one_torch_in_pip_and_conda_is_one_install(tmp_path):
+    report = (REPORTS / "pt29301-abdoelsayed2016-quadro-m2000-cu92-driver391-win.txt").read_text()
+    one = report.replace("[conda] torch                     1.3.1                    pypi_0    pypi\n", "")
+    facts = load_text(one, tmp_path)
+    assert [d.version for d in facts.packages.distributions if d.name == "torch"] == ["1.3.0"]
+    assert {f.code: f for f in run_env_checks(facts)}["TE102"].status is Status.OK
+
+
+def test_openmmlabs_collect_env_printed_as_a_dict_is_read():
+    # print(collect_env()) in mmcv, wrapped across lines and cut (open-mmlab/mmcv#3071).
+    facts = load("mmcv3071-jeonhyunsik-a100-mig-dict-env-cut.txt")
+    assert facts.torch.version == "1.10.1" and facts.nvidia.gpus[0].name == "NVIDIA A100-SXM4-80GB MIG 3g.40gb"
+    assert facts.toolchain.gcc_version == "9.4.0"

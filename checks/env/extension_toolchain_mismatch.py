@@ -24,6 +24,15 @@ def _torch(version, cuda):
 CU130 = _torch("2.13.0+cu130", "13.0")
 CPU = _torch("2.13.0+cpu", None)
 
+# Build evidence as the facts layer words it (torchdoctor.facts.extensions).
+LOCK = "build lock /home/ada/.cache/torch_extensions/py311_cu130/fused_adam/lock (no process holds it)"
+LOG = "the pasted text: RuntimeError: Error building extension 'fused_adam'"
+ARCH_LIST = "TORCH_CUDA_ARCH_LIST=8.0;9.0 is set (only extension builds read it)"
+
+
+def _building(*evidence):
+    return {"build_dirs": 1 if evidence else 0, "build_evidence": list(evidence)}
+
 
 @env_check(
     code="TE208",
@@ -32,12 +41,24 @@ CPU = _torch("2.13.0+cpu", None)
     area="CUDA toolkit & extensions",
     needs=(),
     examples=[
-        Example("error", {"torch": CU130, "toolchain": _tc(nvcc="12.4", gcc="12.2.0")},
-                "a CUDA 12 toolkit with a CUDA 13 torch",
+        Example("error", {"torch": CU130, "toolchain": _tc(nvcc="12.4", gcc="12.2.0"), "extensions": _building(LOCK)},
+                "a CUDA 12 toolkit with a CUDA 13 torch, and a build lock: an extension build is under way or died",
                 contains="The detected CUDA version (12.4) mismatches the version that was used to compile PyTorch (13.0)"),
-        Example("error", {"torch": _torch("2.5.1+cu124", "12.4"), "toolchain": _tc(nvcc="12.4", gcc="14.2.0")},
-                "gcc 14 with nvcc 12.4 (which takes gcc < 14)", contains="export CC=gcc-13 CXX=g++-13"),
-        Example("error", {"torch": CPU, "toolchain": _tc(nvcc=None, gcc="9.4.0")},
+        Example("error", {"torch": CU130, "toolchain": _tc(nvcc="12.4", gcc="12.2.0"), "extensions": _building(LOG)},
+                "the same toolkit, and a pasted log of an nvcc build failing", contains="Error building extension"),
+        Example("warning", {"torch": CU130, "toolchain": _tc(nvcc="12.4", gcc="12.2.0"), "extensions": _building()},
+                "the same toolkit on a machine where nothing is being built: it bites only when something is",
+                contains="bites only when one is: building a C++/CUDA extension with this toolchain"),
+        Example("warning", {"torch": CU130, "toolchain": _tc(nvcc="12.4", gcc="12.2.0")},
+                "the same toolkit in a pasted report that says nothing about builds", contains="mismatches"),
+        Example("error", {"torch": _torch("2.5.1+cu124", "12.4"), "toolchain": _tc(nvcc="12.4", gcc="14.2.0"),
+                          "extensions": _building(ARCH_LIST)},
+                "gcc 14 with nvcc 12.4 (which takes gcc < 14), and TORCH_CUDA_ARCH_LIST set for a build",
+                contains="export CC=gcc-13 CXX=g++-13"),
+        Example("warning", {"torch": _torch("2.5.1+cu124", "12.4"), "toolchain": _tc(nvcc="12.4", gcc="14.2.0"),
+                            "extensions": _building()},
+                "gcc 14 with nvcc 12.4 where nothing is built", contains="bites only when"),
+        Example("error", {"torch": CPU, "toolchain": _tc(nvcc=None, gcc="9.4.0"), "extensions": _building(LOG)},
                 "torch 2.13 builds extensions as C++20; gcc 9 does not know -std=c++20", contains="c++20"),
         Example("warning", {"torch": CU130, "toolchain": _tc(nvcc=None, gcc="12.2.0"), "extensions": {"build_dirs": 1}},
                 "a CUDA torch, extensions built here before, and no CUDA toolkit anywhere", contains="CUDA_HOME"),
@@ -52,6 +73,8 @@ CPU = _torch("2.13.0+cpu", None)
                 "no ninja on a machine that never built an extension"),
         Example("ok", {"torch": CU130, "toolchain": _tc(nvcc="13.0", gcc="12.2.0")},
                 "nvcc 13.0, gcc 12.2, ninja: everything fits", contains="nvcc 13.0"),
+        Example("ok", {"torch": CU130, "toolchain": _tc(nvcc="13.0", gcc="12.2.0"), "extensions": _building(LOG)},
+                "a build failing, but nvcc, gcc and ninja fit torch: the cause is elsewhere"),
         Example("ok", {"torch": _torch("2.13.0+cu126", "12.6"), "toolchain": _tc(nvcc="12.8", gcc="13.3.0")},
                 "same major, newer minor: torch only warns", contains="12.8"),
         Example("ok", {"torch": _torch("2.5.1+cu124", "12.4"), "toolchain": _tc(nvcc="12.4", gcc="13.2.0")},
@@ -71,6 +94,10 @@ def extension_toolchain_mismatch(facts):
     (`CUDA_GCC_VERSIONS`) and against the C++ standard torch compiles extensions with (C++20 from
     torch 2.13), and whether ninja is there. For a CPU or ROCm torch only gcc and ninja count.
 
+    A toolchain that cannot build is an error only where the facts show extensions being built or
+    failing to build (`extensions.build_evidence`: a build lock, TORCH_CUDA_ARCH_LIST set, a
+    pasted nvcc/ninja/cpp_extension log); elsewhere it is a warning that says when it will bite.
+
     ## Why it matters
     JIT extensions (`torch.utils.cpp_extension.load`) and `pip install` of packages that compile
     against torch (flash-attn, apex, xformers, detectron2, ...) fail late and cryptically: "The
@@ -85,12 +112,77 @@ def extension_toolchain_mismatch(facts):
     `-ccbin`); `pip install ninja`.
     """
     said = torch_said(facts, "toolkit")
+    arch_said = torch_said(facts, "toolkit-arch")
     gap = unknown_need(facts, "torch.version", "torch.cuda")
     if gap is not None:
-        return _from_message(facts, said[0]) if said else gap
+        if said:
+            return _from_message(facts, said[0])
+        if arch_said:
+            return _from_arch_message(facts, arch_said[0])
+        return _release_mismatch(facts) or gap
     result = _judge(facts)
-    # cpp_extension refusing to build is the ground truth, whatever the toolchain facts seemed to say.
-    return _from_message(facts, said[0]) if said and result.status is not Status.ERROR else result
+    # cpp_extension (or nvcc) refusing to build is the ground truth, whatever the toolchain facts seemed to say.
+    if result.status is not Status.ERROR and said:
+        return _from_message(facts, said[0])
+    if result.status is not Status.ERROR and arch_said:
+        return _from_arch_message(facts, arch_said[0])
+    return result
+
+
+def _from_arch_message(facts, said):
+    """nvcc's own "Unsupported gpu architecture 'compute_86'": this toolkit predates an architecture
+    the build asked for (the visible GPU's when TORCH_CUDA_ARCH_LIST is unset)."""
+    first = tables.first_toolkit(said.cc)
+    nvcc = fact(facts, "toolchain.nvcc_version")
+    which = f"nvcc {nvcc}" if nvcc else "the nvcc the build used"
+    needs = f"; compute capability {said.cc} needs CUDA {first} or newer" if first else ""
+    arch = said.cc.replace(".", "")
+    lower = [cc for cc in (str(c) for c in _known_ccs(facts)) if tables.cc_int(cc) < tables.cc_int(said.cc)]
+    return error(f"{which} cannot compile for compute capability {said.cc} (nvcc says so and the extension build "
+                 f"stops){needs}",
+                 fix=Fix(f"Build with a CUDA toolkit that knows sm_{arch}" + (f" (CUDA {first}+)" if first else "")
+                         + " and matches torch's CUDA major, or set TORCH_CUDA_ARCH_LIST to architectures this nvcc "
+                         "supports (the GPU then runs the nearest older code of its family only if one is there)",
+                         ("export CUDA_HOME=/usr/local/cuda-<version that supports it>",)
+                         + ((f'export TORCH_CUDA_ARCH_LIST="{";".join(lower)}"',) if lower else ())),
+                 evidence={"nvcc's error": said.text, "nvcc": nvcc}, related=("extension-build-error",))
+
+
+def _known_ccs(facts):
+    return sorted({g.compute_capability for g in fact(facts, "nvidia.gpus") or [] if known(g.compute_capability)},
+                  key=tables.cc_int)
+
+
+def _release_mismatch(facts):
+    """torch's CUDA build is not in the report, but its release is: when nvcc's major is the major of
+    none of the CUDA builds that release shipped, the toolkit cannot match whichever one this is.
+    Only for a torch that uses CUDA (cuda_available, or extensions being built against it)."""
+    version = fact(facts, "torch.version")
+    nvcc = fact(facts, "toolchain.nvcc_version")
+    if not version or not nvcc or tables.local_tag(version) or not tables.is_release(version):
+        return None
+    if not (fact(facts, "torch.cuda_available") or fact(facts, "extensions.build_evidence")):
+        return None
+    try:
+        have = Version(str(nvcc))
+    except InvalidVersion:
+        return None
+    cudas = sorted({b["cuda"] for b in tables.builds(version)}, key=Version)
+    if not cudas or any(Version(c).major == have.major for c in cudas):
+        return None
+    building = fact(facts, "extensions.build_evidence") or []
+    text = (f"nvcc {nvcc} is CUDA {have.major}, and no CUDA build of torch {tables.base_version(version)} is (it "
+            f"shipped CUDA {', '.join(cudas)}): building a C++/CUDA extension with this nvcc raises 'The detected "
+            f"CUDA version ({nvcc}) mismatches the version that was used to compile PyTorch'")
+    fix = Fix(f"Point CUDA_HOME at a toolkit of torch's CUDA ({'/'.join(cudas)}: `python -c \"import torch; "
+              "print(torch.version.cuda)\"` says which)", ("python -c \"import torch; print(torch.version.cuda)\"",))
+    evidence = {"nvcc": nvcc, "torch": version, "CUDA builds of that release": ", ".join(cudas)}
+    if building:
+        evidence["extensions being built"] = "; ".join(building)
+        return error(text + f". Extensions are being built here ({building[0]})", fix=fix, evidence=evidence,
+                     related=("extension-build-error",))
+    return warning(text + ". Nothing here shows an extension being built, so this bites only when one is",
+                   fix=fix, evidence=evidence, related=("extension-build-error",))
 
 
 def _from_message(facts, said):
@@ -127,8 +219,10 @@ def _judge(facts):
 
     # A missing tool only matters to someone who builds extensions; an existing build dir
     # under ~/.cache/torch_extensions says they do. Everyone else gets a note, not a warning.
+    # A toolchain that cannot build is an error only where a build is under way or failing.
+    building = fact(facts, "extensions.build_evidence") or []
     builds = fact(facts, "extensions.build_dirs")
-    builds_extensions = isinstance(builds, int) and builds > 0
+    builds_extensions = (isinstance(builds, int) and builds > 0) or bool(building)
     if cuda:
         problems += _toolkit(facts, tc, cuda, nvcc, label, notes, builds_extensions)
     if system(facts) == "Linux":
@@ -148,11 +242,18 @@ def _judge(facts):
         parts = [f"nvcc {nvcc}" if nvcc else None, f"gcc {gcc}" if gcc else None,
                  f"ninja {evidence['ninja']}" if evidence["ninja"] else None]
         return ok(f"the extension toolchain fits {label}: " + ", ".join(p for p in parts if p), **evidence)
-    worst = error if any(s is Status.ERROR for s, *_ in problems) else warning
+    fails = any(s is Status.ERROR for s, *_ in problems)
+    text = "; ".join(text for _, text, _, _ in problems)
+    if fails and building:
+        text += f". Extensions are being built here ({building[0]})"
+        evidence["extensions being built"] = "; ".join(building)
+    elif fails:
+        text += (". Nothing here shows an extension being built, so this bites only when one is: building a "
+                 "C++/CUDA extension with this toolchain (pip install of a package that compiles against torch, "
+                 "such as flash-attn, apex or xformers without a matching wheel, or torch.utils.cpp_extension.load)")
     fix = Fix("; ".join(summary for _, _, summary, _ in problems),
               tuple(dict.fromkeys(c for *_, commands in problems for c in commands)))
-    return worst("; ".join(text for _, text, _, _ in problems), fix=fix, evidence=evidence,
-                 related=("extension-build-error",))
+    return (error if fails and building else warning)(text, fix=fix, evidence=evidence, related=("extension-build-error",))
 
 
 def _version_or_note(value, what, notes):
@@ -204,9 +305,9 @@ def _toolkit(facts, tc, cuda, nvcc, label, notes, builds_extensions):
                               accept=lambda _minor, b: Version(b["cuda"]).major == have.major)
         commands = install[1:] + ((alternative.command(pip(facts)),) if alternative else ())
         other = f", or install {alternative.label} to match nvcc" if alternative else ""
-        return [(Status.ERROR, f"nvcc {nvcc} (in {home}) is CUDA {have.major}, torch's is CUDA {cuda}: building "
-                 f"extensions raises 'The detected CUDA version ({nvcc}) mismatches the version that was used to "
-                 f"compile PyTorch ({cuda})'",
+        return [(Status.ERROR, f"nvcc {nvcc} (in {home}) is CUDA {have.major}, torch's is CUDA {cuda}: building a "
+                 f"C++/CUDA extension with this nvcc raises 'The detected CUDA version ({nvcc}) mismatches the version "
+                 f"that was used to compile PyTorch ({cuda})'",
                  f"Point CUDA_HOME at a CUDA {want.major}.x toolkit{other}", commands)]
     if have != want:
         notes.append(f"nvcc {nvcc} differs from torch's CUDA {cuda} in the minor version only: torch warns and builds")

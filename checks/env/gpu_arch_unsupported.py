@@ -333,16 +333,20 @@ def _covered(facts, s):
     return kernel is not None and not tables.ptx_only_predates(kernel, s.cc, fact(facts, "torch.cuda"))
 
 
+_NO_KERNEL = "no kernel image is available"  # the CUDA runtime's words (error 209), not torch's warning
+
+
 def _named(facts, said):
-    """torch 1.8/1.9's too-old warning names no GPU (its template went out unfilled): the oldest
-    GPU the report lists is the one below the build's minimum. Without a list it stays unnamed."""
+    """torch 1.8/1.9's too-old warning names no GPU (its template went out unfilled), nor does the CUDA
+    runtime's "no kernel image is available": the oldest GPU the report lists is the one below the
+    build's minimum. Without a list it stays unnamed."""
     listed = sorted(((g, gpu_cc(g)) for g in gpus(facts) if gpu_cc(g)), key=lambda t: tables.cc_int(t[1]))
     out = []
     for s in said:
         if s.cc is None and listed:
             g, cc = listed[0]
             name = g.name if known(g.name) else f"GPU {g.index}"
-            s = replace(s, gpu=f"{name} (the oldest GPU listed; the warning leaves the name out)", cc=cc)
+            s = replace(s, gpu=f"{name} (the oldest GPU listed; the message does not name it)", cc=cc)
         out.append(s)
     return out
 
@@ -373,7 +377,8 @@ def _from_warning(facts, said):
                             f"(cuBLAS, cuDNN, NVRTC) of a build older than CUDA {first}, the first to support the GPU: "
                             "ops that use those libraries fail")
         else:
-            problems.append(f"torch says {s.gpu} (compute capability {s.cc}, {sm}) has no kernels in {where}{built}: "
+            problems.append(f"{'CUDA' if _NO_KERNEL in s.text else 'torch'} says {s.gpu} (compute capability {s.cc}, {sm}) "
+                            f"has no kernels in {where}{built}: "
                             "every CUDA op on it fails with 'no kernel image is available for execution on the device'")
         ccs.append(s.cc)
     evidence = {"torch's warning": said[0].text, "GPUs": [f"{s.gpu} ({s.cc})" for s in said]}

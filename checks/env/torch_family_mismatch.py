@@ -142,6 +142,23 @@ def _family_build(build) -> tuple[str | None, str]:
     return None, ""
 
 
+def _pypi_build(facts, d, torch_text: str) -> tuple[str | None, str]:
+    """An untagged torchvision/torchaudio release beside a +cpu torch on Linux came from PyPI, whose
+    Linux wheels are CUDA builds (the CPU index tags its wheels +cpu; conda's are not read here).
+    A +cpu torch exists only for Linux and Windows, so a POSIX install path says Linux."""
+    if d.name not in COMPILED or flavour(d.version) or not tables.is_release(d.version) or d.installer == "conda":
+        return None, ""
+    if flavour(torch_text) != "cpu":
+        return None, ""
+    linux = fact(facts, "python.system") == "Linux" or (not known(facts.get("python.system"))
+                                                        and str(d.location).startswith("/"))
+    tag = tables.pypi_default_cuda(torch_text)
+    if not linux or not tag or not tag.startswith("cu"):
+        return None, ""
+    return _build_of(tag), (f"no local tag: PyPI's Linux wheel of {d.name} {d.version}, which plain `pip install "
+                            f"{d.name}` gets, is the CUDA {tables.tag_cuda(tag)} build")
+
+
 def _shorten(text: str, limit: int = 120) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
@@ -196,6 +213,15 @@ def _build_label(build: str | None) -> str:
         Example("error", {"packages": {"distributions": [
             torch_dist("torch", "2.10.0"), {**torch_dist("torchaudio", "2.11.0"), "requires": []}]}},
             "stable-ABI torchaudio still needs torch 2.11+ (rule, no metadata)", contains="torchaudio 2.11+"),
+        Example("error", {"packages": {"distributions": [
+            torch_dist("torch", "2.7.0+cpu"), {**torch_dist("torchvision", "0.22.0"), "requires": ["torch==2.7.0"]}]},
+            "python": {"system": "Linux"}},
+            "a CPU torch from the CPU index, torchvision from PyPI (a CUDA 12.6 build on Linux): "
+            "'operator torchvision::nms does not exist'", contains="PyPI's Linux wheel of torchvision 0.22.0"),
+        Example("ok", {"packages": {"distributions": [
+            torch_dist("torch", "2.7.0+cpu"), {**torch_dist("torchvision", "0.22.0"), "requires": ["torch==2.7.0"]}]},
+            "python": {"system": "Windows"}},
+            "the same pair on Windows, where PyPI's torchvision is a CPU build"),
         Example("error", {"packages": {"distributions": [
             torch_dist("torch", "2.13.0+cpu"), {**torch_dist("torchvision", "0.28.0+cu130"), "requires": ["torch==2.13.0"]}]}},
             "CPU torch with a CUDA torchvision", contains="--index-url https://download.pytorch.org/whl/cpu"),
@@ -346,6 +372,8 @@ def _judge(facts):
         build = builds.get(d.name)
         other, other_source = _family_build(build) if build is not None else (_build_of(flavour(d.version)),
                                                                                "the version tag")
+        if other is None and torch_build == "cpu":
+            other, other_source = _pypi_build(facts, d, torch_text)
         clash = _build_clash(torch_build, other)
         if clash is not None and attempt is not None and clash is Status.ERROR:
             clash = Status.WARNING  # it imported after all: the flavours differ but it loads

@@ -431,10 +431,25 @@ class Suggestion:
     tag: str
     cuda: str
     version: str | None = None  # "2.13.0" when only the CUDA build changes
+    # Releases before 1.8 are installed as the pytorch.org previous-versions page says: from
+    # torch_stable.html find-links pages, at a definite version (`latest`, the last patch release).
+    find_links: bool = False
+    latest: str | None = None
+    local_tag: bool = True  # False: 1.1 and older name their CUDA wheels without +cuXY
+    on_pypi: bool = False  # this build is the one plain `pip install torch==X` gets
 
     def command(self, pip: str = "pip") -> str:
         """The install command; `pip` may be the diagnosed interpreter's ("/venv/bin/python -m pip")."""
         url = f"{INDEX_URL}/{self.tag}"
+        if self.find_links:
+            version = self.version or self.latest
+            if self.on_pypi:
+                # Reinstalled, since another build of the same version satisfies `torch==X`.
+                return f"{pip} install --force-reinstall torch=={version}" if self.version else f"{pip} install torch=={version}"
+            if self.local_tag:
+                return f"{pip} install torch=={version}+{self.tag} -f {INDEX_URL}/torch_stable.html"
+            # Same version, same file name as PyPI's wheel of another CUDA: only that folder may be asked.
+            return f"{pip} install torch=={version} --no-index -f {url}/torch_stable.html"
         if self.version:
             # The local tag matters: `torch==2.13.0` is already satisfied by 2.13.0+cu130.
             return f"{pip} install torch=={self.version}+{self.tag} --index-url {url}"
@@ -451,6 +466,14 @@ def _python_fits(row: dict[str, Any], python: str | None) -> bool:
         return True
     lo, hi = row["python"]["min"], row["python"]["max"]
     return mm >= major_minor(lo) and (hi is None or mm <= major_minor(hi))
+
+
+def _runs(archs: list[str], cc: int, cuda: str) -> bool:
+    """A build runs on the device: a kernel for it, and not only PTX of an older architecture
+    from a CUDA that predates the device (old wheels' compute_37 PTX JIT-compiles for a Blackwell
+    GPU, but their cuBLAS and cuDNN have nothing for it)."""
+    entry = kernel_for(archs, cc)
+    return entry is not None and ptx_only_predates(entry, cc, cuda) is None
 
 
 def suggest_build(torch_version: str, *, driver: str | None = None, ccs: Iterable[str | int] = (),
@@ -485,10 +508,15 @@ def suggest_build(torch_version: str, *, driver: str | None = None, ccs: Iterabl
                     continue
             if ccs:
                 archs = arch_list_for(row["torch"], b["tag"])
-                if archs is None or not all(covers(archs, cc) for cc in ccs):
+                if archs is None or not all(_runs(archs, cc, b["cuda"]) for cc in ccs):
                     continue
             if accept is not None and not accept(row["torch"], b):
                 continue
             version = base_version(torch_version) if same and is_release(torch_version) else None
+            if row.get("install") == "find-links":
+                return Suggestion(row["torch"], b["tag"], b["cuda"], version, find_links=True,
+                                  latest=b.get("latest") or row["latest"], local_tag=row["local_tag"],
+                                  # PyPI's build of a release without local tags is not on the page: never assumed.
+                                  on_pypi=row["local_tag"] and b["tag"] == row["pypi_default_cuda"])
             return Suggestion(row["torch"], b["tag"], b["cuda"], version)
     return None

@@ -275,15 +275,21 @@ def compute_capability(name: str) -> str | None:
 
 # --------------------------------------------------------------------------- sections
 
-def _packages(lines: list[str]) -> tuple[list[dict[str, Any]] | None, list[tuple[str, str, str, str]]]:
-    """(pip distributions or None when pip could not be read, conda rows (name, version, build, channel))."""
+def _packages(lines: list[str], python: str | None = None) -> tuple[list[dict[str, Any]] | None, list[tuple[str, str, str, str]]]:
+    """(pip distributions or None when pip could not be read, conda rows (name, version, build, channel)).
+
+    A report run under Python 2 whose list is `[pip3]` shows what Python 3's pip has installed:
+    another interpreter's packages, not this one's (torch's own sample report, pytorch#42887)."""
     pip: list[dict[str, Any]] | None = None
     conda: list[tuple[str, str, str, str]] = []
+    python2 = bool(python) and python.split(".")[0] == "2"
     for line in lines:
         m = re.match(r"^\[(pip3?|conda)\]\s*(.*)$", line)
         if not m:
             continue
         tool, rest = m.group(1), m.group(2).strip()
+        if tool == "pip3" and python2:
+            continue
         if tool.startswith("pip"):
             if rest.lower() in ("could not collect", ""):
                 continue
@@ -292,7 +298,8 @@ def _packages(lines: list[str]) -> tuple[list[dict[str, Any]] | None, list[tuple
                 continue
             pm = _PIP_FREEZE.match(rest) or _PIP_OLD.match(rest)
             if pm:
-                pip.append({"name": _norm(pm.group(1)), "version": pm.group(2), "location": LOCATION})
+                name = _norm(pm.group(1))
+                pip.append({"name": "torch" if name in _TORCH_NAMES else name, "version": pm.group(2), "location": LOCATION})
         else:
             tokens = rest.split()
             if len(tokens) >= 2 and re.match(r"^\d", tokens[1]):
@@ -301,18 +308,28 @@ def _packages(lines: list[str]) -> tuple[list[dict[str, Any]] | None, list[tuple
     return pip, conda
 
 
+# The names torch was published under: conda's pytorch, and the 2018 nightlies' torch-nightly /
+# pytorch-nightly (both import as torch).
+_TORCH_NAMES = {"pytorch", "torch-nightly", "pytorch-nightly"}
+
+
 def _conda_distributions(conda: list[tuple[str, str, str, str]], pip: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
-    """Packages conda itself installed; the ones pip installed (build pypi_0, <pip>) are the [pip3] lines."""
+    """Packages conda itself installed, and the ones pip installed into the conda env (build pypi_0 or
+    <pip>) that the [pip3] lines do not show: where pip could not be read they are the only record,
+    and a version the pip list does not have is a second copy (pytorch#29301: conda's pytorch 1.3.0
+    under a pip torch 1.3.1)."""
     seen = {(d["name"], _base(d["version"])) for d in pip or []}
     out = []
     for name, version, build, channel in conda:
-        if name.startswith("_") or build in _CONDA_SKIP_BUILDS or channel == "pypi":
+        if name.startswith("_") or build == "<develop>":
             continue
-        pname = "torch" if name == "pytorch" else _norm(name)
+        by_pip = build in _CONDA_SKIP_BUILDS or channel == "pypi"
+        pname = "torch" if name in _TORCH_NAMES else _norm(name)
         if (pname, _base(version)) in seen:
             continue
         seen.add((pname, _base(version)))
-        out.append({"name": pname, "version": version, "location": CONDA_LOCATION, "installer": "conda"})
+        out.append({"name": pname, "version": version, "location": CONDA_LOCATION,
+                    "installer": "pip" if by_pip else "conda"})
     return out
 
 
@@ -411,9 +428,9 @@ def parse(text: str) -> dict[str, Any]:
     system = py.get("system")
 
     # ------------------------------------------------------------------ packages
-    pip, conda = _packages(package_lines)
-    if pip is not None and pip_closed:
-        facts["packages"] = {"distributions": pip + _conda_distributions(conda, pip)}
+    pip, conda = _packages(package_lines, py.get("version"))
+    if pip_closed and (pip is not None or conda):
+        facts["packages"] = {"distributions": (pip or []) + _conda_distributions(conda, pip)}
     # else: cut off inside the pip list, so what it lacks is unknown, not absent.
 
     # ------------------------------------------------------------------ torch

@@ -16,6 +16,7 @@ process is building there.
 from __future__ import annotations
 
 import os
+import re
 import time
 from typing import Iterable, Mapping
 
@@ -252,8 +253,61 @@ def find_locks(roots: Iterable[str], now: float | None = None) -> tuple[int, lis
     return len(build_dirs), locks
 
 
+# --------------------------------------------------------------------------- build evidence
+# Whether extensions are built here decides how much a toolchain that cannot build them matters
+# (TE208): it is read here, once, from the machine or from a pasted text, never in a check.
+
+# What torch.utils.cpp_extension, ninja, setuptools and nvcc print while building or failing to
+# build, in their own words: cpp_extension's raises and log lines (torch/utils/cpp_extension.py),
+# ninja's "build stopped", setuptools' "command '.../nvcc' failed with exit status/code", nvcc's
+# "nvcc fatal" and CUDA's host_config.h "#error -- unsupported GNU version!", a ninja step running
+# nvcc ("[3/5] /usr/local/cuda/bin/nvcc ..."), and a traceback through cpp_extension.py.
+_BUILD_LOG = re.compile(
+    r"Error compiling objects for extension"
+    r"|Error building extension '[^'\n]{1,100}'"
+    r"|Emitting ninja build file"
+    r"|as PyTorch extensions root"
+    r"|TORCH_CUDA_ARCH_LIST is not set, using TORCH_CUDA_ARCH_LIST="
+    r"|Ninja is required to load C\+\+ extensions"
+    r"|CUDA_HOME environment variable is not set"
+    r"|The detected CUDA version\s*\(\d[\d.]*\)\s+mismatches\s+the\s+version"
+    r"|ninja: build stopped: subcommand failed"
+    r"|command '[^'\n]*\bnvcc(?:\.exe)?' failed with exit (?:status|code)"
+    r"|\bnvcc fatal\s*:"
+    r"|#error\s+--\s+unsupported GNU version"
+    r"|^\[\d+/\d+\]\s+\S*\bnvcc(?:\.exe)?\s"
+    r"|File \"[^\"\n]*[/\\]torch[/\\]utils[/\\]cpp_extension\.py\"",
+    re.M)
+_LOG_LINES = 3  # evidence lines kept: enough to show what was seen, not the whole log
+
+
+def build_evidence_in_text(text: str) -> list[str]:
+    """The lines of a pasted text that show an extension being built or failing to build."""
+    out: list[str] = []
+    for m in _BUILD_LOG.finditer(text):
+        start = text.rfind("\n", 0, m.start()) + 1
+        end = text.find("\n", m.end())
+        line = text[start:end if end != -1 else len(text)].strip()[:200]
+        if line and line not in out:
+            out.append(f"the pasted text: {line}")
+        if len(out) >= _LOG_LINES:
+            break
+    return out
+
+
+def build_evidence(locks: Iterable[ExtensionLock], environ: Mapping[str, str]) -> list[str]:
+    """What on this machine shows extensions being built: a build lock (a build running, or one
+    that died midway), and TORCH_CUDA_ARCH_LIST, which only extension builds read."""
+    out = [f"build lock {lock.path} ({'held by pid ' + ', '.join(map(str, lock.holders)) if lock.holders else 'no process holds it'})"
+           for lock in locks]
+    if environ.get("TORCH_CUDA_ARCH_LIST"):
+        out.append(f"TORCH_CUDA_ARCH_LIST={environ['TORCH_CUDA_ARCH_LIST']} is set (only extension builds read it)")
+    return out
+
+
 def collect(target, python: PythonFacts) -> ExtensionsFacts:
     system = python.system if known(python.system) else None
     roots = build_roots(target.environ, target.home, system)
     count, locks = find_locks(roots)
-    return ExtensionsFacts(roots=roots, build_dirs=count, locks=locks)
+    return ExtensionsFacts(roots=roots, build_dirs=count, locks=locks,
+                           build_evidence=build_evidence(locks, target.environ))

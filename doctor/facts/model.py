@@ -258,6 +258,9 @@ class ExtensionsFacts:
     roots: list[str] = _u()  # build roots examined
     build_dirs: int = _u()
     locks: list[ExtensionLock] = _u()
+    # What shows C++/CUDA extensions being built here, or failing to build, one line each: a build
+    # lock, TORCH_CUDA_ARCH_LIST set, a build log in a pasted text. [] when nothing shows it.
+    build_evidence: list[str] = _u()
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ import re
 from typing import Any
 
 from .. import paste
-from . import collect_env_text, torch_warnings
+from . import collect_env_text, extensions, torch_warnings
 
 # nvidia-smi's banner and its GPU rows, old and new ("|   0  A100-SXM4-40GB   On   | 00000000:04:00.0 Off |").
 _SMI_DRIVER = re.compile(r"Driver Version:\s*(\d+(?:\.\d+)+)(?:\s+CUDA Version:\s*(\d+\.\d+))?")
@@ -95,7 +95,8 @@ _SHOWS_OUTPUT = re.compile(r"^(?:>>>\s*)?(?:torch\.__version__|torch\.version\.c
                            r"|print\s*\(|python3?(?:\.exe)?\s+-c\b")
 _VALUE = {
     "torch.__version__": re.compile(r"^(\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc|\.dev|\.post)\d+)?(?:\+[\w.]+)?)$"),
-    "torch.version.cuda": re.compile(r"^(None|\d+\.\d+)$"),
+    # torch 1.2 and older printed the toolkit's full version ("10.0.130", "9.0.176"): its major.minor is the build.
+    "torch.version.cuda": re.compile(r"^(None|\d+\.\d+)(?:\.\d+)?$"),
     "torch.cuda.is_available()": re.compile(r"^(True|False)$"),
 }
 # An issue template's environment list: "- **GPU:** NVIDIA GeForce RTX 4060", "PyTorch Version (e.g., 1.0): 1.3",
@@ -593,6 +594,35 @@ def env_list(lines: list[str]) -> dict[str, Any] | None:
     return facts
 
 
+# `nvcc --version` / `nvcc -V` pasted on its own: its banner, then "Cuda compilation tools, release 9.1,
+# V9.1.85"; `which nvcc` prints the binary that ran.
+_NVCC_BANNER = re.compile(r"^nvcc: NVIDIA \(R\) Cuda compiler driver$")
+_NVCC_RELEASE = re.compile(r"^Cuda compilation tools, release (\d+\.\d+), V\d")
+_WHICH_NVCC = re.compile(r"which nvcc\s*$")
+
+
+def nvcc_version(lines: list[str]) -> dict[str, Any] | None:
+    """The toolkit of a pasted `nvcc --version` (its banner must be there: other tools quote the
+    release line), and where `which nvcc` found it."""
+    toolchain: dict[str, Any] = {}
+    for i, line in enumerate(lines):
+        if _NVCC_BANNER.match(line):
+            for after in lines[i + 1:i + 6]:
+                m = _NVCC_RELEASE.match(after)
+                if m:
+                    toolchain.setdefault("nvcc_version", m.group(1))
+                    break
+        elif _WHICH_NVCC.search(line) and i + 1 < len(lines):
+            path = lines[i + 1].strip()
+            if re.fullmatch(r"/\S*/bin/nvcc", path):
+                toolchain.setdefault("nvcc_path", path)
+                home = path[: -len("/bin/nvcc")] or "/"
+                toolchain.setdefault("cuda_home", home)
+                toolchain.setdefault("cuda_home_source", "nvcc on PATH (`which nvcc` in the paste)")
+                toolchain.setdefault("cuda_home_exists", True)
+    return toolchain if "nvcc_version" in toolchain else None
+
+
 def ld_library_path(lines: list[str]) -> list[str] | None:
     """What `echo $LD_LIBRARY_PATH` printed on the line after it."""
     for i, line in enumerate(lines[:-1]):
@@ -647,9 +677,11 @@ def detectron2_env(lines: list[str]) -> dict[str, Any] | None:
         facts["nvidia"] = nvidia
     toolchain: dict[str, Any] = {}
     nvcc = rows.get("NVCC") or rows.get("CUDA compiler") or rows.get("Detectron2 CUDA Compiler") or ""
-    m = re.search(r"(?:release|CUDA)\s+(\d+\.\d+)", nvcc)
+    # "Cuda compilation tools, release 11.0, V11.0.221" or, when only the last line of `nvcc --version`
+    # was kept, its build tag "Build cuda_11.0_bu.TC445_37.28845127_0".
+    m = re.search(r"(?:release|CUDA)\s+(\d+\.\d+)|\bcuda_(\d+\.\d+)(?:\.r\d+\.\d+)?_", nvcc)
     if m:
-        toolchain["nvcc_version"] = m.group(1)
+        toolchain["nvcc_version"] = m.group(1) or m.group(2)
     if rows.get("CUDA_HOME", "").startswith("/"):
         toolchain["cuda_home"] = rows["CUDA_HOME"]
         toolchain["cuda_home_source"] = "the CUDA_HOME row of the report"
@@ -687,9 +719,32 @@ def _fill(into: dict[str, Any], section: str, values: dict[str, Any]) -> None:
         target.setdefault(key, value)
 
 
+# OpenMMLab's collect_env() printed as the dict it returns (`print(collect_env())`):
+# {'sys.platform': 'linux', 'Python': '3.8.19 ...', 'CUDA available': True, 'GPU 0': 'NVIDIA A100', ...},
+# its string values with their line breaks written as \n, often wrapped anywhere by the paste.
+_DICT_ENV = re.compile(r"\{\s*'sys\.platform'\s*:")
+_DICT_ITEM = re.compile(r"'((?:[^'\\\n]|\\.){1,80})'\s*:\s*('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|True|False|None|-?\d[\d.]*)")
+
+
+def _undict(text: str) -> str:
+    """The dict form of an environment dump as the "Key: value" lines its table form prints."""
+    start = _DICT_ENV.search(text)
+    if not start:
+        return text
+    lines, end = [], start.start()
+    for m in _DICT_ITEM.finditer(text, start.start()):
+        key, value = m.group(1), m.group(2)
+        if value[:1] in "'\"":
+            value = re.sub(r"\\(.)", lambda e: {"n": "\n", "t": "\t"}.get(e.group(1), e.group(1)), value[1:-1])
+        lines.append(f"{key}: {value}")
+        end = m.end()
+    return text[:start.start()] + "\n".join(lines) + "\n" + text[end:]
+
+
 def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
     """(partial facts JSON dict, what was read: ["collect_env report", "nvidia-smi", ...]), or
     None when the text holds none of the known kinds."""
+    text = _undict(text)
     lines = _lines(text)
     kinds: list[str] = []
     facts: dict[str, Any] = {}
@@ -715,6 +770,11 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
             kinds.append(kind)
             for section, values in sections.items():
                 _fill(facts, section, values)
+
+    nvcc = nvcc_version(lines)
+    if nvcc:
+        kinds.append("nvcc --version")
+        _fill(facts, "toolchain", nvcc)
 
     ld_path = ld_library_path(lines)
     if ld_path:
@@ -785,6 +845,11 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
             if cuda is not False:
                 values["cuda"] = cuda
             _fill(facts, "torch", values)
+
+    building = extensions.build_evidence_in_text("\n".join(lines))
+    if building:
+        kinds.append("extension build log")
+        _fill(facts, "extensions", {"build_evidence": building})
 
     said = torch_warnings.find("\n".join(lines))
     if said:

@@ -46,6 +46,10 @@ And two verdicts raised rather than warned, just as much torch's own word:
 * torch.utils.cpp_extension's "The detected CUDA version (12.1) mismatches the version that was
   used to compile PyTorch (11.8)": the toolkit (nvcc) an extension build found is another CUDA
   major than torch's (torch before 1.11 raised on any difference).
+* nvcc's own "nvcc fatal : Unsupported gpu architecture 'compute_86'" in an extension build: the
+  toolkit predates an architecture the build targets (the GPU's, or TORCH_CUDA_ARCH_LIST's).
+* The CUDA runtime's "no kernel image is available for execution on the device" (error 209;
+  THC's "cuda runtime error (209)"): nothing loaded has code for the GPU.
 """
 
 from __future__ import annotations
@@ -92,6 +96,12 @@ _FAMILY_CUDA = re.compile(
 _TOOLKIT = re.compile(_phrase("The detected CUDA version") + r"\s*\((?P<nvcc>\d+(?:\.\d+)*)\)\s*"
                       + _phrase("mismatches the version that was used to compile PyTorch")
                       + r"\s*\((?P<torch>\d+(?:\.\d+)*)\)")
+# nvcc refusing an architecture it predates: "nvcc fatal   : Unsupported gpu architecture 'compute_86'"
+# (cpp_extension asks for the visible GPUs' architectures, or for TORCH_CUDA_ARCH_LIST's).
+_NVCC_ARCH = re.compile(r"nvcc fatal\s*:\s*Unsupported gpu architecture '(?:compute|sm)_(?P<arch>\d+)[a-z]?'")
+# The CUDA runtime finding no kernel for the GPU in what was loaded (cudaErrorNoKernelImageForDevice,
+# 209; torch <= 1.4 printed it as THC's "cuda runtime error (209)").
+_NO_KERNEL = re.compile(_phrase("no kernel image is available for execution on the device"))
 _CUDNN = re.compile(r"cuDNN version incompatibility: PyTorch was compiled\s+against \((\d+), (\d+), (\d+)\) "
                     r"but (?:found runtime version|linked against) \((\d+), (\d+), (\d+)\)")
 _CUDNN_INT = re.compile(r"cuDNN version (?:incompatibility|mismatch): PyTorch was compiled\s+against (\d{4,5}) "
@@ -124,7 +134,7 @@ class Said:
     without kernels in the build). `text` is the warning, on one line."""
 
     kind: str  # also "cpu-build" (not compiled with CUDA), "family" (torchvision's CUDA differs), "cudnn",
-    # "toolkit" (cpp_extension: nvcc's CUDA is not torch's)
+    # "toolkit" (cpp_extension: nvcc's CUDA is not torch's), "toolkit-arch" (nvcc predates the architecture cc)
     text: str
     gpu: str | None = None  # None where the warning does not name it (torch 1.8/1.9's unfilled template)
     cc: str | None = None
@@ -150,7 +160,7 @@ def find(text: str) -> list[str]:
     """The warnings in `text`, one line each, in order; a repeated warning once."""
     spans = []
     for pattern in (_DRIVER_OLD, _INSUFFICIENT, _INCOMPATIBLE, _TOO_OLD, _RANGE, _CC_LIST, _TOO_OLD_UNFORMATTED,
-                    _NOT_COMPILED, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS):
+                    _NOT_COMPILED, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _NVCC_ARCH, _NO_KERNEL, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS):
         for m in pattern.finditer(text):
             start = m.start()
             if pattern is _INCOMPATIBLE:
@@ -216,6 +226,14 @@ def interpret(warnings: list[str] | None) -> list[Said]:
         if m:
             if m.group("nvcc") != m.group("torch"):
                 said.append(Said("toolkit", text, cuda_pair=(m.group("torch"), m.group("nvcc"))))
+            continue
+        m = _NVCC_ARCH.search(text)
+        if m:
+            arch = m.group("arch")
+            said.append(Said("toolkit-arch", text, cc=f"{arch[:-1]}.{arch[-1]}"))
+            continue
+        if _NO_KERNEL.search(text):
+            said.append(Said("arch", text))
             continue
         m = _FAMILY_CUDA.search(text) or _FAMILY_CUDA_WHEREAS.search(text)
         if m:

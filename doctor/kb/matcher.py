@@ -39,6 +39,10 @@ FRAME_WEIGHT = 0.75
 # same as a paste.
 LITERAL_FREE_CHARS = 256 << 10
 WARNING_LINE_WEIGHT = 0.5
+# A message's fixed words found with its variable parts written otherwise (see _template_hit).
+TEMPLATE_WEIGHT = 0.6
+TEMPLATE_MIN_WEIGHT = 0.9
+TEMPLATE_MIN_CHARS = 24
 WRAPPER_WEIGHT = 0.4
 AGREEMENT_BONUS = 0.03
 _WRAPPERS = re.compile(r"(?:ChildFailedError|SignalException)$")
@@ -297,6 +301,30 @@ def _exception_hits(pattern: Pattern, lits: Any, parsed: Parsed, stacks: dict[st
     return hits
 
 
+def _template_hit(pattern: Pattern, lits: Any, stacks: dict[str, _Haystack]) -> Hit | None:
+    """The fixed words of a message whose variable parts were written differently: an article's
+    `(pid(s) xxx)`, `{uri}`, `(N)` where PyTorch printed values, or another letter case. Only for a
+    pattern that names its failure (weight >= TEMPLATE_MIN_WEIGHT) and whose fixed words are long
+    enough to be that message and no other, all found in one line. A pattern that says what must
+    not be there (a negative lookaround: "not torch's own library") cannot be read from its words."""
+    if pattern.weight < TEMPLATE_MIN_WEIGHT or not lits or pattern.exception_type or pattern.frame:
+        return None
+    if "(?!" in pattern.regex or "(?<!" in pattern.regex:
+        return None
+    if sum(min(len(lit) for lit in group) for group in lits) < TEMPLATE_MIN_CHARS:
+        return None
+    folded = [[lit.lower() for lit in group] for group in lits]
+    for scope in ("exception", "line"):
+        stack = stacks[scope]
+        if not stack.items or not stack.contains_all(folded, True):
+            continue
+        for line_no, text in reversed(stack.items):
+            if _missing_group(folded, text.lower()) is None:
+                return Hit("line", line_no, text.splitlines()[0][:300] if text else text,
+                           TEMPLATE_WEIGHT * pattern.weight, {})
+    return None
+
+
 # Another framework's error (TensorFlow, Paddle, Caffe, MXNet, JAX, MindSpore) can share words with a
 # PyTorch failure (CUBLAS_STATUS_EXECUTION_FAILED, "Assertion failed"), but the causes and fixes in
 # the knowledge base are PyTorch's: such a text gets possible causes, not answers.
@@ -364,9 +392,11 @@ def _match_all(parsed: Parsed, kb: KnowledgeBase) -> list[Match]:
     }
     foreign = other_framework(parsed)
     scored = []
+    silent = []
     for head in kb.heads.values():
         hits = _hits_for(head, parsed, stacks)
         if not hits:
+            silent.append(head)
             continue
         hits.sort(key=lambda h: (-h.strength, -h.line))
         best = hits[0]
@@ -375,6 +405,15 @@ def _match_all(parsed: Parsed, kb: KnowledgeBase) -> list[Match]:
         if foreign and not _DRIVER_LEVEL.search(best.text):
             confidence *= FOREIGN_WEIGHT
         scored.append((head, hits, confidence))
+    if not any(c >= CONFIDENT for _, _, c in scored):
+        # Nothing matched as written: a message whose variable parts were written otherwise is
+        # read from its fixed words, and only then (it never outranks a message matched whole).
+        for head in silent:
+            for pattern, lits in zip(head.patterns, head.literals):
+                hit = _template_hit(pattern, lits, stacks) if pattern.scope == "exception" else None
+                if hit is not None:
+                    scored.append((head, [hit], hit.strength * (FOREIGN_WEIGHT if foreign else 1.0)))
+                    break
     scored = _refine(scored)
     matches: list[Match] = []
     for head, hits, confidence in scored:

@@ -67,8 +67,29 @@ def tokens(text: str) -> list[str]:
                     if len(pair) == 2 and pair not in CJK_STOP_PAIRS and not (_CJK_FUNCTION_CHARS & set(pair)):
                         out.append(pair)
         elif word not in STOPWORDS and not word.startswith("0x"):
-            out.append(word)
+            out.append(_stem(word))
     return out
+
+
+def _stem(word: str) -> str:
+    """One form for a word's inflections ("hangs", "hanging", "hung" -> "hang"; "workers" ->
+    "worker"): people describe a failure in other forms of the entry's words."""
+    if len(word) <= 4 or "_" in word or word[-1].isdigit():
+        return _IRREGULAR.get(word, word)
+    if word.endswith(("ss", "us", "is")):  # process, status, axis: not plurals
+        return _IRREGULAR.get(word, word)
+    for suffix in ("ing", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            stem = word[: -len(suffix)]
+            if suffix == "es" and not stem.endswith(("ss", "sh", "ch", "x")):
+                stem = word[:-1]
+            if suffix in ("ing", "ed") and len(stem) >= 2 and stem[-1] == stem[-2] and stem[-1] not in "ls":
+                stem = stem[:-1]
+            return _IRREGULAR.get(stem, stem)
+    return _IRREGULAR.get(word, word)
+
+
+_IRREGULAR = {"hung": "hang", "froze": "freez", "frozen": "freez", "freeze": "freez", "stuck": "stuck"}
 
 
 def _chinese_runs(text: str) -> list[str]:
