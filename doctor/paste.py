@@ -455,6 +455,11 @@ def _unboxed(items: list[tuple[int, str, int]]) -> list[tuple[int, str, int]]:
     return out
 
 
+_PADDING = " " * 12
+_PADDING_RUN = re.compile(r" {12,}")
+_BOX_CHARS = re.compile("[\u2500-\u257f]")  # a box drawn by rich pads inside its frame: unboxed later
+
+
 def clean(text: str, vocabulary: "frozenset[str] | Callable[[], frozenset[str]] | None" = None) -> Cleaned:
     """The lines a program printed, from a pasted text. `vocabulary` (lower-case words) helps
     tell a line cut mid-word from one cut between words."""
@@ -479,6 +484,12 @@ def clean(text: str, vocabulary: "frozenset[str] | Callable[[], frozenset[str]] 
         else:
             shown = len(line)
         literal = _unescaped(line) if "\\" in line or line.lstrip().startswith("{") else None
+        if literal is None and len(line) > 200 and line.count(_PADDING) >= 2 and not _BOX_CHARS.search(line):
+            # A terminal's screen copied without its line breaks: each line padded to the
+            # terminal's width with spaces, all on one line. The padding stands for the breaks.
+            pieces = [piece for piece in _PADDING_RUN.split(line) if piece.strip()]
+            if len(pieces) > 2:
+                literal = "\n".join(pieces)
         if literal is not None:
             pieces = literal.split("\n")
             items.extend((number, clean_line(piece.rstrip()), -1) for piece in pieces[:-1])

@@ -447,3 +447,20 @@ def test_a_typed_pattern_in_prose_needs_its_type_to_be_an_answer():
     assert "module-init-not-called" in [p.id for p in possible_causes(untyped, [])]
     # Another type named: the words are something else's.
     assert first("raised KeyError: object has no attribute '_modules' in my dict wrapper") is None
+
+
+def test_a_terminal_screen_copied_without_line_breaks_is_split_at_its_padding():
+    pad = " " * 40
+    flattened = pad.join([
+        "WARNING:torch.distributed.elastic.multiprocessing.api:Sending process 899505 closing signal SIGTERM",
+        "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -9) local_rank: 4 (pid: 899509) of binary: /usr/bin/python",
+        "Traceback (most recent call last):",
+        'File "/usr/bin/torchrun", line 33, in <module>',
+    ])
+    lines = paste.clean(flattened).lines
+    assert lines[1].startswith("ERROR:torch.distributed") and lines[2] == "Traceback (most recent call last):"
+    # The exit code -9 is then read on a line of its own, not discounted by the WARNING before it.
+    assert first(flattened) == "host-oom-killed"
+    # One wide gap in a long line is alignment, not a screen's padding.
+    aligned = "torch 2.3.0+cu121" + pad + "x" * 200
+    assert paste.clean(aligned).lines == [aligned]
