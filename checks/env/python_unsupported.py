@@ -7,7 +7,7 @@ from torchdoctor.data import tables
 from torchdoctor.model import Fix, error, ok, skip, warning
 from torchdoctor.registry import Example, env_check
 
-from ._install import fact, first, pip, torch_dist, torch_version, version
+from ._install import fact, first, no_torch, pip, torch_dist, torch_version, version
 
 
 def _xy(text: str) -> tuple[int, int]:
@@ -91,7 +91,7 @@ def python_unsupported(facts):
     """
     found = torch_version(facts)
     if found is None:
-        return skip("torch is not installed")
+        return skip(no_torch(facts))
     torch_text = found[0]
     py_text = facts.python.version
     pv = version(py_text)

@@ -14,7 +14,7 @@ from torchdoctor.model import Fix, Status, error, ok, skip, warning
 from torchdoctor.registry import Example, env_check
 
 from ._cuda import torch_said, unknown_need
-from ._install import SITE, base_version, fact, flavour, index_url, major_minor, pip, torch_dist, torch_version, version
+from ._install import SITE, base_version, fact, flavour, index_url, major_minor, no_torch, pip, torch_dist, torch_version, version
 
 # Packages with compiled code linked against torch's C++ ABI: a wrong pair fails at import or at the
 # first op ("operator torchvision::nms does not exist"); for pure-Python packages it is a warning.
@@ -312,8 +312,32 @@ def _from_error(facts, said):
                  evidence={f"{name}'s error": said.text}, related=("torchvision-torch-mismatch",))
 
 
+def _from_built_for(facts, said):
+    """xFormers naming the torch it was built for and the torch it found."""
+    built, have = said.built_for
+    if built == have:  # only the Python differs
+        return error(f"xformers was built for another Python than this one, so its C++/CUDA extensions do not load "
+                     "(memory-efficient attention and the other fused ops are unavailable)",
+                     fix=Fix("Reinstall xformers in this environment so pip picks the wheel for this Python and torch",
+                             (f"{pip(facts)} install --force-reinstall --no-deps xformers{index_url(have)}",)),
+                     evidence={"xformers' warning": said.text}, related=("torchvision-torch-mismatch",))
+    same_release = base_version(built) == base_version(have)
+    commands = [f"{pip(facts)} install --force-reinstall torch=={base_version(built)}{index_url(built)}"]
+    if not same_release:
+        commands.append(f"{pip(facts)} install --force-reinstall --no-deps xformers  # a release built for torch {have}")
+    what = ("the same release in another build: CPU or another CUDA" if same_release
+            else "another torch release")
+    return error(f"xformers was built for torch {built} and this is torch {have} ({what}), so its C++/CUDA "
+                 "extensions do not load (memory-efficient attention and the other fused ops are unavailable)",
+                 fix=Fix(f"Install the torch build xformers was made for ({built})" + (
+                     "" if same_release else f", or an xformers release built for torch {have}"), tuple(commands)),
+                 evidence={"xformers' warning": said.text}, related=("torchvision-torch-mismatch",))
+
+
 def _from_loader(facts, said):
     name = said.package
+    if said.built_for is not None:
+        return _from_built_for(facts, said)
     found = torch_version(facts)
     torch_text = found[0] if found else None
     paired = (tables.family_requirement(name, torch_text) if torch_text else None) or name
@@ -332,7 +356,7 @@ def _from_loader(facts, said):
 def _judge(facts):
     found = torch_version(facts)
     if found is None:
-        return skip("torch is not installed")
+        return skip(no_torch(facts))
     torch_text, torch_source = found
     torch_meta = next((d for d in fact(facts, "packages.distributions", []) if d.name == "torch"), None)
     torch_build, torch_build_source = _torch_build(facts, torch_text)

@@ -41,6 +41,8 @@ And two verdicts raised rather than warned, just as much torch's own word:
 * The dynamic loader refusing torchvision's or torchaudio's compiled library ("torchaudio/lib/
   libtorchaudio.so: undefined symbol: ...") and torchvision's "operator torchvision::nms does not
   exist": the package's C++ part was built for another torch release (or CUDA variant).
+* xFormers' "xFormers can't load C++/CUDA extensions. xFormers was built for: PyTorch 2.1.2+cu121
+  with CUDA 1201 (you have 2.1.0+cpu)": its compiled part was built for another torch (or Python).
 * NumPy's refusal printed while torch imports: "A module that was compiled using NumPy 1.x cannot
   be run in NumPy 2.0.0", and torch's "Failed to initialize NumPy: _ARRAY_API not found" (TE104).
 * torch.utils.cpp_extension's "The detected CUDA version (12.1) mismatches the version that was
@@ -120,6 +122,11 @@ _FAMILY_DYLD = re.compile(r"dlopen\((?:[^,()]*[/\\])?(?P<pkg>torchvision|torchau
 _FAMILY_WIN127 = re.compile(r"\[WinError 127\][^\n]*?Error loading \"(?:[^\"]*[/\\])?(?P<pkg>torchvision|torchaudio)"
                             r"[/\\][^\"]*\.(?:pyd|dll)[^\"]*\"")
 _FAMILY_NMS = re.compile(r"operator (?P<pkg>torchvision)::nms does not exist")
+# xFormers refusing its compiled part (xformers/_cpp_lib.py): "xFormers was built for: PyTorch 2.1.2+cu121
+# with CUDA 1201 (you have 2.1.0+cpu) Python 3.10.11 (you have 3.10.11)".
+_XFORMERS_BUILT = re.compile(
+    r"xFormers was built for:\s*PyTorch\s+(?P<built>\S+)(?:\s+with CUDA\s+\d+)?\s*\(you have (?P<have>[^)\s]+)\)"
+    r"(?:\s*Python\s+(?P<built_py>\d[\w.]*)\s*\(you have (?P<have_py>\d[\w.]*)\))?")
 _NUMPY_ABI = re.compile(_phrase("A module that was compiled using NumPy 1.x cannot be run in") + r"\s+NumPy\s+\d[\w.]*\w"
                         + r"|" + _phrase("Failed to initialize NumPy: _ARRAY_API not found"))
 # What may stand before a GPU name on its line: a log prefix ("...py:235: UserWarning:"), a quote
@@ -141,6 +148,7 @@ class Said:
     driver_cuda: str | None = None  # "11.4", from "found version 11040"
     archs: tuple[str, ...] = ()  # the build's arch list as the warning prints it
     package: str | None = None  # "family": torchvision or torchaudio
+    built_for: tuple[str, str] | None = None  # "family" from xFormers: (the torch it was built for, the torch here)
     cuda_pair: tuple[str, str] | None = None  # "family": (torch's CUDA, the package's CUDA), None where the
     # loader refused its library (undefined symbol, torchvision::nms missing); "cudnn": (built, found);
     # "toolkit": (torch's CUDA, nvcc's)
@@ -160,7 +168,7 @@ def find(text: str) -> list[str]:
     """The warnings in `text`, one line each, in order; a repeated warning once."""
     spans = []
     for pattern in (_DRIVER_OLD, _INSUFFICIENT, _INCOMPATIBLE, _TOO_OLD, _RANGE, _CC_LIST, _TOO_OLD_UNFORMATTED,
-                    _NOT_COMPILED, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _NVCC_ARCH, _NO_KERNEL, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS):
+                    _NOT_COMPILED, _XFORMERS_BUILT, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _NVCC_ARCH, _NO_KERNEL, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS):
         for m in pattern.finditer(text):
             start = m.start()
             if pattern is _INCOMPATIBLE:
@@ -239,6 +247,12 @@ def interpret(warnings: list[str] | None) -> list[Said]:
         if m:
             if m.group("torch") != m.group("other"):
                 said.append(Said("family", text, package=m.group("pkg").lower(), cuda_pair=(m.group("torch"), m.group("other"))))
+            continue
+        m = _XFORMERS_BUILT.search(text)
+        if m:
+            py = m.group("built_py"), m.group("have_py")
+            if m.group("built") != m.group("have") or (py[0] and py[1] and py[0] != py[1]):
+                said.append(Said("family", text, package="xformers", built_for=(m.group("built"), m.group("have"))))
             continue
         m = (_FAMILY_SYMBOL.search(text) or _FAMILY_DYLD.search(text) or _FAMILY_WIN127.search(text)
              or _FAMILY_NMS.search(text))

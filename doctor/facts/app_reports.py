@@ -1,0 +1,122 @@
+"""Facts from what other projects print about torch at start-up or when they fail, for `--facts`.
+
+People paste their application's console rather than collect_env, and those lines say a lot:
+
+* xFormers' load warning (xformers/_cpp_lib.py): "xFormers was built for: PyTorch 2.1.2+cu121
+  with CUDA 1201 (you have 2.1.0+cpu) / Python 3.10.11 (you have 3.10.11)". The "(you have ...)"
+  values are `torch.__version__` and the Python of the running process.
+* Ultralytics' device banner (ultralytics/utils/torch_utils.py select_device, and YOLOv5's):
+  "Ultralytics YOLOv8.2.54 🚀 Python-3.9.13 torch-2.2.0+cpu CUDA:0 (NVIDIA GeForce RTX 3070, 8192MiB)";
+  "CPU (...)" there means the CPU was selected, not that there is no GPU.
+* ComfyUI's "System Information" (its error report and /system_stats): the device line is
+  "Name: cuda:0 NVIDIA GeForce GTX 1080 : cudaMallocAsync" (device, torch's name of the GPU, allocator).
+* The `sys.version` banner that A1111/Forge/SD.Next print ("Python 3.11.2 (tags/v3.11.2:878ead1,
+  Feb  7 2023, 16:38:35) [MSC v.1934 64 bit (AMD64)]"): MSC is CPython's Windows compiler.
+* A launcher's "Could not load torch: <error>" log line (kohya_ss), wrapped over indented lines:
+  `import torch` failed with that error.
+
+Each reader returns partial facts sections or None; pasted.read() merges them.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from . import collect_env_text
+
+_XF_BUILT = re.compile(
+    r"xFormers was built for:\s*PyTorch\s+(?P<built>\S+)(?:\s+with CUDA\s+(?P<cuda>\d+))?\s*\(you have (?P<have>[^)\s]+)\)"
+    r"(?:\s*Python\s+(?P<built_py>\d[\w.]*)\s*\(you have (?P<have_py>\d[\w.]*)\))?")
+_YOLO = re.compile(r"(?:Ultralytics|YOLO)\S*(?:\s+\S+)*?\s+Python-(?P<py>\d+\.\d+\.\d+)\s+torch-(?P<torch>\d[\w.+]*)"
+                   r"(?P<rest>.*)$")
+_YOLO_CUDA = re.compile(r"CUDA:(?P<idx>\d+)\s+\((?P<name>[^,()]+(?:\([^)]*\)[^,()]*)?),\s*\d+\s*MiB\)")
+_COMFY_DEVICE = re.compile(r"^(?:[-*]\s*)?Name:\s*cuda:(?P<idx>\d+)\s+(?P<name>.+?)\s*:\s*\w+\s*$")
+_SYS_VERSION = re.compile(r"^Python\s+(?P<py>\d+\.\d+\.\d+)\S*\s+\((?:tags/|heads/|main|default|v\d|[\w.:-]+,)[^)]*\)\s*"
+                          r"\[(?P<compiler>MSC|GCC|Clang)\b[^\]]*\]")
+_COULD_NOT_LOAD = re.compile(r"Could not load torch:\s*(?P<error>\S.*)$")
+_WIN_ERROR = re.compile(r"^\[WinError \d+\]")
+_LOG_START = re.compile(r"^\s*(?:\d{2}:\d{2}:\d{2}|\d{4}-\d{2}-\d{2}|\[?(?:INFO|WARNING|ERROR|DEBUG)\b)")
+
+
+def _torch(version: str) -> dict[str, Any]:
+    torch: dict[str, Any] = {"version": version, "import_status": "ok"}
+    m = re.search(r"\+cu(\d+)(\d)\b", version)
+    if m:
+        torch["cuda"] = f"{m.group(1)}.{m.group(2)}"
+    elif re.search(r"\+cpu\b", version):
+        torch["cuda"] = None
+    return torch
+
+
+def _gpu(name: str, index: int) -> dict[str, Any]:
+    gpu: dict[str, Any] = {"index": index, "name": name}
+    cc = collect_env_text.compute_capability(name)
+    if cc:
+        gpu["compute_capability"] = cc
+    return gpu
+
+
+def xformers_warning(text: str) -> dict[str, Any] | None:
+    """The running torch and Python, as xFormers' load warning names them."""
+    m = _XF_BUILT.search(text)
+    if not m:
+        return None
+    facts: dict[str, Any] = {"torch": _torch(m.group("have"))}
+    if m.group("have_py"):
+        facts["python"] = {"version": m.group("have_py")}
+    return facts
+
+
+def ultralytics_banner(lines: list[str]) -> dict[str, Any] | None:
+    """Python, torch and the CUDA devices of an Ultralytics/YOLOv5 device banner."""
+    for i, line in enumerate(lines):
+        m = _YOLO.search(line)
+        if not m:
+            continue
+        facts: dict[str, Any] = {"python": {"version": m.group("py")}, "torch": _torch(m.group("torch"))}
+        # More GPUs follow on lines of their own, indented under the first.
+        rest = " ".join([m.group("rest")] + [x for x in lines[i + 1:i + 8] if x.startswith("CUDA:")])
+        gpus = [_gpu(g.group("name").strip(), int(g.group("idx"))) for g in _YOLO_CUDA.finditer(rest)]
+        if gpus:
+            facts["nvidia"] = {"gpus": gpus}
+        return facts
+    return None
+
+
+def comfyui_devices(lines: list[str]) -> dict[str, Any] | None:
+    """The CUDA devices of ComfyUI's System Information ("Name: cuda:0 NVIDIA ... : cudaMallocAsync")."""
+    gpus = []
+    for line in lines:
+        m = _COMFY_DEVICE.match(line)
+        if m and not any(g["index"] == int(m.group("idx")) for g in gpus):
+            gpus.append(_gpu(m.group("name"), int(m.group("idx"))))
+    return {"nvidia": {"gpus": gpus}} if gpus else None
+
+
+def python_banner(lines: list[str]) -> dict[str, Any] | None:
+    """The Python version (and Windows, from CPython's MSC build tag) of a printed `sys.version`."""
+    for line in lines:
+        m = _SYS_VERSION.match(line)
+        if m:
+            python: dict[str, Any] = {"version": m.group("py")}
+            if m.group("compiler") == "MSC":
+                python["system"] = "Windows"
+            return {"python": python}
+    return None
+
+
+def could_not_load_torch(raw_lines: list[str]) -> dict[str, Any] | None:
+    """A launcher's "Could not load torch: ..." line, with the lines its console wrapped it onto."""
+    for i, raw in enumerate(raw_lines):
+        m = _COULD_NOT_LOAD.search(raw)
+        if not m:
+            continue
+        message = m.group("error").strip()
+        for more in raw_lines[i + 1:i + 6]:
+            if not more.strip() or not more[:1].isspace() or _LOG_START.match(more):
+                break
+            message += " " + more.strip()
+        error_type = "OSError" if _WIN_ERROR.match(message) else "ImportError"
+        return {"torch": {"import_status": "import-error", "error_type": error_type, "error_message": message}}
+    return None
