@@ -12,6 +12,10 @@ People paste their application's console rather than collect_env, and those line
   "Name: cuda:0 NVIDIA GeForce GTX 1080 : cudaMallocAsync" (device, torch's name of the GPU, allocator).
 * The `sys.version` banner that A1111/Forge/SD.Next print ("Python 3.11.2 (tags/v3.11.2:878ead1,
   Feb  7 2023, 16:38:35) [MSC v.1934 64 bit (AMD64)]"): MSC is CPython's Windows compiler.
+* The line extension builds print before compiling (apex's and flash-attn's setup.py:
+  `print("\n\ntorch.__version__  = {}\n\n".format(torch.__version__))`): "torch.__version__  = 2.3.1+cu121".
+* apex's setup.py: "Compiling cuda extensions with" + `nvcc -V` + "from <CUDA_HOME>/bin", and its
+  refusal "Pytorch binaries were compiled with Cuda 10.2." (torch.version.cuda).
 * A launcher's "Could not load torch: <error>" log line (kohya_ss), wrapped over indented lines:
   `import torch` failed with that error.
 
@@ -34,6 +38,8 @@ _YOLO_CUDA = re.compile(r"CUDA:(?P<idx>\d+)\s+\((?P<name>[^,()]+(?:\([^)]*\)[^,(
 _COMFY_DEVICE = re.compile(r"^(?:[-*]\s*)?Name:\s*cuda:(?P<idx>\d+)\s+(?P<name>.+?)\s*:\s*\w+\s*$")
 _SYS_VERSION = re.compile(r"^Python\s+(?P<py>\d+\.\d+\.\d+)\S*\s+\((?:tags/|heads/|main|default|v\d|[\w.:-]+,)[^)]*\)\s*"
                           r"\[(?P<compiler>MSC|GCC|Clang)\b[^\]]*\]")
+_SETUP_TORCH = re.compile(r"(?<![\w.])torch\.__version__\s+=\s+(?P<version>\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc|\.dev|\.post)\d+)?"
+                          r"(?:\+[\w.]+)?)(?![\w.+])")
 _COULD_NOT_LOAD = re.compile(r"Could not load torch:\s*(?P<error>\S.*)$")
 _WIN_ERROR = re.compile(r"^\[WinError \d+\]")
 _LOG_START = re.compile(r"^\s*(?:\d{2}:\d{2}:\d{2}|\d{4}-\d{2}-\d{2}|\[?(?:INFO|WARNING|ERROR|DEBUG)\b)")
@@ -120,3 +126,33 @@ def could_not_load_torch(raw_lines: list[str]) -> dict[str, Any] | None:
         error_type = "OSError" if _WIN_ERROR.match(message) else "ImportError"
         return {"torch": {"import_status": "import-error", "error_type": error_type, "error_message": message}}
     return None
+
+
+def setup_torch_version(lines: list[str]) -> dict[str, Any] | None:
+    """The torch an extension build imported, from the "torch.__version__  = X" line its setup.py printed."""
+    for line in lines:
+        m = _SETUP_TORCH.search(line)
+        if m:
+            return {"torch": _torch(m.group("version"))}
+    return None
+
+
+_APEX_FROM = re.compile(r"^from\s+(?P<home>/\S+?|[A-Za-z]:\\\S+?)[/\\]bin[/\\]?$")
+_APEX_TORCH_CUDA = re.compile(r"Pytorch binaries were compiled with Cuda (?P<cuda>\d+\.\d+)")
+
+
+def apex_build_log(lines: list[str]) -> dict[str, Any] | None:
+    """The toolkit apex compiles with (CUDA_HOME, printed under its `nvcc -V`) and the CUDA torch was built with."""
+    facts: dict[str, Any] = {}
+    for i, line in enumerate(lines):
+        if line == "Compiling cuda extensions with":
+            for after in lines[i + 1:i + 8]:
+                m = _APEX_FROM.match(after)
+                if m:
+                    facts["toolchain"] = {"cuda_home": m.group("home"), "cuda_home_exists": True,
+                                          "cuda_home_source": "CUDA_HOME as apex's setup.py printed it"}
+                    break
+        m = _APEX_TORCH_CUDA.search(line)
+        if m:
+            facts.setdefault("torch", {"cuda": m.group("cuda")})
+    return facts or None

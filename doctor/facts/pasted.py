@@ -845,6 +845,8 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
                            ("Ultralytics banner", app_reports.ultralytics_banner(lines)),
                            ("ComfyUI system information", app_reports.comfyui_devices(lines)),
                            ("Python banner", app_reports.python_banner(lines)),
+                           ("extension build's torch version", app_reports.setup_torch_version(lines)),
+                           ("apex build log", app_reports.apex_build_log(lines)),
                            ("torch load failure", None if fact_set(facts, "torch", "import_status")
                             else app_reports.could_not_load_torch(raw_lines))):
         if sections:
