@@ -223,10 +223,10 @@ def _toolkit_bounds(facts, known_gpus, version, tag, cuda, label):
     problems, bad = [], []
     floor = tables.toolkit_min_cc(cuda)
     for g, cc in known_gpus:
-        first = tables.first_toolkit(cc)
+        first = tables.family_first_toolkit(cc)
         if first and tables.major_minor(cuda) and tables.major_minor(cuda) < tables.major_minor(first):
             bad.append((g, cc))
-            problems.append(f"{gpu_label(g, cc)} needs CUDA {first} or later (its architecture's first toolkit), and "
+            problems.append(f"{gpu_label(g, cc)} needs CUDA {first} or later (the first toolkit for its architecture family), and "
                             f"{label} is a CUDA {cuda} build: no native kernels, and the cuBLAS/cuDNN it ships have "
                             "no code for the GPU, so CUDA ops fail ('no kernel image is available for execution on "
                             "the device')")

@@ -79,8 +79,12 @@ def _rule(name: str, pkg_version: str) -> tuple[str, SpecifierSet] | None:
             return "torchaudio 2.11+ is a stable-ABI build for torch 2.11 and later", SpecifierSet(">=2.11")
         if v.major == 2:
             return f"torchaudio 2.{v.minor} pairs with torch 2.{v.minor}", SpecifierSet(f"==2.{v.minor}.*")
-        if v.major == 0 and v.minor >= 8:
+        # torchaudio's README table (pytorch/audio#1084): 0.4.0 with torch 1.4.0 ... 0.7.x with 1.7.x;
+        # 0.3 came between torch 1.2 and 1.4 (no torchaudio release for 1.3 of its own).
+        if v.major == 0 and v.minor >= 4:
             return f"torchaudio 0.{v.minor} pairs with torch 1.{v.minor}", SpecifierSet(f"==1.{v.minor}.*")
+        if v.major == 0 and v.minor == 3:
+            return "torchaudio 0.3 was built for torch 1.2/1.3", SpecifierSet(">=1.2,<1.4")
     return None
 
 
