@@ -177,3 +177,71 @@ def test_torchaudio_before_0_8_follows_its_pairing_table(tmp_path, torchaudio, s
     text = report("audio307-sethhweidman-mac-torch140a0-src-torchaudio030-cut.txt").replace(
         "torchaudio==0.3.0", f"torchaudio=={torchaudio}")
     assert verdicts(text, tmp_path)["TE103"].status is status
+
+
+# --------------------------------------------------------------------------- xformers.info and yolo checks
+# No dev report has these two layouts; the text follows the projects' own print statements
+# (xformers/info.py, ultralytics/utils/checks.py collect_system_info).
+
+XFORMERS_INFO = """xFormers 0.0.23.post1
+memory_efficient_attention.cutlassF:               unavailable
+memory_efficient_attention.cutlassB:               unavailable
+is_triton_available:                               False
+pytorch.version:                                   2.1.0+cpu
+pytorch.cuda:                                      not available
+build.info:                                        available
+build.cuda_version:                                1201
+build.python_version:                              3.10.13
+build.torch_version:                               2.1.2+cu121
+source.privacy:                                    open source
+"""
+
+
+def test_xformers_info_built_against_another_torch_release_is_te103(tmp_path):
+    found = verdicts(XFORMERS_INFO, tmp_path)
+    assert found["TE103"].status is Status.ERROR and "torch==2.1.2" in found["TE103"].message
+    facts, kinds = pasted.read(XFORMERS_INFO)
+    assert kinds == ["xformers.info"] and facts["torch"]["cuda_available"] is False
+    assert facts["packages"]["distributions_partial"] is True
+
+
+def test_xformers_info_on_the_torch_it_was_built_for_is_quiet(tmp_path):
+    healthy = (XFORMERS_INFO.replace("2.1.0+cpu", "2.1.2+cu121").replace("not available", "available")
+               + "gpu.compute_capability:                            8.6\n"
+               + "gpu.name:                                          NVIDIA GeForce RTX 3090\n")
+    found = verdicts(healthy, tmp_path)
+    assert found["TE103"].status is Status.OK and found["TE202"].status is not Status.ERROR
+    facts, _ = pasted.read(healthy)
+    assert facts["nvidia"]["gpus"][0]["compute_capability"] == "8.6"
+
+
+YOLO_CHECKS = """Ultralytics 8.3.2 \U0001f680 Python-3.10.12 torch-2.4.1+cu121 CUDA:0 (Tesla T4, 15102MiB)
+Setup complete \u2705 (2 CPUs, 12.7 GB RAM, 32.7/112.6 GB disk)
+
+OS                  Linux-6.1.85+-x86_64-with-glibc2.35
+Environment         Colab
+Python              3.10.12
+Install             pip
+GPU                 Tesla T4, 15102MiB
+GPU count           1
+CUDA                12.1
+
+numpy               \u2705 1.26.4>=1.23.0
+torch               \u2705 2.4.1+cu121>=1.8.0
+torchvision         \u2705 0.19.1+cu121>=0.9.0
+"""
+
+
+def test_yolo_checks_rows_are_the_system_and_a_partial_package_list(tmp_path):
+    facts, kinds = pasted.read(YOLO_CHECKS)
+    assert kinds == ["Ultralytics banner", "yolo checks"]
+    assert facts["python"]["system"] == "Linux" and facts["nvidia"]["gpus"][0]["name"] == "Tesla T4"
+    assert {d["name"] for d in facts["packages"]["distributions"]} == {"numpy", "torch", "torchvision"}
+    assert facts["packages"]["distributions_partial"] is True
+    assert verdicts(YOLO_CHECKS, tmp_path)["TE103"].status is Status.OK
+
+
+def test_yolo_checks_with_a_torchvision_of_another_torch_is_te103(tmp_path):
+    broken = YOLO_CHECKS.replace("0.19.1+cu121>=0.9.0", "0.20.1+cu121>=0.9.0")
+    found = verdicts(broken, tmp_path)
+    assert found["TE103"].status is Status.ERROR and "torchvision 0.20.1" in found["TE103"].message

@@ -8,6 +8,12 @@ People paste their application's console rather than collect_env, and those line
 * Ultralytics' device banner (ultralytics/utils/torch_utils.py select_device, and YOLOv5's):
   "Ultralytics YOLOv8.2.54 🚀 Python-3.9.13 torch-2.2.0+cpu CUDA:0 (NVIDIA GeForce RTX 3070, 8192MiB)";
   "CPU (...)" there means the CPU was selected, not that there is no GPU.
+* `python -m xformers.info` (xformers/info.py, `"{:<40} {}".format(name + ":", value)`): "xFormers
+  0.0.23.post1", "pytorch.version: 2.1.2+cu121", "pytorch.cuda: available", "gpu.name: ...",
+  "gpu.compute_capability: 8.6" and, from xFormers 0.0.21 on, "build.torch_version: 2.1.2+cu121"
+  (the torch its compiled part was built against).
+* `yolo checks` (ultralytics/utils/checks.py collect_system_info): the banner, then `f"{k:<20}{v}"`
+  rows (OS, Python, GPU "Tesla T4, 15102MiB", CUDA) and one row per requirement, "torch  ✅ 2.4.1+cu121>=1.8.0".
 * ComfyUI's "System Information" (its error report and /system_stats): the device line is
   "Name: cuda:0 NVIDIA GeForce GTX 1080 : cudaMallocAsync" (device, torch's name of the GPU, allocator).
 * The `sys.version` banner that A1111/Forge/SD.Next print ("Python 3.11.2 (tags/v3.11.2:878ead1,
@@ -155,4 +161,72 @@ def apex_build_log(lines: list[str]) -> dict[str, Any] | None:
         m = _APEX_TORCH_CUDA.search(line)
         if m:
             facts.setdefault("torch", {"cuda": m.group("cuda")})
+    return facts or None
+
+
+_XF_INFO_HEAD = re.compile(r"^xFormers\s+(?P<version>\d[\w.+]*)$")
+_XF_INFO_ROW = re.compile(r"^(?P<key>pytorch\.version|pytorch\.cuda|gpu\.name|gpu\.compute_capability|build\.torch_version|"
+                          r"build\.python_version):\s+(?P<value>\S.*?)\s*$")
+
+
+def xformers_info(lines: list[str]) -> dict[str, Any] | None:
+    """torch, the GPU, and the torch xFormers was built against, from `python -m xformers.info`."""
+    head = next((m for m in map(_XF_INFO_HEAD.match, lines) if m), None)
+    rows = {m.group("key"): m.group("value") for m in map(_XF_INFO_ROW.match, lines) if m}
+    if head is None or "pytorch.version" not in rows:
+        return None
+    facts: dict[str, Any] = {"torch": _torch(rows["pytorch.version"])}
+    if rows.get("pytorch.cuda") in ("available", "not available"):
+        facts["torch"]["cuda_available"] = rows["pytorch.cuda"] == "available"
+    if "gpu.name" in rows:
+        gpu = _gpu(rows["gpu.name"], 0)
+        if re.fullmatch(r"\d+\.\d+", rows.get("gpu.compute_capability", "")):
+            gpu["compute_capability"] = rows["gpu.compute_capability"]
+        facts["nvidia"] = {"gpus": [gpu]}  # the current device only: other GPUs are not listed
+    xformers: dict[str, Any] = {"name": "xformers", "version": head.group("version"), "location": "python -m xformers.info"}
+    built = rows.get("build.torch_version", "")
+    if re.match(r"\d+\.\d+", built):
+        # The compiled part needs that torch release; the wheel's own metadata pins the same one.
+        xformers["requires"] = [f"torch=={built.split('+')[0]}"]
+    facts["packages"] = {"distributions": [{"name": "torch", "version": rows["pytorch.version"],
+                                            "location": "python -m xformers.info"}, xformers],
+                         "distributions_partial": True}
+    return facts
+
+
+_YOLO_ROW = re.compile(r"^(?P<key>OS|Python|GPU|GPU count|CUDA)\s{2,}(?P<value>\S.*?)\s*$")
+_YOLO_PACKAGE = re.compile(r"^(?P<name>[A-Za-z][\w.-]*)\s+(?:\u2705|\u274c)\s*(?P<version>\d[\w.+!]*?)(?=[<>=!~]|\s*$)")
+
+
+def yolo_checks(lines: list[str]) -> dict[str, Any] | None:
+    """The system rows and the requirement rows of `yolo checks` (the banner is ultralytics_banner's)."""
+    if not any(line.startswith("Setup complete") for line in lines):
+        return None
+    rows: dict[str, str] = {}
+    dists: list[dict[str, Any]] = []
+    for line in lines:
+        m = _YOLO_ROW.match(line)
+        if m:
+            rows.setdefault(m.group("key"), m.group("value"))
+            continue
+        m = _YOLO_PACKAGE.match(line)
+        if m:
+            dists.append({"name": m.group("name").lower(), "version": m.group("version"), "location": "yolo checks"})
+    facts: dict[str, Any] = {}
+    python: dict[str, Any] = {}
+    if re.fullmatch(r"\d+\.\d+\.\d+", rows.get("Python", "")):
+        python["version"] = rows["Python"]
+    os_row = rows.get("OS", "")
+    system = next((name for prefix, name in (("Linux-", "Linux"), ("Windows-", "Windows"), ("macOS-", "Darwin"))
+                   if os_row.startswith(prefix)), None)
+    if system:
+        python["system"] = system
+        python["platform"] = os_row
+    if python:
+        facts["python"] = python
+    gpu = re.match(r"^(?P<name>[^,]+),\s*\d+\s*MiB$", rows.get("GPU", ""))
+    if gpu:
+        facts["nvidia"] = {"gpus": [_gpu(gpu.group("name").strip(), 0)]}
+    if dists:
+        facts["packages"] = {"distributions": dists, "distributions_partial": True}
     return facts or None

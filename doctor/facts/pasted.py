@@ -843,6 +843,8 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
     # Other projects' start-up and failure lines: machine output, so before a hand-written list.
     for kind, sections in (("xFormers load warning", app_reports.xformers_warning("\n".join(lines))),
                            ("Ultralytics banner", app_reports.ultralytics_banner(lines)),
+                           ("yolo checks", app_reports.yolo_checks(lines)),
+                           ("xformers.info", app_reports.xformers_info(lines)),
                            ("ComfyUI system information", app_reports.comfyui_devices(lines)),
                            ("Python banner", app_reports.python_banner(lines)),
                            ("extension build's torch version", app_reports.setup_torch_version(lines)),
@@ -851,8 +853,14 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
                             else app_reports.could_not_load_torch(raw_lines))):
         if sections:
             kinds.append(kind)
+            listed_here = sections.pop("packages", None)
             for section, values in sections.items():
                 _fill(facts, section, values)
+            if listed_here:
+                partial = partial or listed_here.get("distributions_partial", False)
+                have = facts.setdefault("packages", {}).setdefault("distributions", [])
+                names = {d["name"] for d in have}
+                have += [d for d in listed_here["distributions"] if d["name"] not in names]
 
     listing = None if "collect_env report" in kinds else env_list(lines)
     if listing:
