@@ -83,7 +83,8 @@ def xformers_warning(text: str) -> dict[str, Any] | None:
 def ultralytics_banner(lines: list[str]) -> dict[str, Any] | None:
     """Python, torch and the CUDA devices of an Ultralytics/YOLOv5 device banner."""
     for i, line in enumerate(lines):
-        m = _YOLO.search(line)
+        # The cheap test first: the banner's pattern backtracks over every word of a long line.
+        m = _YOLO.search(line) if "Python-" in line and "torch-" in line else None
         if not m:
             continue
         facts: dict[str, Any] = {"python": {"version": m.group("py")}, "torch": _torch(m.group("torch"))}

@@ -6,7 +6,8 @@ OpenMMLab's `collect_env` (the same "Key: value" lines), Lightning's bulleted en
 `transformers-cli env` / `diffusers-cli env` / `accelerate env`, pip's install log (what it
 installed, what its resolver found incompatible), what `print(torch.__version__)` and friends
 printed, an issue template's environment list ("- **GPU:** NVIDIA ...", "PyTorch Version: 2.5.0"),
-a traceback of `import torch` failing, and torch's own warnings. `read(text)` finds each of these
+a traceback of `import torch` failing, what applications print about torch (app_reports: xFormers,
+Ultralytics, ComfyUI, launchers, extension builds), and torch's own warnings. `read(text)` finds each of these
 in one text (alone or together), merges what they say into a partial `Facts` JSON dict and names
 what it read; every field none of them shows stays unknown, with that list as the reason.
 
