@@ -123,7 +123,9 @@ EXPECTED = {
         "torch.version": "1.3.1", "torch.cuda": "10.1.243", "toolchain.nvcc_version": "10.0",
         "nvidia.driver_version": "410.48", "nvidia.gpus.7.index": 7, "nvidia.gpus.7.name": "TITAN Xp",
         "nvidia.gpus.7.compute_capability": "6.1",
-        "packages": ABSENT,  # the pip list is cut off at "[pip3] to": torch's line may be missing
+        # the pip list is cut off at "[pip3] to": the whole rows are kept, the list is marked partial
+        "packages.distributions": [{"name": "numpy", "version": "1.17.4", "location": "collect_env report"}],
+        "packages.distributions_partial": True,
     },
     "windows11-torch201-cu117-gtx1050ti-truncated.txt": {
         "torch.version": "2.0.1+cu117", "torch.cuda": "11.7", "python.system": "Windows",
@@ -247,11 +249,29 @@ def test_a_report_cut_anywhere_keeps_what_came_before():
     assert "packages" not in data
 
 
-def test_a_cut_inside_the_pip_list_leaves_packages_unknown():
+def test_a_cut_inside_the_pip_list_keeps_its_rows_and_marks_the_list_partial():
+    # The lead's decision: the rows that are there are facts; what the list lacks is unknown.
     text = read("local-cpu.txt")
     head = text[: text.index("[conda]")]
-    assert "packages" not in parse(head)
-    assert parse(text)["packages"]["distributions"][0]["name"] == "torch"
+    cut = parse(head)["packages"]
+    assert cut["distributions_partial"] is True
+    assert [d["name"] for d in cut["distributions"]] == [d["name"] for d in parse(text)["packages"]["distributions"]
+                                                         if d["location"] == "collect_env report"]
+    whole = parse(text)["packages"]
+    assert "distributions_partial" not in whole and whole["distributions"][0]["name"] == "torch"
+
+
+def test_a_partial_list_without_torch_never_says_torch_is_not_installed():
+    from torchdoctor.facts.model import Facts
+    from torchdoctor.runner import run_env_checks
+    text = read("local-cpu.txt")
+    head = text[: text.index("[pip3] torch")] + "[pip3] numpy==2.1.0\n"  # cut after numpy's row
+    data = parse(head)
+    assert data["packages"]["distributions_partial"] is True and data["packages"]["distributions"]
+    data["torch"] = {}
+    messages = [f.message for f in run_env_checks(Facts.from_json(data))]
+    assert not [m for m in messages if "torch is not installed" in m]
+    assert any("partial" in m for m in messages)
 
 
 # torch's own sample of the then-new layout (pytorch/pytorch#42887, malfet), run under Python 2.7.

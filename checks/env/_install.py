@@ -58,6 +58,13 @@ def torch_version(facts: Any) -> tuple[str, str] | None:
     return None
 
 
+def no_torch(facts: Any) -> str:
+    """Why a check has no torch to judge: not installed, or not named in a partial pasted list."""
+    if fact(facts, "packages.distributions_partial") is True:
+        return "torch is not named in the pasted package list, which is partial (cut short or filtered)"
+    return "torch is not installed"
+
+
 def python_cmd(facts: Any) -> str:
     return pip(facts)[: -len(" -m pip")]
 
@@ -75,4 +82,4 @@ def torch_dist(name: str, version_text: str) -> dict[str, str]:
 
 
 __all__ = ["NUMPY_ABI", "SITE", "base_version", "dists", "fact", "first", "flavour", "index_url", "major_minor",
-           "pip", "python_cmd", "torch_dist", "torch_version", "version"]
+           "no_torch", "pip", "python_cmd", "torch_dist", "torch_version", "version"]

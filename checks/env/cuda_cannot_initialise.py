@@ -1,4 +1,5 @@
 from torchdoctor.data import tables
+from torchdoctor.facts.model import known
 from torchdoctor.model import Fix, ok, skip, warning
 from torchdoctor.registry import Example, env_check
 
@@ -101,6 +102,10 @@ def cuda_cannot_initialise(facts):
     if driver == "unknown" and fact(facts, "nvidia.gpus") is None and available is False:
         return skip("torch.cuda.is_available() is False, but the NVIDIA facts are unknown; the other TE2xx checks say why")
 
+    if driver not in (None, "unknown") and not known(facts.get("nvidia.gpus")):
+        # A pasted nvidia-smi banner line without its GPU table: the GPUs are unknown, not absent.
+        return skip(f"the NVIDIA driver {driver} is known but not the GPUs it lists (nvidia.gpus: "
+                    f"{facts.get('nvidia.gpus').reason})")
     evidence = {"torch": label, "torch.version.cuda": cuda}
     if available is False:
         evidence["torch.cuda.is_available()"] = False

@@ -111,7 +111,7 @@ def extension_toolchain_mismatch(facts):
     a gcc inside nvcc's range (`export CC=gcc-13 CXX=g++-13`, which torch passes on to nvcc as
     `-ccbin`); `pip install ninja`.
     """
-    said = torch_said(facts, "toolkit")
+    said = torch_said(facts, "toolkit") or torch_said(facts, "toolkit-old")
     arch_said = torch_said(facts, "toolkit-arch")
     gap = unknown_need(facts, "torch.version", "torch.cuda")
     if gap is not None:
@@ -186,7 +186,17 @@ def _release_mismatch(facts):
 
 
 def _from_message(facts, said):
-    """torch.utils.cpp_extension's own refusal: "The detected CUDA version (X) mismatches ..."."""
+    """torch.utils.cpp_extension's own refusal: "The detected CUDA version (X) mismatches ...", or a
+    package's setup.py refusing the toolkit as too old (flash-attn: "only supported on CUDA 11.6 and above")."""
+    if said.kind == "toolkit-old":
+        cuda = fact(facts, "torch.cuda")
+        want = f"CUDA {cuda} toolkit (CUDA {cuda.split('.')[0]}.x)" if cuda else f"CUDA toolkit of torch's CUDA version"
+        return error(f"{said.package}'s build found a CUDA toolkit older than {said.needs_cuda} at CUDA_HOME (its own "
+                     f"check says so and stops){'; torch is built with CUDA ' + cuda if cuda else ''}",
+                     fix=Fix(f"Install a {want} and point CUDA_HOME and PATH at it; check with `$CUDA_HOME/bin/nvcc -V`",
+                             (f"export CUDA_HOME=/usr/local/cuda-{cuda or '<version>'} "
+                              f"PATH=/usr/local/cuda-{cuda or '<version>'}/bin:$PATH",)),
+                     evidence={f"{said.package}'s error": said.text}, related=("extension-build-error",))
     torch_cuda, nvcc = said.cuda_pair
     want = torch_cuda.split(".")[0]
     return error(f"an extension build found nvcc {nvcc} but torch is built with CUDA {torch_cuda} "
@@ -277,6 +287,15 @@ def _toolkit(facts, tc, cuda, nvcc, label, notes, builds_extensions):
     """The CUDA toolkit against a CUDA torch."""
     home = tc.cuda_home
     if not known(home):
+        if nvcc and _version_or_note(nvcc, "nvcc", []) and Version(nvcc).major != Version(cuda).major:
+            # A pasted `nvcc -V` without CUDA_HOME: that nvcc is the one on PATH, which cpp_extension
+            # (and flash-attn's, apex's setup.py) use unless CUDA_HOME names another toolkit.
+            return [(Status.WARNING, f"nvcc {nvcc} (the one the paste shows) is CUDA {Version(nvcc).major}, torch's is "
+                     f"CUDA {cuda}: unless CUDA_HOME points at a CUDA {Version(cuda).major}.x toolkit, building a "
+                     f"C++/CUDA extension raises 'The detected CUDA version ({nvcc}) mismatches the version that was "
+                     f"used to compile PyTorch ({cuda})' (or the package's own CUDA version check fails)",
+                     f"Point CUDA_HOME (and PATH) at a CUDA {Version(cuda).major}.x toolkit",
+                     (f"export CUDA_HOME=/usr/local/cuda-{cuda} PATH=/usr/local/cuda-{cuda}/bin:$PATH",))]
         notes.append(f"CUDA toolkit unknown ({home.reason})")
         return []
     install = (f"conda install -c nvidia cuda-toolkit={cuda}  # or NVIDIA's installer / the distribution's "

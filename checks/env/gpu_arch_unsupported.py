@@ -156,6 +156,9 @@ def _judge(facts):
                              fix=Fix("Run torch on the CPU (the CPU build), or use a newer GPU"),
                              evidence={"GPUs": [gpu_label(g, cc) for g, cc in ancient]},
                              related=("cuda-no-kernel-image",))
+            bounded = _toolkit_bounds(facts, known_gpus, version, tag, cuda, label)
+            if bounded is not None:
+                return bounded
             return skip(f"arch list of {label} unknown: the tables cover Linux x86_64 wheels, and Windows ones up "
                         "to torch 2.5")
         if archs is None:
@@ -211,6 +214,34 @@ def _judge(facts):
     seen = sorted({cc for _, cc in known_gpus}, key=tables.cc_int)  # the GPUs torch sees
     fix = _fix(facts, version, tag, cuda, missing, refused, cudnn_from, fine, seen)
     return error("; ".join(problems), fix=fix, evidence=evidence, related=("cuda-no-kernel-image",))
+
+
+def _toolkit_bounds(facts, known_gpus, version, tag, cuda, label):
+    """Without the build's arch list, what its CUDA alone decides: a GPU newer than that CUDA
+    (no native code, and the CUDA libraries it ships have nothing for it), or older than the oldest
+    architecture that CUDA still compiles for. None when every GPU is within both bounds."""
+    problems, bad = [], []
+    floor = tables.toolkit_min_cc(cuda)
+    for g, cc in known_gpus:
+        first = tables.family_first_toolkit(cc)
+        if first and tables.major_minor(cuda) and tables.major_minor(cuda) < tables.major_minor(first):
+            bad.append((g, cc))
+            problems.append(f"{gpu_label(g, cc)} needs CUDA {first} or later (the first toolkit for its architecture family), and "
+                            f"{label} is a CUDA {cuda} build: no native kernels, and the cuBLAS/cuDNN it ships have "
+                            "no code for the GPU, so CUDA ops fail ('no kernel image is available for execution on "
+                            "the device')")
+        elif floor and tables.cc_int(cc) < tables.cc_int(floor):
+            bad.append((g, cc))
+            problems.append(f"{gpu_label(g, cc)} is below compute capability {floor}, the oldest that CUDA {cuda} "
+                            f"compiles for: {label} has no kernels for it, native or PTX")
+    if not problems:
+        return None
+    fine = [(g, cc) for g, cc in known_gpus if (g, cc) not in bad]
+    seen = sorted({cc for _, cc in known_gpus}, key=tables.cc_int)
+    evidence = {"torch CUDA": cuda, "GPUs": [gpu_label(g, cc) for g, cc in known_gpus],
+                "arch list": "unknown: decided from the build's CUDA version alone"}
+    return error("; ".join(problems), fix=_fix(facts, version, tag, cuda, bad, [], None, fine, seen),
+                 evidence=evidence, related=("cuda-no-kernel-image",))
 
 
 def _kind(entry):

@@ -5,7 +5,7 @@ import os
 from torchdoctor.model import Fix, error, ok, skip, warning
 from torchdoctor.registry import Example, env_check
 
-from ._install import SITE, base_version, dists, fact, flavour, index_url, pip, python_cmd
+from ._install import SITE, base_version, dists, fact, flavour, index_url, no_torch, pip, python_cmd
 
 USER_SITE = "/home/ada/.local/lib/python3.11/site-packages"
 
@@ -116,7 +116,7 @@ def multiple_torch_installs(facts):
     torches = dists(facts, "torch")
     found = _package_dir(facts)
     if not torches and found is None:
-        return skip("torch is not installed")
+        return skip(no_torch(facts))
     evidence = {"torch installs (in sys.path order)": [f"{d.version} in {d.location}" for d in torches]}
     if not all(os.path.isabs(d.location) for d in torches):
         # A pasted report (collect_env) names versions but not folders, and its pip and conda

@@ -9,7 +9,7 @@ from torchdoctor.model import Fix, error, ok, skip, warning
 from torchdoctor.registry import Example, env_check
 
 from ._cuda import unknown_need
-from ._install import NUMPY_ABI, fact, first, pip, torch_dist, torch_version, version
+from ._install import NUMPY_ABI, fact, first, no_torch, pip, torch_dist, torch_version, version
 
 _NUMPY_2_MESSAGE = ("A module that was compiled using NumPy 1.x cannot be run in\nNumPy 2.1.2 as it may crash. "
                     "To support both 1.x and 2.x\nversions of NumPy, modules must be compiled with NumPy 2.0.")
@@ -92,7 +92,7 @@ def numpy_abi_mismatch(facts):
                      evidence={"import output": said}, related=("numpy-abi-mismatch",))
     found = torch_version(facts)
     if found is None:
-        return skip("torch is not installed")
+        return skip(no_torch(facts))
     torch_text = found[0]
     numpy = first(facts, "numpy")
     numpy_text = fact(facts, "torch.numpy_version") or (numpy.version if numpy else None)

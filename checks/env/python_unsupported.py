@@ -7,7 +7,8 @@ from torchdoctor.data import tables
 from torchdoctor.model import Fix, error, ok, skip, warning
 from torchdoctor.registry import Example, env_check
 
-from ._install import fact, first, pip, torch_dist, torch_version, version
+from ._cuda import torch_said
+from ._install import fact, first, no_torch, pip, torch_dist, torch_version, version
 
 
 def _xy(text: str) -> tuple[int, int]:
@@ -39,6 +40,28 @@ def _commands(facts, row: dict | None, py: tuple[int, int], torch_text: str, too
 def _span(row: dict) -> str:
     lo, hi = row["python"]["min"], row["python"]["max"]
     return f"{lo}–{hi}" if hi else f"{lo}+"
+
+
+def _no_wheel(facts, said):
+    """pip found no wheel of the torch it was asked for: this Python outside that release's range is why."""
+    pv = version(facts.python.version)
+    row = tables.release(said.requested)
+    if pv is None or row is None:
+        return skip(f"pip found no wheel of torch {said.requested}, and the Python version or that release's "
+                    "supported range is unknown")
+    py = (pv.major, pv.minor)
+    too_old = py < _xy(row["python"]["min"])
+    above = row["python"]["max"] is not None and py > _xy(row["python"]["max"])
+    if not (too_old or above):
+        return skip(f"pip found no wheel of torch {said.requested} although it supports Python {facts.python.version}: "
+                    "the platform or the index URL is the cause, not Python")
+    return error(f"torch {row['torch']} supports Python {_span(row)}; this interpreter is Python {facts.python.version}, "
+                 f"so pip finds no wheel of torch {said.requested}",
+                 fix=Fix(f"Use Python {_span(row)} for torch {row['torch']} (a new environment), or ask for a torch "
+                         f"release built for Python {py[0]}.{py[1]}",
+                         _commands(facts, row, py, said.requested.split("+")[0], too_old)),
+                 evidence={"pip said": said.text, "python": facts.python.version, "supported": _span(row)},
+                 related=("no-wheel-for-python",))
 
 
 @env_check(
@@ -91,7 +114,8 @@ def python_unsupported(facts):
     """
     found = torch_version(facts)
     if found is None:
-        return skip("torch is not installed")
+        asked = torch_said(facts, "no-wheel")
+        return _no_wheel(facts, asked[0]) if asked else skip(no_torch(facts))
     torch_text = found[0]
     py_text = facts.python.version
     pv = version(py_text)

@@ -14,7 +14,7 @@ from torchdoctor.model import Fix, Status, error, ok, skip, warning
 from torchdoctor.registry import Example, env_check
 
 from ._cuda import torch_said, unknown_need
-from ._install import SITE, base_version, fact, flavour, index_url, major_minor, pip, torch_dist, torch_version, version
+from ._install import SITE, base_version, fact, flavour, index_url, major_minor, no_torch, pip, torch_dist, torch_version, version
 
 # Packages with compiled code linked against torch's C++ ABI: a wrong pair fails at import or at the
 # first op ("operator torchvision::nms does not exist"); for pure-Python packages it is a warning.
@@ -79,8 +79,12 @@ def _rule(name: str, pkg_version: str) -> tuple[str, SpecifierSet] | None:
             return "torchaudio 2.11+ is a stable-ABI build for torch 2.11 and later", SpecifierSet(">=2.11")
         if v.major == 2:
             return f"torchaudio 2.{v.minor} pairs with torch 2.{v.minor}", SpecifierSet(f"==2.{v.minor}.*")
-        if v.major == 0 and v.minor >= 8:
+        # torchaudio's README table (pytorch/audio#1084): 0.4.0 with torch 1.4.0 ... 0.7.x with 1.7.x;
+        # 0.3 came between torch 1.2 and 1.4 (no torchaudio release for 1.3 of its own).
+        if v.major == 0 and v.minor >= 4:
             return f"torchaudio 0.{v.minor} pairs with torch 1.{v.minor}", SpecifierSet(f"==1.{v.minor}.*")
+        if v.major == 0 and v.minor == 3:
+            return "torchaudio 0.3 was built for torch 1.2/1.3", SpecifierSet(">=1.2,<1.4")
     return None
 
 
@@ -312,8 +316,32 @@ def _from_error(facts, said):
                  evidence={f"{name}'s error": said.text}, related=("torchvision-torch-mismatch",))
 
 
+def _from_built_for(facts, said):
+    """xFormers naming the torch it was built for and the torch it found."""
+    built, have = said.built_for
+    if built == have:  # only the Python differs
+        return error(f"xformers was built for another Python than this one, so its C++/CUDA extensions do not load "
+                     "(memory-efficient attention and the other fused ops are unavailable)",
+                     fix=Fix("Reinstall xformers in this environment so pip picks the wheel for this Python and torch",
+                             (f"{pip(facts)} install --force-reinstall --no-deps xformers{index_url(have)}",)),
+                     evidence={"xformers' warning": said.text}, related=("torchvision-torch-mismatch",))
+    same_release = base_version(built) == base_version(have)
+    commands = [f"{pip(facts)} install --force-reinstall torch=={base_version(built)}{index_url(built)}"]
+    if not same_release:
+        commands.append(f"{pip(facts)} install --force-reinstall --no-deps xformers  # a release built for torch {have}")
+    what = ("the same release in another build: CPU or another CUDA" if same_release
+            else "another torch release")
+    return error(f"xformers was built for torch {built} and this is torch {have} ({what}), so its C++/CUDA "
+                 "extensions do not load (memory-efficient attention and the other fused ops are unavailable)",
+                 fix=Fix(f"Install the torch build xformers was made for ({built})" + (
+                     "" if same_release else f", or an xformers release built for torch {have}"), tuple(commands)),
+                 evidence={"xformers' warning": said.text}, related=("torchvision-torch-mismatch",))
+
+
 def _from_loader(facts, said):
     name = said.package
+    if said.built_for is not None:
+        return _from_built_for(facts, said)
     found = torch_version(facts)
     torch_text = found[0] if found else None
     paired = (tables.family_requirement(name, torch_text) if torch_text else None) or name
@@ -332,7 +360,7 @@ def _from_loader(facts, said):
 def _judge(facts):
     found = torch_version(facts)
     if found is None:
-        return skip("torch is not installed")
+        return skip(no_torch(facts))
     torch_text, torch_source = found
     torch_meta = next((d for d in fact(facts, "packages.distributions", []) if d.name == "torch"), None)
     torch_build, torch_build_source = _torch_build(facts, torch_text)

@@ -397,6 +397,26 @@ def first_toolkit(cc: str | int) -> str | None:
     return max(rows, key=lambda r: cc_int(r["cc"]))["cuda"] if rows else None
 
 
+def family_first_toolkit(cc: str | int) -> str | None:
+    """The first CUDA toolkit that builds code any GPU of this major runs: that of the family's oldest
+    row ("8.9" -> "11.0": sm_80 code runs on 8.9; "12.0" -> "12.8"). A build with an older CUDA can
+    hold no code the GPU runs natively."""
+    device = cc_int(cc)
+    rows = [r for r in load("cuda_driver")["arch_first_toolkit"]["rows"]
+            if cc_int(r["cc"]) // 10 == device // 10 and cc_int(r["cc"]) <= device]
+    return min(rows, key=lambda r: cc_int(r["cc"]))["cuda"] if rows else None
+
+
+def toolkit_min_cc(cuda: str | None) -> str | None:
+    """The oldest compute capability a CUDA release still builds for (cuda_driver.json toolkit_min_cc):
+    "13.0" -> "7.5", "12.6" -> "5.0"; None when unknown or older than the table."""
+    mm = major_minor(cuda) if cuda else None
+    if mm is None:
+        return None
+    rows = [r for r in load("cuda_driver")["toolkit_min_cc"]["rows"] if major_minor(r["cuda"]) <= mm]
+    return max(rows, key=lambda r: major_minor(r["cuda"]))["min_cc"] if rows else None
+
+
 def ptx_only_predates(entry: str, device: str | int, cuda: str | None) -> str | None:
     """When `entry` (what kernel_for picked) is PTX of another major and the build's CUDA is older
     than the device's architecture, the first CUDA that supports it (torch's own kernels JIT, the

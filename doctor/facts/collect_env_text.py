@@ -24,8 +24,10 @@ shared/anchors/env-anchors.md section 1):
   that there is no driver, so those facts stay unknown (on macOS, where there is no NVIDIA
   driver to find, they are recorded as absent).
 * The [pip3] lines are `pip list` filtered to torch, numpy, triton and the NVIDIA wheels; they
-  become packages.distributions only when the list is whole (collect_env always prints the
-  [conda] lines after it). conda rows that pip did not install are added with installer "conda".
+  become packages.distributions; a list cut off (collect_env always prints the [conda] lines
+  after it, so pip lines with nothing after them were cut) keeps its whole rows and is marked
+  partial (packages.distributions_partial), so no check reads a missing name as not installed.
+  conda rows that pip did not install are added with installer "conda".
 * env.variables stays unknown: the report shows only CUDA_MODULE_LOADING and the allocator
   config (see report_variables()); a partial dict would make every env-variable check say
   "not set" about variables the report never mentions.
@@ -310,7 +312,7 @@ def _packages(lines: list[str], python: str | None = None) -> tuple[list[dict[st
 
 # The names torch was published under: conda's pytorch, and the 2018 nightlies' torch-nightly /
 # pytorch-nightly (both import as torch).
-_TORCH_NAMES = {"pytorch", "torch-nightly", "pytorch-nightly"}
+TORCH_NAMES = _TORCH_NAMES = {"pytorch", "torch-nightly", "pytorch-nightly"}
 
 
 def _conda_distributions(conda: list[tuple[str, str, str, str]], pip: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
@@ -431,7 +433,9 @@ def parse(text: str) -> dict[str, Any]:
     pip, conda = _packages(package_lines, py.get("version"))
     if pip_closed and (pip is not None or conda):
         facts["packages"] = {"distributions": (pip or []) + _conda_distributions(conda, pip)}
-    # else: cut off inside the pip list, so what it lacks is unknown, not absent.
+    elif pip:
+        # Cut off inside the pip list: the rows there are facts, what it lacks is unknown, not absent.
+        facts["packages"] = {"distributions": pip, "distributions_partial": True}
 
     # ------------------------------------------------------------------ torch
     torch: dict[str, Any] = {}

@@ -135,6 +135,10 @@ class PackagesFacts:
     torch_version_file: TorchVersionFile | None = _u()  # None: no torch package on the path
     pip_cuda_lib_dirs: list[LibraryDir] = _u()  # site-packages/nvidia/*/lib, nvidia/cu13/lib
     family_builds: list[FamilyBuild] = _u()  # torchvision / torchaudio as built, first copy on the path
+    # True when `distributions` is only part of what is installed (a pasted list cut short or
+    # filtered by grep, `pip show`, a log): a package it lacks may still be installed, so no
+    # check may conclude anything from a name's absence. The machine's own scan is whole.
+    distributions_partial: bool = False
 
 
 @dataclass(frozen=True)

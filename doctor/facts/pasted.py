@@ -6,7 +6,8 @@ OpenMMLab's `collect_env` (the same "Key: value" lines), Lightning's bulleted en
 `transformers-cli env` / `diffusers-cli env` / `accelerate env`, pip's install log (what it
 installed, what its resolver found incompatible), what `print(torch.__version__)` and friends
 printed, an issue template's environment list ("- **GPU:** NVIDIA ...", "PyTorch Version: 2.5.0"),
-a traceback of `import torch` failing, and torch's own warnings. `read(text)` finds each of these
+a traceback of `import torch` failing, what applications print about torch (app_reports: xFormers,
+Ultralytics, ComfyUI, launchers, extension builds), and torch's own warnings. `read(text)` finds each of these
 in one text (alone or together), merges what they say into a partial `Facts` JSON dict and names
 what it read; every field none of them shows stays unknown, with that list as the reason.
 
@@ -20,7 +21,7 @@ import re
 from typing import Any
 
 from .. import paste
-from . import collect_env_text, extensions, torch_warnings
+from . import app_reports, collect_env_text, extensions, torch_warnings
 
 # nvidia-smi's banner and its GPU rows, old and new ("|   0  A100-SXM4-40GB   On   | 00000000:04:00.0 Off |").
 _SMI_DRIVER = re.compile(r"Driver Version:\s*(\d+(?:\.\d+)+)(?:\s+CUDA Version:\s*(\d+\.\d+))?")
@@ -73,6 +74,10 @@ _PIP_CONFLICT = re.compile(
 # What `print(torch.__version__)`, `torch.version.cuda` and `torch.cuda.is_available()` printed, in a
 # REPL (">>> torch.__version__" then "'2.0.1+cu117'") or a `python -c "...; print(...); print(...)"`.
 # `pip show torch`: "Name: torch", then "Version: 2.7.0+cpu".
+# The command a pasted table came from: "pip list | grep torch", "$ conda list", "pip3 freeze".
+_LIST_COMMAND = re.compile(r"^(?:\S*[$#>%]\s*)?(?:python3?\s+-m\s+)?(?P<tool>pip3?|conda|mamba|micromamba)\s+"
+                           r"(?P<verb>list|freeze)\b[^|]*(?P<filter>\|\s*(?:grep|findstr|select-string|rg)\b.*)?$", re.I)
+_NAME_DASH_VERSION = re.compile(r"^([A-Za-z][A-Za-z0-9_.]*?(?:-[A-Za-z][A-Za-z0-9_]*)*)-(\d+(?:\.\d+)+(?:[a-z]+\d*)?(?:\+[\w.]+)?)$")
 _SHOW_NAME = re.compile(r"^Name:\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*$")
 _SHOW_VERSION = re.compile(r"^Version:\s*(\d[\w.+!-]*)\s*$")
 # conda's package plan and specs: "pytorch-1.11.0 |cpu_py37h14e09b7_1  49.7 MB  conda-forge" (download
@@ -179,16 +184,34 @@ def nvidia_smi(lines: list[str]) -> dict[str, Any] | None:
     return nvidia
 
 
-def package_list(lines: list[str]) -> tuple[str, list[dict[str, Any]]] | None:
-    """("pip list" | "pip freeze" | "conda list", distributions) of a pasted package table."""
+def package_list(lines: list[str]) -> tuple[str, list[dict[str, Any]], bool] | None:
+    """("pip list" | "pip freeze" | "conda list", distributions, partial) of a pasted package table.
+    A table pasted under its command line ("pip list | grep torch", "conda list") needs no header;
+    one filtered through grep/findstr is partial, and ends at the first line that is not a row."""
     kind = None
     rows: list[dict[str, Any]] = []
+    partial = False
+    under_command = False
     for line in lines:
         if _PIP_HEADER.match(line):
             kind = kind or "pip list"
+            under_command = False
             continue
         if _CONDA_HEADER.match(line):
             kind = "conda list"
+            under_command = False
+            continue
+        c = _LIST_COMMAND.match(line)
+        if c:
+            kind = "conda list" if c.group("tool") in ("conda", "mamba", "micromamba") else f"pip {c.group('verb')}"
+            partial = partial or bool(c.group("filter"))
+            under_command = True
+            continue
+        if under_command and line and not (_ROW.match(line) or _FREEZE.match(line)):
+            if _PIP_HEADER.match(line) or line.startswith("#"):
+                continue
+            under_command = False
+            kind = None
             continue
         m = _FREEZE.match(line)
         if m:
@@ -198,15 +221,33 @@ def package_list(lines: list[str]) -> tuple[str, list[dict[str, Any]]] | None:
             m = _ROW.match(line)
             if m:
                 name, version, build, channel = m.groups()
-                row = {"name": "torch" if name == "pytorch" else _norm(name), "version": version, "location": kind}
+                row = {"name": "torch" if name in collect_env_text.TORCH_NAMES else _norm(name), "version": version,
+                       "location": kind}
                 if kind == "conda list" and (channel != "pypi" and build not in ("pypi_0", "<pip>")):
                     row["installer"] = "conda"
                     if row["name"] == "torch" and build and _conda_cuda(build) is not False:
                         row["cuda"] = _conda_cuda(build)  # "py3.7_cpu_0": the CPU build
                 rows.append(row)
-    if not rows or not (kind or len(rows) >= 2):
+    if not rows or not (kind or len(rows) >= 2 or any(r["location"] != "pip freeze" for r in rows)):
         return None
-    return kind or "pip freeze", rows
+    return (kind or next((r["location"] for r in rows if r["location"] != "pip freeze"), "pip freeze"), rows,
+            partial)
+
+
+def name_version_lines(lines: list[str]) -> list[dict[str, Any]] | None:
+    """A hand-written package list of "name-version" lines ("torch-2.1.1", "torchaudio-2.0.1"):
+    two or more in a row, one of them torch's family. Always partial: it names what the writer chose."""
+    best: list[dict[str, Any]] = []
+    run: list[dict[str, Any]] = []
+    for line in lines + [""]:
+        m = _NAME_DASH_VERSION.match(line.lstrip("-*+ ").strip())
+        if m:
+            run.append({"name": _norm(m.group(1)), "version": m.group(2), "location": "hand-written list"})
+            continue
+        if len(run) >= 2 and any(r["name"] in _TORCH_FAMILY for r in run):
+            best += run
+        run = []
+    return best or None
 
 
 def pip_show(lines: list[str]) -> list[dict[str, Any]] | None:
@@ -231,6 +272,8 @@ def _conda_cuda(build: str) -> str | None | bool:
     if re.search(r"(?:^|_)cpu(?:_|$)|^cpu", build):
         return None
     m = re.search(r"cuda(\d+)\.?(\d)", build)
+    if m and m.group(1) == "0":
+        return None  # "py37_cuda0.0_cudnn0.0_1": the 2018 pytorch channel's name for a build without CUDA
     return f"{m.group(1)}.{m.group(2)}" if m else False
 
 
@@ -555,7 +598,10 @@ def env_list(lines: list[str]) -> dict[str, Any] | None:
         if kind is None or _PLACEHOLDER.match(value):
             continue
         if kind == "torch":
-            v = _VALUE["torch.__version__"].match(value.split()[0])
+            words = value.split()
+            if len(words) > 1 and words[0].lower() in ("pytorch", "torch"):
+                words = words[1:]  # "PyTorch 2.0.1+cu121"
+            v = _VALUE["torch.__version__"].match(words[0])
             if v:
                 torch.setdefault("version", v.group(1))
         elif kind == "gpu":
@@ -572,7 +618,8 @@ def env_list(lines: list[str]) -> dict[str, Any] | None:
                 python.setdefault("version", v.group(1))
         elif kind == "os":
             low = value.lower()
-            system = ("Windows" if "windows" in low else "Darwin" if re.search(r"mac ?os|darwin", low)
+            # ComfyUI prints os.name / sys.platform: "nt", "win32", "posix", "linux", "darwin".
+            system = ("Windows" if "windows" in low or low in ("nt", "win32") else "Darwin" if re.search(r"mac ?os|darwin", low)
                       else "Linux" if re.search(r"linux|ubuntu|debian|centos|fedora|rhel|red hat|arch", low) else None)
             if system:
                 python.setdefault("system", system)
@@ -746,11 +793,14 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
     None when the text holds none of the known kinds."""
     text = _undict(text)
     lines = _lines(text)
+    raw_lines = [re.sub(r"^\s{0,3}(?:>\s?)+", "", raw) for raw in text.replace("\r\n", "\n").split("\n")]
+    partial = False  # a package source that shows only part of what is installed
     kinds: list[str] = []
     facts: dict[str, Any] = {}
     if collect_env_text.looks_like_collect_env(text):
         facts = collect_env_text.parse(text)
         facts.pop("meta", None)
+        partial = facts.get("packages", {}).pop("distributions_partial", False)
         kinds.append("collect_env report")
 
     smi = nvidia_smi(lines)
@@ -791,6 +841,28 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
         kinds.append("printed torch values")
         _fill(facts, "torch", printed["torch"])
 
+    # Other projects' start-up and failure lines: machine output, so before a hand-written list.
+    for kind, sections in (("xFormers load warning", app_reports.xformers_warning("\n".join(lines))),
+                           ("Ultralytics banner", app_reports.ultralytics_banner(lines)),
+                           ("yolo checks", app_reports.yolo_checks(lines)),
+                           ("xformers.info", app_reports.xformers_info(lines)),
+                           ("ComfyUI system information", app_reports.comfyui_devices(lines)),
+                           ("Python banner", app_reports.python_banner(lines)),
+                           ("extension build's torch version", app_reports.setup_torch_version(lines)),
+                           ("apex build log", app_reports.apex_build_log(lines)),
+                           ("torch load failure", None if fact_set(facts, "torch", "import_status")
+                            else app_reports.could_not_load_torch(raw_lines))):
+        if sections:
+            kinds.append(kind)
+            listed_here = sections.pop("packages", None)
+            for section, values in sections.items():
+                _fill(facts, section, values)
+            if listed_here:
+                partial = partial or listed_here.get("distributions_partial", False)
+                have = facts.setdefault("packages", {}).setdefault("distributions", [])
+                names = {d["name"] for d in have}
+                have += [d for d in listed_here["distributions"] if d["name"] not in names]
+
     listing = None if "collect_env report" in kinds else env_list(lines)
     if listing:
         kinds.append("environment list")
@@ -799,6 +871,7 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
 
     installed = pip_log(lines)
     if installed:
+        partial = True
         kinds.append("pip install log")
         have = facts.setdefault("packages", {}).setdefault("distributions", [])
         names = {d["name"] for d in have}
@@ -817,8 +890,12 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
         _fill(facts, "torch", failed)
 
     listed = package_list(lines)
+    handwritten = name_version_lines(lines)
+    if handwritten and not listed:
+        listed = ("hand-written package list", handwritten, True)
     if listed:
-        kind, rows = listed
+        kind, rows, cut = listed
+        partial = partial or cut
         kinds.append(kind)
         have = facts.setdefault("packages", {}).setdefault("distributions", [])
         names = {d["name"] for d in have}
@@ -834,6 +911,7 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
     for kind, rows in (("pip show", pip_show(lines)), ("conda plan", conda_plan(lines))):
         if not rows:
             continue
+        partial = True  # `pip show` and a conda plan name only some packages
         kinds.append(kind)
         have = facts.setdefault("packages", {}).setdefault("distributions", [])
         names = {d["name"] for d in have}
@@ -859,5 +937,7 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
 
     if not kinds:
         return None
+    if partial and facts.get("packages", {}).get("distributions"):
+        facts["packages"]["distributions_partial"] = True
     facts["meta"] = {"source": collect_env_text.SOURCE if kinds == ["collect_env report"] else "paste"}
     return facts, kinds

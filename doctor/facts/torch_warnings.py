@@ -41,11 +41,18 @@ And two verdicts raised rather than warned, just as much torch's own word:
 * The dynamic loader refusing torchvision's or torchaudio's compiled library ("torchaudio/lib/
   libtorchaudio.so: undefined symbol: ...") and torchvision's "operator torchvision::nms does not
   exist": the package's C++ part was built for another torch release (or CUDA variant).
+* xFormers' "xFormers can't load C++/CUDA extensions. xFormers was built for: PyTorch 2.1.2+cu121
+  with CUDA 1201 (you have 2.1.0+cpu)": its compiled part was built for another torch (or Python).
 * NumPy's refusal printed while torch imports: "A module that was compiled using NumPy 1.x cannot
   be run in NumPy 2.0.0", and torch's "Failed to initialize NumPy: _ARRAY_API not found" (TE104).
 * torch.utils.cpp_extension's "The detected CUDA version (12.1) mismatches the version that was
   used to compile PyTorch (11.8)": the toolkit (nvcc) an extension build found is another CUDA
   major than torch's (torch before 1.11 raised on any difference).
+* pip's "Could not find a version that satisfies the requirement torch==1.13.1+cu117 (from versions:
+  2.0.0, ...)": no wheel of that torch for this Python and platform (not torch's words, but the
+  installer's verdict on them).
+* flash-attn's setup.py "FlashAttention is only supported on CUDA 11.6 and above": the toolkit at
+  CUDA_HOME (its nvcc) is older than that.
 * nvcc's own "nvcc fatal : Unsupported gpu architecture 'compute_86'" in an extension build: the
   toolkit predates an architecture the build targets (the GPU's, or TORCH_CUDA_ARCH_LIST's).
 * The CUDA runtime's "no kernel image is available for execution on the device" (error 209;
@@ -99,6 +106,13 @@ _TOOLKIT = re.compile(_phrase("The detected CUDA version") + r"\s*\((?P<nvcc>\d+
 # nvcc refusing an architecture it predates: "nvcc fatal   : Unsupported gpu architecture 'compute_86'"
 # (cpp_extension asks for the visible GPUs' architectures, or for TORCH_CUDA_ARCH_LIST's).
 _NVCC_ARCH = re.compile(r"nvcc fatal\s*:\s*Unsupported gpu architecture '(?:compute|sm)_(?P<arch>\d+)[a-z]?'")
+# A package's setup.py refusing the toolkit at CUDA_HOME as too old: flash-attn's "FlashAttention is only
+# supported on CUDA 11.6 and above.  Note: make sure nvcc has a supported version by running nvcc -V."
+_TOOLKIT_MIN = re.compile(r"(?P<pkg>FlashAttention) is only supported on CUDA (?P<min>\d+\.\d+) and above")
+# pip finding no wheel of the torch asked for, for this Python and platform: "ERROR: Could not find a
+# version that satisfies the requirement torch==1.13.1+cu117 (from versions: 2.0.0, 2.0.0+cu117)".
+_NO_WHEEL = re.compile(r"Could not find a version that satisfies the requirement torch\s*===?\s*(?P<version>\d[\w.+]*)"
+                       r"(?:\s*\(from versions:[^)]*\))?")
 # The CUDA runtime finding no kernel for the GPU in what was loaded (cudaErrorNoKernelImageForDevice,
 # 209; torch <= 1.4 printed it as THC's "cuda runtime error (209)").
 _NO_KERNEL = re.compile(_phrase("no kernel image is available for execution on the device"))
@@ -120,6 +134,11 @@ _FAMILY_DYLD = re.compile(r"dlopen\((?:[^,()]*[/\\])?(?P<pkg>torchvision|torchau
 _FAMILY_WIN127 = re.compile(r"\[WinError 127\][^\n]*?Error loading \"(?:[^\"]*[/\\])?(?P<pkg>torchvision|torchaudio)"
                             r"[/\\][^\"]*\.(?:pyd|dll)[^\"]*\"")
 _FAMILY_NMS = re.compile(r"operator (?P<pkg>torchvision)::nms does not exist")
+# xFormers refusing its compiled part (xformers/_cpp_lib.py): "xFormers was built for: PyTorch 2.1.2+cu121
+# with CUDA 1201 (you have 2.1.0+cpu) Python 3.10.11 (you have 3.10.11)".
+_XFORMERS_BUILT = re.compile(
+    r"xFormers was built for:\s*PyTorch\s+(?P<built>\S+)(?:\s+with CUDA\s+\d+)?\s*\(you have (?P<have>[^)\s]+)\)"
+    r"(?:\s*Python\s+(?P<built_py>\d[\w.]*)\s*\(you have (?P<have_py>\d[\w.]*)\))?")
 _NUMPY_ABI = re.compile(_phrase("A module that was compiled using NumPy 1.x cannot be run in") + r"\s+NumPy\s+\d[\w.]*\w"
                         + r"|" + _phrase("Failed to initialize NumPy: _ARRAY_API not found"))
 # What may stand before a GPU name on its line: a log prefix ("...py:235: UserWarning:"), a quote
@@ -141,6 +160,9 @@ class Said:
     driver_cuda: str | None = None  # "11.4", from "found version 11040"
     archs: tuple[str, ...] = ()  # the build's arch list as the warning prints it
     package: str | None = None  # "family": torchvision or torchaudio
+    requested: str | None = None  # "no-wheel": the torch version pip was asked for and found no wheel of
+    needs_cuda: str | None = None  # "toolkit-old": the oldest CUDA toolkit the package's build accepts
+    built_for: tuple[str, str] | None = None  # "family" from xFormers: (the torch it was built for, the torch here)
     cuda_pair: tuple[str, str] | None = None  # "family": (torch's CUDA, the package's CUDA), None where the
     # loader refused its library (undefined symbol, torchvision::nms missing); "cudnn": (built, found);
     # "toolkit": (torch's CUDA, nvcc's)
@@ -160,7 +182,7 @@ def find(text: str) -> list[str]:
     """The warnings in `text`, one line each, in order; a repeated warning once."""
     spans = []
     for pattern in (_DRIVER_OLD, _INSUFFICIENT, _INCOMPATIBLE, _TOO_OLD, _RANGE, _CC_LIST, _TOO_OLD_UNFORMATTED,
-                    _NOT_COMPILED, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _NVCC_ARCH, _NO_KERNEL, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS):
+                    _NOT_COMPILED, _XFORMERS_BUILT, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _TOOLKIT_MIN, _NO_WHEEL, _NVCC_ARCH, _NO_KERNEL, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS):
         for m in pattern.finditer(text):
             start = m.start()
             if pattern is _INCOMPATIBLE:
@@ -227,6 +249,14 @@ def interpret(warnings: list[str] | None) -> list[Said]:
             if m.group("nvcc") != m.group("torch"):
                 said.append(Said("toolkit", text, cuda_pair=(m.group("torch"), m.group("nvcc"))))
             continue
+        m = _NO_WHEEL.search(text)
+        if m:
+            said.append(Said("no-wheel", text, package="torch", requested=m.group("version")))
+            continue
+        m = _TOOLKIT_MIN.search(text)
+        if m:
+            said.append(Said("toolkit-old", text, package="flash-attn", needs_cuda=m.group("min")))
+            continue
         m = _NVCC_ARCH.search(text)
         if m:
             arch = m.group("arch")
@@ -239,6 +269,12 @@ def interpret(warnings: list[str] | None) -> list[Said]:
         if m:
             if m.group("torch") != m.group("other"):
                 said.append(Said("family", text, package=m.group("pkg").lower(), cuda_pair=(m.group("torch"), m.group("other"))))
+            continue
+        m = _XFORMERS_BUILT.search(text)
+        if m:
+            py = m.group("built_py"), m.group("have_py")
+            if m.group("built") != m.group("have") or (py[0] and py[1] and py[0] != py[1]):
+                said.append(Said("family", text, package="xformers", built_for=(m.group("built"), m.group("have"))))
             continue
         m = (_FAMILY_SYMBOL.search(text) or _FAMILY_DYLD.search(text) or _FAMILY_WIN127.search(text)
              or _FAMILY_NMS.search(text))
