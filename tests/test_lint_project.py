@@ -107,3 +107,74 @@ def test_a_loader_passed_to_a_function_from_outside_the_project_is_not_judged(tm
     # `engine` is not a file of this run (an installed package): what it does is unknown.
     (tmp_path / "train.py").write_text(SAMPLER)
     assert [f for f in check(tmp_path, "--no-cache", "train.py") if f["code"] == "TD105"] == []
+
+
+# The text prefilters judge one file's text, but the value-flow engine follows values into the
+# project's other files: a file whose own words say nothing about numpy or evaluation can still
+# hold the finding. These two pin that down, so a tighter prefilter that only reads the file's own
+# words (numpy names for TD201, an eval()/val word next to `backward` for TD104) fails here.
+AUDIO = textwrap.dedent('''\
+    import soundfile
+
+    def load_wav(path):
+        data, sr = soundfile.read(path, dtype="int16")
+        return {ret}, sr
+''')
+CLIPS = textwrap.dedent('''\
+    import torch
+    from torch.utils.data import Dataset
+    from audio import load_wav
+
+    class Clips(Dataset):
+        def __init__(self, files):
+            self.files = files
+
+        def __getitem__(self, idx):
+            audio, sr = load_wav(self.files[idx])
+            return torch.FloatTensor(audio)
+''')
+
+
+def test_td201_array_returned_by_another_file_of_the_project(tmp_path):
+    (tmp_path / "audio.py").write_text(AUDIO.format(ret="data"))
+    (tmp_path / "clips.py").write_text(CLIPS)
+    [f] = check(tmp_path, "--no-cache")
+    assert (f["code"], f["path"], f["line"]) == ("TD201", "clips.py", 11)
+    assert "int16 numpy array" in f["message"]
+    # The near miss: the helper converts to a tensor itself, so clips.py never sees an array.
+    (tmp_path / "audio.py").write_text("import torch\n" + AUDIO.format(ret="torch.from_numpy(data)"))
+    assert check(tmp_path, "--no-cache") == []
+
+
+BATCHES = textwrap.dedent('''\
+    from torch.utils.data import DataLoader
+
+    def make_batches(test_set):
+        return DataLoader(test_set, batch_size=64)
+''')
+FIT = textwrap.dedent('''\
+    import torch
+    from batches import make_batches
+
+    def fit(model, opt, train_batches, ds):
+        for x, y in train_batches:
+            opt.zero_grad()
+            torch.nn.functional.cross_entropy(model(x), y).backward()
+            opt.step()
+        batches = make_batches(ds)
+        for x, y in batches:
+            print(model(x).argmax(1))
+''')
+
+
+def test_td104_eval_loop_over_a_loader_built_in_another_file(tmp_path):
+    (tmp_path / "batches.py").write_text(BATCHES)
+    (tmp_path / "fit.py").write_text(FIT)
+    [f] = check(tmp_path, "--no-cache")
+    assert (f["code"], f["path"], f["line"]) == ("TD104", "fit.py", 11)
+    assert "the loop over `batches` (line 10)" in f["message"]
+    # The near miss: the same loop under no_grad.
+    (tmp_path / "fit.py").write_text(FIT.replace(
+        "    for x, y in batches:", "    with torch.no_grad():\n        for x, y in batches:").replace(
+        "        print(model", "            print(model"))
+    assert check(tmp_path, "--no-cache") == []
