@@ -6,7 +6,7 @@ knowledge/index.json, and the entries themselves, validated, in knowledge/entrie
 line each, read by offset: an answer reads only its own entry, with neither the TOML parser nor
 the validation's regex compiling). retrieval.json and vocabulary.json are read only when needed.
 All four are built by `python -m torchdoctor.kb.loader` (kb/build.py, which `explain` never
-loads). The index records a digest of the TOML files; when they changed since (a developer
+loads). The index records the TOML files' names and sizes; when they changed since (a developer
 editing an entry), the loader parses the TOML instead, so the answer is never stale.
 tests/test_knowledge.py fails when the committed files are out of date.
 """
@@ -181,11 +181,25 @@ def _toml_files() -> list[tuple[str, bytes]]:
 
 
 def digest(files: list[tuple[str, bytes]]) -> str:
-    # A change detector, not a security check: crc32 costs a fraction of hashlib's import.
+    """What the index was built from: each TOML file's name and size."""
+    return _digest_of_sizes([(name, len(data)) for name, data in files])
+
+
+def _digest_of_sizes(sizes: list[tuple[str, int]]) -> str:
+    # A change detector, not a security check. Names and sizes only: reading 170 files to hash
+    # them cost ~10 ms of every `explain` (a stat each costs a tenth). An edit that keeps a file's
+    # size is missed here, and caught by tests/test_knowledge.py, which compares the committed
+    # index with a fresh build from the files' contents.
     crc = 0
-    for name, data in files:
-        crc = zlib.crc32(data, zlib.crc32(name.encode() + b"\0", crc))
-    return f"crc32:{crc:08x}:{sum(len(d) for _, d in files)}"
+    for name, size in sizes:
+        crc = zlib.crc32(f"{name}\0{size}\n".encode(), crc)
+    return f"sizes:{crc:08x}:{sum(size for _, size in sizes)}"
+
+
+def _current_digest() -> str:
+    with os.scandir(_directory()) as it:
+        sizes = sorted((e.name, e.stat().st_size) for e in it if e.name.endswith(".toml"))
+    return _digest_of_sizes(sizes)
 
 
 def _parse_toml(files: list[tuple[str, bytes]]) -> dict[str, Entry]:
@@ -218,8 +232,7 @@ def load() -> KnowledgeBase:
     global _CACHE
     if _CACHE is not None:
         return _CACHE
-    files = _toml_files()
-    current = digest(files)
+    current = _current_digest()
     try:
         with _collector_paused():
             index = json.loads(_read(INDEX))
@@ -237,6 +250,8 @@ def load() -> KnowledgeBase:
         return _CACHE
     from .build import head_of
 
+    files = _toml_files()
+    current = digest(files)
     entries = _parse_toml(files)
     _CACHE = KnowledgeBase({e.id: head_of(e) for e in entries.values()}, "toml", entries)
     _CACHE.digest = current
