@@ -61,13 +61,6 @@ def _torch(version: str) -> dict[str, Any]:
     return torch
 
 
-def _gpu(name: str, index: int) -> dict[str, Any]:
-    gpu: dict[str, Any] = {"index": index, "name": name}
-    cc = collect_env_text.compute_capability(name)
-    if cc:
-        gpu["compute_capability"] = cc
-    return gpu
-
 
 def xformers_warning(text: str) -> dict[str, Any] | None:
     """The running torch and Python, as xFormers' load warning names them."""
@@ -90,7 +83,8 @@ def ultralytics_banner(lines: list[str]) -> dict[str, Any] | None:
         facts: dict[str, Any] = {"python": {"version": m.group("py")}, "torch": _torch(m.group("torch"))}
         # More GPUs follow on lines of their own, indented under the first.
         rest = " ".join([m.group("rest")] + [x for x in lines[i + 1:i + 8] if x.startswith("CUDA:")])
-        gpus = [_gpu(g.group("name").strip(), int(g.group("idx"))) for g in _YOLO_CUDA.finditer(rest)]
+        gpus = [collect_env_text.named_gpu(g.group("name").strip(), int(g.group("idx")))
+                for g in _YOLO_CUDA.finditer(rest)]
         if gpus:
             facts["nvidia"] = {"gpus": gpus}
         return facts
@@ -103,7 +97,7 @@ def comfyui_devices(lines: list[str]) -> dict[str, Any] | None:
     for line in lines:
         m = _COMFY_DEVICE.match(line)
         if m and not any(g["index"] == int(m.group("idx")) for g in gpus):
-            gpus.append(_gpu(m.group("name"), int(m.group("idx"))))
+            gpus.append(collect_env_text.named_gpu(m.group("name"), int(m.group("idx"))))
     return {"nvidia": {"gpus": gpus}} if gpus else None
 
 
@@ -180,7 +174,7 @@ def xformers_info(lines: list[str]) -> dict[str, Any] | None:
     if rows.get("pytorch.cuda") in ("available", "not available"):
         facts["torch"]["cuda_available"] = rows["pytorch.cuda"] == "available"
     if "gpu.name" in rows:
-        gpu = _gpu(rows["gpu.name"], 0)
+        gpu = collect_env_text.named_gpu(rows["gpu.name"], 0)
         if re.fullmatch(r"\d+\.\d+", rows.get("gpu.compute_capability", "")):
             gpu["compute_capability"] = rows["gpu.compute_capability"]
         facts["nvidia"] = {"gpus": [gpu]}  # the current device only: other GPUs are not listed
@@ -227,7 +221,7 @@ def yolo_checks(lines: list[str]) -> dict[str, Any] | None:
         facts["python"] = python
     gpu = re.match(r"^(?P<name>[^,]+),\s*\d+\s*MiB$", rows.get("GPU", ""))
     if gpu:
-        facts["nvidia"] = {"gpus": [_gpu(gpu.group("name").strip(), 0)]}
+        facts["nvidia"] = {"gpus": [collect_env_text.named_gpu(gpu.group("name").strip(), 0)]}
     if dists:
         facts["packages"] = {"distributions": dists, "distributions_partial": True}
     return facts or None

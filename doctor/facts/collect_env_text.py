@@ -267,6 +267,15 @@ def _gpu_patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
     return tuple((re.compile(p["pattern"], re.I), p["cc"]) for p in load("gpu_names")["patterns"])
 
 
+def named_gpu(name: str, index: int) -> dict[str, Any]:
+    """A GPU named in a paste, with its compute capability where the name tells it."""
+    gpu: dict[str, Any] = {"index": index, "name": name}
+    cc = compute_capability(name)
+    if cc:
+        gpu["compute_capability"] = cc
+    return gpu
+
+
 def compute_capability(name: str) -> str | None:
     """'NVIDIA H100 80GB HBM3' -> '9.0', from doctor/data/gpu_names.json; None when not listed."""
     for pattern, cc in _gpu_patterns():

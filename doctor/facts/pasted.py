@@ -409,7 +409,7 @@ def lightning(lines: list[str]) -> dict[str, Any] | None:
                 continue
             bare = _LIT_BARE.match(line)
             if in_gpu and bare and bare.group(1) != "None":
-                gpus.append(_gpu(bare.group(1).strip(), len(gpus)))
+                gpus.append(collect_env_text.named_gpu(bare.group(1).strip(), len(gpus)))
         elif section in ("Lightning", "Packages") and item and item.group(2):
             version = item.group(2).strip()
             if re.match(r"^\d", version):
@@ -428,14 +428,6 @@ def lightning(lines: list[str]) -> dict[str, Any] | None:
     return facts
 
 
-def _gpu(name: str, index: int) -> dict[str, Any]:
-    """A GPU named in a paste, with its compute capability where the name tells it."""
-    gpu: dict[str, Any] = {"index": index, "name": name}
-    cc = collect_env_text.compute_capability(name)
-    if cc:
-        gpu["compute_capability"] = cc
-    return gpu
-
 
 def hf_env(lines: list[str]) -> dict[str, Any] | None:
     """The environment block of `transformers-cli env` / `diffusers-cli env` / `accelerate env`."""
@@ -452,7 +444,7 @@ def hf_env(lines: list[str]) -> dict[str, Any] | None:
             continue
         m = _HF_GPU.match(line)
         if m and m.group(1).strip().lower() not in ("none", "n/a", "cpu"):
-            gpus.append(_gpu(m.group(1).strip(), len(gpus)))
+            gpus.append(collect_env_text.named_gpu(m.group(1).strip(), len(gpus)))
             continue
         m = _HF_PLATFORM.match(line)
         if m:
@@ -588,7 +580,7 @@ def env_list(lines: list[str]) -> dict[str, Any] | None:
             continue
         if _BARE_GPU.match(bare) and len(bare.split()) <= 6 and collect_env_text.compute_capability(bare):
             if not any(g["name"] == bare for g in gpus):
-                gpus.append(_gpu(bare, len(gpus)))
+                gpus.append(collect_env_text.named_gpu(bare, len(gpus)))
             continue
         m = _ITEM.match(line)
         if not m:
@@ -607,7 +599,7 @@ def env_list(lines: list[str]) -> dict[str, Any] | None:
         elif kind == "gpu":
             name = re.sub(r"\s*\([^)]*\)\s*$", "", value).strip()
             if collect_env_text.compute_capability(name) and not any(g["name"] == name for g in gpus):
-                gpus.append(_gpu(name, len(gpus)))
+                gpus.append(collect_env_text.named_gpu(name, len(gpus)))
         elif kind in ("driver", "cuda"):
             d = _IN_VALUE_DRIVER.search(value) or (re.match(r"^(\d{3}\.\d+(?:\.\d+)?)\b", value) if kind == "driver" else None)
             if d:
@@ -692,7 +684,7 @@ def detectron2_env(lines: list[str]) -> dict[str, Any] | None:
         if key.startswith("GPU ") and key != "GPU available":
             name, arch = re.match(r"^(.*?)(?:\s*\(arch=(\d+\.\d+)\))?$", value).groups()
             for index in filter(None, key[4:].split(",")):
-                gpu = _gpu(name.strip(), int(index))
+                gpu = collect_env_text.named_gpu(name.strip(), int(index))
                 if arch:
                     gpu["compute_capability"] = arch
                 gpus.append(gpu)
