@@ -1,4 +1,4 @@
-"""Every wording the emitting code has used for five causes is recognised, and the close texts that
+"""Every wording the emitting code has used for these causes is recognised, and the close texts that
 name something else are not.
 
 The knowledge examples are real reports, but reports cover only the releases people happened to
@@ -115,6 +115,8 @@ Native code method attempted to call: lib.cquantize_blockwise_fp16_nf4()
     ("bitsandbytes-cuda-setup-failed", "RuntimeError: Method 'cdequantize_blockwise_fp16_nf4' not available in "
                                        "CPU-only version of bitsandbytes.\nReinstall with GPU support or use "
                                        "CUDA-enabled hardware."),
+    # torch 2.13's factory functions (torch.zeros(-1), ATen's empty-size check).
+    ("tensor-negative-dimension", "RuntimeError: zeros: Dimension size must be non-negative."),
 ]
 
 NOT_THESE = [
@@ -148,6 +150,8 @@ KeyError: 'Authorization'
     # bitsandbytes working, quantized layers fed a CPU tensor.
     ("bitsandbytes-cuda-setup-failed", "RuntimeError: Expected all tensors to be on the same device, but found at "
                                        "least two devices, cuda:0 and cpu!"),
+    # numpy's own refusal of a negative shape: not a tensor's.
+    ("tensor-negative-dimension", "ValueError: negative dimensions are not allowed"),
 ]
 
 
