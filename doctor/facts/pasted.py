@@ -564,6 +564,25 @@ def python_prints(lines: list[str]) -> dict[str, Any] | None:
     return {"torch": torch}
 
 
+def _add_distributions(facts: dict[str, Any], rows: list[dict[str, Any]]) -> None:
+    """A list's packages into the facts, after those already there (the report's own lines come
+    first). A row's CUDA tag is a fact of torch's build (`_torch_from_rows`), not a field of it."""
+    have = facts.setdefault("packages", {}).setdefault("distributions", [])
+    names = {d["name"] for d in have}
+    have += [{k: v for k, v in r.items() if k != "cuda"} for r in rows if r["name"] not in names]
+
+
+def _torch_from_rows(facts: dict[str, Any], rows: list[dict[str, Any]]) -> None:
+    """torch's version, and its CUDA build where the row or its local tag says, from a list's torch row."""
+    torch_row = next((r for r in rows if r["name"] == "torch"), None)
+    if torch_row:
+        values: dict[str, Any] = {"version": torch_row["version"]}
+        cuda = torch_row["cuda"] if "cuda" in torch_row else _cuda_from_tag(torch_row["version"])
+        if cuda is not False:
+            values["cuda"] = cuda
+        _fill(facts, "torch", values)
+
+
 def env_list(lines: list[str]) -> dict[str, Any] | None:
     """An issue template's environment list, "Key: value" lines, and the bare GPU-name and driver
     lines people write instead. A value counts only when it reads as one: a version for torch, a GPU
@@ -813,25 +832,15 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
             for section, values in sections.items():
                 _fill(facts, section, values)
 
-    nvcc = nvcc_version(lines)
-    if nvcc:
-        kinds.append("nvcc --version")
-        _fill(facts, "toolchain", nvcc)
-
     ld_path = ld_library_path(lines)
-    if ld_path:
-        kinds.append("LD_LIBRARY_PATH")
-        _fill(facts, "toolchain", {"ld_library_path": ld_path})
-
-    shown = config_show(text)
-    if shown:
-        kinds.append("torch config")
-        _fill(facts, "torch", shown)
-
     printed = python_prints(lines)
-    if printed:
-        kinds.append("printed torch values")
-        _fill(facts, "torch", printed["torch"])
+    for kind, section, values in (("nvcc --version", "toolchain", nvcc_version(lines)),
+                                  ("LD_LIBRARY_PATH", "toolchain", ld_path and {"ld_library_path": ld_path}),
+                                  ("torch config", "torch", config_show(text)),
+                                  ("printed torch values", "torch", printed and printed["torch"])):
+        if values:
+            kinds.append(kind)
+            _fill(facts, section, values)
 
     # Other projects' start-up and failure lines: machine output, so before a hand-written list.
     for kind, sections in (("xFormers load warning", app_reports.xformers_warning("\n".join(lines))),
@@ -851,9 +860,7 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
                 _fill(facts, section, values)
             if listed_here:
                 partial = partial or listed_here.get("distributions_partial", False)
-                have = facts.setdefault("packages", {}).setdefault("distributions", [])
-                names = {d["name"] for d in have}
-                have += [d for d in listed_here["distributions"] if d["name"] not in names]
+                _add_distributions(facts, listed_here["distributions"])
 
     listing = None if "collect_env report" in kinds else env_list(lines)
     if listing:
@@ -865,16 +872,8 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
     if installed:
         partial = True
         kinds.append("pip install log")
-        have = facts.setdefault("packages", {}).setdefault("distributions", [])
-        names = {d["name"] for d in have}
-        have += [r for r in installed if r["name"] not in names]
-        torch_row = next((r for r in installed if r["name"] == "torch"), None)
-        if torch_row:
-            values = {"version": torch_row["version"]}
-            cuda = _cuda_from_tag(torch_row["version"])
-            if cuda is not False:
-                values["cuda"] = cuda
-            _fill(facts, "torch", values)
+        _add_distributions(facts, installed)
+        _torch_from_rows(facts, installed)
 
     failed = None if fact_set(facts, "torch", "import_status") else torch_import_error(lines)
     if failed:
@@ -889,32 +888,16 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
         kind, rows, cut = listed
         partial = partial or cut
         kinds.append(kind)
-        have = facts.setdefault("packages", {}).setdefault("distributions", [])
-        names = {d["name"] for d in have}
-        have += [{k: v for k, v in r.items() if k != "cuda"} for r in rows if r["name"] not in names]  # the report's own lines first
-        torch_row = next((r for r in rows if r["name"] == "torch"), None)
-        if torch_row:
-            values: dict[str, Any] = {"version": torch_row["version"]}
-            cuda = torch_row["cuda"] if "cuda" in torch_row else _cuda_from_tag(torch_row["version"])
-            if cuda is not False:
-                values["cuda"] = cuda
-            _fill(facts, "torch", values)
+        _add_distributions(facts, rows)
+        _torch_from_rows(facts, rows)
 
     for kind, rows in (("pip show", pip_show(lines)), ("conda plan", conda_plan(lines))):
         if not rows:
             continue
         partial = True  # `pip show` and a conda plan name only some packages
         kinds.append(kind)
-        have = facts.setdefault("packages", {}).setdefault("distributions", [])
-        names = {d["name"] for d in have}
-        have += [{k: v for k, v in r.items() if k != "cuda"} for r in rows if r["name"] not in names]
-        torch_row = next((r for r in rows if r["name"] == "torch"), None)
-        if torch_row:
-            values = {"version": torch_row["version"]}
-            cuda = torch_row["cuda"] if "cuda" in torch_row else _cuda_from_tag(torch_row["version"])
-            if cuda is not False:
-                values["cuda"] = cuda
-            _fill(facts, "torch", values)
+        _add_distributions(facts, rows)
+        _torch_from_rows(facts, rows)
 
     building = extensions.build_evidence_in_text("\n".join(lines))
     if building:
