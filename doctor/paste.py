@@ -484,11 +484,11 @@ def clean(text: str, vocabulary: "frozenset[str] | Callable[[], frozenset[str]] 
         else:
             shown = len(line)
         literal = _unescaped(line) if "\\" in line or line.lstrip().startswith("{") else None
-        if literal is None and len(line) > 200 and line.count(_PADDING) >= 2 and not _BOX_CHARS.search(line):
+        if literal is None and len(line) > 200 and _PADDING in line and not _BOX_CHARS.search(line):
             # A terminal's screen copied without its line breaks: each line padded to the
             # terminal's width with spaces, all on one line. The padding stands for the breaks.
             pieces = [piece for piece in _PADDING_RUN.split(line) if piece.strip()]
-            if len(pieces) > 2:
+            if len(pieces) > 2:  # two gaps at least: one is alignment
                 literal = "\n".join(pieces)
         if literal is not None:
             pieces = literal.split("\n")

@@ -89,7 +89,7 @@ def _stem(word: str) -> str:
     return _IRREGULAR.get(word, word)
 
 
-_IRREGULAR = {"hung": "hang", "froze": "freez", "frozen": "freez", "freeze": "freez", "stuck": "stuck"}
+_IRREGULAR = {"hung": "hang", "froze": "freez", "frozen": "freez", "freeze": "freez"}
 
 
 def _chinese_runs(text: str) -> list[str]:
