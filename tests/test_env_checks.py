@@ -37,3 +37,24 @@ def test_check_is_documented_and_has_firing_and_quiet_examples(check):
     module_file = Path(__import__(check.func.__module__, fromlist=["_"]).__file__)
     assert module_file.stem == check.name.replace("-", "_"), "file name must be the snake_case of the check name"
     assert re.match(r"^[A-Z]", check.title)
+
+
+def _h100_node_with(compute_capability):
+    import json
+
+    data = json.loads((Path(__file__).parent / "fixtures" / "facts" / "healthy-8xh100-server.json").read_text())
+    data["facts"]["nvidia"]["gpus"][5]["compute_capability"] = compute_capability
+    return Facts.from_json(data["facts"])
+
+
+@pytest.mark.parametrize("written", [":", "sm_90", {"unknown": "not recorded"}])
+def test_a_gpu_whose_compute_capability_cannot_be_read_is_named_as_not_checked(written):
+    # A hand-edited facts file may hold anything there: no crash, and no claim about "every GPU".
+    te202 = run_check(next(c for c in env_checks() if c.code == "TE202"), _h100_node_with(written))
+    assert te202.status.name == "OK"
+    assert "every GPU" not in te202.message and "not checked: GPU 5" in te202.message
+
+
+def test_every_gpu_read_is_every_gpu_checked():
+    te202 = run_check(next(c for c in env_checks() if c.code == "TE202"), _h100_node_with("9.0"))
+    assert te202.status.name == "OK" and "has kernels for every GPU" in te202.message

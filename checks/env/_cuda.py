@@ -3,6 +3,7 @@ starts with an underscore so check discovery skips it."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from torchdoctor.data import tables
@@ -64,8 +65,13 @@ def gpus(facts: Any) -> list[Any]:
 
 
 def gpu_cc(gpu: Any) -> str | None:
+    """The GPU's compute capability ("8.6"), or None where it is unknown or not one (a hand-edited
+    facts file may hold anything: a value no check can read is no fact)."""
     cc = gpu.compute_capability
-    return None if isinstance(cc, Unknown) else cc
+    return cc if isinstance(cc, str) and _CC.fullmatch(cc.strip()) else None
+
+
+_CC = re.compile(r"\d{1,2}\.\d")
 
 
 def gpu_label(gpu: Any, cc: str) -> str:

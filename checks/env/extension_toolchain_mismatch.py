@@ -5,7 +5,7 @@ from torchdoctor.facts.model import known
 from torchdoctor.model import Fix, Status, error, ok, skip, warning
 from torchdoctor.registry import Example, env_check
 
-from ._cuda import fact, pip, suggest, system, torch_label, torch_said, unknown_need
+from ._cuda import fact, gpu_ccs, pip, suggest, system, torch_label, torch_said, unknown_need
 
 
 def _tc(nvcc="13.0", gcc="12.2.0", ninja=True, home=None):
@@ -137,7 +137,7 @@ def _from_arch_message(facts, said):
     which = f"nvcc {nvcc}" if nvcc else "the nvcc the build used"
     needs = f"; compute capability {said.cc} needs CUDA {first} or newer" if first else ""
     arch = said.cc.replace(".", "")
-    lower = [cc for cc in (str(c) for c in _known_ccs(facts)) if tables.cc_int(cc) < tables.cc_int(said.cc)]
+    lower = [cc for cc in (str(c) for c in gpu_ccs(facts)) if tables.cc_int(cc) < tables.cc_int(said.cc)]
     return error(f"{which} cannot compile for compute capability {said.cc} (nvcc says so and the extension build "
                  f"stops){needs}",
                  fix=Fix(f"Build with a CUDA toolkit that knows sm_{arch}" + (f" (CUDA {first}+)" if first else "")
@@ -146,11 +146,6 @@ def _from_arch_message(facts, said):
                          ("export CUDA_HOME=/usr/local/cuda-<version that supports it>",)
                          + ((f'export TORCH_CUDA_ARCH_LIST="{";".join(lower)}"',) if lower else ())),
                  evidence={"nvcc's error": said.text, "nvcc": nvcc}, related=("extension-build-error",))
-
-
-def _known_ccs(facts):
-    return sorted({g.compute_capability for g in fact(facts, "nvidia.gpus") or [] if known(g.compute_capability)},
-                  key=tables.cc_int)
 
 
 def _release_mismatch(facts):

@@ -192,6 +192,11 @@ def _judge(facts):
                                 + ": the first CUDA calls JIT-compile kernels (can take minutes; cached in "
                                 "~/.nv/ComputeCache) and need a driver that supports the wheel's CUDA "
                                 f"{cuda} itself")
+        unread = [g for g in visible if not gpu_cc(g)]
+        if unread:
+            # A GPU whose compute capability is unknown was not checked: no claim about "every GPU".
+            return ok(f"{label} has kernels for " + ", ".join(runs) + "; not checked: "
+                      + ", ".join(gpu_label(g, "compute capability unknown") for g in unread), **evidence)
         return ok(f"{label} has kernels for every GPU: " + ", ".join(runs), **evidence)
 
     problems = []
