@@ -15,7 +15,7 @@ from torchdoctor.data import load, tables
 # Reference tables only; *.schema.json files are JSON Schemas of our own outputs.
 DATA_FILES = sorted(p.name for p in resources.files("torchdoctor.data").iterdir()
                     if p.name.endswith(".json") and not p.name.endswith(".schema.json"))
-STATUSES = {"verified", "derived", "fixture", "unverified"}
+STATUSES = {"verified", "derived", "fixture", "secondary", "unverified"}  # secondary: the primary table as quoted by independent sources
 DRIVER = re.compile(r"^\d{3}(\.\d{2,3}){1,2}$")
 
 
@@ -36,7 +36,7 @@ def toolkit_rows():
 
 def test_toolkit_rows_are_well_formed_and_monotonic():
     rows = toolkit_rows()
-    assert len(rows) == 63  # every row of data-tables 1.1, 13.3 GA and the two 8.0 rows (issue 13)
+    assert len(rows) == 64  # every row of data-tables 1.1, 13.3 GA and Update 1, and the two 8.0 rows (issue 13)
     for r in rows:
         assert r["status"] in STATUSES
         assert DRIVER.match(r["linux"]), r
