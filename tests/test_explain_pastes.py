@@ -76,6 +76,31 @@ def test_an_exception_inside_a_sentence_starts_its_own_line_with_the_users_line_
     assert paste.clean("[rank1]: RuntimeError: boom").lines == ["[rank1]: RuntimeError: boom"]
 
 
+@pytest.mark.parametrize("pasted,head", [
+    # a title that ran the raise's wrapped call and the final line together
+    ("raise RuntimeError('Error(s) in loading state_dict for {}:\n"
+     "\t{}'.format( RuntimeError: Error(s) in loading state_dict for Model: Unexpected key(s) in state_dict: \"b\".",
+     "\t{}'.format("),
+    # indented prose ending in a colon
+    ("Hello,\n    I got this during training: RuntimeError: grad can be implicitly created only for scalar outputs",
+     "    I got this during training:"),
+])
+def test_an_indented_line_whose_exception_follows_an_open_call_or_a_colon_is_split(pasted, head):
+    cleaned = paste.clean(pasted)
+    assert head in cleaned.lines
+    final = parse(pasted).final
+    assert final is not None and final.type == "RuntimeError" and final.line_no == 2
+
+
+def test_source_code_that_names_an_exception_stays_whole():
+    for code in ("    except RuntimeError: pass", "    def check(x) -> RuntimeError: ...",
+                 "        raise RuntimeError(msg)"):
+        assert paste.clean(code).lines == [code]
+    text = ('Traceback (most recent call last):\n  File "a.py", line 3, in f\n    except RuntimeError: pass\n'
+            "KeyError: 'x'\n")
+    assert [b.text for b in parse(text).exceptions] == ["KeyError: 'x'"]
+
+
 @pytest.mark.parametrize("width", [80, 100, 120])
 def test_a_terminal_wrap_mid_word_is_joined(width):
     msg = ("RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 7.79 GiB total capacity; "
@@ -167,6 +192,56 @@ def test_jupyter_traceback_becomes_a_plain_one():
     assert parsed.final.type == "RuntimeError" and parsed.final.message.startswith("mat1 and mat2")
     assert any("linear.py:116" in f for f in parsed.final.frames)
     assert first(text) == "shape-mismatch-matmul"
+
+
+_JUPYTER_HEAD = ("---------------------------------------------------------------------------\n"
+                 "{kind}                                Traceback (most recent call last)\n"
+                 "<ipython-input-7-1f879dca0ffd> in <module>\n"
+                 "----> 1 out = model(x)\n\n"
+                 "~/anaconda3/lib/python3.8/site-packages/torch/nn/functional.py in linear(input, weight, bias)\n"
+                 "   1751         return handle_torch_function(linear, tens_ops, input, weight, bias=bias)\n"
+                 "-> 1753     return torch._C._nn.linear(input, weight, bias)\n\n")
+
+
+def test_a_jupyter_final_line_without_its_type_takes_the_type_from_the_header():
+    """Copied from a rendered notebook, the last line is often the message alone: the header
+    above the frames still names the class."""
+    text = _JUPYTER_HEAD.format(kind="RuntimeError") + "mat1 and mat2 shapes cannot be multiplied (2x15 and 16x32)\n"
+    parsed = parse(text)
+    assert [b.text for b in parsed.exceptions] == [
+        "RuntimeError: mat1 and mat2 shapes cannot be multiplied (2x15 and 16x32)"]
+    assert any("functional.py:0 in linear" in f for f in parsed.final.frames)
+    assert parsed.final.line_no == 10  # the user's line
+    assert first(text) == "shape-mismatch-matmul"
+
+
+def test_a_jupyter_traceback_cut_after_its_frames_keeps_the_type_of_its_header():
+    cut = _JUPYTER_HEAD.format(kind="AttributeError") + "3 frames\n"
+    parsed = parse(cut)
+    assert [(b.type, b.message, b.role) for b in parsed.exceptions] == [("AttributeError", "", "final")]
+    assert parsed.final.line_no == 2  # the header, where the type was read
+    # Complete: the final line is the exception, and the header adds nothing.
+    whole = parse(_JUPYTER_HEAD.format(kind="RuntimeError") + "RuntimeError: boom\n")
+    assert [b.text for b in whole.exceptions] == ["RuntimeError: boom"]
+    # A plain traceback's header names no type: a cut one gives no exception.
+    assert parse('Traceback (most recent call last):\n  File "a.py", line 3, in f\n    g(\n').exceptions == []
+
+
+def test_colab_frames_are_frames():
+    text = ("---------------------------------------------------------------------------\n"
+            "IndexError                                Traceback (most recent call last)\n"
+            "[<ipython-input-14-58747f1080e0>](https://localhost:8080/#) in <cell line: 48>()\n"
+            "---> 48 print(decode(m.generate(idx, max_new_tokens=100)[0].tolist()))\n\n"
+            "5 frames\n"
+            "[/usr/local/lib/python3.10/dist-packages/torch/nn/functional.py](https://localhost:8080/#) in embedding("
+            "input, weight, padding_idx, max_norm, norm_type, scale_grad_by_freq, sparse)\n"
+            "-> 2210     return torch.embedding(weight, input, padding_idx, scale_grad_by_freq, sparse)\n\n"
+            "IndexError: index out of range in self\n")
+    parsed = parse(text)
+    assert parsed.final.text == "IndexError: index out of range in self"
+    assert parsed.final.frames[0].endswith("in <cell line: 48>")
+    assert parsed.final.frames[-1].endswith("functional.py:0 in embedding")
+    assert first(text) == "embedding-index-out-of-range"
 
 
 def _rich_traceback(width: int) -> str:

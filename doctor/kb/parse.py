@@ -44,7 +44,14 @@ def normalize_line(line: str) -> str:
 
 # ------------------------------------------------------------------ structure
 # "^C" is the terminal echoing Ctrl-C on the same line as the traceback of the KeyboardInterrupt.
-_TRACEBACK = re.compile(r"^\s*(?:\^C)?(?:Original )?Traceback \(most recent call last\):")
+# Jupyter/IPython head a traceback with the exception's class ("RuntimeError    Traceback (most recent
+# call last)"): a paste that lost the final line, or kept only its message, still names the type there.
+_TRACEBACK = re.compile(r"^\s*(?:(?:\^C)?(?:Original )?Traceback \(most recent call last\):"
+                        r"|(?P<ipython>(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*)\s{2,}Traceback \(most recent call last\)\s*$)")
+# An IPython frame or source line the paste clean-up did not rewrite: never a message.
+_IPYTHON_LEFTOVER = re.compile(r"^(?:-*>\s*\d+|\d+\s|\S+\.pyx?\b.* in |<ipython-input|(?:Cell|Input) In\b)")
+# What Colab and IPython put between frames where they hid some: not the end of the traceback.
+_HIDDEN_FRAMES = re.compile(r"^(?:\d+ frames?|\.\.\.|\[\.\.\. skipping (?:hidden )?\d+ frames?\])$")
 _FRAME = re.compile(r'^\s+File "(?P<file>[^"]+)", line (?P<line>\d+)(?:,? in (?P<func>.+))?')
 # Stack dumps of a live or hung process: faulthandler ("Thread 0x... (most recent call first):",
 # frames as `File "x.py", line 12 in wait`) and py-spy ("Thread 123 (idle): "MainThread"", frames
@@ -235,6 +242,9 @@ class _Reader:
         self.in_traceback = False
         self.current: ExceptionBlock | None = None  # an exception whose message may continue
         self.worker_pending: int | None = None
+        # The exception type a Jupyter traceback's header named, and its line, until the traceback's
+        # own exception line is read: a paste that cut or stripped that line still has the type.
+        self.named_type: tuple[str, int] | None = None
 
     @property
     def busy(self) -> bool:
@@ -256,6 +266,19 @@ class _Reader:
             while self.log_chars > self.max_chars and len(self.logs) > 1:
                 self.log_chars = max(0, self.log_chars - len(self.logs.popleft()[1]))
 
+    def _close_named(self) -> None:
+        """A Jupyter traceback that ended with no exception line (the paste was cut after its
+        frames): its header's type is the exception, with no message."""
+        if self.named_type is not None:
+            kind, number = self.named_type
+            self.named_type = None
+            self.exceptions.append(ExceptionBlock(type=kind, message="", frames=self.frames, code=self.code,
+                                                  line_no=number))
+
+    def close(self) -> None:
+        """The end of the text."""
+        self._close_named()
+
     def feed(self, raw: str, number: int) -> None:
         if len(raw) > MAX_LINE_CHARS:
             raw = raw[:MAX_LINE_CHARS]
@@ -273,7 +296,11 @@ class _Reader:
                 return
             self.current = None
 
-        if _TRACEBACK.match(line):
+        header = _TRACEBACK.match(line)
+        if header:
+            self._close_named()
+            if header["ipython"]:
+                self.named_type = (header["ipython"], number)
             self.in_traceback = True
             self.headerless = False
             self.frames = []
@@ -295,6 +322,8 @@ class _Reader:
             return
         if self.in_traceback and not stripped:
             return  # Python prints none inside a traceback; Jupyter and pastes add them
+        if self.in_traceback and _HIDDEN_FRAMES.match(stripped):
+            return  # frames left out: Colab's "5 frames", IPython's "[... skipping hidden 1 frame]", "..."
         if not self.in_traceback and line.startswith((" ", "\t")) and _FRAME.match(line):
             # A paste that lost its "Traceback (most recent call last):" header still has frames.
             self.in_traceback = True
@@ -323,10 +352,21 @@ class _Reader:
         if exc is None and _LEVEL.match(stripped):
             exc = _EXC.match(_LEVEL.sub("", stripped, count=1))
         what = _CPP_WHAT.match(line) if exc is None else None
-        if exc or what:
+        untyped = None
+        if exc is None and what is None and self.in_traceback and self.named_type \
+                and not _IPYTHON_LEFTOVER.match(stripped):
+            untyped = self.named_type[0]  # the message under a Jupyter header, its type left out
+        if exc or what or untyped:
+            self.named_type = None
+            if untyped:
+                kind, message = untyped, stripped
+            elif exc:
+                kind, message = exc["type"], (exc["msg"] or "").strip()
+            else:
+                kind, message = "c10::Error", what["msg"].strip()
             block = ExceptionBlock(
-                type=exc["type"] if exc else "c10::Error",
-                message=(exc["msg"] or "").strip() if exc else what["msg"].strip(),
+                type=kind,
+                message=message,
                 frames=self.frames if self.in_traceback else [],
                 code=self.code if self.in_traceback else [],
                 line_no=number,
@@ -545,6 +585,7 @@ def _parse_stream(source: str | bytes | IO[str] | IO[bytes] | Iterable[str], kee
                 number += 1
     total_lines = number - 1
 
+    reader.close()
     blocks = list(reader.exceptions)
     _assign_roles(blocks)
     return Parsed(blocks, list(reader.kept), list(reader.logs), total_lines, total_chars, list(reader.frame_lines))
