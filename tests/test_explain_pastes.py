@@ -244,6 +244,32 @@ def test_colab_frames_are_frames():
     assert first(text) == "embedding-index-out-of-range"
 
 
+def test_vllm_and_ray_log_prefixes_are_stripped_like_a_launchers():
+    """vLLM logs every line of a traceback as `ERROR MM-DD HH:MM:SS [file.py:N] ...`, and its (and
+    Ray's) worker processes prefix their output with `(EngineCore pid=N)`."""
+    from torchdoctor.kb.parse import normalize_line
+
+    prefix = "(EngineCore pid=12244) ERROR 07-15 21:01:01 [core.py:1240] "
+    text = "\n".join(prefix + line for line in (
+        "Traceback (most recent call last):",
+        '  File "/venv/lib/python3.12/site-packages/vllm/v1/executor/multiproc_executor.py", line 394, in get_response',
+        "    raise RuntimeError(",
+        "RuntimeError: Worker failed with error 'CUDA error: an illegal memory access was encountered",
+        "CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be "
+        "incorrect.",
+    ))
+    final = parse(text).final
+    assert final.type == "RuntimeError" and final.frames == [
+        "/venv/lib/python3.12/site-packages/vllm/v1/executor/multiproc_executor.py:394 in get_response"]
+    assert "asynchronously reported" in final.message
+    assert normalize_line("INFO 04-01 23:46:56 [engine.py:160] torch.OutOfMemoryError: CUDA out of memory.") == \
+        "torch.OutOfMemoryError: CUDA out of memory."
+    assert normalize_line("(RayWorkerWrapper pid=3, ip=10.0.0.1) ValueError: x") == "ValueError: x"
+    # Words in brackets are not a process tag: only `name key=value` is.
+    for line in ("(see above) RuntimeError: boom", "(most recent call first):", "ERROR: [Errno 98] in use"):
+        assert normalize_line(line) == line
+
+
 def _rich_traceback(width: int) -> str:
     """A traceback drawn by rich itself (as typer and Hugging Face tools print it), with locals."""
     import io

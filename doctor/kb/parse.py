@@ -29,6 +29,8 @@ _PREFIX = re.compile(
     r"|\d+:\s(?=\S)"  # 0: (torchrun --role/--tee short form, srun -l)
     r"|\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?(?:\s*[-|]\s*|\s+)"  # 2024-05-01 12:00:00,123 -
     r"|[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+\s+\S+:\d+\]\s"  # glog: W0501 12:00:00.123 1234 file.cpp:12]
+    r"|\([A-Za-z][\w-]*(?:,? \w+=[\w.:-]+)+\)\s"  # vLLM/Ray process: (EngineCore pid=12), (RayWorkerWrapper pid=3, ip=10.0.0.1)
+    r"|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? \[[\w./-]+:\d+\] ?"  # vLLM: ERROR 07-15 21:01:01 [core.py:12]
     r")+"
 )
 
@@ -52,11 +54,13 @@ _TRACEBACK = re.compile(r"^\s*(?:(?:\^C)?(?:Original )?Traceback \(most recent c
 _IPYTHON_LEFTOVER = re.compile(r"^(?:-*>\s*\d+|\d+\s|\S+\.pyx?\b.* in |<ipython-input|(?:Cell|Input) In\b)")
 # What Colab and IPython put between frames where they hid some: not the end of the traceback.
 _HIDDEN_FRAMES = re.compile(r"^(?:\d+ frames?|\.\.\.|\[\.\.\. skipping (?:hidden )?\d+ frames?\])$")
-_FRAME = re.compile(r'^\s+File "(?P<file>[^"]+)", line (?P<line>\d+)(?:,? in (?P<func>.+))?')
+# Indented by Python; inside a traceback a paste that lost the indentation still has frames.
+_FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)(?:,? in (?P<func>.+))?')
 # Stack dumps of a live or hung process: faulthandler ("Thread 0x... (most recent call first):",
 # frames as `File "x.py", line 12 in wait`) and py-spy ("Thread 123 (idle): "MainThread"", frames
 # as `    wait (threading.py:320)`).
 _DUMP_HEADER = re.compile(r"^\s*(?:(?:Current )?[Tt]hread 0x[0-9a-fA-F]+ \(most recent call first\):"
+                          r"|Timeout \(\d+:\d\d:\d\d(?:\.\d+)?\)!$"  # faulthandler.dump_traceback_later
                           r"|Stack \(most recent call first\):|Thread (?:0x[0-9a-fA-F]+|\d+) \((?:active|idle)[^)]*\))")
 _PYSPY_FRAME = re.compile(r"^\s+(?P<func>[\w<>.]+) \((?P<file>[^()\s]+):(?P<line>\d+)\)\s*$")
 _EXC = re.compile(
@@ -324,7 +328,7 @@ class _Reader:
             return  # Python prints none inside a traceback; Jupyter and pastes add them
         if self.in_traceback and _HIDDEN_FRAMES.match(stripped):
             return  # frames left out: Colab's "5 frames", IPython's "[... skipping hidden 1 frame]", "..."
-        if not self.in_traceback and line.startswith((" ", "\t")) and _FRAME.match(line):
+        if not self.in_traceback and _FRAME.match(line):
             # A paste that lost its "Traceback (most recent call last):" header still has frames.
             self.in_traceback = True
             self.headerless = True
