@@ -56,6 +56,15 @@ _IPYTHON_LEFTOVER = re.compile(r"^(?:-*>\s*\d+|\d+\s|\S+\.pyx?\b.* in |<ipython-
 _HIDDEN_FRAMES = re.compile(r"^(?:\d+ frames?|\.\.\.|\[\.\.\. skipping (?:hidden )?\d+ frames?\])$")
 # Indented by Python; inside a traceback a paste that lost the indentation still has frames.
 _FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)(?:,? in (?P<func>.+))?')
+def _frame(line: str) -> re.Match[str] | None:
+    """A traceback's frame line. One that lost its indentation must name its function: TorchScript
+    quotes source in its messages as `File "x.py", line 12` at the start of a line."""
+    m = _FRAME.match(line)
+    if m is not None and not m["func"] and not line[:1].isspace():
+        return None
+    return m
+
+
 # Stack dumps of a live or hung process: faulthandler ("Thread 0x... (most recent call first):",
 # frames as `File "x.py", line 12 in wait`) and py-spy ("Thread 123 (idle): "MainThread"", frames
 # as `    wait (threading.py:320)`).
@@ -328,14 +337,14 @@ class _Reader:
             return  # Python prints none inside a traceback; Jupyter and pastes add them
         if self.in_traceback and _HIDDEN_FRAMES.match(stripped):
             return  # frames left out: Colab's "5 frames", IPython's "[... skipping hidden 1 frame]", "..."
-        if not self.in_traceback and _FRAME.match(line):
+        if not self.in_traceback and _frame(line):
             # A paste that lost its "Traceback (most recent call last):" header still has frames.
             self.in_traceback = True
             self.headerless = True
             self.frames = []
             self.code = []
         if self.in_traceback:
-            m = _FRAME.match(line) or _PYSPY_FRAME.match(line)
+            m = _frame(line) or _PYSPY_FRAME.match(line)
             if m:
                 frame = f"{m['file']}:{m['line']} in {(m['func'] or '?').strip()}"
                 self.frames.append(frame)
