@@ -379,6 +379,38 @@ def test_bare_message_without_its_type_is_answered():
     assert matches and matches[0].id == "shape-mismatch-matmul" and matches[0].confidence >= CONFIDENT
 
 
+@pytest.mark.parametrize("cut,cause", [
+    ("RuntimeError: CUDA error: device-side assert trig", "cuda-device-side-assert"),  # inside a word
+    ("ValueError: Attempting to unscale FP16 gr", "amp-unscale-fp16-params"),
+    ("Traceback (most recent call last):\n  File \"train.py\", line 9, in <module>\n    out = emb(ids)\n"
+     "RuntimeError: Expected tensor for argument #1 'indices' to have one of the follo", "embedding-indices-not-integer"),
+    ("grad can be implicitly created only for sc", "backward-non-scalar-output"),  # a bare message
+])
+def test_a_message_cut_short_is_read_from_the_words_it_still_has(cut, cause):
+    matches = explain(cut)
+    assert matches and matches[0].id == cause and matches[0].confidence >= CONFIDENT, \
+        [(m.id, round(m.confidence, 2)) for m in matches]
+
+
+def test_a_cut_message_that_several_causes_begin_with_gives_possible_causes_only():
+    parsed = parse("RuntimeError: Error(s) in loading state_dict for Net:")
+    assert explain(parsed) == []
+    ids = [p.id for p in possible_causes(parsed, [])]
+    assert "state-dict-key-mismatch" in ids and "state-dict-size-mismatch" in ids
+
+
+def test_a_whole_message_or_too_short_a_head_is_not_read_as_cut():
+    from torchdoctor.kb.matcher import _with_cut_hits
+
+    # Too little left to name anything.
+    assert _with_cut_hits(parse("RuntimeError: CUDA error: "), KB, [], 1.0) == []
+    # The message is not where the text ends: nothing was cut.
+    assert _with_cut_hits(parse("RuntimeError: CUDA error: device-side assert trig\n\nany idea why?"), KB, [], 1.0) == []
+    # Another failure's whole message that begins like this one's.
+    other = "RuntimeError: CUDA error: an illegal instruction was encountered"
+    assert "cuda-illegal-memory-access" not in [m.id for m in explain(other, include_weak=True)]
+
+
 def test_a_message_inside_prose_beside_other_exceptions_is_weaker_evidence():
     text = ("an earlier run said mat1 and mat2 shapes cannot be multiplied (2x15 and 16x32) somewhere\n\n"
             "Traceback (most recent call last):\n  File \"run.py\", line 3, in <module>\n"
@@ -528,8 +560,9 @@ def test_a_message_written_as_a_template_is_read_from_its_fixed_words(text, entr
 
 
 def test_fixed_words_in_part_or_beside_a_whole_message_are_not_enough():
-    # Too few of the message's fixed words: nothing.
-    assert first("RuntimeError: The size of tensor a must match the size of tensor b") is None
+    # Too few of the message's fixed words, and not its head cut short (which is read: torch 0.3 said
+    # "The size of tensor a must match the size of tensor b at non-singleton dimension 0"): nothing.
+    assert first("RuntimeError: tensor a must match tensor b") is None
     # A message matched as written always outranks another's fixed words, which are then not read.
     text = ("RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 7.79 GiB total capacity)\n"
             "earlier: The size of tensor a (N) must match the size of tensor b (M) at non-singleton dimension D")
