@@ -559,6 +559,28 @@ def test_a_message_written_as_a_template_is_read_from_its_fixed_words(text, entr
     assert matches[0].confidence <= 0.6
 
 
+@pytest.mark.parametrize("retyped,printed,entry", [
+    ("runtimeerror: cudnn error: cudnn_status_execution_failed",
+     "RuntimeError: cuDNN error: CUDNN_STATUS_EXECUTION_FAILED", "cudnn-execution-failed"),
+    ("RUNTIMEERROR: CUDA ERROR: DEVICE-SIDE ASSERT TRIGGERED",
+     "RuntimeError: CUDA error: device-side assert triggered", "cuda-device-side-assert"),
+    ("runtimeerror: cuda error: device-side assert triggered",
+     "RuntimeError: CUDA error: device-side assert triggered", "cuda-device-side-assert"),
+    ("oserror: [winerror 1455] paging file too small", "OSError: [WinError 1455] paging file too small",
+     "windows-pagefile-too-small"),
+])
+def test_a_whole_message_in_another_letter_case_is_a_modest_answer(retyped, printed, entry):
+    matches = explain(retyped)
+    assert matches and matches[0].id == entry and matches[0].confidence <= 0.65, matches[:2]
+    # As printed, the same message is a fuller answer.
+    assert explain(printed)[0].confidence > matches[0].confidence
+
+
+def test_a_letter_case_reading_needs_the_whole_pattern_not_its_words():
+    # The words of the cuDNN status, but not the status itself.
+    assert first("cudnn status: execution failed") is None
+
+
 def test_fixed_words_in_part_or_beside_a_whole_message_are_not_enough():
     # Too few of the message's fixed words, and not its head cut short (which is read: torch 0.3 said
     # "The size of tensor a must match the size of tensor b at non-singleton dimension 0"): nothing.

@@ -340,6 +340,36 @@ def _template_hit(pattern: Pattern, lits: Any, stacks: dict[str, _Haystack]) -> 
     return None
 
 
+def _folded_hit(pattern: Pattern, lits: Any, stacks: dict[str, _Haystack]) -> Hit | None:
+    """The whole message in another letter case ("runtimeerror: cuda error: cudnn_status_execution_failed",
+    a title typed in lower case): the pattern itself, matched without regard to case, where its
+    fixed words are too short for `_template_hit` to read. Its type and frame conditions cannot be
+    checked against a retyped line, so a pattern that has them is left out."""
+    if pattern.ignore_case or pattern.exception_type or pattern.frame or not lits:
+        return None
+    stack = stacks["line"]  # every line of a paste, the exception lines among them
+    if not stack.items:
+        return None
+    folded = _FOLDED.get(lits)
+    if folded is None:
+        folded = _FOLDED[lits] = tuple(tuple(lit.lower() for lit in group) for group in lits)
+    if not stack.contains_all(folded, True):
+        return None
+    key = (pattern.matched_regex, True, True)
+    rx = _COMPILED.get(key)
+    if rx is None:
+        rx = _COMPILED[key] = re.compile(pattern.matched_regex, re.IGNORECASE | re.MULTILINE)
+    found = stack.last_match(rx)
+    if found is None:
+        return None
+    (line_no, text), m = found
+    return Hit("line", line_no, text.splitlines()[0][:300] if text else text, TEMPLATE_WEIGHT * pattern.weight,
+               _captures(m))
+
+
+_FOLDED: dict[Any, tuple[tuple[str, ...], ...]] = {}
+
+
 # A message the paste cut off: its head must hold this many characters of a pattern's fixed words,
 # and the words left after the last of them no more than CUT_TAIL_CHARS (a variable part the cut fell in).
 CUT_MIN_CHARS = 20
@@ -521,7 +551,9 @@ def _match_all(parsed: Parsed, kb: KnowledgeBase) -> list[Match]:
         # read from its fixed words, and only then (it never outranks a message matched whole).
         for head in silent:
             for pattern, lits in zip(head.patterns, head.literals):
-                hit = _template_hit(pattern, lits, stacks) if pattern.scope == "exception" else None
+                hit = None
+                if pattern.scope == "exception":
+                    hit = _template_hit(pattern, lits, stacks) or _folded_hit(pattern, lits, stacks)
                 if hit is not None:
                     scored.append((head, [hit], hit.strength * (FOREIGN_WEIGHT if foreign else 1.0)))
                     break
