@@ -480,6 +480,9 @@ def test_other_forms_of_an_entrys_words_are_the_same_words():
     assert tokens("num_workers pin_memory cu118") == ["num_workers", "pin_memory", "cu118"]
     # "is" and "was" are stop words, not "i" and "wa".
     assert tokens("this was slow") == ["slow"]
+    # What a contraction leaves of its verb, and a thread's small talk, say nothing about the cause.
+    assert tokens("I don't think it's the firewall, and we've checked that it doesn't hang") == ["firewall", "check",
+                                                                                                  "hang"]
 
 
 def test_nothing_in_common_gets_no_possible_cause():
