@@ -301,7 +301,7 @@ class _Reader:
         current = self.current
         if current is not None:
             # Continuation of an exception message: non-empty lines that start nothing new.
-            if stripped and not _MESSAGE_STOP.match(line) and not _TRACEBACK.match(line) \
+            if stripped and not _MESSAGE_STOP.match(line) and not ("Traceback" in line and _TRACEBACK.match(line)) \
                     and current.message.count("\n") < MAX_MESSAGE_LINES and len(current.message) < MAX_MESSAGE_CHARS \
                     and not _EXC.match(stripped):
                 current.message += "\n" + stripped
@@ -309,7 +309,7 @@ class _Reader:
                 return
             self.current = None
 
-        header = _TRACEBACK.match(line)
+        header = _TRACEBACK.match(line) if "Traceback" in line else None  # (a substring test first: every line comes here)
         if header:
             self._close_named()
             if header["ipython"]:
