@@ -340,6 +340,132 @@ def _template_hit(pattern: Pattern, lits: Any, stacks: dict[str, _Haystack]) -> 
     return None
 
 
+def _folded_hit(pattern: Pattern, lits: Any, stacks: dict[str, _Haystack]) -> Hit | None:
+    """The whole message in another letter case ("runtimeerror: cuda error: cudnn_status_execution_failed",
+    a title typed in lower case): the pattern itself, matched without regard to case, where its
+    fixed words are too short for `_template_hit` to read. Its type and frame conditions cannot be
+    checked against a retyped line, so a pattern that has them is left out."""
+    if pattern.ignore_case or pattern.exception_type or pattern.frame or not lits:
+        return None
+    stack = stacks["line"]  # every line of a paste, the exception lines among them
+    if not stack.items:
+        return None
+    folded = _FOLDED.get(lits)
+    if folded is None:
+        folded = _FOLDED[lits] = tuple(tuple(lit.lower() for lit in group) for group in lits)
+    if not stack.contains_all(folded, True):
+        return None
+    key = (pattern.matched_regex, True, True)
+    rx = _COMPILED.get(key)
+    if rx is None:
+        rx = _COMPILED[key] = re.compile(pattern.matched_regex, re.IGNORECASE | re.MULTILINE)
+    found = stack.last_match(rx)
+    if found is None:
+        return None
+    (line_no, text), m = found
+    return Hit("line", line_no, text.splitlines()[0][:300] if text else text, TEMPLATE_WEIGHT * pattern.weight,
+               _captures(m))
+
+
+_FOLDED: dict[Any, tuple[tuple[str, ...], ...]] = {}
+
+
+# A message the paste cut off: its head must hold this many characters of a pattern's fixed words,
+# and the words left after the last of them no more than CUT_TAIL_CHARS (a variable part the cut fell in).
+CUT_MIN_CHARS = 20
+CUT_TAIL_CHARS = 40
+CUT_WORDS_CHARS = 200  # no fixed word of a pattern is longer: where a cut word can begin
+
+
+def _cut_message(parsed: Parsed) -> tuple[str, str | None, int] | None:
+    """The text's last line, when it ends with an exception's message or is a bare message, as
+    (message, exception type or None, line): where a title, or a paste that stopped short, cut it."""
+    if not parsed.lines:
+        return None
+    last_no, last = parsed.lines[-1]
+    if not last.strip():
+        return None
+    final = parsed.final
+    if final is not None and final.text.splitlines()[-1].strip() == last.strip():
+        return _squeeze(final.text) if "\n" in final.text else final.text, final.type, final.line_no
+    if parsed.exceptions:
+        return None  # the last line is not the exception's: the text was not cut inside it
+    return last.strip(), None, last_no
+
+
+def _cut_inside(groups: Any, text: str) -> float:
+    """How many characters of the pattern's fixed words, in order, the text holds before it ends
+    inside the pattern (0 when it does not: a word missing midway, or all of them there)."""
+    pos = 0
+    held = 0
+    for k, group in enumerate(groups):
+        found = None
+        for lit in group:
+            i = text.find(lit, pos)
+            if i >= 0 and (found is None or i < found[0]):
+                found = (i, i + len(lit))
+        if found is not None:
+            pos = found[1]
+            held += min(len(lit) for lit in group)
+            continue
+        tail = text[pos:].rstrip(" \t")[-CUT_WORDS_CHARS:]
+        # The cut fell inside this group's words ("... to have s": the longest end of the text that
+        # begins one of them), or in the variable part before them.
+        need = max(1, CUT_MIN_CHARS - held)
+        inside = max((_cut_word(tail, lit, need) for lit in group), default=0)
+        if inside:
+            return held + inside
+        # A variable part cut short is short, and a cut leaves no closing bracket, quote or full stop
+        # at the end ("... (required by node)" is a whole message that lacks the pattern's words).
+        return held if k and len(tail) <= CUT_TAIL_CHARS and not tail.endswith((")", "]", "}", "'", '"', ".")) else 0
+    return 0
+
+
+def _cut_word(tail: str, word: str, need: int) -> int:
+    """The length of the longest end of `tail` that begins `word`, if it is `need` long at least."""
+    if len(tail) < need or len(word) < need or tail[-need:] not in word:
+        return 0  # (what runs for almost every pattern: one substring test)
+    i = tail.find(word[0], max(0, len(tail) - len(word)))
+    while 0 <= i <= len(tail) - need:
+        if word.startswith(tail[i:]):
+            return len(tail) - i
+        i = tail.find(word[0], i + 1)
+    return 0
+
+
+def _with_cut_hits(parsed: Parsed, kb: KnowledgeBase, scored: list[tuple[Head, list[Hit], float]],
+                   foreign: float) -> list[tuple[Head, list[Hit], float]]:
+    """A message cut short (by a title's length, a paste that stopped, a terminal's last line) is
+    read from the fixed words it still holds. It names its failure only when those words belong
+    to one entry alone; shared by several ("Error(s) in loading state_dict for Net:"), each is a
+    possible cause."""
+    cut = _cut_message(parsed)
+    if cut is None:
+        return scored
+    text, kind, line_no = cut
+    found: dict[str, tuple[Head, float]] = {}
+    for head in kb.heads.values():
+        for pattern, lits in zip(head.patterns, head.literals):
+            if pattern.scope != "exception" or pattern.weight < TEMPLATE_MIN_WEIGHT or pattern.frame or not lits:
+                continue
+            if pattern.exception_type and not (kind and re.search(pattern.exception_type, kind)):
+                continue
+            if _cut_inside(lits, text) >= CUT_MIN_CHARS:
+                strength = TEMPLATE_WEIGHT * pattern.weight
+                if head.id not in found or found[head.id][1] < strength:
+                    found[head.id] = (head, strength)
+    if not found:
+        return scored
+    alone = len(found) == 1
+    out = {h.id: (h, hits, c) for h, hits, c in scored}
+    for head, strength in found.values():
+        strength = (strength if alone else min(strength, UNTYPED_WEIGHT)) * foreign
+        hit = Hit("line", line_no, text.splitlines()[0][:300], strength, {})
+        if head.id not in out or out[head.id][2] < strength:
+            out[head.id] = (head, [hit] + (out[head.id][1] if head.id in out else []), strength)
+    return list(out.values())
+
+
 # Another framework's error (TensorFlow, Paddle, Caffe, MXNet, JAX, MindSpore) can share words with a
 # PyTorch failure (CUBLAS_STATUS_EXECUTION_FAILED, "Assertion failed"), but the causes and fixes in
 # the knowledge base are PyTorch's: such a text gets possible causes, not answers.
@@ -425,10 +551,14 @@ def _match_all(parsed: Parsed, kb: KnowledgeBase) -> list[Match]:
         # read from its fixed words, and only then (it never outranks a message matched whole).
         for head in silent:
             for pattern, lits in zip(head.patterns, head.literals):
-                hit = _template_hit(pattern, lits, stacks) if pattern.scope == "exception" else None
+                hit = None
+                if pattern.scope == "exception":
+                    hit = _template_hit(pattern, lits, stacks) or _folded_hit(pattern, lits, stacks)
                 if hit is not None:
                     scored.append((head, [hit], hit.strength * (FOREIGN_WEIGHT if foreign else 1.0)))
                     break
+    if not any(c >= CONFIDENT for _, _, c in scored):
+        scored = _with_cut_hits(parsed, kb, scored, FOREIGN_WEIGHT if foreign else 1.0)
     scored = _refine(scored)
     matches: list[Match] = []
     for head, hits, confidence in scored:
