@@ -992,3 +992,67 @@ def test_openmmlabs_collect_env_printed_as_a_dict_is_read():
     facts = load("mmcv3071-jeonhyunsik-a100-mig-dict-env-cut.txt")
     assert facts.torch.version == "1.10.1" and facts.nvidia.gpus[0].name == "NVIDIA A100-SXM4-80GB MIG 3g.40gb"
     assert facts.toolchain.gcc_version == "9.4.0"
+
+
+# --------------------------------------------------------------------------- batch 5's dev classes
+
+def test_a_hand_written_bullet_list_without_colons_is_read_and_quiet():
+    # "* pytorch 1.7.0", "* gpu rtx 3060ti", "* Is CUDA available: Yes" (pytorch#51344): a healthy Windows box.
+    name = "pt51344-mobassir94-handwritten-bullets-win10-torch170-cu110-3060ti.txt"
+    facts = load(name)
+    assert facts.torch.version == "1.7.0" and facts.torch.cuda_available is True
+    assert facts.python.version == "3.8.5"
+    assert [(g.name, g.compute_capability) for g in facts.nvidia.gpus] == [("rtx 3060ti", "8.6")]
+    assert not [f for f in findings(name).values() if f.status is Status.ERROR]
+
+
+def test_the_same_bullets_with_a_cu102_torch_on_an_ampere_card_are_te202(tmp_path):
+    facts = load_text("my setup:\n* python 3.8.5\n* pytorch 1.7.0+cu102\n* gpu rtx3090\n", tmp_path)
+    assert facts.nvidia.gpus[0].compute_capability == "8.6"
+    assert {f.code: f for f in run_env_checks(facts)}["TE202"].status is Status.ERROR
+
+
+def test_bulleted_prose_is_not_a_key_value_line(tmp_path):
+    with pytest.raises(Exception):
+        load_text("Notes:\n* pytorch 1.7 crashes on start\n* gpu memory is fine\n", tmp_path)
+
+
+@pytest.mark.parametrize("line, name", [("GPU3090\uff0c", "RTX 3090"), ("- GPU: 1080 Ti", "GTX 1080 Ti"),
+                                         ("GPU 4090", "RTX 4090")])
+def test_a_gpu_named_by_its_model_number_alone(line, name, tmp_path):
+    gpus = load_text(f"{line}\nPyTorch version: 2.0.1+cu117\n", tmp_path).nvidia.gpus
+    assert [g.name for g in gpus] == [name] and gpus[0].compute_capability
+
+
+def test_a_conda_install_line_without_its_command_gives_torch_and_its_cuda_build():
+    # The checklist answered "pytorch: python=3.7 pytorch==1.7.0 cudatoolkit=10.1 torchvision -c pytorch"
+    # beside "GPU3090" and `nvcc -V` glued to its command (std14): the CUDA 10.1 build has no sm_86.
+    name = "std14-liutianyi00-handwritten-3090-nvsmi124-nvcc124-torch170-cudatoolkit101.txt"
+    facts = load(name)
+    assert (facts.torch.version, facts.torch.cuda, facts.toolchain.nvcc_version) == ("1.7.0", "10.1", "12.4")
+    assert findings(name)["TE202"].status is Status.ERROR
+
+
+def test_the_same_install_line_with_a_cuda_11_toolkit_is_quiet(tmp_path):
+    text = "GPU: RTX 3090\nconda: python=3.8 pytorch==1.7.1 cudatoolkit=11.0 torchvision -c pytorch\n"
+    facts = load_text(text, tmp_path)
+    assert facts.torch.cuda == "11.0"
+    assert {f.code: f for f in run_env_checks(facts)}["TE202"].status is Status.OK
+
+
+def test_a_conda_install_line_off_the_pytorch_channel_does_not_say_the_build(tmp_path):
+    # conda-forge's CUDA builds accept a range of cudatoolkit versions: the toolkit is not the build.
+    text = "GPU: RTX 3090\nconda install pytorch==1.10.0 cudatoolkit=11.3 -c conda-forge\n"
+    facts = load_text(text, tmp_path)
+    assert facts.torch.version == "1.10.0" and not known(facts.torch.cuda)
+
+
+def test_sglang_check_env_cut_before_its_pytorch_line_is_read(tmp_path):
+    name = "sglang19687-iyastreb-check-env-trailing-spaces-8xh100-cut.txt"
+    facts = load(name)
+    assert len(facts.nvidia.gpus) == 8 and facts.nvidia.gpus[0].compute_capability == "9.0"
+    assert facts.torch.cuda_available is True
+    assert not [f for f in findings(name).values() if f.status is Status.ERROR]
+    # "CUDA available:" alone, without the GPU row, is no report.
+    with pytest.raises(Exception):
+        load_text("CUDA available: True\nsomething else\n", tmp_path)
