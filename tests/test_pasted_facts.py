@@ -1056,3 +1056,35 @@ def test_sglang_check_env_cut_before_its_pytorch_line_is_read(tmp_path):
     # "CUDA available:" alone, without the GPU row, is no report.
     with pytest.raises(Exception):
         load_text("CUDA available: True\nsomething else\n", tmp_path)
+
+
+def test_the_paths_a_paste_shows_name_its_system():
+    # `pip show torch` / `pip show torchvision` on a Linux box (tt-forge-fe#1544): Location is a POSIX
+    # site-packages, and a +cpu torch (no macOS wheel has a local tag) makes it Linux, where PyPI's
+    # untagged torchvision is the CUDA build that cannot load beside it.
+    name = "ttforge1544-sraguram-pipshow-torch270cpu-tv0220.txt"
+    assert load(name).python.system == "Linux"
+    assert findings(name)["TE103"].status is Status.ERROR
+
+
+def test_the_same_pip_show_from_a_windows_venv_is_quiet(tmp_path):
+    text = (REPORTS / "ttforge1544-sraguram-pipshow-torch270cpu-tv0220.txt").read_text()
+    text = re.sub(r"Location: \S+", r"Location: C:\\venv\\Lib\\site-packages", text)
+    text = re.sub(r"\(venv\) \S+\$", "(venv) PS C:\\\\work>", text)
+    facts = load_text(text, tmp_path)
+    assert facts.python.system == "Windows"
+    assert {f.code: f for f in run_env_checks(facts)}["TE103"].status is Status.OK
+
+
+@pytest.mark.parametrize("text, torch, system", [
+    ('File "/usr/local/lib/python3.11/dist-packages/torchvision/__init__.py"', None, "Linux"),
+    ('File "C:\\Users\\fan\\AppData\\Local\\Programs\\Python\\Python39\\lib\\threading.py"', None, "Windows"),
+    ("/Users/me/miniconda3/lib/python3.9/site-packages/torch", None, "Darwin"),
+    ("Location: /opt/venv/lib/python3.10/site-packages", "2.7.0+cpu", "Linux"),
+    # An untagged torch in a POSIX site-packages could be macOS's: no claim.
+    ("Location: /opt/venv/lib/python3.10/site-packages", "2.7.0", None),
+    # Paths of two systems disagree: no claim.
+    ("/home/me/x.py and C:\\Users\\me\\y.py", None, None),
+])
+def test_system_from_paths(text, torch, system):
+    assert pasted.system_from_paths(text, torch) == system

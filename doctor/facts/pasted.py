@@ -847,6 +847,31 @@ def torch_import_error(lines: list[str]) -> dict[str, Any] | None:
     return None
 
 
+# The paths a paste shows (pip show's Location, traceback frames, a prompt) say which OS it came from.
+_WINDOWS_PATH = re.compile(r"(?<![\w/])[A-Za-z]:\\(?:[^\\\s\"'<>|]+\\)*[^\\\s\"'<>|]*")
+_DEBIAN_PACKAGES = re.compile(r"(?<![\w.])/(?:[\w.@+-]+/)*lib/python[23](?:\.\d+)?/dist-packages\b")
+_POSIX_PACKAGES = re.compile(r"(?<![\w.])/(?:[\w.@+-]+/)*lib/python[23]\.\d+/site-packages\b")
+_LINUX_ONLY = re.compile(r"(?<![\w.])/home/[\w.-]+/|(?<![\w.])/root/|\blinux-gnu\.so\b")
+_MAC_ONLY = re.compile(r"(?<![\w.])/Users/[\w.-]+/|(?<![\w.])/opt/homebrew/|\bdarwin\.so\b")
+
+
+def system_from_paths(text: str, torch_version: str | None) -> str | None:
+    """The OS the paste's paths belong to, or None when they say nothing or disagree. Debian's
+    dist-packages and /home/<user> are Linux; /Users/<user> and Homebrew are macOS; a drive letter is
+    Windows. A plain .../lib/python3.X/site-packages is Linux or macOS: Linux when torch carries a
+    local build tag (+cpu, +cu121, +rocm), which only Linux and Windows wheels have."""
+    said = set()
+    if _WINDOWS_PATH.search(text):
+        said.add("Windows")
+    if _DEBIAN_PACKAGES.search(text) or _LINUX_ONLY.search(text):
+        said.add("Linux")
+    if _MAC_ONLY.search(text):
+        said.add("Darwin")
+    if not said and _POSIX_PACKAGES.search(text) and re.search(r"\+(?:cpu|cu\d+|rocm)", torch_version or ""):
+        said.add("Linux")
+    return said.pop() if len(said) == 1 else None
+
+
 def fact_set(facts: dict[str, Any], section: str, key: str) -> bool:
     return key in facts.get(section, {})
 
@@ -993,6 +1018,10 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
 
     if not kinds:
         return None
+    if not fact_set(facts, "python", "system"):
+        system = system_from_paths(text, facts.get("torch", {}).get("version"))
+        if system:
+            _fill(facts, "python", {"system": system})
     if partial and facts.get("packages", {}).get("distributions"):
         facts["packages"]["distributions_partial"] = True
     facts["meta"] = {"source": collect_env_text.SOURCE if kinds == ["collect_env report"] else "paste"}
