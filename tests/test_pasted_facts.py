@@ -1088,3 +1088,17 @@ def test_the_same_pip_show_from_a_windows_venv_is_quiet(tmp_path):
 ])
 def test_system_from_paths(text, torch, system):
     assert pasted.system_from_paths(text, torch) == system
+
+
+def test_an_official_torchaudio_beside_nvidias_jetson_torch_is_te103():
+    # pytorch/audio#2731: PyPI's torchaudio 0.12.0 (built against the 1.12 release) beside JetPack's
+    # torch 1.12.0a0+2c916ef.nv22.3: the undefined symbol at import.
+    te103 = findings("audio2731-yilinw92-jetson-xaviernx-torch112nv-torchaudio0120.txt")["TE103"]
+    assert te103.status is Status.ERROR and "NVIDIA's build" in te103.message
+    assert "git+https://github.com/pytorch/audio.git@v0.12.0" in " ".join(te103.fix.commands)
+
+
+def test_a_torchaudio_built_from_source_beside_the_same_torch_is_quiet(tmp_path):
+    name = "audio2731-yilinw92-jetson-xaviernx-torch112nv-torchaudio0120.txt"
+    text = (REPORTS / name).read_text().replace("torchaudio==0.12.0", "torchaudio==0.12.0a0+2c916ef")
+    assert checked(text, tmp_path)["TE103"].status is Status.OK
