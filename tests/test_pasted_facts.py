@@ -1102,3 +1102,38 @@ def test_a_torchaudio_built_from_source_beside_the_same_torch_is_quiet(tmp_path)
     name = "audio2731-yilinw92-jetson-xaviernx-torch112nv-torchaudio0120.txt"
     text = (REPORTS / name).read_text().replace("torchaudio==0.12.0", "torchaudio==0.12.0a0+2c916ef")
     assert checked(text, tmp_path)["TE103"].status is Status.OK
+
+
+YOLO_DEVICE_ERROR = """Ultralytics YOLOv8.2.54 \U0001f680 Python-3.9.13 torch-{torch}
+Traceback (most recent call last):
+  File "C:\\Users\\fan\\rookieai\\main.py", line 310, in run
+    results = model.predict(frame, device=0, half=True)
+  File "C:\\Users\\fan\\.pyenv\\pyenv-win\\versions\\3.9.13\\lib\\site-packages\\ultralytics\\utils\\torch_utils.py", line 191, in select_device
+    raise ValueError(
+ValueError: Invalid CUDA 'device=0' requested. Use 'device=cpu' or pass valid CUDA device(s) if available, i.e. 'device=0' or 'device=0,1,2,3' for Multi-GPU.
+
+torch.cuda.is_available(): False
+torch.cuda.device_count(): 0
+os.environ['CUDA_VISIBLE_DEVICES']: None
+"""
+
+
+def test_a_cpu_build_beside_the_code_asking_for_a_cuda_device_is_a_hedged_te203(tmp_path):
+    te203 = checked(YOLO_DEVICE_ERROR.format(torch="2.2.0+cpu"), tmp_path)["TE203"]
+    assert te203.status is Status.WARNING and "asked for a CUDA device" in te203.message
+    assert "map_location='cpu'" in te203.fix.summary
+
+
+def test_the_same_request_with_a_cuda_build_is_no_te203_verdict(tmp_path):
+    # A CUDA build that cannot see a device is the driver's or the container's story, not TE203's.
+    assert checked(YOLO_DEVICE_ERROR.format(torch="2.2.0+cu121"), tmp_path)["TE203"].status is not Status.WARNING
+
+
+@pytest.mark.parametrize("text", [
+    "RuntimeError: Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False. If you are "
+    "running on a CPU-only machine, please use torch.load with map_location=torch.device('cpu') to map your storages to the CPU.",
+    "AssertionError: Invalid CUDA '--device 0' requested, use '--device cpu' or pass valid CUDA device(s)",
+    "AssertionError: CUDA unavailable, invalid device 0 requested",
+])
+def test_the_wordings_of_a_cuda_device_request_are_read(text):
+    assert [s.kind for s in torch_warnings.interpret(torch_warnings.find(text))] == ["cuda-asked"]
