@@ -1094,7 +1094,7 @@ def test_an_official_torchaudio_beside_nvidias_jetson_torch_is_te103():
     # pytorch/audio#2731: PyPI's torchaudio 0.12.0 (built against the 1.12 release) beside JetPack's
     # torch 1.12.0a0+2c916ef.nv22.3: the undefined symbol at import.
     te103 = findings("audio2731-yilinw92-jetson-xaviernx-torch112nv-torchaudio0120.txt")["TE103"]
-    assert te103.status is Status.ERROR and "NVIDIA's build" in te103.message
+    assert te103.status is Status.WARNING and "NVIDIA's build" in te103.message and "BUILD_VERSION" in te103.message
     assert "git+https://github.com/pytorch/audio.git@v0.12.0" in " ".join(te103.fix.commands)
 
 

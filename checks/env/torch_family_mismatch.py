@@ -286,12 +286,16 @@ def _build_label(build: str | None) -> str:
         Example("warning", {"packages": {"distributions": [
             {**torch_dist("torch", "2.5.1"), "requires": ["triton==3.1.0; platform_system == \"Linux\""]},
             torch_dist("triton", "3.2.0")]}}, "torch's own triton pin", contains="triton==3.1.0"),
-        Example("error", {"packages": {"distributions": [
+        Example("warning", {"packages": {"distributions": [
             torch_dist("torch", "1.12.0a0+2c916ef.nv22.3"), {**torch_dist("torchaudio", "0.12.0"), "requires": []}]}},
-            "PyPI's torchaudio beside NVIDIA's Jetson torch (pytorch/audio#2731)", contains="NVIDIA's build"),
+            "PyPI's torchaudio beside NVIDIA's Jetson torch (pytorch/audio#2731); a hedged warning, since Jetson's "
+            "from-source builds may carry the release version", contains="NVIDIA's build"),
         Example("ok", {"packages": {"distributions": [
             torch_dist("torch", "1.12.0a0+2c916ef.nv22.3"), {**torch_dist("torchaudio", "0.12.0a0+2c916ef"), "requires": []}]}},
             "torchaudio built from source beside the same torch"),
+        Example("error", {"packages": {"distributions": [
+            torch_dist("torch", "2.1.0a0+git7bcf7da"), {**torch_dist("torchvision", "0.16.0"), "requires": []}]}},
+            "PyPI's torchvision beside a torch built from source", contains="a source build"),
         Example("skip", {"packages": {"distributions": [torch_dist("torch", "2.13.0")]}}),
     ],
 )
@@ -432,11 +436,16 @@ def _judge(facts):
             continue
         if rule is not None and _release_binary_beside_another_torch(d, rule[1], torch_text):
             from_source.append(d)
-            problems.append((Status.ERROR, f"{d.name} {d.version} is an official release, whose compiled library is "
-                             f"built against the official torch {_minor(torch_text)} release (its wheel pins that "
-                             f"exact version); torch {torch_text} is "
-                             f"{_not_release(torch_text)}, so that library does not load beside it ('undefined symbol' "
-                             f"or 'operator {d.name}::... does not exist')", d.name, ()))
+            nvidia = _not_release(torch_text).startswith("NVIDIA")
+            # NVIDIA's Jetson instructions build torchvision from source with BUILD_VERSION=0.x.0, which
+            # looks like the release: beside NVIDIA's torch the version alone cannot tell them apart.
+            hedge = (f"; unless this {d.name} was built from source here with BUILD_VERSION set, as NVIDIA's "
+                     "Jetson instructions do" if nvidia else "")
+            problems.append((Status.WARNING if nvidia else Status.ERROR,
+                             f"{d.name} {d.version} is an official release version, whose wheel is built against the "
+                             f"official torch {_minor(torch_text)} release and pins that exact version; torch "
+                             f"{torch_text} is {_not_release(torch_text)}, so that library does not load beside it "
+                             f"('undefined symbol' or 'operator {d.name}::... does not exist'){hedge}", d.name, ()))
             continue
         build = builds.get(d.name)
         other, other_source = _family_build(build) if build is not None else (_build_of(flavour(d.version)),
