@@ -1191,3 +1191,17 @@ def test_nvcc_flags_wrapped_by_a_terminal_are_the_whole_arch_list(tmp_path):
     # Prose below the flags is not more of them.
     prose = text.replace("\n  - CuDNN 8.0.5", "\nThe build then fails:")
     assert load_text(prose, tmp_path).torch.arch_list[-1] == "sm_86"
+
+
+def test_nightlies_of_one_day_pair_whatever_their_version_numbers():
+    # pytorch#46794: torchvision's nightly version lagged torch's (0.8.0.dev20201023 beside 1.8.0.dev20201023);
+    # they were built together. The GPU is the problem there, not the pair.
+    found = findings("pt46794-3dtopo-nightly-cu102-3090-sm86-warning-pip-lines.txt")
+    assert found["TE103"].status is Status.OK and found["TE202"].status is Status.ERROR
+
+
+def test_nightlies_of_different_days_are_te103(tmp_path):
+    text = (REPORTS / "pt46794-3dtopo-nightly-cu102-3090-sm86-warning-pip-lines.txt").read_text()
+    text = text.replace("torchvision==0.8.0.dev20201023", "torchvision==0.8.0.dev20201002")
+    te103 = checked(text, tmp_path)["TE103"]
+    assert te103.status is Status.ERROR and "nightly of 20201002" in te103.message
