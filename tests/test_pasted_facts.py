@@ -1205,3 +1205,16 @@ def test_nightlies_of_different_days_are_te103(tmp_path):
     text = text.replace("torchvision==0.8.0.dev20201023", "torchvision==0.8.0.dev20201002")
     te103 = checked(text, tmp_path)["TE103"]
     assert te103.status is Status.ERROR and "nightly of 20201002" in te103.message
+
+
+def test_a_report_cut_before_its_cuda_line_takes_the_build_from_the_version_tag(tmp_path):
+    # oobabooga#791 stops at "CUDA used to bui": "2.0.0+cpu" still says the build has no CUDA.
+    assert load("oobabooga791-shm132-cpu-build-cut.txt").torch.cuda is None
+    text = "Collecting environment information...\nPyTorch version: 2.1.0+cu121\nIs debug build: False\n"
+    assert load_text(text, tmp_path).torch.cuda == "12.1"
+    # An untagged version says nothing about the build: unknown, with the reason.
+    untagged = load_text(text.replace("+cu121", ""), tmp_path)
+    assert not known(untagged.torch.cuda)
+    # A CUDA line the report does print wins over the tag.
+    both = load_text(text + "CUDA used to build PyTorch: 12.1\n", tmp_path)
+    assert both.torch.cuda == "12.1"

@@ -471,6 +471,11 @@ def parse(text: str) -> dict[str, Any]:
         cuda = values.get("CUDA used to build PyTorch")
         if cuda is not None:
             torch["cuda"] = cuda.strip() if _given(cuda) else None
+        else:
+            # Cut before its CUDA line: the version's local tag names the build ("2.0.0+cpu", "2.1.0+cu121").
+            tag = re.search(r"\+(?:cu(\d+)(\d)|(cpu))\b", version)
+            if tag:
+                torch["cuda"] = None if tag.group(3) else f"{tag.group(1)}.{tag.group(2)}"
         hip = values.get("ROCM used to build PyTorch")
         if hip is not None:
             torch["hip"] = hip.strip() if _given(hip) else None
