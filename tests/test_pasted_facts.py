@@ -1218,3 +1218,23 @@ def test_a_report_cut_before_its_cuda_line_takes_the_build_from_the_version_tag(
     # A CUDA line the report does print wins over the tag.
     both = load_text(text + "CUDA used to build PyTorch: 12.1\n", tmp_path)
     assert both.torch.cuda == "12.1"
+
+
+@pytest.mark.parametrize("shown, cc", [("GeForce RTX 208...", "7.5"), ("Tesla V100-SXM2...", "7.0"),
+                                       ("GeForce GTX 108...", "6.1"),
+                                       # What is left could be several models of different capability.
+                                       ("NVIDIA GeForce ...", None), ("NVIDIA A10...", None)])
+def test_a_name_nvidia_smi_cut_short_keeps_its_compute_capability_when_only_one_fits(shown, cc):
+    from torchdoctor.facts import collect_env_text
+
+    assert collect_env_text.truncated_compute_capability(shown) == cc
+
+
+def test_old_nvidia_smi_with_cut_names_is_judged_and_quiet_on_a_fitting_build(tmp_path):
+    # learnable-triangulation#80: nvidia-smi 418 prints "GeForce RTX 208..." for four RTX 2080 Ti.
+    name = "learnable-tri80-samleo8-2080ti-smi-418.txt"
+    assert [g.compute_capability for g in load(name).nvidia.gpus] == ["7.5"] * 4
+    text = (REPORTS / name).read_text() + "\n$ pip freeze\ntorch=={torch}\ntorchvision=={vision}\n"
+    cuda8 = checked(text.format(torch="1.0.0+cu80", vision="0.2.1"), tmp_path)["TE202"]
+    assert cuda8.status is Status.ERROR  # CUDA 8 predates Turing
+    assert checked(text.format(torch="1.5.0+cu101", vision="0.6.0+cu101"), tmp_path)["TE202"].status is Status.OK

@@ -269,6 +269,24 @@ def _gpu_patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
     return tuple((re.compile(p["pattern"], re.I), p["cc"]) for p in load("gpu_names")["patterns"])
 
 
+def truncated_compute_capability(shown: str) -> str | None:
+    """The compute capability of a name nvidia-smi cut short ("GeForce RTX 208..."), when every model
+    the shown part can still be (RTX 2080, 2080 Ti, 2080 SUPER) has the same one; None otherwise."""
+    stem = shown[:-3].rstrip() if shown.endswith("...") else None
+    if not stem:
+        return None
+    for pattern, cc in _gpu_patterns():
+        m = pattern.search(stem)
+        if m and m.end() < len(stem):  # the model is whole, something follows it ("Tesla V100-SXM2...")
+            return cc
+    if not re.search(r"\d{2,3}$", stem):
+        return None
+    digits = len(re.search(r"\d+$", stem).group(0))
+    ccs = {cc for tail in range(10 ** (4 - digits)) if 4 - digits > 0
+           for cc in [compute_capability(f"{stem}{tail:0{4 - digits}d}")] if cc}
+    return ccs.pop() if len(ccs) == 1 else None
+
+
 def named_gpu(name: str, index: int) -> dict[str, Any]:
     """A GPU named in a paste, with its compute capability where the name tells it."""
     gpu: dict[str, Any] = {"index": index, "name": name}

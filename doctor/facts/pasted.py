@@ -187,6 +187,8 @@ def nvidia_smi(lines: list[str]) -> dict[str, Any] | None:
                 cc = collect_env_text.compute_capability(name)
                 if cc:
                     gpu["compute_capability"] = cc
+            elif cc := collect_env_text.truncated_compute_capability(name):
+                gpu["compute_capability"] = cc  # "GeForce RTX 208...": a 2080 of some kind, 7.5 all
             if not any(x["index"] == gpu["index"] for x in gpus):
                 gpus.append(gpu)
     if "driver_version" not in nvidia:
