@@ -1238,3 +1238,23 @@ def test_old_nvidia_smi_with_cut_names_is_judged_and_quiet_on_a_fitting_build(tm
     cuda8 = checked(text.format(torch="1.0.0+cu80", vision="0.2.1"), tmp_path)["TE202"]
     assert cuda8.status is Status.ERROR  # CUDA 8 predates Turing
     assert checked(text.format(torch="1.5.0+cu101", vision="0.6.0+cu101"), tmp_path)["TE202"].status is Status.OK
+
+
+ENV_LIST_WITH_FAMILY = """### Environment
+- OS: Ubuntu 22.04
+- Python version: 3.10.12
+- PyTorch version: 2.1.0+cu121
+- torchvision version: {vision}
+- GPU: NVIDIA GeForce RTX 3090
+"""
+
+
+def test_an_environment_lists_torchvision_line_is_a_package_for_te103(tmp_path):
+    found = checked(ENV_LIST_WITH_FAMILY.format(vision="0.15.2+cu118"), tmp_path)
+    assert found["TE103"].status is Status.ERROR and "torchvision 0.15.2+cu118" in found["TE103"].message
+
+
+def test_the_same_list_with_the_matching_torchvision_is_quiet(tmp_path):
+    facts = load_text(ENV_LIST_WITH_FAMILY.format(vision="0.16.0+cu121"), tmp_path)
+    assert facts.packages.distributions_partial is True  # it names what the writer chose, not all
+    assert {f.code: f for f in run_env_checks(facts)}["TE103"].status is Status.OK
