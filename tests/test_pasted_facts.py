@@ -1258,3 +1258,20 @@ def test_the_same_list_with_the_matching_torchvision_is_quiet(tmp_path):
     facts = load_text(ENV_LIST_WITH_FAMILY.format(vision="0.16.0+cu121"), tmp_path)
     assert facts.packages.distributions_partial is True  # it names what the writer chose, not all
     assert {f.code: f for f in run_env_checks(facts)}["TE103"].status is Status.OK
+
+
+def test_a_conda_install_asking_for_a_cuda_the_release_was_never_built_for_leaves_the_build_unknown(tmp_path):
+    # pytorch#69202: 'conda install -c pytorch pytorch=1.9.0 torchvision cudatoolkit=11.3' - 1.9.0 had
+    # CUDA 10.2 and 11.1 builds only, so conda fell back to the CPU build: not a CUDA 11.3 one.
+    text = "GPU: RTX 3090\nconda install -c pytorch pytorch==1.9.0 torchvision cudatoolkit=11.3\n"
+    facts = load_text(text, tmp_path)
+    assert facts.torch.version == "1.9.0" and not known(facts.torch.cuda)
+
+
+def test_a_conda_install_that_failed_installed_nothing(tmp_path):
+    text = ("GPU: RTX 3090\nconda install pytorch==1.7.0 cudatoolkit=10.1 -c pytorch\nCollecting package metadata: done\n"
+            "Solving environment: failed\n\nPackagesNotFoundError: The following packages are not available from "
+            "current channels:\n\n  - pytorch==1.7.0\n")
+    facts = load_text(text, tmp_path)
+    assert not known(facts.get("torch.version")) and not known(facts.get("torch.cuda"))
+    assert facts.nvidia.gpus[0].name == "RTX 3090"  # the rest of the paste still reads
