@@ -1292,3 +1292,21 @@ def test_a_report_pasted_from_its_library_lines_takes_torch_from_them(tmp_path):
     na = "Collecting environment information...\nPyTorch version: N/A\nIs debug build: N/A\n" \
          "Versions of relevant libraries:\n[pip3] numpy==1.26.4\n[pip3] torch==2.2.0+cu121\n[conda] Could not collect\n"
     assert not known(load_text(na, tmp_path).get("torch.version"))
+
+
+def test_a_version_print_scripts_gpu_device_name_is_the_gpu(tmp_path):
+    # vllm-production-stack#528 prints 'PyTorch version:', 'CUDA version:' ... 'GPU device name:'; the
+    # stored report stops before that last line, so it is added here as the script prints it.
+    text = ((REPORTS / "vllmprodstack528-alexaseyev-print-script-vllm092-torch270cu126-5090-cut.txt").read_text()
+            + ": ['sm_50', 'sm_60', 'sm_70', 'sm_75', 'sm_80', 'sm_86', 'sm_90']\nCUDA available: True\n"
+            "GPU device name: NVIDIA GeForce RTX 5090\nNumber of GPUs: 1\n")
+    assert checked(text, tmp_path)["TE202"].status is Status.ERROR
+    assert checked(text.replace("+cu126", "+cu128").replace("CUDA version: 12.6", "CUDA version: 12.8"),
+                   tmp_path)["TE202"].status is Status.OK
+
+
+def test_a_repl_printing_the_device_name_gives_the_gpu(tmp_path):
+    text = ">>> import torch\n>>> torch.__version__\n'2.2.0+cu118'\n>>> torch.cuda.get_device_name(0)\n'NVIDIA GeForce RTX 5080'\n"
+    facts = load_text(text, tmp_path)
+    assert facts.nvidia.gpus[0].name == "NVIDIA GeForce RTX 5080"
+    assert {f.code: f for f in run_env_checks(facts)}["TE202"].status is Status.ERROR
