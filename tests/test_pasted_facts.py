@@ -992,3 +992,321 @@ def test_openmmlabs_collect_env_printed_as_a_dict_is_read():
     facts = load("mmcv3071-jeonhyunsik-a100-mig-dict-env-cut.txt")
     assert facts.torch.version == "1.10.1" and facts.nvidia.gpus[0].name == "NVIDIA A100-SXM4-80GB MIG 3g.40gb"
     assert facts.toolchain.gcc_version == "9.4.0"
+
+
+# --------------------------------------------------------------------------- batch 5's dev classes
+
+def test_a_hand_written_bullet_list_without_colons_is_read_and_quiet():
+    # "* pytorch 1.7.0", "* gpu rtx 3060ti", "* Is CUDA available: Yes" (pytorch#51344): a healthy Windows box.
+    name = "pt51344-mobassir94-handwritten-bullets-win10-torch170-cu110-3060ti.txt"
+    facts = load(name)
+    assert facts.torch.version == "1.7.0" and facts.torch.cuda_available is True
+    assert facts.python.version == "3.8.5"
+    assert [(g.name, g.compute_capability) for g in facts.nvidia.gpus] == [("rtx 3060ti", "8.6")]
+    assert not [f for f in findings(name).values() if f.status is Status.ERROR]
+
+
+def test_the_same_bullets_with_a_cu102_torch_on_an_ampere_card_are_te202(tmp_path):
+    facts = load_text("my setup:\n* python 3.8.5\n* pytorch 1.7.0+cu102\n* gpu rtx3090\n", tmp_path)
+    assert facts.nvidia.gpus[0].compute_capability == "8.6"
+    assert {f.code: f for f in run_env_checks(facts)}["TE202"].status is Status.ERROR
+
+
+def test_bulleted_prose_is_not_a_key_value_line(tmp_path):
+    with pytest.raises(Exception):
+        load_text("Notes:\n* pytorch 1.7 crashes on start\n* gpu memory is fine\n", tmp_path)
+
+
+@pytest.mark.parametrize("line, name", [("GPU3090\uff0c", "RTX 3090"), ("- GPU: 1080 Ti", "GTX 1080 Ti"),
+                                         ("GPU 4090", "RTX 4090")])
+def test_a_gpu_named_by_its_model_number_alone(line, name, tmp_path):
+    gpus = load_text(f"{line}\nPyTorch version: 2.0.1+cu117\n", tmp_path).nvidia.gpus
+    assert [g.name for g in gpus] == [name] and gpus[0].compute_capability
+
+
+def test_a_conda_install_line_without_its_command_gives_torch_and_its_cuda_build():
+    # The checklist answered "pytorch: python=3.7 pytorch==1.7.0 cudatoolkit=10.1 torchvision -c pytorch"
+    # beside "GPU3090" and `nvcc -V` glued to its command (std14): the CUDA 10.1 build has no sm_86.
+    name = "std14-liutianyi00-handwritten-3090-nvsmi124-nvcc124-torch170-cudatoolkit101.txt"
+    facts = load(name)
+    assert (facts.torch.version, facts.torch.cuda, facts.toolchain.nvcc_version) == ("1.7.0", "10.1", "12.4")
+    assert findings(name)["TE202"].status is Status.ERROR
+
+
+def test_the_same_install_line_with_a_cuda_11_toolkit_is_quiet(tmp_path):
+    text = "GPU: RTX 3090\nconda: python=3.8 pytorch==1.7.1 cudatoolkit=11.0 torchvision -c pytorch\n"
+    facts = load_text(text, tmp_path)
+    assert facts.torch.cuda == "11.0"
+    assert {f.code: f for f in run_env_checks(facts)}["TE202"].status is Status.OK
+
+
+def test_a_conda_install_line_off_the_pytorch_channel_does_not_say_the_build(tmp_path):
+    # conda-forge's CUDA builds accept a range of cudatoolkit versions: the toolkit is not the build.
+    text = "GPU: RTX 3090\nconda install pytorch==1.10.0 cudatoolkit=11.3 -c conda-forge\n"
+    facts = load_text(text, tmp_path)
+    assert facts.torch.version == "1.10.0" and not known(facts.torch.cuda)
+
+
+def test_sglang_check_env_cut_before_its_pytorch_line_is_read(tmp_path):
+    name = "sglang19687-iyastreb-check-env-trailing-spaces-8xh100-cut.txt"
+    facts = load(name)
+    assert len(facts.nvidia.gpus) == 8 and facts.nvidia.gpus[0].compute_capability == "9.0"
+    assert facts.torch.cuda_available is True
+    assert not [f for f in findings(name).values() if f.status is Status.ERROR]
+    # "CUDA available:" alone, without the GPU row, is no report.
+    with pytest.raises(Exception):
+        load_text("CUDA available: True\nsomething else\n", tmp_path)
+
+
+def test_the_paths_a_paste_shows_name_its_system():
+    # `pip show torch` / `pip show torchvision` on a Linux box (tt-forge-fe#1544): Location is a POSIX
+    # site-packages, and a +cpu torch (no macOS wheel has a local tag) makes it Linux, where PyPI's
+    # untagged torchvision is the CUDA build that cannot load beside it.
+    name = "ttforge1544-sraguram-pipshow-torch270cpu-tv0220.txt"
+    assert load(name).python.system == "Linux"
+    assert findings(name)["TE103"].status is Status.ERROR
+
+
+def test_the_same_pip_show_from_a_windows_venv_is_quiet(tmp_path):
+    text = (REPORTS / "ttforge1544-sraguram-pipshow-torch270cpu-tv0220.txt").read_text()
+    text = re.sub(r"Location: \S+", r"Location: C:\\venv\\Lib\\site-packages", text)
+    text = re.sub(r"\(venv\) \S+\$", "(venv) PS C:\\\\work>", text)
+    facts = load_text(text, tmp_path)
+    assert facts.python.system == "Windows"
+    assert {f.code: f for f in run_env_checks(facts)}["TE103"].status is Status.OK
+
+
+@pytest.mark.parametrize("text, torch, system", [
+    ('File "/usr/local/lib/python3.11/dist-packages/torchvision/__init__.py"', None, "Linux"),
+    ('File "C:\\Users\\fan\\AppData\\Local\\Programs\\Python\\Python39\\lib\\threading.py"', None, "Windows"),
+    ("/Users/me/miniconda3/lib/python3.9/site-packages/torch", None, "Darwin"),
+    ("Location: /opt/venv/lib/python3.10/site-packages", "2.7.0+cpu", "Linux"),
+    # An untagged torch in a POSIX site-packages could be macOS's: no claim.
+    ("Location: /opt/venv/lib/python3.10/site-packages", "2.7.0", None),
+    # Paths of two systems disagree: no claim.
+    ("/home/me/x.py and C:\\Users\\me\\y.py", None, None),
+])
+def test_system_from_paths(text, torch, system):
+    assert pasted.system_from_paths(text, torch) == system
+
+
+def test_an_official_torchaudio_beside_nvidias_jetson_torch_is_te103():
+    # pytorch/audio#2731: PyPI's torchaudio 0.12.0 (built against the 1.12 release) beside JetPack's
+    # torch 1.12.0a0+2c916ef.nv22.3: the undefined symbol at import.
+    te103 = findings("audio2731-yilinw92-jetson-xaviernx-torch112nv-torchaudio0120.txt")["TE103"]
+    assert te103.status is Status.WARNING and "NVIDIA's build" in te103.message and "BUILD_VERSION" in te103.message
+    assert "git+https://github.com/pytorch/audio.git@v0.12.0" in " ".join(te103.fix.commands)
+
+
+def test_a_torchaudio_built_from_source_beside_the_same_torch_is_quiet(tmp_path):
+    name = "audio2731-yilinw92-jetson-xaviernx-torch112nv-torchaudio0120.txt"
+    text = (REPORTS / name).read_text().replace("torchaudio==0.12.0", "torchaudio==0.12.0a0+2c916ef")
+    assert checked(text, tmp_path)["TE103"].status is Status.OK
+
+
+YOLO_DEVICE_ERROR = """Ultralytics YOLOv8.2.54 \U0001f680 Python-3.9.13 torch-{torch}
+Traceback (most recent call last):
+  File "C:\\Users\\fan\\rookieai\\main.py", line 310, in run
+    results = model.predict(frame, device=0, half=True)
+  File "C:\\Users\\fan\\.pyenv\\pyenv-win\\versions\\3.9.13\\lib\\site-packages\\ultralytics\\utils\\torch_utils.py", line 191, in select_device
+    raise ValueError(
+ValueError: Invalid CUDA 'device=0' requested. Use 'device=cpu' or pass valid CUDA device(s) if available, i.e. 'device=0' or 'device=0,1,2,3' for Multi-GPU.
+
+torch.cuda.is_available(): False
+torch.cuda.device_count(): 0
+os.environ['CUDA_VISIBLE_DEVICES']: None
+"""
+
+
+def test_a_cpu_build_beside_the_code_asking_for_a_cuda_device_is_a_hedged_te203(tmp_path):
+    te203 = checked(YOLO_DEVICE_ERROR.format(torch="2.2.0+cpu"), tmp_path)["TE203"]
+    assert te203.status is Status.WARNING and "asked for a CUDA device" in te203.message
+    assert "map_location='cpu'" in te203.fix.summary
+
+
+def test_the_same_request_with_a_cuda_build_is_no_te203_verdict(tmp_path):
+    # A CUDA build that cannot see a device is the driver's or the container's story, not TE203's.
+    assert checked(YOLO_DEVICE_ERROR.format(torch="2.2.0+cu121"), tmp_path)["TE203"].status is not Status.WARNING
+
+
+@pytest.mark.parametrize("text", [
+    "RuntimeError: Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False. If you are "
+    "running on a CPU-only machine, please use torch.load with map_location=torch.device('cpu') to map your storages to the CPU.",
+    "AssertionError: Invalid CUDA '--device 0' requested, use '--device cpu' or pass valid CUDA device(s)",
+    "AssertionError: CUDA unavailable, invalid device 0 requested",
+])
+def test_the_wordings_of_a_cuda_device_request_are_read(text):
+    assert [s.kind for s in torch_warnings.interpret(torch_warnings.find(text))] == ["cuda-asked"]
+
+
+# --------------------------------------------------------------------------- what pasting does to the text
+# Each dev report, decorated the way mail clients, notebooks and GitHub do, must read to the same verdicts.
+
+def _wrap(text: str, width: int = 80) -> str:
+    import textwrap
+
+    return "\n".join(textwrap.fill(line, width, break_long_words=False, break_on_hyphens=False)
+                     if len(line) > width else line for line in text.split("\n"))
+
+
+DECORATIONS = {
+    "wrapped at a space": _wrap,
+    "quoted": lambda t: "\n".join("> " + line for line in t.split("\n")),
+    "in <pre>": lambda t: "<pre>" + t + "</pre>",
+    "trailing spaces": lambda t: "\n".join(line + "      " for line in t.split("\n")),
+}
+
+
+def _verdicts(facts: Facts) -> list[tuple[str, str]]:
+    return sorted((f.code, f.status.value) for f in run_env_checks(facts)
+                  if f.status in (Status.ERROR, Status.WARNING))
+
+
+@pytest.mark.parametrize("name", [
+    "lunar279-arlok123-pip-resolver-torchaudio202cu117-vs-torch1110cu113.txt",  # pip's resolver line
+    "pt80637-zou3519-cudnn-832-vs-803-ld-library-path.txt",  # torch's cuDNN incompatibility
+    "xformers874-almog-co-warning-built-201-have-210cu121-checklist.txt",  # xFormers' built-for
+    "pt100974-martin4r-collect-env-traceback-libcurand.txt",  # a traceback frame of torch/__init__.py
+    "a1111-9321-xiazixin-banner-py3112-torch1131-no-wheel.txt",  # sys.version and pip's no-wheel
+    "pt69202-kiesi1991-conda-pytorch190-cudatoolkit113-cpu-build.txt",  # a conda install command
+    "apex1171-aihaoc-torch160-cu102-nvcc90-build-log-cut.txt",  # apex's refusal
+    "pt182250-makanu-v100-cc-list-warnings-only.txt",  # torch 2.7's CC list
+    "mmdet4736-ufukertenli-mmcv-env-nvcc100-torch-cu110.txt",  # OpenMMLab's env with torch's config
+])
+@pytest.mark.parametrize("decoration", sorted(DECORATIONS))
+def test_a_decorated_paste_reads_to_the_same_verdicts(name, decoration, tmp_path):
+    text = (REPORTS / name).read_text(encoding="utf-8")
+    assert _verdicts(load_text(DECORATIONS[decoration](text), tmp_path)) == _verdicts(load(name))
+
+
+def test_nvcc_flags_wrapped_by_a_terminal_are_the_whole_arch_list(tmp_path):
+    # Wrapped mid-list, the first line alone would pass for a list that ends at sm_60 (no sm_86).
+    text = ("PyTorch built with:\n  - CUDA Runtime 11.1\n  - NVCC architecture flags: -gencode;arch=compute_37,code=sm_37;"
+            "-gencode;arch=compute_50,code=sm_50;-gencode;arch=compute_60,code=sm_60\n;-gencode;arch=compute_70,code=sm_70;"
+            "-gencode;arch=compute_75,code=sm_75;-gencode;arch=compute_80,code=sm_80;-gencode;arch=compute_86,code=sm_86\n"
+            "  - CuDNN 8.0.5\nGPU 0: GeForce RTX 3090\nCUDA available: True\nPyTorch: 1.9.0\n")
+    facts = load_text(text, tmp_path)
+    assert facts.torch.arch_list[-1] == "sm_86"
+    assert {f.code: f for f in run_env_checks(facts)}["TE202"].status is Status.OK
+    # Prose below the flags is not more of them.
+    prose = text.replace("\n  - CuDNN 8.0.5", "\nThe build then fails:")
+    assert load_text(prose, tmp_path).torch.arch_list[-1] == "sm_86"
+
+
+def test_nightlies_of_one_day_pair_whatever_their_version_numbers():
+    # pytorch#46794: torchvision's nightly version lagged torch's (0.8.0.dev20201023 beside 1.8.0.dev20201023);
+    # they were built together. The GPU is the problem there, not the pair.
+    found = findings("pt46794-3dtopo-nightly-cu102-3090-sm86-warning-pip-lines.txt")
+    assert found["TE103"].status is Status.OK and found["TE202"].status is Status.ERROR
+
+
+def test_nightlies_of_different_days_are_te103(tmp_path):
+    text = (REPORTS / "pt46794-3dtopo-nightly-cu102-3090-sm86-warning-pip-lines.txt").read_text()
+    text = text.replace("torchvision==0.8.0.dev20201023", "torchvision==0.8.0.dev20201002")
+    te103 = checked(text, tmp_path)["TE103"]
+    assert te103.status is Status.ERROR and "nightly of 20201002" in te103.message
+
+
+def test_a_report_cut_before_its_cuda_line_takes_the_build_from_the_version_tag(tmp_path):
+    # oobabooga#791 stops at "CUDA used to bui": "2.0.0+cpu" still says the build has no CUDA.
+    assert load("oobabooga791-shm132-cpu-build-cut.txt").torch.cuda is None
+    text = "Collecting environment information...\nPyTorch version: 2.1.0+cu121\nIs debug build: False\n"
+    assert load_text(text, tmp_path).torch.cuda == "12.1"
+    # An untagged version says nothing about the build: unknown, with the reason.
+    untagged = load_text(text.replace("+cu121", ""), tmp_path)
+    assert not known(untagged.torch.cuda)
+    # A CUDA line the report does print wins over the tag.
+    both = load_text(text + "CUDA used to build PyTorch: 12.1\n", tmp_path)
+    assert both.torch.cuda == "12.1"
+
+
+@pytest.mark.parametrize("shown, cc", [("GeForce RTX 208...", "7.5"), ("Tesla V100-SXM2...", "7.0"),
+                                       ("GeForce GTX 108...", "6.1"),
+                                       # What is left could be several models of different capability.
+                                       ("NVIDIA GeForce ...", None), ("NVIDIA A10...", None)])
+def test_a_name_nvidia_smi_cut_short_keeps_its_compute_capability_when_only_one_fits(shown, cc):
+    from torchdoctor.facts import collect_env_text
+
+    assert collect_env_text.truncated_compute_capability(shown) == cc
+
+
+def test_old_nvidia_smi_with_cut_names_is_judged_and_quiet_on_a_fitting_build(tmp_path):
+    # learnable-triangulation#80: nvidia-smi 418 prints "GeForce RTX 208..." for four RTX 2080 Ti.
+    name = "learnable-tri80-samleo8-2080ti-smi-418.txt"
+    assert [g.compute_capability for g in load(name).nvidia.gpus] == ["7.5"] * 4
+    text = (REPORTS / name).read_text() + "\n$ pip freeze\ntorch=={torch}\ntorchvision=={vision}\n"
+    cuda8 = checked(text.format(torch="1.0.0+cu80", vision="0.2.1"), tmp_path)["TE202"]
+    assert cuda8.status is Status.ERROR  # CUDA 8 predates Turing
+    assert checked(text.format(torch="1.5.0+cu101", vision="0.6.0+cu101"), tmp_path)["TE202"].status is Status.OK
+
+
+ENV_LIST_WITH_FAMILY = """### Environment
+- OS: Ubuntu 22.04
+- Python version: 3.10.12
+- PyTorch version: 2.1.0+cu121
+- torchvision version: {vision}
+- GPU: NVIDIA GeForce RTX 3090
+"""
+
+
+def test_an_environment_lists_torchvision_line_is_a_package_for_te103(tmp_path):
+    found = checked(ENV_LIST_WITH_FAMILY.format(vision="0.15.2+cu118"), tmp_path)
+    assert found["TE103"].status is Status.ERROR and "torchvision 0.15.2+cu118" in found["TE103"].message
+
+
+def test_the_same_list_with_the_matching_torchvision_is_quiet(tmp_path):
+    facts = load_text(ENV_LIST_WITH_FAMILY.format(vision="0.16.0+cu121"), tmp_path)
+    assert facts.packages.distributions_partial is True  # it names what the writer chose, not all
+    assert {f.code: f for f in run_env_checks(facts)}["TE103"].status is Status.OK
+
+
+def test_a_conda_install_asking_for_a_cuda_the_release_was_never_built_for_leaves_the_build_unknown(tmp_path):
+    # pytorch#69202: 'conda install -c pytorch pytorch=1.9.0 torchvision cudatoolkit=11.3' - 1.9.0 had
+    # CUDA 10.2 and 11.1 builds only, so conda fell back to the CPU build: not a CUDA 11.3 one.
+    text = "GPU: RTX 3090\nconda install -c pytorch pytorch==1.9.0 torchvision cudatoolkit=11.3\n"
+    facts = load_text(text, tmp_path)
+    assert facts.torch.version == "1.9.0" and not known(facts.torch.cuda)
+
+
+def test_a_conda_install_that_failed_installed_nothing(tmp_path):
+    text = ("GPU: RTX 3090\nconda install pytorch==1.7.0 cudatoolkit=10.1 -c pytorch\nCollecting package metadata: done\n"
+            "Solving environment: failed\n\nPackagesNotFoundError: The following packages are not available from "
+            "current channels:\n\n  - pytorch==1.7.0\n")
+    facts = load_text(text, tmp_path)
+    assert not known(facts.get("torch.version")) and not known(facts.get("torch.cuda"))
+    assert facts.nvidia.gpus[0].name == "RTX 3090"  # the rest of the paste still reads
+
+
+def test_a_report_pasted_from_its_library_lines_takes_torch_from_them(tmp_path):
+    # pytorch#72957 pasted only "Versions of relevant libraries": torch 1.10.2 from pip, whose conda row
+    # is the CUDA 10.2 build; pytorch#106144's nightly carries its +cu118 tag.
+    facts = load("pt72957-safa-tail-only-cu102-conda.txt")
+    assert (facts.torch.version, facts.torch.cuda) == ("1.10.2", "10.2")
+    assert load("pt106144-ptrblck-libraries-only-nightly-cu118-v100-works.txt").torch.cuda == "11.8"
+    # With a GPU the build has no kernels for, TE202 now decides (the thread's A100 on CUDA 10.2).
+    text = ((REPORTS / "pt72957-safa-tail-only-cu102-conda.txt").read_text()
+            + "\n| NVIDIA-SMI 470.82.01    Driver Version: 470.82.01    CUDA Version: 11.4     |\n"
+            "|   0  A100-SXM4-40GB      On   | 00000000:07:00.0 Off |                    0 |\n")
+    assert checked(text, tmp_path)["TE202"].status is Status.ERROR
+    # "PyTorch version: N/A" is torch failing to import: the library lines do not stand in for it.
+    na = "Collecting environment information...\nPyTorch version: N/A\nIs debug build: N/A\n" \
+         "Versions of relevant libraries:\n[pip3] numpy==1.26.4\n[pip3] torch==2.2.0+cu121\n[conda] Could not collect\n"
+    assert not known(load_text(na, tmp_path).get("torch.version"))
+
+
+def test_a_version_print_scripts_gpu_device_name_is_the_gpu(tmp_path):
+    # vllm-production-stack#528 prints 'PyTorch version:', 'CUDA version:' ... 'GPU device name:'; the
+    # stored report stops before that last line, so it is added here as the script prints it.
+    text = ((REPORTS / "vllmprodstack528-alexaseyev-print-script-vllm092-torch270cu126-5090-cut.txt").read_text()
+            + ": ['sm_50', 'sm_60', 'sm_70', 'sm_75', 'sm_80', 'sm_86', 'sm_90']\nCUDA available: True\n"
+            "GPU device name: NVIDIA GeForce RTX 5090\nNumber of GPUs: 1\n")
+    assert checked(text, tmp_path)["TE202"].status is Status.ERROR
+    assert checked(text.replace("+cu126", "+cu128").replace("CUDA version: 12.6", "CUDA version: 12.8"),
+                   tmp_path)["TE202"].status is Status.OK
+
+
+def test_a_repl_printing_the_device_name_gives_the_gpu(tmp_path):
+    text = ">>> import torch\n>>> torch.__version__\n'2.2.0+cu118'\n>>> torch.cuda.get_device_name(0)\n'NVIDIA GeForce RTX 5080'\n"
+    facts = load_text(text, tmp_path)
+    assert facts.nvidia.gpus[0].name == "NVIDIA GeForce RTX 5080"
+    assert {f.code: f for f in run_env_checks(facts)}["TE202"].status is Status.ERROR
