@@ -515,6 +515,28 @@ def test_another_frameworks_error_is_not_answered_as_pytorchs():
           "cuDevicePrimaryCtxSetFlags in libcuda DSO; dlerror: /usr/lib/libcuda.so.1: undefined symbol: "
           "cuDevicePrimaryCtxSetFlags")
     assert first(tf) == "cuda-driver-symbol-missing"
+    # cuDNN's own API programmed directly (no framework at all): its status is not a PyTorch call's.
+    graph_api = ("Summary: cuDNN Backend Graph API builds the fused conv+bias operation graph, but every engine fails\n"
+                 "Finalizing execution plan...\n"
+                 "ALL engines fail execution plan finalization with CUDNN_STATUS_NOT_SUPPORTED (3000).\n")
+    assert first(graph_api) is None
+    assert first("RuntimeError: cuDNN error: CUDNN_STATUS_NOT_SUPPORTED. This error may appear if you passed in "
+                 "a non-contiguous input.") == "cudnn-execution-failed"
+
+
+def test_a_match_over_several_lines_is_judged_by_the_line_it_ends_on():
+    """A warning line is weaker evidence; a pattern that needs two lines (a generic build message
+    and, lines before, torch's extension build) is judged by where the message is, not where the
+    context began."""
+    build = ("D:\\envs\\lib\\site-packages\\torch\\utils\\cpp_extension.py:184: UserWarning: Error checking compiler "
+             "version for cl: [WinError 2] The system cannot find the file specified.\n"
+             "building 'my_ops._C' extension\n"
+             "error: Microsoft Visual C++ 14.0 is required. Get it with \"Microsoft Visual C++ Build Tools\"\n")
+    assert first(build) == "extension-build-error"
+    # The same message from any package pip builds, with no torch in sight: a possible cause only.
+    pip = "pip install -r requirements.txt\n" + build.splitlines()[-1] + "\n"
+    assert first(pip) is None
+    assert "extension-build-error" in [p.id for p in possible_causes(parse(pip), [])]
 
 
 def test_a_precise_cause_takes_the_place_of_the_generic_failure_it_explains():

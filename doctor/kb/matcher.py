@@ -262,7 +262,10 @@ def _hits_for(head: Head, parsed: Parsed, stacks: dict[str, _Haystack]) -> list[
         seen = 0
         for (line_no, text), m in stack.matches(rx, None if lits else LITERAL_FREE_CHARS):
             base = {"log": LOG_WEIGHT, "frame": FRAME_WEIGHT}.get(pattern.scope, LINE_WEIGHT)
-            if _WARNING_LINE.search(text) and pattern.scope == "line":
+            # A warning is weaker evidence. A match over several lines (a message and, lines away,
+            # what makes it this failure) is judged by the line where it ends.
+            said = m.group(0).rsplit("\n", 1)[-1] if "\n" in m.group(0) else text
+            if pattern.scope == "line" and _WARNING_LINE.search(said):
                 base = WARNING_LINE_WEIGHT
             hits.append(Hit(pattern.scope, line_no, text[:300], base * pattern.weight, _captures(m)))
             seen += 1
@@ -471,7 +474,9 @@ def _with_cut_hits(parsed: Parsed, kb: KnowledgeBase, scored: list[tuple[Head, l
 # the knowledge base are PyTorch's: such a text gets possible causes, not answers.
 FOREIGN_WEIGHT = 0.5
 _FOREIGN = re.compile(r"(?:\btensorflow[\\/.]|\bpaddle[\\/.]|/paddle/|\bcaffe(?:::|[\\/])|\bmxnet[\\/.]|\bjax(?:lib)?[\\/.]"
-                      r"|\bmindspore[\\/.]|\bkeras[\\/.]|\bonnxruntime[\\/.]|\bInvalidArgumentError\b|\bpaddle\.fluid)")
+                      r"|\bmindspore[\\/.]|\bkeras[\\/.]|\bonnxruntime[\\/.]|\bInvalidArgumentError\b|\bpaddle\.fluid"
+                      # cuDNN or MATLAB programmed directly: their statuses are not a PyTorch call's
+                      r"|cuDNN (?:Backend )?Graph API|\bcudnnBackend[A-Z]\w*|\bMATLAB\b)")
 # A driver-level failure (libcuda, the NVIDIA driver) is the same whichever framework met it.
 _DRIVER_LEVEL = re.compile(r"libcuda|\bdriver\b", re.IGNORECASE)
 # PyTorch/XLA's runtime lives under tensorflow/compiler/xla/xla_client: that path is PyTorch's too.
