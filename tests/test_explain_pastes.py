@@ -392,6 +392,15 @@ def test_a_message_cut_short_is_read_from_the_words_it_still_has(cut, cause):
         [(m.id, round(m.confidence, 2)) for m in matches]
 
 
+def test_a_message_that_runs_on_in_chinese_is_cut_where_the_chinese_begins():
+    text = ("刚接触PyTorch时,尝试手动修改参数时突然看到TypeError: cannot assign 'torch.cuda.FloatTensor' as "
+            "parameter的报错信息,这种挫败感我深有体会。\n后面还有一段话。")
+    matches = explain(text)
+    assert matches and matches[0].id == "module-parameter-assign-tensor", matches[:2]
+    # An English message with nothing of a pattern's head is not read as cut by the Chinese after it.
+    assert first("RuntimeError: something went wrong in my own code 的报错信息") is None
+
+
 def test_a_cut_message_that_several_causes_begin_with_gives_possible_causes_only():
     parsed = parse("RuntimeError: Error(s) in loading state_dict for Net:")
     assert explain(parsed) == []

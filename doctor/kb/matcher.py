@@ -380,15 +380,32 @@ CUT_TAIL_CHARS = 40
 CUT_WORDS_CHARS = 200  # no fixed word of a pattern is longer: where a cut word can begin
 
 
+def _first_cjk(text: str) -> int:
+    """Where the first Chinese character or CJK punctuation is, or -1. (A loop, not a regex: a
+    character class of the CJK range costs a millisecond to compile.)"""
+    if text.isascii():
+        return -1
+    for i, ch in enumerate(text):
+        if "\u4e00" <= ch <= "\u9fff" or "\u3000" <= ch <= "\u303f" or "\uff00" <= ch <= "\uffef":
+            return i
+    return -1
+
+
 def _cut_message(parsed: Parsed) -> tuple[str, str | None, int] | None:
     """The text's last line, when it ends with an exception's message or is a bare message, as
     (message, exception type or None, line): where a title, or a paste that stopped short, cut it."""
     if not parsed.lines:
         return None
     last_no, last = parsed.lines[-1]
+    final = parsed.final
+    if final is not None:
+        # An English message that runs on in Chinese ends where the Chinese begins: a blog quoting
+        # "TypeError: cannot assign 'torch.cuda.FloatTensor' as parameter的报错信息" cut it there.
+        cjk = _first_cjk(final.text)
+        if cjk >= CUT_MIN_CHARS and final.text[:cjk].isascii():
+            return final.text[:cjk].rstrip(), final.type, final.line_no
     if not last.strip():
         return None
-    final = parsed.final
     if final is not None and final.text.splitlines()[-1].strip() == last.strip():
         return _squeeze(final.text) if "\n" in final.text else final.text, final.type, final.line_no
     if parsed.exceptions:
