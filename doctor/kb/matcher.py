@@ -319,19 +319,30 @@ def _exception_hits(pattern: Pattern, lits: Any, parsed: Parsed, stacks: dict[st
 _NAMED_EXCEPTION = re.compile(r"(?<![\w.])(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Exit)\b")
 
 
+# Per pattern (its fixed words follow from it alone), those words in lower case, or () where a
+# reading from words does not apply: worked out once, not for every silent pattern of every text.
+_TEMPLATE_WORDS: dict[Pattern, tuple[tuple[str, ...], ...]] = {}
+_FOLDED_WORDS: dict[Pattern, tuple[tuple[str, ...], ...]] = {}
+
+
+def _folded_words(lits: Any) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(lit.lower() for lit in group) for group in lits)
+
+
 def _template_hit(pattern: Pattern, lits: Any, stacks: dict[str, _Haystack]) -> Hit | None:
     """The fixed words of a message whose variable parts were written differently: an article's
     `(pid(s) xxx)`, `{uri}`, `(N)` where PyTorch printed values, or another letter case. Only for a
     pattern that names its failure (weight >= TEMPLATE_MIN_WEIGHT) and whose fixed words are long
     enough to be that message and no other, all found in one line. A pattern that says what must
     not be there (a negative lookaround: "not torch's own library") cannot be read from its words."""
-    if pattern.weight < TEMPLATE_MIN_WEIGHT or not lits or pattern.exception_type or pattern.frame:
+    folded = _TEMPLATE_WORDS.get(pattern)
+    if folded is None:
+        eligible = (pattern.weight >= TEMPLATE_MIN_WEIGHT and lits and not pattern.exception_type
+                    and not pattern.frame and "(?!" not in pattern.regex and "(?<!" not in pattern.regex
+                    and sum(min(len(lit) for lit in group) for group in lits) >= TEMPLATE_MIN_CHARS)
+        folded = _TEMPLATE_WORDS[pattern] = _folded_words(lits) if eligible else ()
+    if not folded:
         return None
-    if "(?!" in pattern.regex or "(?<!" in pattern.regex:
-        return None
-    if sum(min(len(lit) for lit in group) for group in lits) < TEMPLATE_MIN_CHARS:
-        return None
-    folded = [[lit.lower() for lit in group] for group in lits]
     for scope in ("exception", "line"):
         stack = stacks[scope]
         if not stack.items or not stack.contains_all(folded, True):
@@ -348,15 +359,12 @@ def _folded_hit(pattern: Pattern, lits: Any, stacks: dict[str, _Haystack]) -> Hi
     a title typed in lower case): the pattern itself, matched without regard to case, where its
     fixed words are too short for `_template_hit` to read. Its type and frame conditions cannot be
     checked against a retyped line, so a pattern that has them is left out."""
-    if pattern.ignore_case or pattern.exception_type or pattern.frame or not lits:
-        return None
-    stack = stacks["line"]  # every line of a paste, the exception lines among them
-    if not stack.items:
-        return None
-    folded = _FOLDED.get(lits)
+    folded = _FOLDED_WORDS.get(pattern)
     if folded is None:
-        folded = _FOLDED[lits] = tuple(tuple(lit.lower() for lit in group) for group in lits)
-    if not stack.contains_all(folded, True):
+        eligible = not (pattern.ignore_case or pattern.exception_type or pattern.frame or not lits)
+        folded = _FOLDED_WORDS[pattern] = _folded_words(lits) if eligible else ()
+    stack = stacks["line"]  # every line of a paste, the exception lines among them
+    if not folded or not stack.items or not stack.contains_all(folded, True):
         return None
     key = (pattern.matched_regex, True, True)
     rx = _COMPILED.get(key)
@@ -369,8 +377,6 @@ def _folded_hit(pattern: Pattern, lits: Any, stacks: dict[str, _Haystack]) -> Hi
     return Hit("line", line_no, text.splitlines()[0][:300] if text else text, TEMPLATE_WEIGHT * pattern.weight,
                _captures(m))
 
-
-_FOLDED: dict[Any, tuple[tuple[str, ...], ...]] = {}
 
 
 # A message the paste cut off: its head must hold this many characters of a pattern's fixed words,
@@ -453,6 +459,10 @@ def _cut_word(tail: str, word: str, need: int) -> int:
     return 0
 
 
+# Per knowledge base: the patterns a cut message is read against, and their first words joined.
+_CUT_PATTERNS: dict[int, tuple[Any, list[tuple[Head, Pattern, Any]], str]] = {}
+
+
 def _with_cut_hits(parsed: Parsed, kb: KnowledgeBase, scored: list[tuple[Head, list[Hit], float]],
                    foreign: float) -> list[tuple[Head, list[Hit], float]]:
     """A message cut short (by a title's length, a paste that stopped, a terminal's last line) is
@@ -464,16 +474,28 @@ def _with_cut_hits(parsed: Parsed, kb: KnowledgeBase, scored: list[tuple[Head, l
         return scored
     text, kind, line_no = cut
     found: dict[str, tuple[Head, float]] = {}
-    for head in kb.heads.values():
-        for pattern, lits in zip(head.patterns, head.literals):
-            if pattern.scope != "exception" or pattern.weight < TEMPLATE_MIN_WEIGHT or pattern.frame or not lits:
-                continue
-            if pattern.exception_type and not (kind and re.search(pattern.exception_type, kind)):
-                continue
-            if _cut_inside(lits, text) >= CUT_MIN_CHARS:
-                strength = TEMPLATE_WEIGHT * pattern.weight
-                if head.id not in found or found[head.id][1] < strength:
-                    found[head.id] = (head, strength)
+    cached = _CUT_PATTERNS.get(id(kb.heads))
+    if cached is None or cached[0] is not kb.heads:  # (the entry keeps its heads alive: no reused id)
+        eligible = [(head, pattern, lits) for head in kb.heads.values()
+                    for pattern, lits in zip(head.patterns, head.literals)
+                    if pattern.scope == "exception" and pattern.weight >= TEMPLATE_MIN_WEIGHT and not pattern.frame
+                    and lits]
+        cached = _CUT_PATTERNS[id(kb.heads)] = (kb.heads, eligible,
+                                                "\0".join(lit for _, _, lits in eligible for lit in lits[0]))
+    _, eligible, blob = cached
+    # A cut inside a pattern's first words leaves the text's last CUT_MIN_CHARS characters inside
+    # them; otherwise the first words are in the text. One substring test rules most patterns out.
+    end = text.rstrip(" \t")[-CUT_MIN_CHARS:]
+    ends_inside_first = len(end) == CUT_MIN_CHARS and end in blob
+    for head, pattern, lits in eligible:
+        if not ends_inside_first and not any(lit in text for lit in lits[0]):
+            continue
+        if pattern.exception_type and not (kind and re.search(pattern.exception_type, kind)):
+            continue
+        if _cut_inside(lits, text) >= CUT_MIN_CHARS:
+            strength = TEMPLATE_WEIGHT * pattern.weight
+            if head.id not in found or found[head.id][1] < strength:
+                found[head.id] = (head, strength)
     if not found:
         return scored
     alone = len(found) == 1
