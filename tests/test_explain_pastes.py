@@ -392,6 +392,15 @@ def test_a_message_cut_short_is_read_from_the_words_it_still_has(cut, cause):
         [(m.id, round(m.confidence, 2)) for m in matches]
 
 
+def test_a_message_that_runs_on_in_chinese_is_cut_where_the_chinese_begins():
+    text = ("刚接触PyTorch时,尝试手动修改参数时突然看到TypeError: cannot assign 'torch.cuda.FloatTensor' as "
+            "parameter的报错信息,这种挫败感我深有体会。\n后面还有一段话。")
+    matches = explain(text)
+    assert matches and matches[0].id == "module-parameter-assign-tensor", matches[:2]
+    # An English message with nothing of a pattern's head is not read as cut by the Chinese after it.
+    assert first("RuntimeError: something went wrong in my own code 的报错信息") is None
+
+
 def test_a_cut_message_that_several_causes_begin_with_gives_possible_causes_only():
     parsed = parse("RuntimeError: Error(s) in loading state_dict for Net:")
     assert explain(parsed) == []
@@ -515,6 +524,28 @@ def test_another_frameworks_error_is_not_answered_as_pytorchs():
           "cuDevicePrimaryCtxSetFlags in libcuda DSO; dlerror: /usr/lib/libcuda.so.1: undefined symbol: "
           "cuDevicePrimaryCtxSetFlags")
     assert first(tf) == "cuda-driver-symbol-missing"
+    # cuDNN's own API programmed directly (no framework at all): its status is not a PyTorch call's.
+    graph_api = ("Summary: cuDNN Backend Graph API builds the fused conv+bias operation graph, but every engine fails\n"
+                 "Finalizing execution plan...\n"
+                 "ALL engines fail execution plan finalization with CUDNN_STATUS_NOT_SUPPORTED (3000).\n")
+    assert first(graph_api) is None
+    assert first("RuntimeError: cuDNN error: CUDNN_STATUS_NOT_SUPPORTED. This error may appear if you passed in "
+                 "a non-contiguous input.") == "cudnn-execution-failed"
+
+
+def test_a_match_over_several_lines_is_judged_by_the_line_it_ends_on():
+    """A warning line is weaker evidence; a pattern that needs two lines (a generic build message
+    and, lines before, torch's extension build) is judged by where the message is, not where the
+    context began."""
+    build = ("D:\\envs\\lib\\site-packages\\torch\\utils\\cpp_extension.py:184: UserWarning: Error checking compiler "
+             "version for cl: [WinError 2] The system cannot find the file specified.\n"
+             "building 'my_ops._C' extension\n"
+             "error: Microsoft Visual C++ 14.0 is required. Get it with \"Microsoft Visual C++ Build Tools\"\n")
+    assert first(build) == "extension-build-error"
+    # The same message from any package pip builds, with no torch in sight: a possible cause only.
+    pip = "pip install -r requirements.txt\n" + build.splitlines()[-1] + "\n"
+    assert first(pip) is None
+    assert "extension-build-error" in [p.id for p in possible_causes(parse(pip), [])]
 
 
 def test_a_precise_cause_takes_the_place_of_the_generic_failure_it_explains():

@@ -262,7 +262,10 @@ def _hits_for(head: Head, parsed: Parsed, stacks: dict[str, _Haystack]) -> list[
         seen = 0
         for (line_no, text), m in stack.matches(rx, None if lits else LITERAL_FREE_CHARS):
             base = {"log": LOG_WEIGHT, "frame": FRAME_WEIGHT}.get(pattern.scope, LINE_WEIGHT)
-            if _WARNING_LINE.search(text) and pattern.scope == "line":
+            # A warning is weaker evidence. A match over several lines (a message and, lines away,
+            # what makes it this failure) is judged by the line where it ends.
+            said = m.group(0).rsplit("\n", 1)[-1] if "\n" in m.group(0) else text
+            if pattern.scope == "line" and _WARNING_LINE.search(said):
                 base = WARNING_LINE_WEIGHT
             hits.append(Hit(pattern.scope, line_no, text[:300], base * pattern.weight, _captures(m)))
             seen += 1
@@ -316,19 +319,30 @@ def _exception_hits(pattern: Pattern, lits: Any, parsed: Parsed, stacks: dict[st
 _NAMED_EXCEPTION = re.compile(r"(?<![\w.])(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Exit)\b")
 
 
+# Per pattern (its fixed words follow from it alone), those words in lower case, or () where a
+# reading from words does not apply: worked out once, not for every silent pattern of every text.
+_TEMPLATE_WORDS: dict[Pattern, tuple[tuple[str, ...], ...]] = {}
+_FOLDED_WORDS: dict[Pattern, tuple[tuple[str, ...], ...]] = {}
+
+
+def _folded_words(lits: Any) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(lit.lower() for lit in group) for group in lits)
+
+
 def _template_hit(pattern: Pattern, lits: Any, stacks: dict[str, _Haystack]) -> Hit | None:
     """The fixed words of a message whose variable parts were written differently: an article's
     `(pid(s) xxx)`, `{uri}`, `(N)` where PyTorch printed values, or another letter case. Only for a
     pattern that names its failure (weight >= TEMPLATE_MIN_WEIGHT) and whose fixed words are long
     enough to be that message and no other, all found in one line. A pattern that says what must
     not be there (a negative lookaround: "not torch's own library") cannot be read from its words."""
-    if pattern.weight < TEMPLATE_MIN_WEIGHT or not lits or pattern.exception_type or pattern.frame:
+    folded = _TEMPLATE_WORDS.get(pattern)
+    if folded is None:
+        eligible = (pattern.weight >= TEMPLATE_MIN_WEIGHT and lits and not pattern.exception_type
+                    and not pattern.frame and "(?!" not in pattern.regex and "(?<!" not in pattern.regex
+                    and sum(min(len(lit) for lit in group) for group in lits) >= TEMPLATE_MIN_CHARS)
+        folded = _TEMPLATE_WORDS[pattern] = _folded_words(lits) if eligible else ()
+    if not folded:
         return None
-    if "(?!" in pattern.regex or "(?<!" in pattern.regex:
-        return None
-    if sum(min(len(lit) for lit in group) for group in lits) < TEMPLATE_MIN_CHARS:
-        return None
-    folded = [[lit.lower() for lit in group] for group in lits]
     for scope in ("exception", "line"):
         stack = stacks[scope]
         if not stack.items or not stack.contains_all(folded, True):
@@ -345,15 +359,12 @@ def _folded_hit(pattern: Pattern, lits: Any, stacks: dict[str, _Haystack]) -> Hi
     a title typed in lower case): the pattern itself, matched without regard to case, where its
     fixed words are too short for `_template_hit` to read. Its type and frame conditions cannot be
     checked against a retyped line, so a pattern that has them is left out."""
-    if pattern.ignore_case or pattern.exception_type or pattern.frame or not lits:
-        return None
-    stack = stacks["line"]  # every line of a paste, the exception lines among them
-    if not stack.items:
-        return None
-    folded = _FOLDED.get(lits)
+    folded = _FOLDED_WORDS.get(pattern)
     if folded is None:
-        folded = _FOLDED[lits] = tuple(tuple(lit.lower() for lit in group) for group in lits)
-    if not stack.contains_all(folded, True):
+        eligible = not (pattern.ignore_case or pattern.exception_type or pattern.frame or not lits)
+        folded = _FOLDED_WORDS[pattern] = _folded_words(lits) if eligible else ()
+    stack = stacks["line"]  # every line of a paste, the exception lines among them
+    if not folded or not stack.items or not stack.contains_all(folded, True):
         return None
     key = (pattern.matched_regex, True, True)
     rx = _COMPILED.get(key)
@@ -367,8 +378,6 @@ def _folded_hit(pattern: Pattern, lits: Any, stacks: dict[str, _Haystack]) -> Hi
                _captures(m))
 
 
-_FOLDED: dict[Any, tuple[tuple[str, ...], ...]] = {}
-
 
 # A message the paste cut off: its head must hold this many characters of a pattern's fixed words,
 # and the words left after the last of them no more than CUT_TAIL_CHARS (a variable part the cut fell in).
@@ -377,15 +386,32 @@ CUT_TAIL_CHARS = 40
 CUT_WORDS_CHARS = 200  # no fixed word of a pattern is longer: where a cut word can begin
 
 
+def _first_cjk(text: str) -> int:
+    """Where the first Chinese character or CJK punctuation is, or -1. (A loop, not a regex: a
+    character class of the CJK range costs a millisecond to compile.)"""
+    if text.isascii():
+        return -1
+    for i, ch in enumerate(text):
+        if "\u4e00" <= ch <= "\u9fff" or "\u3000" <= ch <= "\u303f" or "\uff00" <= ch <= "\uffef":
+            return i
+    return -1
+
+
 def _cut_message(parsed: Parsed) -> tuple[str, str | None, int] | None:
     """The text's last line, when it ends with an exception's message or is a bare message, as
     (message, exception type or None, line): where a title, or a paste that stopped short, cut it."""
     if not parsed.lines:
         return None
     last_no, last = parsed.lines[-1]
+    final = parsed.final
+    if final is not None:
+        # An English message that runs on in Chinese ends where the Chinese begins: a blog quoting
+        # "TypeError: cannot assign 'torch.cuda.FloatTensor' as parameter的报错信息" cut it there.
+        cjk = _first_cjk(final.text)
+        if cjk >= CUT_MIN_CHARS and final.text[:cjk].isascii():
+            return final.text[:cjk].rstrip(), final.type, final.line_no
     if not last.strip():
         return None
-    final = parsed.final
     if final is not None and final.text.splitlines()[-1].strip() == last.strip():
         return _squeeze(final.text) if "\n" in final.text else final.text, final.type, final.line_no
     if parsed.exceptions:
@@ -433,6 +459,10 @@ def _cut_word(tail: str, word: str, need: int) -> int:
     return 0
 
 
+# Per knowledge base: the patterns a cut message is read against, and their first words joined.
+_CUT_PATTERNS: dict[int, tuple[Any, list[tuple[Head, Pattern, Any]], str]] = {}
+
+
 def _with_cut_hits(parsed: Parsed, kb: KnowledgeBase, scored: list[tuple[Head, list[Hit], float]],
                    foreign: float) -> list[tuple[Head, list[Hit], float]]:
     """A message cut short (by a title's length, a paste that stopped, a terminal's last line) is
@@ -444,16 +474,28 @@ def _with_cut_hits(parsed: Parsed, kb: KnowledgeBase, scored: list[tuple[Head, l
         return scored
     text, kind, line_no = cut
     found: dict[str, tuple[Head, float]] = {}
-    for head in kb.heads.values():
-        for pattern, lits in zip(head.patterns, head.literals):
-            if pattern.scope != "exception" or pattern.weight < TEMPLATE_MIN_WEIGHT or pattern.frame or not lits:
-                continue
-            if pattern.exception_type and not (kind and re.search(pattern.exception_type, kind)):
-                continue
-            if _cut_inside(lits, text) >= CUT_MIN_CHARS:
-                strength = TEMPLATE_WEIGHT * pattern.weight
-                if head.id not in found or found[head.id][1] < strength:
-                    found[head.id] = (head, strength)
+    cached = _CUT_PATTERNS.get(id(kb.heads))
+    if cached is None or cached[0] is not kb.heads:  # (the entry keeps its heads alive: no reused id)
+        eligible = [(head, pattern, lits) for head in kb.heads.values()
+                    for pattern, lits in zip(head.patterns, head.literals)
+                    if pattern.scope == "exception" and pattern.weight >= TEMPLATE_MIN_WEIGHT and not pattern.frame
+                    and lits]
+        cached = _CUT_PATTERNS[id(kb.heads)] = (kb.heads, eligible,
+                                                "\0".join(lit for _, _, lits in eligible for lit in lits[0]))
+    _, eligible, blob = cached
+    # A cut inside a pattern's first words leaves the text's last CUT_MIN_CHARS characters inside
+    # them; otherwise the first words are in the text. One substring test rules most patterns out.
+    end = text.rstrip(" \t")[-CUT_MIN_CHARS:]
+    ends_inside_first = len(end) == CUT_MIN_CHARS and end in blob
+    for head, pattern, lits in eligible:
+        if not ends_inside_first and not any(lit in text for lit in lits[0]):
+            continue
+        if pattern.exception_type and not (kind and re.search(pattern.exception_type, kind)):
+            continue
+        if _cut_inside(lits, text) >= CUT_MIN_CHARS:
+            strength = TEMPLATE_WEIGHT * pattern.weight
+            if head.id not in found or found[head.id][1] < strength:
+                found[head.id] = (head, strength)
     if not found:
         return scored
     alone = len(found) == 1
@@ -471,7 +513,9 @@ def _with_cut_hits(parsed: Parsed, kb: KnowledgeBase, scored: list[tuple[Head, l
 # the knowledge base are PyTorch's: such a text gets possible causes, not answers.
 FOREIGN_WEIGHT = 0.5
 _FOREIGN = re.compile(r"(?:\btensorflow[\\/.]|\bpaddle[\\/.]|/paddle/|\bcaffe(?:::|[\\/])|\bmxnet[\\/.]|\bjax(?:lib)?[\\/.]"
-                      r"|\bmindspore[\\/.]|\bkeras[\\/.]|\bonnxruntime[\\/.]|\bInvalidArgumentError\b|\bpaddle\.fluid)")
+                      r"|\bmindspore[\\/.]|\bkeras[\\/.]|\bonnxruntime[\\/.]|\bInvalidArgumentError\b|\bpaddle\.fluid"
+                      # cuDNN or MATLAB programmed directly: their statuses are not a PyTorch call's
+                      r"|cuDNN (?:Backend )?Graph API|\bcudnnBackend[A-Z]\w*|\bMATLAB\b)")
 # A driver-level failure (libcuda, the NVIDIA driver) is the same whichever framework met it.
 _DRIVER_LEVEL = re.compile(r"libcuda|\bdriver\b", re.IGNORECASE)
 # PyTorch/XLA's runtime lives under tensorflow/compiler/xla/xla_client: that path is PyTorch's too.
