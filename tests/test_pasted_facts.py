@@ -992,3 +992,148 @@ def test_openmmlabs_collect_env_printed_as_a_dict_is_read():
     facts = load("mmcv3071-jeonhyunsik-a100-mig-dict-env-cut.txt")
     assert facts.torch.version == "1.10.1" and facts.nvidia.gpus[0].name == "NVIDIA A100-SXM4-80GB MIG 3g.40gb"
     assert facts.toolchain.gcc_version == "9.4.0"
+
+
+# --------------------------------------------------------------------------- batch 5's dev classes
+
+def test_a_hand_written_bullet_list_without_colons_is_read_and_quiet():
+    # "* pytorch 1.7.0", "* gpu rtx 3060ti", "* Is CUDA available: Yes" (pytorch#51344): a healthy Windows box.
+    name = "pt51344-mobassir94-handwritten-bullets-win10-torch170-cu110-3060ti.txt"
+    facts = load(name)
+    assert facts.torch.version == "1.7.0" and facts.torch.cuda_available is True
+    assert facts.python.version == "3.8.5"
+    assert [(g.name, g.compute_capability) for g in facts.nvidia.gpus] == [("rtx 3060ti", "8.6")]
+    assert not [f for f in findings(name).values() if f.status is Status.ERROR]
+
+
+def test_the_same_bullets_with_a_cu102_torch_on_an_ampere_card_are_te202(tmp_path):
+    facts = load_text("my setup:\n* python 3.8.5\n* pytorch 1.7.0+cu102\n* gpu rtx3090\n", tmp_path)
+    assert facts.nvidia.gpus[0].compute_capability == "8.6"
+    assert {f.code: f for f in run_env_checks(facts)}["TE202"].status is Status.ERROR
+
+
+def test_bulleted_prose_is_not_a_key_value_line(tmp_path):
+    with pytest.raises(Exception):
+        load_text("Notes:\n* pytorch 1.7 crashes on start\n* gpu memory is fine\n", tmp_path)
+
+
+@pytest.mark.parametrize("line, name", [("GPU3090\uff0c", "RTX 3090"), ("- GPU: 1080 Ti", "GTX 1080 Ti"),
+                                         ("GPU 4090", "RTX 4090")])
+def test_a_gpu_named_by_its_model_number_alone(line, name, tmp_path):
+    gpus = load_text(f"{line}\nPyTorch version: 2.0.1+cu117\n", tmp_path).nvidia.gpus
+    assert [g.name for g in gpus] == [name] and gpus[0].compute_capability
+
+
+def test_a_conda_install_line_without_its_command_gives_torch_and_its_cuda_build():
+    # The checklist answered "pytorch: python=3.7 pytorch==1.7.0 cudatoolkit=10.1 torchvision -c pytorch"
+    # beside "GPU3090" and `nvcc -V` glued to its command (std14): the CUDA 10.1 build has no sm_86.
+    name = "std14-liutianyi00-handwritten-3090-nvsmi124-nvcc124-torch170-cudatoolkit101.txt"
+    facts = load(name)
+    assert (facts.torch.version, facts.torch.cuda, facts.toolchain.nvcc_version) == ("1.7.0", "10.1", "12.4")
+    assert findings(name)["TE202"].status is Status.ERROR
+
+
+def test_the_same_install_line_with_a_cuda_11_toolkit_is_quiet(tmp_path):
+    text = "GPU: RTX 3090\nconda: python=3.8 pytorch==1.7.1 cudatoolkit=11.0 torchvision -c pytorch\n"
+    facts = load_text(text, tmp_path)
+    assert facts.torch.cuda == "11.0"
+    assert {f.code: f for f in run_env_checks(facts)}["TE202"].status is Status.OK
+
+
+def test_a_conda_install_line_off_the_pytorch_channel_does_not_say_the_build(tmp_path):
+    # conda-forge's CUDA builds accept a range of cudatoolkit versions: the toolkit is not the build.
+    text = "GPU: RTX 3090\nconda install pytorch==1.10.0 cudatoolkit=11.3 -c conda-forge\n"
+    facts = load_text(text, tmp_path)
+    assert facts.torch.version == "1.10.0" and not known(facts.torch.cuda)
+
+
+def test_sglang_check_env_cut_before_its_pytorch_line_is_read(tmp_path):
+    name = "sglang19687-iyastreb-check-env-trailing-spaces-8xh100-cut.txt"
+    facts = load(name)
+    assert len(facts.nvidia.gpus) == 8 and facts.nvidia.gpus[0].compute_capability == "9.0"
+    assert facts.torch.cuda_available is True
+    assert not [f for f in findings(name).values() if f.status is Status.ERROR]
+    # "CUDA available:" alone, without the GPU row, is no report.
+    with pytest.raises(Exception):
+        load_text("CUDA available: True\nsomething else\n", tmp_path)
+
+
+def test_the_paths_a_paste_shows_name_its_system():
+    # `pip show torch` / `pip show torchvision` on a Linux box (tt-forge-fe#1544): Location is a POSIX
+    # site-packages, and a +cpu torch (no macOS wheel has a local tag) makes it Linux, where PyPI's
+    # untagged torchvision is the CUDA build that cannot load beside it.
+    name = "ttforge1544-sraguram-pipshow-torch270cpu-tv0220.txt"
+    assert load(name).python.system == "Linux"
+    assert findings(name)["TE103"].status is Status.ERROR
+
+
+def test_the_same_pip_show_from_a_windows_venv_is_quiet(tmp_path):
+    text = (REPORTS / "ttforge1544-sraguram-pipshow-torch270cpu-tv0220.txt").read_text()
+    text = re.sub(r"Location: \S+", r"Location: C:\\venv\\Lib\\site-packages", text)
+    text = re.sub(r"\(venv\) \S+\$", "(venv) PS C:\\\\work>", text)
+    facts = load_text(text, tmp_path)
+    assert facts.python.system == "Windows"
+    assert {f.code: f for f in run_env_checks(facts)}["TE103"].status is Status.OK
+
+
+@pytest.mark.parametrize("text, torch, system", [
+    ('File "/usr/local/lib/python3.11/dist-packages/torchvision/__init__.py"', None, "Linux"),
+    ('File "C:\\Users\\fan\\AppData\\Local\\Programs\\Python\\Python39\\lib\\threading.py"', None, "Windows"),
+    ("/Users/me/miniconda3/lib/python3.9/site-packages/torch", None, "Darwin"),
+    ("Location: /opt/venv/lib/python3.10/site-packages", "2.7.0+cpu", "Linux"),
+    # An untagged torch in a POSIX site-packages could be macOS's: no claim.
+    ("Location: /opt/venv/lib/python3.10/site-packages", "2.7.0", None),
+    # Paths of two systems disagree: no claim.
+    ("/home/me/x.py and C:\\Users\\me\\y.py", None, None),
+])
+def test_system_from_paths(text, torch, system):
+    assert pasted.system_from_paths(text, torch) == system
+
+
+def test_an_official_torchaudio_beside_nvidias_jetson_torch_is_te103():
+    # pytorch/audio#2731: PyPI's torchaudio 0.12.0 (built against the 1.12 release) beside JetPack's
+    # torch 1.12.0a0+2c916ef.nv22.3: the undefined symbol at import.
+    te103 = findings("audio2731-yilinw92-jetson-xaviernx-torch112nv-torchaudio0120.txt")["TE103"]
+    assert te103.status is Status.ERROR and "NVIDIA's build" in te103.message
+    assert "git+https://github.com/pytorch/audio.git@v0.12.0" in " ".join(te103.fix.commands)
+
+
+def test_a_torchaudio_built_from_source_beside_the_same_torch_is_quiet(tmp_path):
+    name = "audio2731-yilinw92-jetson-xaviernx-torch112nv-torchaudio0120.txt"
+    text = (REPORTS / name).read_text().replace("torchaudio==0.12.0", "torchaudio==0.12.0a0+2c916ef")
+    assert checked(text, tmp_path)["TE103"].status is Status.OK
+
+
+YOLO_DEVICE_ERROR = """Ultralytics YOLOv8.2.54 \U0001f680 Python-3.9.13 torch-{torch}
+Traceback (most recent call last):
+  File "C:\\Users\\fan\\rookieai\\main.py", line 310, in run
+    results = model.predict(frame, device=0, half=True)
+  File "C:\\Users\\fan\\.pyenv\\pyenv-win\\versions\\3.9.13\\lib\\site-packages\\ultralytics\\utils\\torch_utils.py", line 191, in select_device
+    raise ValueError(
+ValueError: Invalid CUDA 'device=0' requested. Use 'device=cpu' or pass valid CUDA device(s) if available, i.e. 'device=0' or 'device=0,1,2,3' for Multi-GPU.
+
+torch.cuda.is_available(): False
+torch.cuda.device_count(): 0
+os.environ['CUDA_VISIBLE_DEVICES']: None
+"""
+
+
+def test_a_cpu_build_beside_the_code_asking_for_a_cuda_device_is_a_hedged_te203(tmp_path):
+    te203 = checked(YOLO_DEVICE_ERROR.format(torch="2.2.0+cpu"), tmp_path)["TE203"]
+    assert te203.status is Status.WARNING and "asked for a CUDA device" in te203.message
+    assert "map_location='cpu'" in te203.fix.summary
+
+
+def test_the_same_request_with_a_cuda_build_is_no_te203_verdict(tmp_path):
+    # A CUDA build that cannot see a device is the driver's or the container's story, not TE203's.
+    assert checked(YOLO_DEVICE_ERROR.format(torch="2.2.0+cu121"), tmp_path)["TE203"].status is not Status.WARNING
+
+
+@pytest.mark.parametrize("text", [
+    "RuntimeError: Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False. If you are "
+    "running on a CPU-only machine, please use torch.load with map_location=torch.device('cpu') to map your storages to the CPU.",
+    "AssertionError: Invalid CUDA '--device 0' requested, use '--device cpu' or pass valid CUDA device(s)",
+    "AssertionError: CUDA unavailable, invalid device 0 requested",
+])
+def test_the_wordings_of_a_cuda_device_request_are_read(text):
+    assert [s.kind for s in torch_warnings.interpret(torch_warnings.find(text))] == ["cuda-asked"]

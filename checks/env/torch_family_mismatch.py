@@ -163,6 +163,32 @@ def _pypi_build(facts, d, torch_text: str) -> tuple[str | None, str]:
                             f"{d.name}` gets, is the CUDA {tables.tag_cuda(tag)} build")
 
 
+def _release_binary_beside_another_torch(d, rule: SpecifierSet, torch_text: str) -> bool:
+    """An official torchvision/torchaudio wheel (a release, not conda's) from the years their binaries
+    pinned one exact torch release, beside a torch that is no release: a source build
+    (2.1.0a0+git...), NVIDIA's (1.12.0a0+2c916ef.nv22.3) or a nightly. A binary built from source
+    here would carry its own a0+git version."""
+    if d.name not in ("torchvision", "torchaudio") or d.installer == "conda" or not tables.is_release(d.version):
+        return False
+    if not all(s.operator == "==" for s in rule):
+        return False  # torchvision 0.2 (pure Python), torchaudio 0.3, and the stable-ABI releases
+    return version(torch_text) is not None and not tables.is_release(torch_text)
+
+
+def _minor(torch_text: str) -> str:
+    v = version(torch_text)
+    return f"{v.major}.{v.minor}" if v is not None else torch_text
+
+
+def _not_release(torch_text: str) -> str:
+    v = version(torch_text)
+    if v is not None and v.is_devrelease:
+        return "a nightly build"
+    if v is not None and v.local and ".nv" in v.local:
+        return "NVIDIA's build (Jetson or NGC container)"
+    return "a source build, not that release"
+
+
 def _shorten(text: str, limit: int = 120) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
@@ -260,6 +286,12 @@ def _build_label(build: str | None) -> str:
         Example("warning", {"packages": {"distributions": [
             {**torch_dist("torch", "2.5.1"), "requires": ["triton==3.1.0; platform_system == \"Linux\""]},
             torch_dist("triton", "3.2.0")]}}, "torch's own triton pin", contains="triton==3.1.0"),
+        Example("error", {"packages": {"distributions": [
+            torch_dist("torch", "1.12.0a0+2c916ef.nv22.3"), {**torch_dist("torchaudio", "0.12.0"), "requires": []}]}},
+            "PyPI's torchaudio beside NVIDIA's Jetson torch (pytorch/audio#2731)", contains="NVIDIA's build"),
+        Example("ok", {"packages": {"distributions": [
+            torch_dist("torch", "1.12.0a0+2c916ef.nv22.3"), {**torch_dist("torchaudio", "0.12.0a0+2c916ef"), "requires": []}]}},
+            "torchaudio built from source beside the same torch"),
         Example("skip", {"packages": {"distributions": [torch_dist("torch", "2.13.0")]}}),
     ],
 )
@@ -369,6 +401,7 @@ def _judge(facts):
     imported = {i.name: i for i in imports or []}
     seen: set[str] = set()
     problems: list[tuple[Status, str, str | None, tuple[str, ...]]] = []
+    from_source: list = []  # release binaries beside a torch that is no release: built from source instead
     checked: list[str] = []
     evidence: dict = {}
     for d in fact(facts, "packages.distributions", []):
@@ -396,6 +429,14 @@ def _judge(facts):
         if rule is not None and not _satisfies(rule[1], torch_text):
             problems.append((Status.WARNING if d.name not in COMPILED else Status.ERROR,
                              f"{d.name} {d.version} does not go with torch {torch_text} ({rule[0]})", d.name, ()))
+            continue
+        if rule is not None and _release_binary_beside_another_torch(d, rule[1], torch_text):
+            from_source.append(d)
+            problems.append((Status.ERROR, f"{d.name} {d.version} is an official release, whose compiled library is "
+                             f"built against the official torch {_minor(torch_text)} release (its wheel pins that "
+                             f"exact version); torch {torch_text} is "
+                             f"{_not_release(torch_text)}, so that library does not load beside it ('undefined symbol' "
+                             f"or 'operator {d.name}::... does not exist')", d.name, ()))
             continue
         build = builds.get(d.name)
         other, other_source = _family_build(build) if build is not None else (_build_of(flavour(d.version)),
@@ -453,6 +494,13 @@ def _judge(facts):
     if f"torch {torch_text}" not in message:
         message += f" (torch {torch_text} is installed)"
     fix = Fix("Install the matching releases together with torch, from the same index as torch", (command,))
+    if from_source and len(from_source) == len(problems):
+        # NVIDIA's Jetson/container torch or a source build: replacing it with a release is rarely the fix.
+        fix = Fix(f"Build {' and '.join(d.name for d in from_source)} from source against this torch (no official "
+                  "binary is built for it), or install the official torch release the binary was built for",
+                  tuple(f"{pip(facts)} install --no-build-isolation --no-deps "
+                        f"git+https://github.com/pytorch/{'vision' if d.name == 'torchvision' else 'audio'}.git"
+                        f"@v{base_version(d.version)}" for d in from_source))
     names = {n for _, _, n, _ in problems}
     related = tuple(kb for kb, hit in (
         ("torchvision-torch-mismatch", bool(names & {"torchvision", "torchaudio"})),

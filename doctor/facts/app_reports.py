@@ -43,7 +43,9 @@ _YOLO = re.compile(r"(?:Ultralytics|YOLO)\S*(?:\s+\S+)*?\s+Python-(?P<py>\d+\.\d
 _YOLO_CUDA = re.compile(r"CUDA:(?P<idx>\d+)\s+\((?P<name>[^,()]+(?:\([^)]*\)[^,()]*)?),\s*\d+\s*MiB\)")
 _COMFY_DEVICE = re.compile(r"^(?:[-*]\s*)?Name:\s*cuda:(?P<idx>\d+)\s+(?P<name>.+?)\s*:\s*\w+\s*$")
 _SYS_VERSION = re.compile(r"^Python\s+(?P<py>\d+\.\d+\.\d+)\S*\s+\((?:tags/|heads/|main|default|v\d|[\w.:-]+,)[^)]*\)\s*"
-                          r"\[(?P<compiler>MSC|GCC|Clang)\b[^\]]*\]")
+                          r"\[(?P<compiler>MSC|GCC|Clang)\b[^\]]*\](?:\s+on\s+(?P<platform>linux|win32|cygwin|darwin)\b)?")
+# The interactive interpreter's banner ends with sys.platform: "Python 3.11.14 (main, ...) [GCC 11.4.0] on linux".
+_SYS_PLATFORM = {"linux": "Linux", "win32": "Windows", "cygwin": "Windows", "darwin": "Darwin"}
 _SETUP_TORCH = re.compile(r"(?<![\w.])torch\.__version__\s+=\s+(?P<version>\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc|\.dev|\.post)\d+)?"
                           r"(?:\+[\w.]+)?)(?![\w.+])")
 _COULD_NOT_LOAD = re.compile(r"Could not load torch:\s*(?P<error>\S.*)$")
@@ -102,13 +104,16 @@ def comfyui_devices(lines: list[str]) -> dict[str, Any] | None:
 
 
 def python_banner(lines: list[str]) -> dict[str, Any] | None:
-    """The Python version (and Windows, from CPython's MSC build tag) of a printed `sys.version`."""
+    """The Python version (and Windows, from CPython's MSC build tag; the system, from the "on <sys.platform>"
+    the interactive banner adds) of a printed `sys.version`."""
     for line in lines:
         m = _SYS_VERSION.match(line)
         if m:
             python: dict[str, Any] = {"version": m.group("py")}
             if m.group("compiler") == "MSC":
                 python["system"] = "Windows"
+            elif m.group("platform"):
+                python["system"] = _SYS_PLATFORM[m.group("platform")]
             return {"python": python}
     return None
 

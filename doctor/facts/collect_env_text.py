@@ -276,10 +276,17 @@ def named_gpu(name: str, index: int) -> dict[str, Any]:
     return gpu
 
 
+# Hand-typed names glue the series to the number and the number to its suffix ("rtx3090", "RTX 3060ti");
+# nvidia-smi and torch spell them apart, as the name table does.
+_GLUED_SERIES = re.compile(r"\b(RTX|GTX|GT|MX)(?=\d{3,4}\b|\d{3,4}(?:ti|super)\b)", re.I)
+_GLUED_SUFFIX = re.compile(r"(?<=\d)(Ti|SUPER)\b", re.I)
+
+
 def compute_capability(name: str) -> str | None:
     """'NVIDIA H100 80GB HBM3' -> '9.0', from doctor/data/gpu_names.json; None when not listed."""
+    spaced = _GLUED_SUFFIX.sub(r" \1", _GLUED_SERIES.sub(r"\1 ", name))
     for pattern, cc in _gpu_patterns():
-        if pattern.search(name):
+        if pattern.search(name) or (spaced != name and pattern.search(spaced)):
             return cc
     return None
 

@@ -92,6 +92,11 @@ _SAID_AVAILABLE = re.compile(r"(?:torch\.)?cuda\.is_available\(\)`?\s*(?:returns
 # What a conda install asked for: "conda install pytorch ... cudatoolkit=11.3 -c pytorch" and the
 # plan's "added / updated specs:" lines ("- cudatoolkit=10.1"); conda installs a requested spec or fails.
 _CONDA_COMMAND = re.compile(r"\b(?:conda|mamba|micromamba)\s+(?:install|create)\b(?P<args>.*)$")
+# Its arguments written down without the command ("python=3.7 pytorch==1.7.0 cudatoolkit=10.1 -c pytorch"):
+# a channel flag and a pinned pytorch say what they are.
+_CONDA_ARGS = re.compile(r"(?P<args>(?<![\w-])pytorch==?\d.*\s-c\s+\S+.*)$")
+_CONDA_CHANNEL = re.compile(r"(?:\s-c|--channel)\s+(?P<channel>\S+)")
+_CONDA_TORCH_REQUEST = re.compile(r"(?<![\w-])pytorch==?(?P<version>\d+\.\d+\.\d+)(?![\w.*])")
 _CONDA_REQUEST = re.compile(r"(?<![\w-])(?P<name>cudatoolkit|pytorch-cuda)\s*=\s*(?P<version>\d+(?:\.\d+)*)")
 _CONDA_SPEC_LINE = re.compile(r"^-\s+(?P<name>cudatoolkit|pytorch-cuda)\s*=\s*(?P<version>\d+(?:\.\d+)*)\s*$")
 _PRINTED = re.compile(r"torch\.__version__|torch\.version\.cuda|torch\.cuda\.is_available\(\)")
@@ -115,7 +120,14 @@ _ITEM_KEYS = {
     "cuda": {"cuda version", "cuda", "cuda/cudnn version", "cuda driver"},
     "python": {"python", "python version"},
     "os": {"os", "operating system", "system"},
+    "available": {"is cuda available", "cuda available", "cuda is available", "torch.cuda.is_available()"},
 }
+# The same list hand-written without colons, one bulleted "key value" per line ("* pytorch 1.7.0",
+# "- gpu rtx 3060ti"): read for the keys whose value is a version or a GPU the name table knows.
+_BULLET = re.compile(r"^[-*+\u2022]\s*(\S.*)$")
+_BULLET_KINDS = ("torch", "gpu", "driver", "python")
+# A GPU named by its GeForce model number alone ("GPU: 3090", "GPU3090", "gpu 1080 ti").
+_MODEL_NUMBER = re.compile(r"^(?:GPU\s*[:\uff1a]?\s*)?(\d{4})(\s*(?:Ti|SUPER))?$", re.I)
 _BARE_GPU = re.compile(r"^(?:NVIDIA\s+)?(?:GeForce|Tesla|Quadro|TITAN|RTX|GTX)\b[\w -]{1,40}$")
 _BARE_DRIVER = re.compile(r"^(?:NVIDIA\s+)?Driver(?:\s+Version)?:?\s+(\d{3}\.\d+(?:\.\d+)?)$", re.I)
 _IN_VALUE_DRIVER = re.compile(r"\bDriver:?\s*(\d{3}\.\d+(?:\.\d+)?)", re.I)
@@ -291,9 +303,23 @@ def conda_plan(lines: list[str]) -> list[dict[str, Any]] | None:
             if cuda is not False:
                 row["cuda"] = cuda
             rows.setdefault(name, row)
+    commands = [m.group("args") for line in lines if (m := _CONDA_COMMAND.search(line) or _CONDA_ARGS.search(line))]
+    # A pinned pytorch in the command is what conda installed: it installs the specs it is given or fails.
+    for args in commands:
+        m = _CONDA_TORCH_REQUEST.search(args)
+        if m and "torch" not in rows:
+            rows["torch"] = {"name": "torch", "version": m.group("version"), "location": "conda install command",
+                             "installer": "conda"}
+            toolkit = _CONDA_REQUEST.search(args)
+            channels = [c.group("channel") for c in _CONDA_CHANNEL.finditer(args)]
+            if toolkit and channels[:1] == ["pytorch"]:
+                # The pytorch channel's CUDA builds each pin the one cudatoolkit/pytorch-cuda they were
+                # built with, so beside cudatoolkit=10.1 conda installs the CUDA 10.1 build; its CPU
+                # fallback (when no CUDA build fits) would show in the plan or the list, read above.
+                rows["torch"]["cuda"] = ".".join(toolkit.group("version").split(".")[:2])
     if rows:  # what was asked for beside it: a CUDA toolkit says the install meant to use CUDA
         for line in lines:
-            command = _CONDA_COMMAND.search(line)
+            command = _CONDA_COMMAND.search(line) or _CONDA_ARGS.search(line)
             found = _CONDA_REQUEST.finditer(command.group("args")) if command else iter([_CONDA_SPEC_LINE.match(line)])
             for m in found:
                 if m is not None:
@@ -322,7 +348,9 @@ def config_show(text: str) -> dict[str, Any] | None:
 def check_env(text: str) -> dict[str, Any] | None:
     """`python -m sglang.check_env` keys (also when the paste flattened its lines)."""
     found = {key: m.group(1) for key, pattern in _KV.items() if (m := pattern.search(text))}
-    if "torch" not in found and "driver" not in found:
+    # Cut before its PyTorch line, "CUDA available:" above the "GPU 0,1: NAME" row is the report still.
+    gpu_rows = "available" in found and any("Compute Capability" not in m.group(0) for m in _KV_GPU.finditer(text))
+    if "torch" not in found and "driver" not in found and not gpu_rows:
         return None
     facts: dict[str, Any] = {}
     if "torch" in found:
@@ -343,6 +371,8 @@ def check_env(text: str) -> dict[str, Any] | None:
                 dists.append({"name": name, "version": m.group(1), "location": "check_env"})
         if len(dists) > 1:
             facts["packages"] = {"distributions": dists}
+    elif "available" in found:
+        facts["torch"] = {"cuda_available": found["available"] == "True"}
     toolchain: dict[str, Any] = {}
     m = _KV_NVCC.search(text)
     if m:
@@ -583,6 +613,41 @@ def _torch_from_rows(facts: dict[str, Any], rows: list[dict[str, Any]]) -> None:
         _fill(facts, "torch", values)
 
 
+def _bullet_item(line: str) -> tuple[str | None, str]:
+    """(key, value) of a bulleted "key value" line without a colon ("* pytorch 1.7.0", "- GPU RTX 3090"),
+    or (None, "") when the line is not one: the key must be a known one and the value a single
+    version, or a short GPU name (prose such as "- pytorch 1.7 crashes on start" is not a value)."""
+    m = _BULLET.match(line)
+    if not m:
+        return None, ""
+    text = m.group(1).strip()
+    low = text.lower()
+    for kind in _BULLET_KINDS:
+        for key in sorted(_ITEM_KEYS[kind], key=len, reverse=True):
+            if not low.startswith(key + " "):
+                continue
+            value = text[len(key):].strip()
+            if kind == "gpu" and len(value.split()) <= 5:
+                return key, value
+            if kind != "gpu" and re.fullmatch(r"v?\d+(?:\.\d+)+(?:[\w.+]*)", value):
+                return key, value.lstrip("v")
+            return None, ""
+    return None, ""
+
+
+def _model_number_name(name: str) -> str | None:
+    """A GeForce card written as its model number alone ("3090", "GPU3090", "1080 Ti"), as the name
+    the GPU table knows it by (RTX for 20xx and later, GTX before); None when it is not one."""
+    m = _MODEL_NUMBER.match(name)
+    if not m:
+        return None
+    for series in ("RTX", "GTX"):
+        candidate = f"{series} {m.group(1)}{m.group(2) or ''}"
+        if collect_env_text.compute_capability(candidate):
+            return candidate
+    return None
+
+
 def env_list(lines: list[str]) -> dict[str, Any] | None:
     """An issue template's environment list, "Key: value" lines, and the bare GPU-name and driver
     lines people write instead. A value counts only when it reads as one: a version for torch, a GPU
@@ -592,6 +657,7 @@ def env_list(lines: list[str]) -> dict[str, Any] | None:
     nvidia: dict[str, Any] = {}
     python: dict[str, Any] = {}
     for line in lines:
+        line = line.rstrip(",;\uff0c\uff1b\u3002 ")  # a hand-written list's trailing commas, also full-width
         bare = line.lstrip("-*+\u2022 ").strip()
         m = _BARE_DRIVER.match(bare)
         if m:
@@ -601,11 +667,22 @@ def env_list(lines: list[str]) -> dict[str, Any] | None:
             if not any(g["name"] == bare for g in gpus):
                 gpus.append(collect_env_text.named_gpu(bare, len(gpus)))
             continue
+        glued = _MODEL_NUMBER.match(bare) if bare[:3].upper() == "GPU" else None
         m = _ITEM.match(line)
-        if not m:
-            continue
-        key, value = m.group(1).strip().lower(), m.group(2).strip().strip("`").strip()
+        if glued:
+            key, value = "gpu", bare
+        elif m:
+            key, value = m.group(1).strip().lower(), m.group(2).strip().strip("`").strip()
+        else:
+            key, value = _bullet_item(line)
+            if key is None:
+                continue
         kind = next((k for k, names in _ITEM_KEYS.items() if key in names), None)
+        if kind == "available":
+            said = value.lower()
+            if said in ("true", "yes", "false", "no"):
+                torch.setdefault("cuda_available", said in ("true", "yes"))
+            continue
         if kind is None or _PLACEHOLDER.match(value):
             continue
         if kind == "torch":
@@ -617,6 +694,7 @@ def env_list(lines: list[str]) -> dict[str, Any] | None:
                 torch.setdefault("version", v.group(1))
         elif kind == "gpu":
             name = re.sub(r"\s*\([^)]*\)\s*$", "", value).strip()
+            name = _model_number_name(name) or name
             if collect_env_text.compute_capability(name) and not any(g["name"] == name for g in gpus):
                 gpus.append(collect_env_text.named_gpu(name, len(gpus)))
         elif kind in ("driver", "cuda"):
@@ -634,9 +712,11 @@ def env_list(lines: list[str]) -> dict[str, Any] | None:
                       else "Linux" if re.search(r"linux|ubuntu|debian|centos|fedora|rhel|red hat|arch", low) else None)
             if system:
                 python.setdefault("system", system)
-    if not torch and not gpus and "driver_version" not in nvidia:
-        return None
+    if "version" not in torch and not gpus and "driver_version" not in nvidia:
+        return None  # "CUDA available: Yes" alone is no environment list
     facts: dict[str, Any] = {}
+    if "version" not in torch:
+        torch = {}  # whether CUDA was available says little without the torch it was
     if torch:
         torch["import_status"] = "ok"
         cuda = _cuda_from_tag(torch["version"])
@@ -654,7 +734,8 @@ def env_list(lines: list[str]) -> dict[str, Any] | None:
 
 # `nvcc --version` / `nvcc -V` pasted on its own: its banner, then "Cuda compilation tools, release 9.1,
 # V9.1.85"; `which nvcc` prints the binary that ran.
-_NVCC_BANNER = re.compile(r"^nvcc: NVIDIA \(R\) Cuda compiler driver$")
+# The banner may follow the command on its line ("$ nvcc -V nvcc: NVIDIA ...", "nvcc-V:nvcc: NVIDIA ...").
+_NVCC_BANNER = re.compile(r"(?:^|[\s:>$])nvcc: NVIDIA \(R\) Cuda compiler driver$")
 _NVCC_RELEASE = re.compile(r"^Cuda compilation tools, release (\d+\.\d+), V\d")
 _WHICH_NVCC = re.compile(r"which nvcc\s*$")
 
@@ -664,7 +745,7 @@ def nvcc_version(lines: list[str]) -> dict[str, Any] | None:
     release line), and where `which nvcc` found it."""
     toolchain: dict[str, Any] = {}
     for i, line in enumerate(lines):
-        if _NVCC_BANNER.match(line):
+        if _NVCC_BANNER.search(line):
             for after in lines[i + 1:i + 6]:
                 m = _NVCC_RELEASE.match(after)
                 if m:
@@ -764,6 +845,31 @@ def torch_import_error(lines: list[str]) -> dict[str, Any] | None:
                 return {"import_status": "import-error", "error_type": m.group(1).rsplit(".", 1)[-1],
                         "error_message": m.group(2).strip()}
     return None
+
+
+# The paths a paste shows (pip show's Location, traceback frames, a prompt) say which OS it came from.
+_WINDOWS_PATH = re.compile(r"(?<![\w/])[A-Za-z]:\\(?:[^\\\s\"'<>|]+\\)*[^\\\s\"'<>|]*")
+_DEBIAN_PACKAGES = re.compile(r"(?<![\w.])/(?:[\w.@+-]+/)*lib/python[23](?:\.\d+)?/dist-packages\b")
+_POSIX_PACKAGES = re.compile(r"(?<![\w.])/(?:[\w.@+-]+/)*lib/python[23]\.\d+/site-packages\b")
+_LINUX_ONLY = re.compile(r"(?<![\w.])/home/[\w.-]+/|(?<![\w.])/root/|\blinux-gnu\.so\b")
+_MAC_ONLY = re.compile(r"(?<![\w.])/Users/[\w.-]+/|(?<![\w.])/opt/homebrew/|\bdarwin\.so\b")
+
+
+def system_from_paths(text: str, torch_version: str | None) -> str | None:
+    """The OS the paste's paths belong to, or None when they say nothing or disagree. Debian's
+    dist-packages and /home/<user> are Linux; /Users/<user> and Homebrew are macOS; a drive letter is
+    Windows. A plain .../lib/python3.X/site-packages is Linux or macOS: Linux when torch carries a
+    local build tag (+cpu, +cu121, +rocm), which only Linux and Windows wheels have."""
+    said = set()
+    if _WINDOWS_PATH.search(text):
+        said.add("Windows")
+    if _DEBIAN_PACKAGES.search(text) or _LINUX_ONLY.search(text):
+        said.add("Linux")
+    if _MAC_ONLY.search(text):
+        said.add("Darwin")
+    if not said and _POSIX_PACKAGES.search(text) and re.search(r"\+(?:cpu|cu\d+|rocm)", torch_version or ""):
+        said.add("Linux")
+    return said.pop() if len(said) == 1 else None
 
 
 def fact_set(facts: dict[str, Any], section: str, key: str) -> bool:
@@ -912,6 +1018,10 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
 
     if not kinds:
         return None
+    if not fact_set(facts, "python", "system"):
+        system = system_from_paths(text, facts.get("torch", {}).get("version"))
+        if system:
+            _fill(facts, "python", {"system": system})
     if partial and facts.get("packages", {}).get("distributions"):
         facts["packages"]["distributions_partial"] = True
     facts["meta"] = {"source": collect_env_text.SOURCE if kinds == ["collect_env report"] else "paste"}

@@ -28,6 +28,9 @@ And two verdicts raised rather than warned, just as much torch's own word:
 
 * "Torch not compiled with CUDA enabled" (`torch.cuda._lazy_init`): this torch is a CPU-only build
   and the code asked for CUDA.
+* torch.load's "Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is
+  False" and Ultralytics'/YOLOv5's "Invalid CUDA 'device=0' requested": the code asked for a CUDA
+  device torch cannot give (beside a build known to be CPU-only, TE203's hedged warning).
 * torchvision's "Detected that PyTorch and torchvision were compiled with different CUDA (major)
   versions. PyTorch has CUDA Version=11.7 and torchvision has CUDA Version=11.8"
   (torchvision/extension.py).
@@ -93,6 +96,14 @@ _CC_ENTRY = re.compile(r"-\s*(\d+)\.(\d+) which supports")
 _TOO_OLD_UNFORMATTED = re.compile(
     r"Found GPU%d %s which is of cuda capability %d\.%d\.?\s*PyTorch no longer supports this GPU because it is too old\.?")
 _NOT_COMPILED = re.compile(_phrase("Torch not compiled with CUDA enabled"))
+# The code asking for a CUDA device that torch cannot give: torch.load's "Attempting to deserialize
+# object on a CUDA device but torch.cuda.is_available() is False", Ultralytics/YOLOv5's select_device
+# ("Invalid CUDA 'device=0' requested", "Invalid CUDA '--device 0' requested", "CUDA unavailable,
+# invalid device 0 requested"). Whether the build or the machine lacks CUDA, they do not say.
+_CUDA_ASKED = re.compile(
+    _phrase("Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False")
+    + r"|Invalid\s+CUDA\s+'(?:--device\s+|device=)[^'\n]{0,40}'\s+requested"
+    + r"|" + _phrase("CUDA unavailable, invalid device") + r"\s+\S{1,40}\s+requested")
 _FAMILY_CUDA = re.compile(
     _phrase("Detected that PyTorch and") + r"\s+(?P<pkg>torchvision|torchaudio)\s+"
     + _phrase("were compiled with different CUDA") + r"\s+(?:major\s+)?versions\.?\s*"
@@ -182,7 +193,7 @@ def find(text: str) -> list[str]:
     """The warnings in `text`, one line each, in order; a repeated warning once."""
     spans = []
     for pattern in (_DRIVER_OLD, _INSUFFICIENT, _INCOMPATIBLE, _TOO_OLD, _RANGE, _CC_LIST, _TOO_OLD_UNFORMATTED,
-                    _NOT_COMPILED, _XFORMERS_BUILT, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _TOOLKIT_MIN, _NO_WHEEL, _NVCC_ARCH, _NO_KERNEL, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS):
+                    _NOT_COMPILED, _CUDA_ASKED, _XFORMERS_BUILT, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _TOOLKIT_MIN, _NO_WHEEL, _NVCC_ARCH, _NO_KERNEL, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS):
         for m in pattern.finditer(text):
             start = m.start()
             if pattern is _INCOMPATIBLE:
@@ -233,6 +244,9 @@ def interpret(warnings: list[str] | None) -> list[Said]:
             continue
         if _NOT_COMPILED.search(text):
             said.append(Said("cpu-build", text))
+            continue
+        if _CUDA_ASKED.search(text):
+            said.append(Said("cuda-asked", text))
             continue
         m = _CUDNN.search(text)
         if m:
