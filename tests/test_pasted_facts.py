@@ -1137,3 +1137,64 @@ def test_the_same_request_with_a_cuda_build_is_no_te203_verdict(tmp_path):
 ])
 def test_the_wordings_of_a_cuda_device_request_are_read(text):
     assert [s.kind for s in torch_warnings.interpret(torch_warnings.find(text))] == ["cuda-asked"]
+
+
+# --------------------------------------------------------------------------- batch 6 dev classes
+
+def test_a_quoted_message_that_lost_its_space_before_the_parenthesis_is_read():
+    # pytorch#1564: "...is too old(found version 8000)" typed into a comment.
+    assert findings("pt1564-zhujunnan-2017-prose-source-build-driver-too-old-8000.txt")["TE201"].status is Status.ERROR
+
+
+def test_the_same_prose_without_torchs_message_is_not_read(tmp_path):
+    with pytest.raises(cli_env.UsageError):
+        load_text('Of course I do. It raises an assertion error which says "the driver seems old".\n', tmp_path)
+
+
+def test_pips_no_wheel_error_retyped_in_lower_case_with_the_python_told_in_prose():
+    facts = load("pt66399-zeecur-prose-py310-no-wheel-torch191cu111.txt")
+    assert facts.python.version == "3.10"
+    assert findings("pt66399-zeecur-prose-py310-no-wheel-torch191cu111.txt")["TE105"].status is Status.ERROR
+
+
+def test_the_same_error_under_a_python_that_release_supports_is_no_te105_error(tmp_path):
+    facts = load_text("ERROR: could not find a version that satisfies the requirement torch==1.9.1+cu111(from versions"
+                      " 0.1.2, 0.1.2post1)\nERROR: No matching distribution found for torch==1.9.1+cu111\n\n"
+                      "I use python 3.8 btw\n", tmp_path)
+    assert facts.python.version == "3.8"
+    assert {f.code: f for f in run_env_checks(facts)}["TE105"].status is Status.SKIP
+
+
+@pytest.mark.parametrize("prose", ["it works on python 3.8 but fails with python 3.10",
+                                   "see /usr/lib/python3.10/site-packages", "I use python3.10/bin/pip"])
+def test_python_in_prose_is_read_only_when_one_version_is_told(prose, tmp_path):
+    facts = load_text("ERROR: Could not find a version that satisfies the requirement torch==1.9.1\n" + prose + "\n",
+                      tmp_path)
+    assert not known(facts.get("python.version"))
+
+
+def test_a_hand_written_list_of_bare_gpu_system_and_tagged_torch_lines():
+    facts = load("comfyui9650-robotcyclopsgirl-form-list-gtx1080ti-win10-torch280cu128.txt")
+    assert facts.torch.version == "2.8.0+cu128" and facts.torch.cuda == "12.8"
+    assert facts.python.system == "Windows"
+    assert [g.name for g in facts.nvidia.gpus] == ["NVIDIA GeForce GTX 1080 Ti"]
+
+
+@pytest.mark.parametrize("line", ["- 0.15.2+cu118", "- 2.8.0", "- Windows rocks", "- 2.8.0+cu128 crashes"])
+def test_a_bare_line_is_torch_or_the_system_only_when_it_reads_as_one(line, tmp_path):
+    facts = load_text(f"- NVIDIA GeForce RTX 3090\n{line}\n", tmp_path)
+    assert not known(facts.get("torch.version")) and not known(facts.get("python.system"))
+
+
+def test_a_repl_transcript_judges_the_torch_printed_last():
+    # tooncrafter#15: 2.2.0+cu121 "before", 2.3.0+cpu after a requirements file, then torch's refusal.
+    facts = load("tooncrafter15-cnhh-cyc-repl-before-cu121-after-requirements-230cpu.txt")
+    assert facts.torch.version == "2.3.0+cpu" and facts.torch.cuda is None and facts.torch.cuda_available is False
+    assert findings("tooncrafter15-cnhh-cyc-repl-before-cu121-after-requirements-230cpu.txt")["TE203"].status is Status.WARNING
+
+
+def test_the_same_torch_printed_twice_keeps_its_values(tmp_path):
+    facts = load_text(">>> print(torch.__version__)\n2.3.0+cu121\n>>> torch.cuda.is_available()\nTrue\n\n"
+                      "again:\n>>> print(torch.__version__)\n2.3.0+cu121\n", tmp_path)
+    assert facts.torch.version == "2.3.0+cu121" and facts.torch.cuda_available is True
+    assert {f.code: f for f in run_env_checks(facts)}["TE203"].status is not Status.WARNING

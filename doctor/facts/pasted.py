@@ -89,6 +89,10 @@ _CONDA_SPEC = re.compile(r"(?<![\w-])" + _CONDA_FAMILY + r"=(?P<version>\d[\w.]*
 # The result told in prose: "torch.cuda.is_available() returns False", "cuda.is_available() returned false".
 _SAID_AVAILABLE = re.compile(r"(?:torch\.)?cuda\.is_available\(\)`?\s*(?:returns?|returned|gives|is)\s*[`*]*(True|False)\b",
                              re.I)
+# The Python version told in prose ("I use python 3.10 btw", "running Python 3.12.1"): a verb or
+# preposition before it, so a path ("/usr/lib/python3.10/") or a project's name is not read as one.
+_SAID_PYTHON = re.compile(r"\b(?:use|uses|using|used|on|with|running|run|have|installed|in)\s+python\s*v?"
+                          r"(?P<version>[23]\.\d{1,2}(?:\.\d{1,2})?)(?![\w./-])", re.I)
 # What a conda install asked for: "conda install pytorch ... cudatoolkit=11.3 -c pytorch" and the
 # plan's "added / updated specs:" lines ("- cudatoolkit=10.1"); conda installs a requested spec or fails.
 _CONDA_COMMAND = re.compile(r"\b(?:conda|mamba|micromamba)\s+(?:install|create)\b(?P<args>.*)$")
@@ -129,6 +133,12 @@ _BULLET_KINDS = ("torch", "gpu", "driver", "python")
 # A GPU named by its GeForce model number alone ("GPU: 3090", "GPU3090", "gpu 1080 ti").
 _MODEL_NUMBER = re.compile(r"^(?:GPU\s*[:\uff1a]?\s*)?(\d{4})(\s*(?:Ti|SUPER))?$", re.I)
 _BARE_GPU = re.compile(r"^(?:NVIDIA\s+)?(?:GeForce|Tesla|Quadro|TITAN|RTX|GTX)\b[\w -]{1,40}$")
+# A bare version carrying the build's local tag ("- 2.8.0+cu128", "1.13.1+cpu"): only torch's family
+# tags its versions so, and from torch 2.1 torchaudio's is torch's own; torchvision's are 0.x.
+_BARE_TAGGED_TORCH = re.compile(r"^(?:v)?([1-9]\d*\.\d+(?:\.\d+)?\+(?:cu\d{2,3}|cpu|rocm[\d.]+))$")
+# A bare system line ("Windows 10", "Ubuntu 22.04 LTS", "macOS 14.5"): the name and its version alone.
+_BARE_OS = re.compile(r"^(?P<name>Windows|Win|Ubuntu|Debian|CentOS|Fedora|Rocky Linux|Arch Linux|macOS|Mac OS X?|WSL2?)"
+                      r"\s*(?:\d+(?:\.\d+)*|XP|Server \d{4})?(?:\s+(?:LTS|Pro|Home|x64|64-bit|arm64))*$", re.I)
 _BARE_DRIVER = re.compile(r"^(?:NVIDIA\s+)?Driver(?:\s+Version)?:?\s+(\d{3}\.\d+(?:\.\d+)?)$", re.I)
 _IN_VALUE_DRIVER = re.compile(r"\bDriver:?\s*(\d{3}\.\d+(?:\.\d+)?)", re.I)
 _PLACEHOLDER = re.compile(r"^(?:<.*>|\[.*\]|e\.g\..*|n/?a|none|no|yes|unknown|-+)$", re.I)
@@ -581,6 +591,10 @@ def python_prints(lines: list[str]) -> dict[str, Any] | None:
         for expr, value in zip(exprs, values):
             key = {"torch.__version__": "version", "torch.version.cuda": "cuda",
                    "torch.cuda.is_available()": "cuda_available"}[expr]
+            if key == "version" and torch.get("version", value) != value:
+                # Another torch printed later ("before: 2.2.0+cu121 ... after installing the
+                # requirements: 2.3.0+cpu"): what was printed last is the install the paste is about.
+                torch = {}
             torch.setdefault(key, value)
     if "version" not in torch:
         # No printed version: the availability told in prose is still a fact of this torch.
@@ -662,6 +676,16 @@ def env_list(lines: list[str]) -> dict[str, Any] | None:
         m = _BARE_DRIVER.match(bare)
         if m:
             nvidia.setdefault("driver_version", m.group(1))
+            continue
+        m = _BARE_TAGGED_TORCH.match(bare)
+        if m:
+            torch.setdefault("version", m.group(1))
+            continue
+        m = _BARE_OS.match(bare)
+        if m:
+            name = m.group("name").lower()
+            python.setdefault("system", "Windows" if name.startswith("win") else
+                              "Darwin" if name.startswith("mac") else "Linux")
             continue
         if _BARE_GPU.match(bare) and len(bare.split()) <= 6 and collect_env_text.compute_capability(bare):
             if not any(g["name"] == bare for g in gpus):
@@ -1018,6 +1042,11 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
 
     if not kinds:
         return None
+    if not fact_set(facts, "python", "version"):
+        # Only a single Python told in prose: "works on python 3.8, fails on python 3.10" names two.
+        told = {m.group("version") for line in lines for m in _SAID_PYTHON.finditer(line)}
+        if len(told) == 1:
+            _fill(facts, "python", {"version": told.pop()})
     if not fact_set(facts, "python", "system"):
         system = system_from_paths(text, facts.get("torch", {}).get("version"))
         if system:

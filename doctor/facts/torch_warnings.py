@@ -70,8 +70,13 @@ from dataclasses import dataclass
 
 def _phrase(words: str) -> str:
     """A fixed message phrase whose spaces may be line breaks: terminals, rich and Colab wrap
-    torch's and torchvision's long one-line messages ("...compiled with different\nCUDA versions")."""
-    return r"\s+".join(re.escape(w) for w in words.split())
+    torch's and torchvision's long one-line messages ("...compiled with different\nCUDA versions").
+    The space before an opening parenthesis may be gone: people retyping or quoting a message in
+    prose squeeze it ('is too old(found version 8000)')."""
+    out = ""
+    for i, w in enumerate(words.split()):
+        out += ("" if i == 0 else r"\s*" if w.startswith("(") else r"\s+") + re.escape(w)
+    return out
 
 
 _DRIVER_OLD = re.compile(_phrase("NVIDIA driver on your system is too old (found version") + r"\s*(\d+)\)")
@@ -122,7 +127,8 @@ _NVCC_ARCH = re.compile(r"nvcc fatal\s*:\s*Unsupported gpu architecture '(?:comp
 _TOOLKIT_MIN = re.compile(r"(?P<pkg>FlashAttention) is only supported on CUDA (?P<min>\d+\.\d+) and above")
 # pip finding no wheel of the torch asked for, for this Python and platform: "ERROR: Could not find a
 # version that satisfies the requirement torch==1.13.1+cu117 (from versions: 2.0.0, 2.0.0+cu117)".
-_NO_WHEEL = re.compile(r"Could not find a version that satisfies the requirement torch\s*===?\s*(?P<version>\d[\w.+]*)"
+# Its words in any case: people retype it ("ERROR: could not find a version ...").
+_NO_WHEEL = re.compile(r"(?i:Could not find a version that satisfies the requirement torch)\s*===?\s*(?P<version>\d[\w.+]*)"
                        r"(?:\s*\(from versions:[^)]*\))?")
 # The CUDA runtime finding no kernel for the GPU in what was loaded (cudaErrorNoKernelImageForDevice,
 # 209; torch <= 1.4 printed it as THC's "cuda runtime error (209)").
