@@ -173,7 +173,8 @@ def test_hand_written_name_version_lines_are_a_partial_list(tmp_path):
 
 
 # The torch there is a 1.4.0a0 source build: the quiet case is a torchaudio 0.4 built from source beside
-# it (an official 0.4.0 wheel would be built against the 1.4.0 release, TE103's other rule).
+# it (an official 0.4.0 wheel would be built against the 1.4.0 release, TE103's other rule; an error there,
+# where NVIDIA's Jetson torch gets a hedged warning).
 @pytest.mark.parametrize("torchaudio,status", [("0.3.0", Status.ERROR), ("0.4.0a0+013ca32", Status.OK),
                                                ("0.4.0", Status.ERROR)])
 def test_torchaudio_before_0_8_follows_its_pairing_table(tmp_path, torchaudio, status):

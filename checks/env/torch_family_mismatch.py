@@ -163,6 +163,12 @@ def _pypi_build(facts, d, torch_text: str) -> tuple[str | None, str]:
                             f"{d.name}` gets, is the CUDA {tables.tag_cuda(tag)} build")
 
 
+def _nightly_dates(package_version: str, torch_text: str) -> tuple[str, str] | None:
+    """(the package's build date, torch's) when both are nightlies ("0.16.0.dev20230731+cu118")."""
+    dates = [re.search(r"\.dev(\d{8})\b", text) for text in (package_version, torch_text)]
+    return (dates[0].group(1), dates[1].group(1)) if all(dates) else None
+
+
 def _release_binary_beside_another_torch(d, rule: SpecifierSet, torch_text: str) -> bool:
     """An official torchvision/torchaudio wheel (a release, not conda's) from the years their binaries
     pinned one exact torch release, beside a torch that is no release: a source build
@@ -286,12 +292,23 @@ def _build_label(build: str | None) -> str:
         Example("warning", {"packages": {"distributions": [
             {**torch_dist("torch", "2.5.1"), "requires": ["triton==3.1.0; platform_system == \"Linux\""]},
             torch_dist("triton", "3.2.0")]}}, "torch's own triton pin", contains="triton==3.1.0"),
-        Example("error", {"packages": {"distributions": [
+        Example("warning", {"packages": {"distributions": [
             torch_dist("torch", "1.12.0a0+2c916ef.nv22.3"), {**torch_dist("torchaudio", "0.12.0"), "requires": []}]}},
-            "PyPI's torchaudio beside NVIDIA's Jetson torch (pytorch/audio#2731)", contains="NVIDIA's build"),
+            "PyPI's torchaudio beside NVIDIA's Jetson torch (pytorch/audio#2731); a hedged warning, since Jetson's "
+            "from-source builds may carry the release version", contains="NVIDIA's build"),
         Example("ok", {"packages": {"distributions": [
             torch_dist("torch", "1.12.0a0+2c916ef.nv22.3"), {**torch_dist("torchaudio", "0.12.0a0+2c916ef"), "requires": []}]}},
             "torchaudio built from source beside the same torch"),
+        Example("error", {"packages": {"distributions": [
+            torch_dist("torch", "2.1.0a0+git7bcf7da"), {**torch_dist("torchvision", "0.16.0"), "requires": []}]}},
+            "PyPI's torchvision beside a torch built from source", contains="a source build"),
+        Example("ok", {"packages": {"distributions": [
+            torch_dist("torch", "1.8.0.dev20201023"), {**torch_dist("torchvision", "0.8.0.dev20201023"), "requires": []}]}},
+            "nightlies of one day pair, whatever their version numbers say"),
+        Example("error", {"packages": {"distributions": [
+            torch_dist("torch", "2.1.0.dev20230801+cu118"), {**torch_dist("torchvision", "0.16.0.dev20230715+cu118"),
+                                                               "requires": []}]}},
+            "nightlies of different days", contains="nightly of 20230715"),
         Example("skip", {"packages": {"distributions": [torch_dist("torch", "2.13.0")]}}),
     ],
 )
@@ -422,6 +439,17 @@ def _judge(facts):
             problems.append((Status.ERROR, f"import {d.name} fails next to torch {torch_text} ({_shorten(text)})",
                              d.name, ()))
             continue
+        nightly = _nightly_dates(d.version, torch_text)
+        if nightly is not None and not specs:
+            # Nightlies pair by build date, not by version number: torchvision's nightly version lagged
+            # torch's (0.8.0.dev20201023 beside 1.8.0.dev20201023), and each pins that day's torch.
+            ours, theirs = nightly
+            if ours != theirs:
+                problems.append((Status.ERROR if d.name in COMPILED else Status.WARNING,
+                                 f"{d.name} {d.version} is the nightly of {ours}, built against that day's torch nightly, "
+                                 f"and torch {torch_text} is the nightly of {theirs}", d.name, ()))
+                continue
+            rule = None
         bad = [s for s in specs if not _satisfies(s, torch_text)]
         if bad:
             problems.append((severity, f"{d.name} {d.version} requires torch{bad[0]}", d.name, ()))
@@ -432,11 +460,16 @@ def _judge(facts):
             continue
         if rule is not None and _release_binary_beside_another_torch(d, rule[1], torch_text):
             from_source.append(d)
-            problems.append((Status.ERROR, f"{d.name} {d.version} is an official release, whose compiled library is "
-                             f"built against the official torch {_minor(torch_text)} release (its wheel pins that "
-                             f"exact version); torch {torch_text} is "
-                             f"{_not_release(torch_text)}, so that library does not load beside it ('undefined symbol' "
-                             f"or 'operator {d.name}::... does not exist')", d.name, ()))
+            nvidia = _not_release(torch_text).startswith("NVIDIA")
+            # NVIDIA's Jetson instructions build torchvision from source with BUILD_VERSION=0.x.0, which
+            # looks like the release: beside NVIDIA's torch the version alone cannot tell them apart.
+            hedge = (f"; unless this {d.name} was built from source here with BUILD_VERSION set, as NVIDIA's "
+                     "Jetson instructions do" if nvidia else "")
+            problems.append((Status.WARNING if nvidia else Status.ERROR,
+                             f"{d.name} {d.version} is an official release version, whose wheel is built against the "
+                             f"official torch {_minor(torch_text)} release and pins that exact version; torch "
+                             f"{torch_text} is {_not_release(torch_text)}, so that library does not load beside it "
+                             f"('undefined symbol' or 'operator {d.name}::... does not exist'){hedge}", d.name, ()))
             continue
         build = builds.get(d.name)
         other, other_source = _family_build(build) if build is not None else (_build_of(flavour(d.version)),

@@ -66,7 +66,7 @@ def _torch(version: str) -> dict[str, Any]:
 
 def xformers_warning(text: str) -> dict[str, Any] | None:
     """The running torch and Python, as xFormers' load warning names them."""
-    m = _XF_BUILT.search(text)
+    m = _XF_BUILT.search(text) or _XF_BUILT.search(text.replace("\n", " "))  # also wrapped at a space
     if not m:
         return None
     facts: dict[str, Any] = {"torch": _torch(m.group("have"))}
@@ -106,8 +106,9 @@ def comfyui_devices(lines: list[str]) -> dict[str, Any] | None:
 def python_banner(lines: list[str]) -> dict[str, Any] | None:
     """The Python version (and Windows, from CPython's MSC build tag; the system, from the "on <sys.platform>"
     the interactive banner adds) of a printed `sys.version`."""
-    for line in lines:
-        m = _SYS_VERSION.match(line)
+    for i, line in enumerate(lines):
+        # Also wrapped at a space: "... [MSC v.1934 64 bit" / "(AMD64)]".
+        m = _SYS_VERSION.match(line) or (_SYS_VERSION.match(f"{line} {lines[i + 1]}") if i + 1 < len(lines) else None)
         if m:
             python: dict[str, Any] = {"version": m.group("py")}
             if m.group("compiler") == "MSC":
@@ -158,8 +159,8 @@ def apex_build_log(lines: list[str]) -> dict[str, Any] | None:
                     facts["toolchain"] = {"cuda_home": m.group("home"), "cuda_home_exists": True,
                                           "cuda_home_source": "CUDA_HOME as apex's setup.py printed it"}
                     break
-        m = _APEX_TORCH_CUDA.search(line)
-        if m:
+        m = _APEX_TORCH_CUDA.search(line) or (_APEX_TORCH_CUDA.search(f"{line} {lines[i + 1]}") if i + 1 < len(lines) else None)
+        if m:  # also wrapped at a space: "... Pytorch binaries" / "were compiled with Cuda 10.2."
             facts.setdefault("torch", {"cuda": m.group("cuda")})
     return facts or None
 

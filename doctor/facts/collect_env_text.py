@@ -127,7 +127,9 @@ def _lines(text: str) -> list[str]:
             line = line.lstrip("`~").strip()  # a fence, maybe with the report flattened after it
             if ":" not in line:
                 continue
-        if re.fullmatch(r"</?(details|summary|pre|code)[^>]*>.*", line, re.I) and not _LABEL_RE.match(line):
+        # "<details>", "<pre>PyTorch version: 2.1.0": the tags go, what follows them on the line stays.
+        line = re.sub(r"^(?:</?(?:details|summary|pre|code)\b[^>]*>\s*)+", "", line, flags=re.I)
+        if not line:
             continue
         line = line.strip("`").strip()  # a report wrapped in single backticks
         line = paste.clean_line(line).strip()  # HTML entities and tags, **bold**, full-width colons

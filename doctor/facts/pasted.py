@@ -151,7 +151,7 @@ _D2_ROW = re.compile(r"^(sys\.platform|PyTorch|GPU available|CUDA available|GPU 
 # `import torch` failing: a frame in torch/__init__.py, then the exception it ended with.
 # Only the import-time frames: torch.compile and others also live in torch/__init__.py.
 _TORCH_INIT_FRAME = re.compile(
-    r'File "[^"]*[/\\]torch[/\\]__init__\.py", line \d+, in (?:<module>|_load\w*|_preload\w*)')
+    r'File "[^"]*[/\\]torch[/\\]__init__\.py",\s+line\s+\d+,\s+in\s+(?:<module>|_load\w*|_preload\w*)')
 _EXCEPTION = re.compile(r"^((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)): (\S.*)$")
 
 
@@ -299,6 +299,18 @@ def _conda_cuda(build: str) -> str | None | bool:
     return f"{m.group(1)}.{m.group(2)}" if m else False
 
 
+def _with_continuations(lines: list[str]) -> list[str]:
+    """Each line, with a conda command wrapped at a space joined to its next line ("conda install -c
+    pytorch" / "pytorch=1.9.0 torchvision cudatoolkit=11.3")."""
+    out = []
+    for i, line in enumerate(lines):
+        nxt = lines[i + 1] if i + 1 < len(lines) else ""
+        if _CONDA_COMMAND.search(line) and re.match(r"^(?:-c\s|--\w|[\w.-]+==?\d|[\w.-]+\s+-c\s)", nxt):
+            line = f"{line} {nxt}"
+        out.append(line)
+    return out
+
+
 def conda_plan(lines: list[str]) -> list[dict[str, Any]] | None:
     """torch-family packages conda's plan (or a `name=version=build` spec) says it installs, with the
     build's CUDA flavour: conda silently falls back to a CPU build when no CUDA build fits."""
@@ -313,7 +325,8 @@ def conda_plan(lines: list[str]) -> list[dict[str, Any]] | None:
             if cuda is not False:
                 row["cuda"] = cuda
             rows.setdefault(name, row)
-    commands = [m.group("args") for line in lines if (m := _CONDA_COMMAND.search(line) or _CONDA_ARGS.search(line))]
+    commands = [m.group("args") for line in _with_continuations(lines)
+                if (m := _CONDA_COMMAND.search(line) or _CONDA_ARGS.search(line))]
     # A pinned pytorch in the command is what conda installed: it installs the specs it is given or fails.
     for args in commands:
         m = _CONDA_TORCH_REQUEST.search(args)
@@ -328,7 +341,7 @@ def conda_plan(lines: list[str]) -> list[dict[str, Any]] | None:
                 # fallback (when no CUDA build fits) would show in the plan or the list, read above.
                 rows["torch"]["cuda"] = ".".join(toolkit.group("version").split(".")[:2])
     if rows:  # what was asked for beside it: a CUDA toolkit says the install meant to use CUDA
-        for line in lines:
+        for line in _with_continuations(lines):
             command = _CONDA_COMMAND.search(line) or _CONDA_ARGS.search(line)
             found = _CONDA_REQUEST.finditer(command.group("args")) if command else iter([_CONDA_SPEC_LINE.match(line)])
             for m in found:
@@ -336,6 +349,18 @@ def conda_plan(lines: list[str]) -> list[dict[str, Any]] | None:
                     rows.setdefault(m.group("name"), {"name": m.group("name"), "version": m.group("version"),
                                                       "location": "conda install command", "installer": "conda"})
     return list(rows.values()) or None
+
+
+def _wrapped_rest(after: str) -> str:
+    """The rest of the NVCC flags that a terminal wrapped onto the next lines ("...code=sm_6" /
+    "1;-gencode;..."): the lines below made of flag characters only, joined without spaces."""
+    rest = ""
+    for line in after.split("\n")[1:]:
+        line = line.strip()
+        if not re.fullmatch(r"[\w;,=.\-]+", line) or line.startswith("- "):
+            break
+        rest += line
+    return rest
 
 
 def config_show(text: str) -> dict[str, Any] | None:
@@ -348,9 +373,10 @@ def config_show(text: str) -> dict[str, Any] | None:
         torch["cuda"] = m.group(1)
     m = _CONFIG_ARCH_FLAGS.search(text)
     if m:
-        archs = [f"{kind}_{code}" for _, kind, code in _GENCODE.findall(m.group(1))]
+        flags = m.group(1) + _wrapped_rest(text[m.end():])
+        archs = [f"{kind}_{code}" for _, kind, code in _GENCODE.findall(flags)]
         # A paste cut inside the flags would pass for a shorter list: keep only a list that ends whole.
-        if archs and re.search(r"code=(?:sm|compute)_\d+a?\s*$", m.group(1)):
+        if archs and re.search(r"code=(?:sm|compute)_\d+a?\s*$", flags):
             torch["arch_list"] = list(dict.fromkeys(archs))
     return torch or None
 
@@ -516,7 +542,15 @@ def pip_log(lines: list[str]) -> list[dict[str, Any]] | None:
         row["version"] = version
         return row
 
-    for line in lines:
+    for i, line in enumerate(lines):
+        if " requires " in line and "incompatible" not in line:
+            # The resolver's long line wrapped at a space: join up to the line that ends it.
+            for j in range(i + 1, min(i + 4, len(lines))):
+                if not lines[j]:
+                    break
+                line += " " + lines[j]
+                if "incompatible" in lines[j]:
+                    break
         m = _PIP_CONFLICT.match(line)
         if m:
             name, version, needed, spec, have, have_version = m.groups()
@@ -861,7 +895,8 @@ def detectron2_env(lines: list[str]) -> dict[str, Any] | None:
 def torch_import_error(lines: list[str]) -> dict[str, Any] | None:
     """`import torch` failing in a pasted traceback: the exception raised below a torch/__init__.py frame."""
     for i, line in enumerate(lines):
-        if not _TORCH_INIT_FRAME.search(line):
+        # A long frame line wrapped at spaces: "File" / "\".../torch/__init__.py\"," / "line 199, in <module>".
+        if not (_TORCH_INIT_FRAME.search(line) or _TORCH_INIT_FRAME.search(" ".join(lines[i:i + 3]))):
             continue
         for after in lines[i + 1:]:
             m = _EXCEPTION.match(after)
@@ -935,6 +970,9 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
     text = _undict(text)
     lines = _lines(text)
     raw_lines = [re.sub(r"^\s{0,3}(?:>\s?)+", "", raw) for raw in text.replace("\r\n", "\n").split("\n")]
+    # For the readers that match across the whole text: quotes, HTML, bold and full-width colons taken off
+    # ("> " hides "  - CUDA Runtime 11.0", "NVCC\uff1a" is "NVCC:").
+    unquoted = "\n".join(lines)
     partial = False  # a package source that shows only part of what is installed
     kinds: list[str] = []
     facts: dict[str, Any] = {}
@@ -952,7 +990,7 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
     # Other projects' environment dumps, read section by section. Those that copy collect_env's
     # fields are read only when torch's own report is not there to say it first.
     own_report = "collect_env report" in kinds
-    for kind, read, beside_report in (("check_env", lambda: check_env(text), False),
+    for kind, read, beside_report in (("check_env", lambda: check_env(unquoted), False),
                                       ("Hugging Face env", lambda: hf_env(lines), False),
                                       ("Lightning environment", lambda: lightning(lines), True),
                                       ("detectron2 collect_env", lambda: detectron2_env(lines), False)):
@@ -966,7 +1004,7 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
     printed = python_prints(lines)
     for kind, section, values in (("nvcc --version", "toolchain", nvcc_version(lines)),
                                   ("LD_LIBRARY_PATH", "toolchain", ld_path and {"ld_library_path": ld_path}),
-                                  ("torch config", "torch", config_show(text)),
+                                  ("torch config", "torch", config_show(unquoted)),
                                   ("printed torch values", "torch", printed and printed["torch"])):
         if values:
             kinds.append(kind)

@@ -198,12 +198,20 @@ def _gpu_name(raw: str) -> str:
 def find(text: str) -> list[str]:
     """The warnings in `text`, one line each, in order; a repeated warning once."""
     spans = []
+    flat = text.replace("\n", " ")
     for pattern in (_DRIVER_OLD, _INSUFFICIENT, _INCOMPATIBLE, _TOO_OLD, _RANGE, _CC_LIST, _TOO_OLD_UNFORMATTED,
                     _NOT_COMPILED, _CUDA_ASKED, _XFORMERS_BUILT, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _TOOLKIT_MIN, _NO_WHEEL, _NVCC_ARCH, _NO_KERNEL, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS):
-        for m in pattern.finditer(text):
+        matches = list(pattern.finditer(text))
+        if not matches:
+            # Wrapped by a mail client, a notebook or a terminal at a space: the same message with a line
+            # break for a space (same length, so the spans hold for `text` too).
+            matches = list(pattern.finditer(flat))
+        for m in matches:
             start = m.start()
             if pattern is _INCOMPATIBLE:
-                start += len(m.group("name")) - len(_gpu_name(m.group("name")))
+                name_start, name_end = m.span("name")
+                start = text.rfind("\n", name_start, name_end) + 1 or name_start
+                start += len(text[start:name_end]) - len(_gpu_name(text[start:name_end]))
             spans.append((start, m.end()))
     out: list[str] = []
     for start, end in sorted(spans):
