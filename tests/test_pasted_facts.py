@@ -1266,3 +1266,45 @@ def test_nightlies_of_different_days_are_te103(tmp_path):
     text = text.replace("torchvision==0.8.0.dev20201023", "torchvision==0.8.0.dev20201002")
     te103 = checked(text, tmp_path)["TE103"]
     assert te103.status is Status.ERROR and "nightly of 20201002" in te103.message
+
+
+def test_ldd_of_a_pip_cuda_wheels_library_taking_a_sibling_from_a_system_cuda_is_te204():
+    # ragflow#4466: ldd of the wheel's libcusparse.so.12 finds libnvJitLink.so.12 in /usr/local/cuda-12.1.
+    facts = load("ragflow4466-copycopycopy-ldd-cusparse-nvjitlink-from-cuda121-ldpath.txt")
+    (linked,) = facts.toolchain.linked
+    assert linked.file.endswith("/site-packages/nvidia/cusparse/lib/libcusparse.so.12")  # torch/lib/../../ resolved
+    assert linked.resolved["libnvJitLink.so.12"] == "/usr/local/cuda-12.1/lib64/libnvJitLink.so.12"
+    found = findings("ragflow4466-copycopycopy-ldd-cusparse-nvjitlink-from-cuda121-ldpath.txt")["TE204"]
+    assert found.status is Status.WARNING and "/usr/local/cuda-12.1/lib64" in found.message
+    assert "unset LD_LIBRARY_PATH" in found.fix.commands
+
+
+_LDD_WHEEL = ("$ ldd /venv/lib/python3.12/site-packages/torch/lib/../../nvidia/cusparse/lib/libcusparse.so.12\n"
+              "\tlinux-vdso.so.1 (0x00007ffebafed000)\n"
+              "\tlibnvJitLink.so.12 => {nvjitlink} (0x000070ddad800000)\n"
+              "\tlibc.so.6 => /lib/x86_64-linux-gnu/libc.so.6 (0x000070ddad400000)\n"
+              "\t/lib64/ld-linux-x86-64.so.2 (0x000070ddc0d83000)\n")
+
+
+def test_the_same_ldd_finding_the_wheels_own_nvjitlink_is_quiet(tmp_path):
+    text = _LDD_WHEEL.format(nvjitlink="/venv/lib/python3.12/site-packages/torch/lib/../../nvidia/nvjitlink/lib/"
+                                       "libnvJitLink.so.12")
+    te204 = {f.code: f for f in run_env_checks(load_text(text, tmp_path))}["TE204"]
+    assert te204.status is Status.OK
+
+
+def test_ldd_of_a_source_built_torch_taking_the_system_cuda_is_quiet(tmp_path):
+    # A torch built from source links the toolkit it was built with: that is no conflict.
+    text = ("$ ldd /opt/pytorch/torch/lib/libtorch_cuda.so | grep cuda\n"
+            "\tlibcudart.so.12 => /usr/local/cuda-12.4/lib64/libcudart.so.12 (0x00007f0000000000)\n"
+            "\tlibnvJitLink.so.12 => /usr/local/cuda-12.4/lib64/libnvJitLink.so.12 (0x00007f0000100000)\n")
+    facts = load_text(text, tmp_path)
+    assert len(facts.toolchain.linked[0].resolved) == 2
+    assert {f.code: f for f in run_env_checks(facts)}["TE204"].status is Status.SKIP
+
+
+def test_a_version_of_the_system_copy_older_than_torchs_cuda_makes_it_an_error(tmp_path):
+    text = "torch 2.5.1+cu124\n" + _LDD_WHEEL.format(nvjitlink="/usr/local/cuda-12.1/lib64/libnvJitLink.so.12")
+    facts = load_text("Package Version\n------- -------\n" + text, tmp_path)
+    te204 = {f.code: f for f in run_env_checks(facts)}["TE204"]
+    assert te204.status is Status.ERROR and "__nvJitLinkComplete_12_4" in te204.message

@@ -6,7 +6,7 @@ OpenMMLab's `collect_env` (the same "Key: value" lines), Lightning's bulleted en
 `transformers-cli env` / `diffusers-cli env` / `accelerate env`, pip's install log (what it
 installed, what its resolver found incompatible), what `print(torch.__version__)` and friends
 printed, an issue template's environment list ("- **GPU:** NVIDIA ...", "PyTorch Version: 2.5.0"),
-a traceback of `import torch` failing, what applications print about torch (app_reports: xFormers,
+a traceback of `import torch` failing, `ldd` output (where the loader finds a library's dependencies), what applications print about torch (app_reports: xFormers,
 Ultralytics, ComfyUI, launchers, extension builds), and torch's own warnings. `read(text)` finds each of these
 in one text (alone or together), merges what they say into a partial `Facts` JSON dict and names
 what it read; every field none of them shows stays unknown, with that list as the reason.
@@ -17,6 +17,7 @@ then the package lists (torch's version and CUDA build from the `torch` row's lo
 
 from __future__ import annotations
 
+import posixpath
 import re
 from typing import Any
 
@@ -820,6 +821,41 @@ def nvcc_version(lines: list[str]) -> dict[str, Any] | None:
     return toolchain if "nvcc_version" in toolchain else None
 
 
+# `ldd FILE` and what it printed: "libnvJitLink.so.12 => /usr/local/cuda-12.1/lib64/libnvJitLink.so.12 (0x...)",
+# "libcudart.so.12 => not found", "/lib64/ld-linux-x86-64.so.2 (0x...)". The command may carry a shell
+# prompt and a filter ("(venv) me@box:~$ ldd .../libtorch_cuda.so | grep cuda").
+_LDD_COMMAND = re.compile(r"(?:^|[\s$#>])ldd\s+(?:-\w+\s+)*(?P<file>[^\s|]+)\s*(?:\|.*)?$")
+_LDD_ENTRY = re.compile(r"^(?P<name>[\w.+-]+\.so[\w.]*)\s*=>\s*(?:(?P<path>/\S+)\s*\(0x[0-9a-fA-F]+\)|(?P<missing>not found))$")
+_LDD_DIRECT = re.compile(r"^(?:/\S+|linux-vdso\.so\.\d|linux-gate\.so\.\d)\s*\(0x[0-9a-fA-F]+\)$")
+
+
+def ldd_output(lines: list[str]) -> list[dict[str, Any]] | None:
+    """Each pasted `ldd` output: the file (when its command line is there) and where each library
+    it needs was found. Without the command, two "=>" lines with a load address make one."""
+    out: list[dict[str, Any]] = []
+    block: dict[str, Any] | None = None
+    for line in lines:
+        command = _LDD_COMMAND.search(line)
+        entry = _LDD_ENTRY.match(line)
+        if command and not entry:
+            block = {"file": posixpath.normpath(command.group("file")) if command.group("file").startswith("/")
+                     else command.group("file"), "resolved": {}}
+            out.append(block)
+            continue
+        if entry:
+            if block is None:
+                block = {"file": None, "resolved": {}}
+                out.append(block)
+            block["resolved"][entry.group("name")] = (None if entry.group("missing")
+                                                      else posixpath.normpath(entry.group("path")))
+            continue
+        if _LDD_DIRECT.match(line) or (not line and block is not None and not block["resolved"]):
+            continue
+        block = None
+    found = [b for b in out if len(b["resolved"]) >= (1 if b["file"] else 2)]
+    return found or None
+
+
 def ld_library_path(lines: list[str]) -> list[str] | None:
     """What `echo $LD_LIBRARY_PATH` printed on the line after it."""
     for i, line in enumerate(lines[:-1]):
@@ -1002,8 +1038,10 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
 
     ld_path = ld_library_path(lines)
     printed = python_prints(lines)
+    linked = ldd_output(lines)
     for kind, section, values in (("nvcc --version", "toolchain", nvcc_version(lines)),
                                   ("LD_LIBRARY_PATH", "toolchain", ld_path and {"ld_library_path": ld_path}),
+                                  ("ldd output", "toolchain", linked and {"linked": linked}),
                                   ("torch config", "torch", config_show(unquoted)),
                                   ("printed torch values", "torch", printed and printed["torch"])):
         if values:
