@@ -1308,3 +1308,56 @@ def test_a_version_of_the_system_copy_older_than_torchs_cuda_makes_it_an_error(t
     facts = load_text("Package Version\n------- -------\n" + text, tmp_path)
     te204 = {f.code: f for f in run_env_checks(facts)}["TE204"]
     assert te204.status is Status.ERROR and "__nvJitLinkComplete_12_4" in te204.message
+
+
+def test_a_report_cut_before_its_cuda_line_takes_the_build_from_the_version_tag(tmp_path):
+    # oobabooga#791 stops at "CUDA used to bui": "2.0.0+cpu" still says the build has no CUDA.
+    assert load("oobabooga791-shm132-cpu-build-cut.txt").torch.cuda is None
+    text = "Collecting environment information...\nPyTorch version: 2.1.0+cu121\nIs debug build: False\n"
+    assert load_text(text, tmp_path).torch.cuda == "12.1"
+    # An untagged version says nothing about the build: unknown, with the reason.
+    untagged = load_text(text.replace("+cu121", ""), tmp_path)
+    assert not known(untagged.torch.cuda)
+    # A CUDA line the report does print wins over the tag.
+    both = load_text(text + "CUDA used to build PyTorch: 12.1\n", tmp_path)
+    assert both.torch.cuda == "12.1"
+
+
+@pytest.mark.parametrize("shown, cc", [("GeForce RTX 208...", "7.5"), ("Tesla V100-SXM2...", "7.0"),
+                                       ("GeForce GTX 108...", "6.1"),
+                                       # What is left could be several models of different capability.
+                                       ("NVIDIA GeForce ...", None), ("NVIDIA A10...", None)])
+def test_a_name_nvidia_smi_cut_short_keeps_its_compute_capability_when_only_one_fits(shown, cc):
+    from torchdoctor.facts import collect_env_text
+
+    assert collect_env_text.truncated_compute_capability(shown) == cc
+
+
+def test_old_nvidia_smi_with_cut_names_is_judged_and_quiet_on_a_fitting_build(tmp_path):
+    # learnable-triangulation#80: nvidia-smi 418 prints "GeForce RTX 208..." for four RTX 2080 Ti.
+    name = "learnable-tri80-samleo8-2080ti-smi-418.txt"
+    assert [g.compute_capability for g in load(name).nvidia.gpus] == ["7.5"] * 4
+    text = (REPORTS / name).read_text() + "\n$ pip freeze\ntorch=={torch}\ntorchvision=={vision}\n"
+    cuda8 = checked(text.format(torch="1.0.0+cu80", vision="0.2.1"), tmp_path)["TE202"]
+    assert cuda8.status is Status.ERROR  # CUDA 8 predates Turing
+    assert checked(text.format(torch="1.5.0+cu101", vision="0.6.0+cu101"), tmp_path)["TE202"].status is Status.OK
+
+
+ENV_LIST_WITH_FAMILY = """### Environment
+- OS: Ubuntu 22.04
+- Python version: 3.10.12
+- PyTorch version: 2.1.0+cu121
+- torchvision version: {vision}
+- GPU: NVIDIA GeForce RTX 3090
+"""
+
+
+def test_an_environment_lists_torchvision_line_is_a_package_for_te103(tmp_path):
+    found = checked(ENV_LIST_WITH_FAMILY.format(vision="0.15.2+cu118"), tmp_path)
+    assert found["TE103"].status is Status.ERROR and "torchvision 0.15.2+cu118" in found["TE103"].message
+
+
+def test_the_same_list_with_the_matching_torchvision_is_quiet(tmp_path):
+    facts = load_text(ENV_LIST_WITH_FAMILY.format(vision="0.16.0+cu121"), tmp_path)
+    assert facts.packages.distributions_partial is True  # it names what the writer chose, not all
+    assert {f.code: f for f in run_env_checks(facts)}["TE103"].status is Status.OK

@@ -269,6 +269,24 @@ def _gpu_patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
     return tuple((re.compile(p["pattern"], re.I), p["cc"]) for p in load("gpu_names")["patterns"])
 
 
+def truncated_compute_capability(shown: str) -> str | None:
+    """The compute capability of a name nvidia-smi cut short ("GeForce RTX 208..."), when every model
+    the shown part can still be (RTX 2080, 2080 Ti, 2080 SUPER) has the same one; None otherwise."""
+    stem = shown[:-3].rstrip() if shown.endswith("...") else None
+    if not stem:
+        return None
+    for pattern, cc in _gpu_patterns():
+        m = pattern.search(stem)
+        if m and m.end() < len(stem):  # the model is whole, something follows it ("Tesla V100-SXM2...")
+            return cc
+    if not re.search(r"\d{2,3}$", stem):
+        return None
+    digits = len(re.search(r"\d+$", stem).group(0))
+    ccs = {cc for tail in range(10 ** (4 - digits)) if 4 - digits > 0
+           for cc in [compute_capability(f"{stem}{tail:0{4 - digits}d}")] if cc}
+    return ccs.pop() if len(ccs) == 1 else None
+
+
 def named_gpu(name: str, index: int) -> dict[str, Any]:
     """A GPU named in a paste, with its compute capability where the name tells it."""
     gpu: dict[str, Any] = {"index": index, "name": name}
@@ -471,6 +489,11 @@ def parse(text: str) -> dict[str, Any]:
         cuda = values.get("CUDA used to build PyTorch")
         if cuda is not None:
             torch["cuda"] = cuda.strip() if _given(cuda) else None
+        else:
+            # Cut before its CUDA line: the version's local tag names the build ("2.0.0+cpu", "2.1.0+cu121").
+            tag = re.search(r"\+(?:cu(\d+)(\d)|(cpu))\b", version)
+            if tag:
+                torch["cuda"] = None if tag.group(3) else f"{tag.group(1)}.{tag.group(2)}"
         hip = values.get("ROCM used to build PyTorch")
         if hip is not None:
             torch["hip"] = hip.strip() if _given(hip) else None

@@ -126,6 +126,8 @@ _ITEM_KEYS = {
     "python": {"python", "python version"},
     "os": {"os", "operating system", "system"},
     "available": {"is cuda available", "cuda available", "cuda is available", "torch.cuda.is_available()"},
+    "torchvision": {"torchvision", "torchvision version"},
+    "torchaudio": {"torchaudio", "torchaudio version"},
 }
 # The same list hand-written without colons, one bulleted "key value" per line ("* pytorch 1.7.0",
 # "- gpu rtx 3060ti"): read for the keys whose value is a version or a GPU the name table knows.
@@ -198,6 +200,8 @@ def nvidia_smi(lines: list[str]) -> dict[str, Any] | None:
                 cc = collect_env_text.compute_capability(name)
                 if cc:
                     gpu["compute_capability"] = cc
+            elif cc := collect_env_text.truncated_compute_capability(name):
+                gpu["compute_capability"] = cc  # "GeForce RTX 208...": a 2080 of some kind, 7.5 all
             if not any(x["index"] == gpu["index"] for x in gpus):
                 gpus.append(gpu)
     if "driver_version" not in nvidia:
@@ -705,6 +709,7 @@ def env_list(lines: list[str]) -> dict[str, Any] | None:
     gpus: list[dict[str, Any]] = []
     nvidia: dict[str, Any] = {}
     python: dict[str, Any] = {}
+    listed: list[dict[str, Any]] = []  # "torchvision: 0.16.0": what the writer chose to name, a partial list
     for line in lines:
         line = line.rstrip(",;\uff0c\uff1b\u3002 ")  # a hand-written list's trailing commas, also full-width
         bare = line.lstrip("-*+\u2022 ").strip()
@@ -760,6 +765,10 @@ def env_list(lines: list[str]) -> dict[str, Any] | None:
             d = _IN_VALUE_DRIVER.search(value) or (re.match(r"^(\d{3}\.\d+(?:\.\d+)?)\b", value) if kind == "driver" else None)
             if d:
                 nvidia.setdefault("driver_version", d.group(1))
+        elif kind in ("torchvision", "torchaudio"):
+            v = _VALUE["torch.__version__"].match(value.split()[0])
+            if v and not any(d["name"] == kind for d in listed):
+                listed.append({"name": kind, "version": v.group(1), "location": "environment list"})
         elif kind == "python":
             v = re.match(r"^(\d+\.\d+(?:\.\d+)?)\b", value)
             if v:
@@ -788,6 +797,9 @@ def env_list(lines: list[str]) -> dict[str, Any] | None:
         facts["nvidia"] = nvidia
     if python:
         facts["python"] = python
+    if listed and "version" in torch:
+        facts["packages"] = {"distributions": [{"name": "torch", "version": torch["version"], "location": "environment list"},
+                                               *listed], "distributions_partial": True}
     return facts
 
 
@@ -1071,8 +1083,12 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
     listing = None if "collect_env report" in kinds else env_list(lines)
     if listing:
         kinds.append("environment list")
+        listed_here = listing.pop("packages", None)
         for section, values in listing.items():
             _fill(facts, section, values)
+        if listed_here:
+            partial = True
+            _add_distributions(facts, listed_here["distributions"])
 
     installed = pip_log(lines)
     if installed:
