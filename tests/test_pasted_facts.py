@@ -1361,3 +1361,83 @@ def test_the_same_list_with_the_matching_torchvision_is_quiet(tmp_path):
     facts = load_text(ENV_LIST_WITH_FAMILY.format(vision="0.16.0+cu121"), tmp_path)
     assert facts.packages.distributions_partial is True  # it names what the writer chose, not all
     assert {f.code: f for f in run_env_checks(facts)}["TE103"].status is Status.OK
+
+
+def test_torch_named_in_prose_as_pip_names_an_install_is_its_version():
+    # stemdeck#644: "falls back to `torch-2.6.0+cpu`" beside "- **GPU:** NVIDIA GeForce RTX 4060 Laptop GPU".
+    facts = load("stemdeck644-imbalon-bold-env-cpu-rollback-4060.txt")
+    assert facts.torch.version == "2.6.0+cpu" and facts.torch.cuda is None
+    assert findings("stemdeck644-imbalon-bold-env-cpu-rollback-4060.txt")["TE203"].status is Status.ERROR
+
+
+@pytest.mark.parametrize("prose", ["the script asks for `torch==2.6.0+cu121`, which pip cannot find",
+                                   "I replaced torch-2.6.0+cpu with torch-2.6.0+cu124 and it still fails"])
+def test_a_torch_only_asked_for_or_two_builds_named_in_prose_say_nothing(prose, tmp_path):
+    facts = load_text(f"{prose}\n\n- **GPU:** NVIDIA GeForce RTX 4060 Laptop GPU\n", tmp_path)
+    assert not known(facts.get("torch.version"))
+    assert {f.code: f for f in run_env_checks(facts)}["TE203"].status is Status.SKIP
+
+
+def test_pip_list_under_a_prompt_with_its_environment_and_proc_driver_version_are_read():
+    # pytorch#131312: "(ComfyUI) dp@dp-7920:/hw_data/ws/ComfyUI$ pip list |grep torch", then
+    # "cat /proc/driver/nvidia/version" ("NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.90.07 ...").
+    facts = load("pt131312-wenbindu-pip-list-grep-torch-nightly250cu124-proc-driver-550-import-fails.txt")
+    assert facts.torch.version == "2.5.0.dev20240720+cu124" and facts.torch.cuda == "12.4"
+    assert facts.packages.distributions_partial is True
+    assert facts.nvidia.driver_version == "550.90.07" == facts.nvidia.kernel_module_version
+    assert findings("pt131312-wenbindu-pip-list-grep-torch-nightly250cu124-proc-driver-550-import-fails.txt")[
+        "TE201"].status is Status.OK
+
+
+@pytest.mark.parametrize("prompt", ["(base) PS C:\\Users\\me> ", "(venv) me@box:~/work$ ", "$ "])
+def test_an_old_driver_in_proc_beside_a_prompted_pip_list_is_te201(prompt, tmp_path):
+    facts = load_text(f"{prompt}pip list | grep torch\ntorch                    2.4.0+cu124\n"
+                      "NVRM version: NVIDIA UNIX x86_64 Kernel Module  470.223.02  Sat Oct  7 15:39:11 UTC 2023\n",
+                      tmp_path)
+    assert facts.torch.cuda == "12.4" and facts.nvidia.driver_version == "470.223.02"
+    assert {f.code: f for f in run_env_checks(facts)}["TE201"].status is Status.ERROR
+
+
+def test_a_driver_version_told_without_nvrm_is_not_procs(tmp_path):
+    facts = load_text("pip list | grep torch\ntorch 2.4.0+cu124\nmy Kernel Module 470.223.02 is fine\n", tmp_path)
+    assert not known(facts.get("nvidia.driver_version"))
+
+
+_PRINTS = ('python -c "import torch; print(torch.__version__); print(torch.cuda.is_available()); '
+           'print(torch.cuda.get_device_name(0)); print(torch.cuda.get_arch_list())"\n'
+           "2.7.0+cu126\nTrue\nNVIDIA GeForce RTX 5090\n{archs}\n")
+
+
+def test_printed_device_name_and_arch_list_decide_te202(tmp_path):
+    facts = load_text(_PRINTS.format(archs="['sm_50', 'sm_60', 'sm_70', 'sm_75', 'sm_80', 'sm_86', 'sm_90']"), tmp_path)
+    assert facts.torch.arch_list[-1] == "sm_90" and facts.nvidia.gpus[0].name == "NVIDIA GeForce RTX 5090"
+    assert {f.code: f for f in run_env_checks(facts)}["TE202"].status is Status.ERROR
+
+
+def test_the_same_prints_with_sm_120_in_the_list_are_quiet(tmp_path):
+    facts = load_text(_PRINTS.format(archs="['sm_75', 'sm_80', 'sm_86', 'sm_90', 'sm_100', 'sm_120', 'compute_120']"),
+                      tmp_path)
+    assert {f.code: f for f in run_env_checks(facts)}["TE202"].status is Status.OK
+
+
+def test_an_empty_printed_arch_list_says_nothing_of_the_build(tmp_path):
+    # get_arch_list() returns [] wherever no GPU is usable, whatever the build holds.
+    facts = load_text(_PRINTS.format(archs="[]"), tmp_path)
+    assert not known(facts.get("torch.arch_list"))
+
+
+def test_a_printed_compute_capability_is_torchs_own_answer():
+    facts = load("framepack406-kaworukevin-wsl-torch270cu128-5070ti-cc120.txt")
+    assert facts.nvidia.gpus[0].compute_capability == "12.0"
+    assert findings("framepack406-kaworukevin-wsl-torch270cu128-5070ti-cc120.txt")["TE202"].status is Status.OK
+
+
+def test_torchs_messages_retyped_in_lower_case_are_read():
+    said = torch_warnings.interpret(torch_warnings.find(
+        "i get 'torch not compiled with cuda enabled' and then 'the nvidia driver on your system is too old "
+        "(found version 10010)'"))
+    assert [s.kind for s in said] == ["cpu-build", "driver"] and said[1].driver_cuda == "10.1"
+
+
+def test_the_same_words_without_the_message_are_no_warning():
+    assert torch_warnings.find("is torch compiled with cuda? my nvidia driver seems too old") == []

@@ -27,6 +27,9 @@ from . import app_reports, collect_env_text, extensions, torch_warnings
 # nvidia-smi's banner and its GPU rows, old and new ("|   0  A100-SXM4-40GB   On   | 00000000:04:00.0 Off |").
 _SMI_DRIVER = re.compile(r"Driver Version:\s*(\d+(?:\.\d+)+)(?:\s+CUDA Version:\s*(\d+\.\d+))?")
 _SMI_GPU = re.compile(r"^\|\s*(\d+)\s+(.+?)\s+(?:On|Off|WDDM|TCC)\s*\|\s*[0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.\d")
+# `cat /proc/driver/nvidia/version`: "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.90.07  Fri May 31 ...",
+# "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.65.06  Release Build ...": the loaded driver.
+_NVRM = re.compile(r"NVRM version:\s*NVIDIA\b[^\n]*?Kernel Module(?:\s+for\s+\S+)?\s+(\d{3}\.\d+(?:\.\d+)?)\b")
 # pip list ("torch   2.1.0+cu121"), pip freeze ("torch==2.1.0"), conda list ("pytorch 2.0.1 py3.10_cuda11.8_0 pytorch").
 _PIP_HEADER = re.compile(r"^Package\s+Version\b")
 _CONDA_HEADER = re.compile(r"^#\s*(?:Name\s+Version\s+Build|packages in environment at)")
@@ -76,7 +79,7 @@ _PIP_CONFLICT = re.compile(
 # REPL (">>> torch.__version__" then "'2.0.1+cu117'") or a `python -c "...; print(...); print(...)"`.
 # `pip show torch`: "Name: torch", then "Version: 2.7.0+cpu".
 # The command a pasted table came from: "pip list | grep torch", "$ conda list", "pip3 freeze".
-_LIST_COMMAND = re.compile(r"^(?:\S*[$#>%]\s*)?(?:python3?\s+-m\s+)?(?P<tool>pip3?|conda|mamba|micromamba)\s+"
+_LIST_COMMAND = re.compile(r"^(?:(?:\([^()\n]{1,60}\)\s*)?(?:PS\s+)?\S*[$#>%]\s*)?(?:python3?\s+-m\s+)?(?P<tool>pip3?|conda|mamba|micromamba)\s+"
                            r"(?P<verb>list|freeze)\b[^|]*(?P<filter>\|\s*(?:grep|findstr|select-string|rg)\b.*)?$", re.I)
 _NAME_DASH_VERSION = re.compile(r"^([A-Za-z][A-Za-z0-9_.]*?(?:-[A-Za-z][A-Za-z0-9_]*)*)-(\d+(?:\.\d+)+(?:[a-z]+\d*)?(?:\+[\w.]+)?)$")
 _SHOW_NAME = re.compile(r"^Name:\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*$")
@@ -94,6 +97,11 @@ _SAID_AVAILABLE = re.compile(r"(?:torch\.)?cuda\.is_available\(\)`?\s*(?:returns
 # preposition before it, so a path ("/usr/lib/python3.10/") or a project's name is not read as one.
 _SAID_PYTHON = re.compile(r"\b(?:use|uses|using|used|on|with|running|run|have|installed|in)\s+python\s*v?"
                           r"(?P<version>[23]\.\d{1,2}(?:\.\d{1,2})?)(?![\w./-])", re.I)
+# torch named in prose the way pip names what it installs ("falls back to `torch-2.6.0+cpu`",
+# "Downloading torch-2.1.0+cu121-cp311-...whl"): the dash joins the name to an installed version with
+# its build tag, where "torch==2.6.0+cu121" is only what was asked for.
+_SAID_TORCH_WHEEL = re.compile(r"(?<![\w/.-])torch-(?P<version>\d+\.\d+(?:\.\d+)?\+(?:cu\d{2,3}|cpu|rocm\d+(?:\.\d+)*))"
+                               r"(?![\w.+])")
 # What a conda install asked for: "conda install pytorch ... cudatoolkit=11.3 -c pytorch" and the
 # plan's "added / updated specs:" lines ("- cudatoolkit=10.1"); conda installs a requested spec or fails.
 _CONDA_COMMAND = re.compile(r"\b(?:conda|mamba|micromamba)\s+(?:install|create)\b(?P<args>.*)$")
@@ -104,16 +112,30 @@ _CONDA_CHANNEL = re.compile(r"(?:\s-c|--channel)\s+(?P<channel>\S+)")
 _CONDA_TORCH_REQUEST = re.compile(r"(?<![\w-])pytorch==?(?P<version>\d+\.\d+\.\d+)(?![\w.*])")
 _CONDA_REQUEST = re.compile(r"(?<![\w-])(?P<name>cudatoolkit|pytorch-cuda)\s*=\s*(?P<version>\d+(?:\.\d+)*)")
 _CONDA_SPEC_LINE = re.compile(r"^-\s+(?P<name>cudatoolkit|pytorch-cuda)\s*=\s*(?P<version>\d+(?:\.\d+)*)\s*$")
-_PRINTED = re.compile(r"torch\.__version__|torch\.version\.cuda|torch\.cuda\.is_available\(\)")
+_PRINTED = re.compile(r"torch\.__version__|torch\.version\.cuda|torch\.cuda\.is_available\(\)"
+                      r"|torch\.cuda\.get_device_name\(\s*\d*\s*\)|torch\.cuda\.get_device_capability\(\s*\d*\s*\)"
+                      r"|torch\.cuda\.get_arch_list\(\)")
 # A REPL's ">>> " is gone by now (_lines drops quote marks): an input line is the bare expression.
-_SHOWS_OUTPUT = re.compile(r"^(?:>>>\s*)?(?:torch\.__version__|torch\.version\.cuda|torch\.cuda\.is_available\(\))$"
-                           r"|print\s*\(|python3?(?:\.exe)?\s+-c\b")
+_SHOWS_OUTPUT = re.compile(r"^(?:>>>\s*)?(?:" + _PRINTED.pattern + r")$|print\s*\(|python3?(?:\.exe)?\s+-c\b")
 _VALUE = {
     "torch.__version__": re.compile(r"^(\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc|\.dev|\.post)\d+)?(?:\+[\w.]+)?)$"),
     # torch 1.2 and older printed the toolkit's full version ("10.0.130", "9.0.176"): its major.minor is the build.
     "torch.version.cuda": re.compile(r"^(None|\d+\.\d+)(?:\.\d+)?$"),
     "torch.cuda.is_available()": re.compile(r"^(True|False)$"),
+    # The current GPU's name and compute capability ("(8, 6)"), and the build's arch list
+    # ("['sm_50', ..., 'sm_90']"; [] wherever no GPU is usable, so an empty list says nothing of the build).
+    "torch.cuda.get_device_name()": re.compile(r"^((?:NVIDIA|Tesla|Quadro|GeForce|TITAN)\b[\w .-]{1,60})$"),
+    "torch.cuda.get_device_capability()": re.compile(r"^\((\d{1,2}),\s*(\d)\)$"),
+    "torch.cuda.get_arch_list()": re.compile(r"^\[((?:\s*'(?:sm|compute)_\d{2,3}[a-z]?'\s*,?)+)\]$"),
 }
+_PRINTED_KEY = {"torch.__version__": "version", "torch.version.cuda": "cuda", "torch.cuda.is_available()": "cuda_available",
+                "torch.cuda.get_device_name()": "gpu_name", "torch.cuda.get_device_capability()": "gpu_cc",
+                "torch.cuda.get_arch_list()": "arch_list"}
+
+
+def _printed_expr(expr: str) -> str:
+    """ "torch.cuda.get_device_name(0)" -> "torch.cuda.get_device_name()": the value's form, whatever the device."""
+    return re.sub(r"\(\s*\d*\s*\)$", "()", expr)
 # An issue template's environment list: "- **GPU:** NVIDIA GeForce RTX 4060", "PyTorch Version (e.g., 1.0): 1.3",
 # "- **CUDA Version**: 12.8 (Driver 570.181)", and bare lines ("NVIDIA GeForce RTX 3080", "NVIDIA Driver 591.74").
 _ITEM = re.compile(r"^(?:[-*+\u2022]\s*)?([A-Za-z][\w ./?'-]{0,40}?)\s*(?:\([^)]*\))?\s*[:\uff1a]\s*(\S.*)$")
@@ -580,10 +602,13 @@ def _printed_value(expr: str, line: str) -> Any:
     """What `expr` printed on `line` ("2.4.0+cpu", "None", "True"; quoted by a REPL, or after a label
     as in "CUDA available: True"), or the sentinel `_NO` when the line is not such a value."""
     value = line.strip().strip("'\"")
-    m = _VALUE[expr].match(value) or _VALUE[expr].match(value.rsplit(": ", 1)[-1].strip("'\""))
+    pattern = _VALUE[_printed_expr(expr)]
+    m = pattern.match(value) or pattern.match(value.rsplit(": ", 1)[-1].strip("'\""))
     if not m:
         return _NO
-    text = m.group(1)
+    if m.lastindex == 2:  # a compute capability: (8, 6) -> "8.6"
+        return f"{m.group(1)}.{m.group(2)}"
+    text = m.group(1).strip()
     return {"None": None, "True": True, "False": False}.get(text, text)
 
 
@@ -609,6 +634,7 @@ def python_prints(lines: list[str]) -> dict[str, Any] | None:
     """torch facts from the output of print(torch.__version__) / torch.version.cuda /
     torch.cuda.is_available() pasted below the command that printed them."""
     torch: dict[str, Any] = {}
+    gpu: dict[str, Any] = {}
     for i, line in enumerate(lines):
         line, i = _command_line(lines, i)
         exprs = _PRINTED.findall(line)
@@ -628,23 +654,34 @@ def python_prints(lines: list[str]) -> dict[str, Any] | None:
             if len(values) == len(exprs):
                 break
         for expr, value in zip(exprs, values):
-            key = {"torch.__version__": "version", "torch.version.cuda": "cuda",
-                   "torch.cuda.is_available()": "cuda_available"}[expr]
+            key = _PRINTED_KEY[_printed_expr(expr)]
             if key == "version" and torch.get("version", value) != value:
                 # Another torch printed later ("before: 2.2.0+cu121 ... after installing the
                 # requirements: 2.3.0+cpu"): what was printed last is the install the paste is about.
-                torch = {}
-            torch.setdefault(key, value)
+                torch, gpu = {}, {}
+            if key in ("gpu_name", "gpu_cc"):
+                gpu.setdefault(key, value)
+            elif key == "arch_list":
+                torch.setdefault(key, re.findall(r"(?:sm|compute)_\d+[a-z]?", value))
+            else:
+                torch.setdefault(key, value)
+    nvidia = {}
+    if gpu:
+        named = collect_env_text.named_gpu(gpu["gpu_name"], 0) if "gpu_name" in gpu else {"index": 0}
+        if "gpu_cc" in gpu:
+            named["compute_capability"] = gpu["gpu_cc"]  # torch's own answer beats the name table
+        nvidia = {"gpus": [named]}
     if "version" not in torch:
         # No printed version: the availability told in prose is still a fact of this torch.
         told = next((m for line in lines for m in [_SAID_AVAILABLE.search(line)] if m), None)
-        return {"torch": {"cuda_available": told.group(1).lower() == "true"}} if told else None
+        said = {"torch": {"cuda_available": told.group(1).lower() == "true"}} if told else {}
+        return {**said, **({"nvidia": nvidia} if nvidia else {})} or None
     torch["import_status"] = "ok"
     if "cuda" not in torch:
         cuda = _cuda_from_tag(torch["version"])
         if cuda is not False:
             torch["cuda"] = cuda
-    return {"torch": torch}
+    return {"torch": torch, **({"nvidia": nvidia} if nvidia else {})}
 
 
 def _add_distributions(facts: dict[str, Any], rows: list[dict[str, Any]]) -> None:
@@ -1034,6 +1071,10 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
     if smi:
         kinds.append("nvidia-smi")
         _fill(facts, "nvidia", smi)
+    module = next((m.group(1) for line in lines for m in [_NVRM.search(line)] if m), None)
+    if module:
+        kinds.append("/proc/driver/nvidia/version")
+        _fill(facts, "nvidia", {"kernel_module_version": module, "driver_version": module})
 
     # Other projects' environment dumps, read section by section. Those that copy collect_env's
     # fields are read only when torch's own report is not there to say it first.
@@ -1055,9 +1096,11 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
                                   ("LD_LIBRARY_PATH", "toolchain", ld_path and {"ld_library_path": ld_path}),
                                   ("ldd output", "toolchain", linked and {"linked": linked}),
                                   ("torch config", "torch", config_show(unquoted)),
-                                  ("printed torch values", "torch", printed and printed["torch"])):
+                                  ("printed torch values", "torch", printed and printed.get("torch")),
+                                  ("printed torch values", "nvidia", printed and printed.get("nvidia"))):
         if values:
-            kinds.append(kind)
+            if kind not in kinds:
+                kinds.append(kind)
             _fill(facts, section, values)
 
     # Other projects' start-up and failure lines: machine output, so before a hand-written list.
@@ -1134,6 +1177,11 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
 
     if not kinds:
         return None
+    if not fact_set(facts, "torch", "version"):
+        told = {m.group("version") for line in lines for m in _SAID_TORCH_WHEEL.finditer(line)}
+        if len(told) == 1:  # two builds named ("replaced torch-2.1.0+cpu with torch-2.1.0+cu121"): no verdict
+            version = told.pop()
+            _fill(facts, "torch", {"version": version, "cuda": _cuda_from_tag(version)})
     if not fact_set(facts, "python", "version"):
         # Only a single Python told in prose: "works on python 3.8, fails on python 3.10" names two.
         told = {m.group("version") for line in lines for m in _SAID_PYTHON.finditer(line)}

@@ -72,11 +72,12 @@ def _phrase(words: str) -> str:
     """A fixed message phrase whose spaces may be line breaks: terminals, rich and Colab wrap
     torch's and torchvision's long one-line messages ("...compiled with different\nCUDA versions").
     The space before an opening parenthesis may be gone: people retyping or quoting a message in
-    prose squeeze it ('is too old(found version 8000)')."""
+    prose squeeze it ('is too old(found version 8000)'), and retype it in another case ('torch not
+    compiled with cuda enabled')."""
     out = ""
     for i, w in enumerate(words.split()):
         out += ("" if i == 0 else r"\s*" if w.startswith("(") else r"\s+") + re.escape(w)
-    return out
+    return f"(?i:{out})"
 
 
 _DRIVER_OLD = re.compile(_phrase("NVIDIA driver on your system is too old (found version") + r"\s*(\d+)\)")
