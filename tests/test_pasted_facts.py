@@ -1441,3 +1441,74 @@ def test_torchs_messages_retyped_in_lower_case_are_read():
 
 def test_the_same_words_without_the_message_are_no_warning():
     assert torch_warnings.find("is torch compiled with cuda? my nvidia driver seems too old") == []
+
+
+@pytest.mark.parametrize("printed, version, cuda, available", [
+    ("2.0.1+cu117 11.7 True", "2.0.1+cu117", "11.7", True),
+    ("torch 2.7.0+cu128 cuda: 12.8 False", "2.7.0+cu128", "12.8", False)])
+def test_one_print_of_several_values_on_one_line(printed, version, cuda, available, tmp_path):
+    facts = load_text('python -c "import torch; print(torch.__version__, torch.version.cuda, '
+                      f'torch.cuda.is_available())"\n{printed}\n', tmp_path)
+    assert (facts.torch.version, facts.torch.cuda, facts.torch.cuda_available) == (version, cuda, available)
+
+
+def test_a_line_of_other_words_is_not_several_values(tmp_path):
+    with pytest.raises(cli_env.UsageError):
+        load_text('python -c "import torch; print(torch.__version__, torch.version.cuda)"\nit printed nothing useful\n',
+                  tmp_path)
+
+
+def test_torchs_repr_of_the_device_properties_names_the_gpu_and_its_capability(tmp_path):
+    facts = load_text(">>> torch.__version__\n'2.6.0+cu124'\n>>> torch.cuda.get_device_properties(0)\n"
+                      "_CudaDeviceProperties(name='NVIDIA GeForce RTX 5090', major=12, minor=0, total_memory=32607MB, "
+                      "multi_processor_count=170)\n", tmp_path)
+    assert facts.nvidia.gpus[0].name == "NVIDIA GeForce RTX 5090" and facts.nvidia.gpus[0].compute_capability == "12.0"
+    assert {f.code: f for f in run_env_checks(facts)}["TE202"].status is Status.ERROR
+
+
+def test_the_same_properties_beside_a_cu128_torch_are_quiet(tmp_path):
+    facts = load_text(">>> torch.__version__\n'2.7.0+cu128'\n"
+                      "_CudaDeviceProperties(name='NVIDIA GeForce RTX 5090', major=12, minor=0, total_memory=32607MB)\n",
+                      tmp_path)
+    assert {f.code: f for f in run_env_checks(facts)}["TE202"].status is Status.OK
+
+
+@pytest.mark.parametrize("listing, driver", [
+    ("$ nvidia-smi -L\nGPU 0: NVIDIA GeForce GTX 1080 Ti (UUID: GPU-5a1c6c2e-1111-2222-3333-444455556666)\n", None),
+    ("$ nvidia-smi --query-gpu=index,name,driver_version --format=csv\nindex, name, driver_version\n"
+     "0, NVIDIA GeForce GTX 1080 Ti, 560.94\n", "560.94"),
+    ('./deviceQuery Starting...\nDevice 0: "NVIDIA GeForce GTX 1080 Ti"\n'
+     "  CUDA Driver Version / Runtime Version          12.6 / 12.6\n"
+     "  CUDA Capability Major/Minor version number:    6.1\n", None)])
+def test_nvidia_smi_lists_and_device_query_name_the_gpus(listing, driver, tmp_path):
+    facts = load_text(listing + "pip list | grep torch\ntorch 2.8.0+cu128\n", tmp_path)
+    assert [(g.name, g.compute_capability) for g in facts.nvidia.gpus] == [("NVIDIA GeForce GTX 1080 Ti", "6.1")]
+    assert (facts.get("nvidia.driver_version") if driver else None) == driver
+    assert {f.code: f for f in run_env_checks(facts)}["TE202"].status is Status.ERROR  # cu128 2.8: sm_70 and up
+
+
+def test_the_same_listing_beside_a_cu126_torch_is_quiet(tmp_path):
+    facts = load_text("$ nvidia-smi -L\nGPU 0: NVIDIA GeForce GTX 1080 Ti (UUID: GPU-5a1c6c2e-1111-2222-3333-4444555566)\n"
+                      "pip list | grep torch\ntorch 2.8.0+cu126\n", tmp_path)
+    assert {f.code: f for f in run_env_checks(facts)}["TE202"].status is Status.OK
+
+
+def test_torch_finding_no_driver_beside_a_cuda_build_is_te211(tmp_path):
+    facts = load_text(">>> torch.__version__\n'2.4.1+cu121'\n>>> torch.zeros(1).cuda()\nRuntimeError: Found no NVIDIA "
+                      "driver on your system. Please check that you have an NVIDIA GPU and installed a driver from "
+                      "http://www.nvidia.com/Download/index.aspx\n", tmp_path)
+    assert facts.nvidia.driver_version is None
+    assert {f.code: f for f in run_env_checks(facts)}["TE211"].status is Status.WARNING
+
+
+def test_the_same_session_with_cuda_working_is_quiet(tmp_path):
+    facts = load_text(">>> torch.__version__\n'2.4.1+cu121'\n>>> torch.cuda.is_available()\nTrue\n", tmp_path)
+    assert {f.code: f for f in run_env_checks(facts)}["TE211"].status is Status.OK
+
+
+def test_ptx_from_a_newer_toolchain_is_the_driver_too_old():
+    said = torch_warnings.interpret(torch_warnings.find(
+        "RuntimeError: CUDA error: the provided PTX was compiled with an unsupported toolchain.\n"
+        "CUDA kernel errors might be asynchronously reported at some other API call"))
+    assert [s.kind for s in said] == ["driver"]
+    assert torch_warnings.find("RuntimeError: CUDA error: an illegal memory access was encountered") == []

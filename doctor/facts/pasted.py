@@ -133,6 +133,32 @@ _PRINTED_KEY = {"torch.__version__": "version", "torch.version.cuda": "cuda", "t
                 "torch.cuda.get_arch_list()": "arch_list"}
 
 
+# What print(torch.cuda.get_device_properties(0)) shows, wherever it is pasted: torch's own repr.
+_DEVICE_PROPERTIES = re.compile(r"_CudaDeviceProperties\(name='(?P<name>[^'\n]{1,80})',\s*major=(?P<major>\d{1,2}),"
+                                r"\s*minor=(?P<minor>\d)\b")
+# Values that never hold a space, so that print(a, b, c) shows them on one line: "2.0.1+cu117 11.7 True".
+_ONE_WORD_VALUES = ("torch.__version__", "torch.version.cuda", "torch.cuda.is_available()")
+
+
+def _values_on_one_line(exprs: list[str], line: str) -> list[Any]:
+    """The values of the leading `exprs` that one print(a, b, ...) shows on `line`, in order; a label
+    word may stand before each ("torch 2.0.1 cuda 11.7"). Fewer than two found: none."""
+    words = [w.strip("'\",()[]") for w in line.split()]
+    found: list[Any] = []
+    at = 0
+    for expr in exprs:
+        if _printed_expr(expr) not in _ONE_WORD_VALUES:
+            break
+        for skip in (0, 1):
+            if at + skip < len(words) and (value := _printed_value(expr, words[at + skip].rstrip(":="))) is not _NO:
+                found.append(value)
+                at += skip + 1
+                break
+        else:
+            break
+    return found if len(found) >= 2 and at == len(words) else []
+
+
 def _printed_expr(expr: str) -> str:
     """ "torch.cuda.get_device_name(0)" -> "torch.cuda.get_device_name()": the value's form, whatever the device."""
     return re.sub(r"\(\s*\d*\s*\)$", "()", expr)
@@ -231,6 +257,64 @@ def nvidia_smi(lines: list[str]) -> dict[str, Any] | None:
     if gpus:
         nvidia["gpus"] = gpus
     return nvidia
+
+
+# nvidia-smi's other outputs: `-L` ("GPU 0: NVIDIA GeForce RTX 3090 (UUID: GPU-5a1c...)"), and
+# `--query-gpu=name,driver_version,compute_cap --format=csv` (a header of field names, then rows).
+_SMI_LIST = re.compile(r"^GPU (\d+): (.+?) \(UUID: GPU-[0-9a-fA-F-]+\)$")
+_SMI_QUERY_FIELDS = {"index", "name", "driver_version", "compute_cap", "pci.bus_id", "uuid", "memory.total",
+                     "memory.used", "memory.free", "temperature.gpu", "utilization.gpu"}
+# CUDA's deviceQuery sample: 'Device 0: "NVIDIA GeForce RTX 3090"', its capability and the CUDA the driver supports.
+_DQ_DEVICE = re.compile(r'^Device (\d+): "(.+)"$')
+_DQ_CC = re.compile(r"^CUDA Capability Major/Minor version number:\s*(\d+)\.(\d+)$")
+_DQ_DRIVER = re.compile(r"^CUDA Driver Version / Runtime Version\s+(\d+\.\d+)\s*/\s*\d+\.\d+$")
+
+
+def gpu_listings(lines: list[str]) -> dict[str, Any] | None:
+    """nvidia facts from `nvidia-smi -L`, `nvidia-smi --query-gpu=... --format=csv` and deviceQuery."""
+    nvidia: dict[str, Any] = {}
+    gpus: dict[int, dict[str, Any]] = {}
+    header: list[str] | None = None
+    device = None
+    for line in lines:
+        m = _SMI_LIST.match(line)
+        if m:
+            gpus.setdefault(int(m.group(1)), collect_env_text.named_gpu(m.group(2).strip(), int(m.group(1))))
+            continue
+        fields = [f.strip().split(" [")[0] for f in line.split(",")]
+        if len(fields) >= 2 and set(fields) <= _SMI_QUERY_FIELDS and ("name" in fields or "driver_version" in fields):
+            header = fields
+            continue
+        if header:
+            values = [v.strip() for v in line.split(",")]
+            if len(values) != len(header):
+                header = None
+                continue
+            row = dict(zip(header, values))
+            index = int(row["index"]) if row.get("index", "").isdigit() else len(gpus)
+            if "name" in row:
+                gpu = collect_env_text.named_gpu(row["name"], index)
+                if re.fullmatch(r"\d{1,2}\.\d", row.get("compute_cap", "")):
+                    gpu["compute_capability"] = row["compute_cap"]
+                gpus.setdefault(index, gpu)
+            if re.fullmatch(r"\d{3}\.\d+(?:\.\d+)?", row.get("driver_version", "")):
+                nvidia.setdefault("driver_version", row["driver_version"])
+            continue
+        m = _DQ_DEVICE.match(line)
+        if m:
+            device = int(m.group(1))
+            gpus.setdefault(device, collect_env_text.named_gpu(m.group(2).strip(), device))
+            continue
+        m = _DQ_CC.match(line)
+        if m and device is not None:
+            gpus[device]["compute_capability"] = f"{m.group(1)}.{m.group(2)}"
+            continue
+        m = _DQ_DRIVER.match(line)
+        if m:
+            nvidia.setdefault("cuda_driver_version", m.group(1))
+    if gpus:
+        nvidia["gpus"] = [gpus[i] for i in sorted(gpus)]
+    return nvidia or None
 
 
 def package_list(lines: list[str]) -> tuple[str, list[dict[str, Any]], bool] | None:
@@ -646,6 +730,12 @@ def python_prints(lines: list[str]) -> dict[str, Any] | None:
                 continue
             value = _printed_value(exprs[len(values)], after)
             if value is _NO:
+                several = _values_on_one_line(exprs[len(values):], after) if len(exprs) - len(values) >= 2 else []
+                if several:
+                    values += several
+                    if len(values) == len(exprs):
+                        break
+                    continue
                 if values or skipped >= 1:  # one prose line ("returned:") may stand between
                     break
                 skipped += 1
@@ -665,6 +755,9 @@ def python_prints(lines: list[str]) -> dict[str, Any] | None:
                 torch.setdefault(key, re.findall(r"(?:sm|compute)_\d+[a-z]?", value))
             else:
                 torch.setdefault(key, value)
+    shown = next((m for line in lines for m in [_DEVICE_PROPERTIES.search(line)] if m), None)
+    if shown and not gpu:
+        gpu = {"gpu_name": shown.group("name"), "gpu_cc": f"{shown.group('major')}.{shown.group('minor')}"}
     nvidia = {}
     if gpu:
         named = collect_env_text.named_gpu(gpu["gpu_name"], 0) if "gpu_name" in gpu else {"index": 0}
@@ -1071,6 +1164,10 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
     if smi:
         kinds.append("nvidia-smi")
         _fill(facts, "nvidia", smi)
+    listed = gpu_listings(lines)
+    if listed:
+        kinds.append("GPU listing")
+        _fill(facts, "nvidia", listed)
     module = next((m.group(1) for line in lines for m in [_NVRM.search(line)] if m), None)
     if module:
         kinds.append("/proc/driver/nvidia/version")
@@ -1174,6 +1271,8 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
         kinds.append("torch warnings")
         torch = facts.setdefault("torch", {})
         torch["warnings"] = said
+        if any(torch_warnings.NO_DRIVER.search(w) for w in said) and not fact_set(facts, "nvidia", "driver_version"):
+            _fill(facts, "nvidia", {"driver_version": None})  # torch found no driver library in that process
 
     if not kinds:
         return None

@@ -8,7 +8,11 @@ The messages, by torch version (torch/cuda/__init__.py):
 
 * `_check_driver` / `CUDAFunctions.cpp`: "The NVIDIA driver on your system is too old (found
   version 11040)": the number is the CUDA version the driver supports (11040 = 11.4).
-* "CUDA driver version is insufficient for CUDA runtime version" (cudaErrorInsufficientDriver).
+* "CUDA driver version is insufficient for CUDA runtime version" (cudaErrorInsufficientDriver), and
+  "the provided PTX was compiled with an unsupported toolchain" (cudaErrorUnsupportedPtxVersion: PTX
+  from a CUDA newer than the driver's JIT compiler).
+* "Found no NVIDIA driver on your system" (`_check_driver`): no driver library answered at all; read
+  as the fact that the process saw no NVIDIA driver.
 * torch <= 1.4: "Found GPU0 NAME which is of cuda capability 3.0. PyTorch no longer supports this
   GPU because it is too old. The minimum cuda capability (that we support | supported by this
   library) is 3.5."
@@ -82,6 +86,12 @@ def _phrase(words: str) -> str:
 
 _DRIVER_OLD = re.compile(_phrase("NVIDIA driver on your system is too old (found version") + r"\s*(\d+)\)")
 _INSUFFICIENT = re.compile(_phrase("CUDA driver version is insufficient for CUDA runtime version"))
+# cudaErrorUnsupportedPtxVersion (222): PTX (torch's compute_XX code, or Triton's kernels) made by a CUDA
+# newer than the driver's JIT compiler.
+_PTX_TOOLCHAIN = re.compile(_phrase("the provided PTX was compiled with an unsupported toolchain"))
+# torch's _check_driver when no driver library answers: "Found no NVIDIA driver on your system. Please
+# check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx".
+NO_DRIVER = re.compile(_phrase("Found no NVIDIA driver on your system"))
 _INCOMPATIBLE = re.compile(
     r"(?P<name>[^\n:]{1,120}?) with CUDA capability sm_(?P<sm>\d{2,3})\s+"
     + _phrase("is not compatible with the current PyTorch installation") + r"\.?\s*(?:"
@@ -200,7 +210,7 @@ def find(text: str) -> list[str]:
     """The warnings in `text`, one line each, in order; a repeated warning once."""
     spans = []
     flat = text.replace("\n", " ")
-    for pattern in (_DRIVER_OLD, _INSUFFICIENT, _INCOMPATIBLE, _TOO_OLD, _RANGE, _CC_LIST, _TOO_OLD_UNFORMATTED,
+    for pattern in (_DRIVER_OLD, _INSUFFICIENT, _PTX_TOOLCHAIN, NO_DRIVER, _INCOMPATIBLE, _TOO_OLD, _RANGE, _CC_LIST, _TOO_OLD_UNFORMATTED,
                     _NOT_COMPILED, _CUDA_ASKED, _XFORMERS_BUILT, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _TOOLKIT_MIN, _NO_WHEEL, _NVCC_ARCH, _NO_KERNEL, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS):
         matches = list(pattern.finditer(text))
         if not matches:
@@ -245,7 +255,7 @@ def interpret(warnings: list[str] | None) -> list[Said]:
             number = int(m.group(1))
             said.append(Said("driver", text, driver_cuda=f"{number // 1000}.{number % 1000 // 10}"))
             continue
-        if _INSUFFICIENT.search(text):
+        if _INSUFFICIENT.search(text) or _PTX_TOOLCHAIN.search(text):
             said.append(Said("driver", text))
             continue
         m = _INCOMPATIBLE.search(text)
