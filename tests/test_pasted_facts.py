@@ -1512,3 +1512,85 @@ def test_ptx_from_a_newer_toolchain_is_the_driver_too_old():
         "CUDA kernel errors might be asynchronously reported at some other API call"))
     assert [s.kind for s in said] == ["driver"]
     assert torch_warnings.find("RuntimeError: CUDA error: an illegal memory access was encountered") == []
+
+
+def test_comfyuis_start_up_device_line_names_the_gpu():
+    # Fooocus (ComfyUI's model_management): "Device: cuda:0 NVIDIA GeForce RTX 5060 : native".
+    facts = load("fooocus4053-hamzaince6-banner-rtx5060-sm120-cut.txt")
+    assert [(g.name, g.compute_capability) for g in facts.nvidia.gpus] == [("NVIDIA GeForce RTX 5060", "12.0")]
+
+
+def test_a_cpu_device_line_names_no_gpu(tmp_path):
+    facts = load_text("pytorch version: 2.3.1+cpu\nDevice: cpu\n", tmp_path)
+    assert not known(facts.get("nvidia.gpus"))
+
+
+_INSTALLER_LOG = ("15:23:12-361817 INFO     Torch {version}\n"
+                  "15:23:12-386817 INFO     Torch backend: nVidia CUDA {cuda} cuDNN 8700\n"
+                  "15:23:12-391820 INFO     Torch detected GPU: NVIDIA GeForce RTX 5090 VRAM 32607 Arch (12, 0) Cores 170\n")
+
+
+def test_the_sdnext_and_kohya_installer_log_gives_torch_its_cuda_and_the_gpu(tmp_path):
+    facts = load_text(_INSTALLER_LOG.format(version="2.1.2+cu118", cuda="11.8"), tmp_path)
+    assert (facts.torch.version, facts.torch.cuda, facts.torch.cuda_available) == ("2.1.2+cu118", "11.8", True)
+    assert facts.nvidia.gpus[0].compute_capability == "12.0"
+    assert {f.code: f for f in run_env_checks(facts)}["TE202"].status is Status.ERROR
+
+
+def test_the_same_log_with_a_cu128_torch_is_quiet(tmp_path):
+    facts = load_text(_INSTALLER_LOG.format(version="2.7.1+cu128", cuda="12.8"), tmp_path)
+    assert {f.code: f for f in run_env_checks(facts)}["TE202"].status is Status.OK
+
+
+def test_torch_in_prose_at_a_line_end_is_not_the_installer_log(tmp_path):
+    facts = load_text("I upgraded to Torch 2.1.2\n- GPU: NVIDIA GeForce RTX 3090\n", tmp_path)
+    assert not known(facts.get("torch.version"))
+
+
+_ENV_INFO_JSON = """{
+    "Platform": "Windows-10-10.0.22631-SP0",
+    "Torch env info": {
+        "torch_version": "%s",
+        "is_debug_build": "False",
+        "cuda_compiled_version": "12.1",
+        "os": "Microsoft Windows 11 Pro",
+        "python_version": "3.10.6 (tags/v3.10.6:9c7b4bd, Aug  1 2022, 21:53:14) [MSC v.1932 64 bit (AMD64)] (64-bit runtime)",
+        "is_cuda_available": "True",
+        "nvidia_driver_version": "572.16",
+        "nvidia_gpu_models": "GPU 0: NVIDIA GeForce RTX 5070 Ti",
+        "pip_packages": ["numpy==1.26.2", "torch==%s"],
+        "conda_packages": null
+    }
+}
+"""
+
+
+def test_collect_envs_fields_as_json_are_read_like_its_report(tmp_path):
+    # A1111's sysinfo nests get_env_info()._asdict() as "Torch env info"; it opens with "{" but is no torchdoctor JSON.
+    facts = load_text(_ENV_INFO_JSON % ("2.1.2+cu121", "2.1.2+cu121"), tmp_path)
+    assert facts.torch.version == "2.1.2+cu121" and facts.python.system == "Windows"
+    assert facts.nvidia.gpus[0].name == "NVIDIA GeForce RTX 5070 Ti" and facts.nvidia.driver_version == "572.16"
+    assert {f.code: f for f in run_env_checks(facts)}["TE202"].status is Status.ERROR
+
+
+def test_the_same_fields_with_a_cu128_torch_are_quiet(tmp_path):
+    text = (_ENV_INFO_JSON % ("2.7.1+cu128", "2.7.1+cu128")).replace('"12.1"', '"12.8"').replace(
+        "Microsoft Windows 11 Pro", "Ubuntu 22.04.4 LTS (x86_64)").replace(
+        "[MSC v.1932 64 bit (AMD64)]", "[GCC 11.4.0]")  # the Linux wheel, whose arch list is known
+    assert {f.code: f for f in run_env_checks(load_text(text, tmp_path))}["TE202"].status is Status.OK
+
+
+def test_print_of_get_env_info_is_read(tmp_path):
+    facts = load_text("SystemEnv(torch_version='2.0.1+cu117', is_debug_build='False', cuda_compiled_version='11.7', "
+                      "nvidia_driver_version='450.51.06', nvidia_gpu_models='GPU 0: NVIDIA A100-SXM4-40GB', "
+                      "pip_packages='numpy==1.24.1\\ntorch==2.0.1', conda_packages='')\n", tmp_path)
+    assert facts.torch.cuda == "11.7" and facts.nvidia.driver_version == "450.51.06"
+    assert {f.code: f for f in run_env_checks(facts)}["TE201"].status is Status.ERROR  # 11.7 needs >= 450.80.02
+
+
+@pytest.mark.parametrize("text, error", [('{"schema": "other/v1", "facts": {}}', "schema is 'other/v1'"),
+                                         ('{"name": "not an environment"}', "schema is None"),
+                                         ("{not json", "invalid JSON")])
+def test_json_that_is_neither_ours_nor_a_known_dump_is_still_refused(text, error, tmp_path):
+    with pytest.raises(cli_env.UsageError, match=re.escape(error)):
+        load_text(text, tmp_path)

@@ -1142,10 +1142,48 @@ def _undict(text: str) -> str:
     return text[:start.start()] + "\n".join(lines) + "\n" + text[end:]
 
 
+# collect_env's get_env_info() as data rather than its printout: the JSON that A1111's sysinfo nests as
+# "Torch env info" ("torch_version": "2.1.2+cu121", ...), or the SystemEnv(torch_version='2.1.2+cu121', ...)
+# that print(get_env_info()) shows. Its field names, and the lines collect_env prints for them.
+_ENV_INFO_LINES = {"torch_version": "PyTorch version", "is_debug_build": "Is debug build",
+                   "cuda_compiled_version": "CUDA used to build PyTorch", "hip_compiled_version": "ROCM used to build PyTorch",
+                   "os": "OS", "gcc_version": "GCC version", "python_version": "Python version",
+                   "python_platform": "Python platform", "is_cuda_available": "Is CUDA available",
+                   "cuda_runtime_version": "CUDA runtime version", "nvidia_gpu_models": "GPU models and configuration",
+                   "nvidia_driver_version": "Nvidia driver version", "cudnn_version": "cuDNN version"}
+_ENV_INFO_ITEM = re.compile(r"""["']?(?P<key>[a-z_]+)["']?\s*[:=]\s*(?P<value>"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'"""
+                            r"|\[[^\]]*\]|True|False|None|true|false|null)")
+
+
+def _unfields(text: str) -> str:
+    """get_env_info()'s fields, where a paste holds them as data, added as the lines collect_env prints."""
+    if not re.search(r"""["']?torch_version["']?\s*[:=]""", text) or not re.search(
+            r"""["']?(?:cuda_compiled_version|nvidia_driver_version|is_debug_build)["']?\s*[:=]""", text):
+        return text
+    out, packages = [], []
+    for m in _ENV_INFO_ITEM.finditer(text):
+        key, raw = m.group("key"), m.group("value")
+        if raw.startswith("["):
+            items = [re.sub(r"\\(.)", r"\1", x[1:-1]) for x in re.findall(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'', raw)]
+        elif raw[:1] in "'\"":
+            items = [re.sub(r"\\(.)", lambda e: {"n": "\n", "t": "\t"}.get(e.group(1), e.group(1)), raw[1:-1])]
+        else:
+            items = [{"true": "True", "false": "False", "null": "None"}.get(raw, raw)]
+        if key in _ENV_INFO_LINES:
+            out.append(f"{_ENV_INFO_LINES[key]}: {items[0] if items else 'None'}")
+        elif key in ("pip_packages", "conda_packages"):
+            tag = "[pip3]" if key == "pip_packages" else "[conda]"
+            packages += [f"{tag} {row}" for item in items for row in item.split("\n") if row.strip()]
+    if not out:
+        return text
+    return text + "\n\nCollecting environment information...\n" + "\n".join(out) + (
+        "\n\nVersions of relevant libraries:\n" + "\n".join(packages) if packages else "") + "\n"
+
+
 def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
     """(partial facts JSON dict, what was read: ["collect_env report", "nvidia-smi", ...]), or
     None when the text holds none of the known kinds."""
-    text = _undict(text)
+    text = _unfields(_undict(text))
     lines = _lines(text)
     raw_lines = [re.sub(r"^\s{0,3}(?:>\s?)+", "", raw) for raw in text.replace("\r\n", "\n").split("\n")]
     # For the readers that match across the whole text: quotes, HTML, bold and full-width colons taken off
@@ -1206,6 +1244,7 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
                            ("yolo checks", app_reports.yolo_checks(lines)),
                            ("xformers.info", app_reports.xformers_info(lines)),
                            ("ComfyUI system information", app_reports.comfyui_devices(lines)),
+                           ("installer torch check", app_reports.installer_torch_check(lines)),
                            ("Python banner", app_reports.python_banner(lines)),
                            ("extension build's torch version", app_reports.setup_torch_version(lines)),
                            ("apex build log", app_reports.apex_build_log(lines)),
