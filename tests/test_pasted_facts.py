@@ -1594,3 +1594,37 @@ def test_print_of_get_env_info_is_read(tmp_path):
 def test_json_that_is_neither_ours_nor_a_known_dump_is_still_refused(text, error, tmp_path):
     with pytest.raises(cli_env.UsageError, match=re.escape(error)):
         load_text(text, tmp_path)
+
+
+def test_a_conda_install_asking_for_a_cuda_the_release_was_never_built_for_leaves_the_build_unknown(tmp_path):
+    # pytorch#69202: 'conda install -c pytorch pytorch=1.9.0 torchvision cudatoolkit=11.3' - 1.9.0 had
+    # CUDA 10.2 and 11.1 builds only, so conda fell back to the CPU build: not a CUDA 11.3 one.
+    text = "GPU: RTX 3090\nconda install -c pytorch pytorch==1.9.0 torchvision cudatoolkit=11.3\n"
+    facts = load_text(text, tmp_path)
+    assert facts.torch.version == "1.9.0" and not known(facts.torch.cuda)
+
+
+def test_a_conda_install_that_failed_installed_nothing(tmp_path):
+    text = ("GPU: RTX 3090\nconda install pytorch==1.7.0 cudatoolkit=10.1 -c pytorch\nCollecting package metadata: done\n"
+            "Solving environment: failed\n\nPackagesNotFoundError: The following packages are not available from "
+            "current channels:\n\n  - pytorch==1.7.0\n")
+    facts = load_text(text, tmp_path)
+    assert not known(facts.get("torch.version")) and not known(facts.get("torch.cuda"))
+    assert facts.nvidia.gpus[0].name == "RTX 3090"  # the rest of the paste still reads
+
+
+def test_a_report_pasted_from_its_library_lines_takes_torch_from_them(tmp_path):
+    # pytorch#72957 pasted only "Versions of relevant libraries": torch 1.10.2 from pip, whose conda row
+    # is the CUDA 10.2 build; pytorch#106144's nightly carries its +cu118 tag.
+    facts = load("pt72957-safa-tail-only-cu102-conda.txt")
+    assert (facts.torch.version, facts.torch.cuda) == ("1.10.2", "10.2")
+    assert load("pt106144-ptrblck-libraries-only-nightly-cu118-v100-works.txt").torch.cuda == "11.8"
+    # With a GPU the build has no kernels for, TE202 now decides (the thread's A100 on CUDA 10.2).
+    text = ((REPORTS / "pt72957-safa-tail-only-cu102-conda.txt").read_text()
+            + "\n| NVIDIA-SMI 470.82.01    Driver Version: 470.82.01    CUDA Version: 11.4     |\n"
+            "|   0  A100-SXM4-40GB      On   | 00000000:07:00.0 Off |                    0 |\n")
+    assert checked(text, tmp_path)["TE202"].status is Status.ERROR
+    # "PyTorch version: N/A" is torch failing to import: the library lines do not stand in for it.
+    na = "Collecting environment information...\nPyTorch version: N/A\nIs debug build: N/A\n" \
+         "Versions of relevant libraries:\n[pip3] numpy==1.26.4\n[pip3] torch==2.2.0+cu121\n[conda] Could not collect\n"
+    assert not known(load_text(na, tmp_path).get("torch.version"))

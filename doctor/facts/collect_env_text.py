@@ -502,6 +502,8 @@ def parse(text: str) -> dict[str, Any]:
         cudnn = _cudnn_runtime(torch, system, pip, conda, values, extra)
         if cudnn is not None:
             torch["cudnn_runtime"] = cudnn
+    if "PyTorch version" not in values:  # pasted from the library lines on ("N/A" there: torch did not import)
+        torch.update(_torch_from_library_lines(pip, conda))
     if torch:
         facts["torch"] = torch
 
@@ -530,6 +532,33 @@ def parse(text: str) -> dict[str, Any]:
 
     facts["meta"] = {"source": SOURCE}
     return facts
+
+
+def _torch_from_library_lines(pip: list[dict[str, Any]] | None, conda: list[tuple[str, str, str, str]]) -> dict[str, Any]:
+    """torch's version and CUDA build from the [pip3]/[conda] lines, for a report pasted from
+    "Versions of relevant libraries" on (its first fields cut off): the pip row's local tag
+    ("2.1.0.dev20230731+cu118"), else conda's build string ("py3.7_cuda10.2_cudnn7.6.5_0", "cpu_py38h...")."""
+    found: dict[str, Any] = {}
+    row = next((d for d in pip or [] if d["name"] == "torch"), None)
+    if row:
+        found["version"] = row["version"]
+        tag = re.search(r"\+(?:cu(\d+)(\d)|(cpu))\b", row["version"])
+        if tag:
+            found["cuda"] = None if tag.group(3) else f"{tag.group(1)}.{tag.group(2)}"
+            return found
+    for name, version, build, _channel in conda:
+        if name not in _TORCH_NAMES | {"torch"} or build in _CONDA_SKIP_BUILDS:
+            continue
+        if row and _base(version) != _base(row["version"]):
+            continue  # another torch than the one pip lists
+        found.setdefault("version", version)
+        cuda = re.search(r"cuda(\d+)\.?(\d)", build)
+        if cuda and cuda.group(1) != "0":
+            found["cuda"] = f"{cuda.group(1)}.{cuda.group(2)}"
+        elif re.search(r"(?:^|_)cpu(?:_|$)", build):
+            found["cuda"] = None
+        break
+    return found
 
 
 def _cudnn_runtime(torch: dict[str, Any], system: str | None, pip: list[dict[str, Any]] | None,

@@ -22,6 +22,7 @@ import re
 from typing import Any
 
 from .. import paste
+from ..data import tables
 from . import app_reports, collect_env_text, extensions, torch_warnings
 
 # nvidia-smi's banner and its GPU rows, old and new ("|   0  A100-SXM4-40GB   On   | 00000000:04:00.0 Off |").
@@ -109,6 +110,8 @@ _CONDA_COMMAND = re.compile(r"\b(?:conda|mamba|micromamba)\s+(?:install|create)\
 # a channel flag and a pinned pytorch say what they are.
 _CONDA_ARGS = re.compile(r"(?P<args>(?<![\w-])pytorch==?\d.*\s-c\s+\S+.*)$")
 _CONDA_CHANNEL = re.compile(r"(?:\s-c|--channel)\s+(?P<channel>\S+)")
+_CONDA_FAILED = re.compile(r"PackagesNotFoundError|UnsatisfiableError|ResolvePackageNotFound|"
+                           r"The following packages are not available|Solving environment: failed")
 _CONDA_TORCH_REQUEST = re.compile(r"(?<![\w-])pytorch==?(?P<version>\d+\.\d+\.\d+)(?![\w.*])")
 _CONDA_REQUEST = re.compile(r"(?<![\w-])(?P<name>cudatoolkit|pytorch-cuda)\s*=\s*(?P<version>\d+(?:\.\d+)*)")
 _CONDA_SPEC_LINE = re.compile(r"^-\s+(?P<name>cudatoolkit|pytorch-cuda)\s*=\s*(?P<version>\d+(?:\.\d+)*)\s*$")
@@ -438,19 +441,23 @@ def conda_plan(lines: list[str]) -> list[dict[str, Any]] | None:
             rows.setdefault(name, row)
     commands = [m.group("args") for line in _with_continuations(lines)
                 if (m := _CONDA_COMMAND.search(line) or _CONDA_ARGS.search(line))]
-    # A pinned pytorch in the command is what conda installed: it installs the specs it is given or fails.
-    for args in commands:
+    # A pinned pytorch in the command is what conda installed: it installs the specs it is given or fails,
+    # and a failure says so.
+    failed = any(_CONDA_FAILED.search(line) for line in lines)
+    for args in [] if failed else commands:
         m = _CONDA_TORCH_REQUEST.search(args)
         if m and "torch" not in rows:
             rows["torch"] = {"name": "torch", "version": m.group("version"), "location": "conda install command",
                              "installer": "conda"}
             toolkit = _CONDA_REQUEST.search(args)
             channels = [c.group("channel") for c in _CONDA_CHANNEL.finditer(args)]
-            if toolkit and channels[:1] == ["pytorch"]:
+            cuda = ".".join(toolkit.group("version").split(".")[:2]) if toolkit else None
+            if cuda and channels[:1] == ["pytorch"] and cuda in {b["cuda"] for b in tables.builds(m.group("version"))}:
                 # The pytorch channel's CUDA builds each pin the one cudatoolkit/pytorch-cuda they were
-                # built with, so beside cudatoolkit=10.1 conda installs the CUDA 10.1 build; its CPU
-                # fallback (when no CUDA build fits) would show in the plan or the list, read above.
-                rows["torch"]["cuda"] = ".".join(toolkit.group("version").split(".")[:2])
+                # built with, so beside cudatoolkit=10.1 conda installs the CUDA 10.1 build. Where the
+                # release has no build for that CUDA, conda falls back to a CPU build (pytorch#69202):
+                # then the build is left unknown, and a plan or list above says which.
+                rows["torch"]["cuda"] = cuda
     if rows:  # what was asked for beside it: a CUDA toolkit says the install meant to use CUDA
         for line in _with_continuations(lines):
             command = _CONDA_COMMAND.search(line) or _CONDA_ARGS.search(line)
