@@ -1628,3 +1628,43 @@ def test_a_report_pasted_from_its_library_lines_takes_torch_from_them(tmp_path):
     na = "Collecting environment information...\nPyTorch version: N/A\nIs debug build: N/A\n" \
          "Versions of relevant libraries:\n[pip3] numpy==1.26.4\n[pip3] torch==2.2.0+cu121\n[conda] Could not collect\n"
     assert not known(load_text(na, tmp_path).get("torch.version"))
+
+
+def test_lspci_names_the_gpu_beside_a_cpu_build(tmp_path):
+    facts = load_text("$ lspci | grep -i nvidia\n01:00.0 VGA compatible controller: NVIDIA Corporation GA102 "
+                      "[GeForce RTX 3090] (rev a1)\n01:00.1 Audio device: NVIDIA Corporation GA102 High Definition "
+                      "Audio Controller (rev a1)\n$ pip list | grep torch\ntorch 2.2.0+cpu\n", tmp_path)
+    assert [(g.name, g.compute_capability) for g in facts.nvidia.gpus] == [("GeForce RTX 3090", "8.6")]
+    assert {f.code: f for f in run_env_checks(facts)}["TE203"].status is Status.ERROR
+
+
+def test_lspci_of_an_nvidia_audio_device_or_an_unknown_id_names_no_gpu(tmp_path):
+    facts = load_text("01:00.1 Audio device: NVIDIA Corporation GA102 High Definition Audio Controller (rev a1)\n"
+                      "02:00.0 VGA compatible controller: NVIDIA Corporation Device 2b85 (rev a1)\n"
+                      "$ pip list | grep torch\ntorch 2.2.0+cpu\n", tmp_path)
+    assert not known(facts.get("nvidia.gpus"))
+
+
+def test_the_toolkits_version_file_is_its_nvcc(tmp_path):
+    # pytorch#28195: "# cat /usr/local/cuda/version.txt" / "CUDA Version 9.0.176" beside torch 1.2.0 (CUDA 10.0).
+    facts = load("pt28195-zhizh1-torch120-cu100-on-cuda90-box.txt")
+    assert (facts.toolchain.nvcc_version, facts.toolchain.cuda_home) == ("9.0", "/usr/local/cuda")
+    assert facts.torch.version == "1.2.0" and facts.torch.cuda == "10.0"  # the torch printed last
+    assert findings("pt28195-zhizh1-torch120-cu100-on-cuda90-box.txt")["TE208"].status is Status.WARNING
+
+
+def test_nvidia_smis_cuda_version_is_not_a_toolkit(tmp_path):
+    facts = load_text("| NVIDIA-SMI 535.104.05   Driver Version: 535.104.05   CUDA Version: 12.2 |\n", tmp_path)
+    assert not known(facts.get("toolchain.nvcc_version"))
+
+
+def test_the_a1111_footer_gives_torch_and_python(tmp_path):
+    facts = load_text("version: v1.9.4  \u2022  python: 3.10.6  \u2022  torch: 2.1.2+cu121  \u2022  xformers: N/A  "
+                      "\u2022  gradio: 3.41.2  \u2022  checkpoint: 6ce0161689\n- GPU: NVIDIA GeForce RTX 5070\n", tmp_path)
+    assert (facts.torch.version, facts.python.version) == ("2.1.2+cu121", "3.10.6")
+    assert {f.code: f for f in run_env_checks(facts)}["TE202"].status is Status.ERROR
+
+
+def test_a_line_with_one_bullet_character_is_not_split(tmp_path):
+    facts = load_text("\u2022 torch: 2.1.2+cu121\n", tmp_path)
+    assert facts.torch.version == "2.1.2+cu121"

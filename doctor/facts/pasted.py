@@ -267,6 +267,9 @@ def nvidia_smi(lines: list[str]) -> dict[str, Any] | None:
 _SMI_LIST = re.compile(r"^GPU (\d+): (.+?) \(UUID: GPU-[0-9a-fA-F-]+\)$")
 _SMI_QUERY_FIELDS = {"index", "name", "driver_version", "compute_cap", "pci.bus_id", "uuid", "memory.total",
                      "memory.used", "memory.free", "temperature.gpu", "utilization.gpu"}
+# `lspci | grep -i nvidia`: "01:00.0 VGA compatible controller: NVIDIA Corporation GA102 [GeForce RTX 3090] (rev a1)".
+_LSPCI_GPU = re.compile(r"^[0-9a-fA-F]{2,4}:[0-9a-fA-F]{2}\.\d\s+(?:VGA compatible|3D) controller:\s+NVIDIA Corporation\s+"
+                        r"[^\[\]\n]*\[(?P<name>[^\]\n]+)\]")
 # CUDA's deviceQuery sample: 'Device 0: "NVIDIA GeForce RTX 3090"', its capability and the CUDA the driver supports.
 _DQ_DEVICE = re.compile(r'^Device (\d+): "(.+)"$')
 _DQ_CC = re.compile(r"^CUDA Capability Major/Minor version number:\s*(\d+)\.(\d+)$")
@@ -274,7 +277,7 @@ _DQ_DRIVER = re.compile(r"^CUDA Driver Version / Runtime Version\s+(\d+\.\d+)\s*
 
 
 def gpu_listings(lines: list[str]) -> dict[str, Any] | None:
-    """nvidia facts from `nvidia-smi -L`, `nvidia-smi --query-gpu=... --format=csv` and deviceQuery."""
+    """nvidia facts from `nvidia-smi -L`, `nvidia-smi --query-gpu=... --format=csv`, lspci and deviceQuery."""
     nvidia: dict[str, Any] = {}
     gpus: dict[int, dict[str, Any]] = {}
     header: list[str] | None = None
@@ -302,6 +305,10 @@ def gpu_listings(lines: list[str]) -> dict[str, Any] | None:
                 gpus.setdefault(index, gpu)
             if re.fullmatch(r"\d{3}\.\d+(?:\.\d+)?", row.get("driver_version", "")):
                 nvidia.setdefault("driver_version", row["driver_version"])
+            continue
+        m = _LSPCI_GPU.match(line)
+        if m and collect_env_text.compute_capability(m.group("name")):
+            gpus.setdefault(len(gpus), collect_env_text.named_gpu(m.group("name").strip(), len(gpus)))
             continue
         m = _DQ_DEVICE.match(line)
         if m:
@@ -847,6 +854,8 @@ def env_list(lines: list[str]) -> dict[str, Any] | None:
     nvidia: dict[str, Any] = {}
     python: dict[str, Any] = {}
     listed: list[dict[str, Any]] = []  # "torchvision: 0.16.0": what the writer chose to name, a partial list
+    # A1111's/Forge's footer puts its items on one line: "version: v1.9.4  •  python: 3.10.6  •  torch: 2.1.2+cu121".
+    lines = [part.strip() for line in lines for part in (line.split("\u2022") if line.count("\u2022") >= 2 else [line])]
     for line in lines:
         line = line.rstrip(",;\uff0c\uff1b\u3002 ")  # a hand-written list's trailing commas, also full-width
         bare = line.lstrip("-*+\u2022 ").strip()
@@ -948,6 +957,12 @@ _NVCC_RELEASE = re.compile(r"^Cuda compilation tools, release (\d+\.\d+), V\d")
 _WHICH_NVCC = re.compile(r"which nvcc\s*$")
 
 
+# A CUDA toolkit's version.txt (CUDA 10.x and older; later ones ship version.json): "CUDA Version 10.1.243"
+# (nvidia-smi's "CUDA Version: 12.2" has a colon), and the `cat <dir>/version.txt` that showed it.
+_TOOLKIT_VERSION_TXT = re.compile(r"^CUDA Version (\d+\.\d+)\.\d+$")
+_CAT_VERSION_TXT = re.compile(r"\bcat\s+(/\S*?)/version\.txt\s*$")
+
+
 def nvcc_version(lines: list[str]) -> dict[str, Any] | None:
     """The toolkit of a pasted `nvcc --version` (its banner must be there: other tools quote the
     release line), and where `which nvcc` found it."""
@@ -966,6 +981,15 @@ def nvcc_version(lines: list[str]) -> dict[str, Any] | None:
                 home = path[: -len("/bin/nvcc")] or "/"
                 toolchain.setdefault("cuda_home", home)
                 toolchain.setdefault("cuda_home_source", "nvcc on PATH (`which nvcc` in the paste)")
+                toolchain.setdefault("cuda_home_exists", True)
+        m = _TOOLKIT_VERSION_TXT.match(line)
+        if m and "nvcc_version" not in toolchain:
+            # The toolkit's own version file: its nvcc is that release.
+            toolchain["nvcc_version"] = m.group(1)
+            shown = _CAT_VERSION_TXT.search(lines[i - 1]) if i else None
+            if shown:
+                toolchain.setdefault("cuda_home", shown.group(1))
+                toolchain.setdefault("cuda_home_source", f"the toolkit's version file ({shown.group(1)}/version.txt in the paste)")
                 toolchain.setdefault("cuda_home_exists", True)
     return toolchain if "nvcc_version" in toolchain else None
 
