@@ -196,9 +196,7 @@ EXPECTED = {
         "torch.cuda": "11.0", "torch.cudnn_runtime": ABSENT,
     },
     "amd-gpu-box-torch251-cuda-wheel-no-version-line.txt": {
-        # The paste starts at "OS:": the [pip3] row gives torch's version (installed, not imported, so
-        # no import status), and without a tag or conda build string, no CUDA build.
-        "torch": {"version": "2.5.1"},
+        "torch": ABSENT,  # the paste starts at "OS:"; the [pip3] line says installed, not imported
         "packages.distributions.5": {"name": "nvidia-cudnn-cu12", "version": "9.1.0.70",
                                      "location": "collect_env report"},
         "packages.distributions.13.name": "torch", "nvidia": ABSENT, "python.glibc": "2.35",

@@ -1668,3 +1668,21 @@ def test_the_a1111_footer_gives_torch_and_python(tmp_path):
 def test_a_line_with_one_bullet_character_is_not_split(tmp_path):
     facts = load_text("\u2022 torch: 2.1.2+cu121\n", tmp_path)
     assert facts.torch.version == "2.1.2+cu121"
+
+
+def test_a_version_print_scripts_gpu_device_name_is_the_gpu(tmp_path):
+    # vllm-production-stack#528 prints 'PyTorch version:', 'CUDA version:' ... 'GPU device name:'; the
+    # stored report stops before that last line, so it is added here as the script prints it.
+    text = ((REPORTS / "vllmprodstack528-alexaseyev-print-script-vllm092-torch270cu126-5090-cut.txt").read_text()
+            + ": ['sm_50', 'sm_60', 'sm_70', 'sm_75', 'sm_80', 'sm_86', 'sm_90']\nCUDA available: True\n"
+            "GPU device name: NVIDIA GeForce RTX 5090\nNumber of GPUs: 1\n")
+    assert checked(text, tmp_path)["TE202"].status is Status.ERROR
+    assert checked(text.replace("+cu126", "+cu128").replace("CUDA version: 12.6", "CUDA version: 12.8"),
+                   tmp_path)["TE202"].status is Status.OK
+
+
+def test_a_repl_printing_the_device_name_gives_the_gpu(tmp_path):
+    text = ">>> import torch\n>>> torch.__version__\n'2.2.0+cu118'\n>>> torch.cuda.get_device_name(0)\n'NVIDIA GeForce RTX 5080'\n"
+    facts = load_text(text, tmp_path)
+    assert facts.nvidia.gpus[0].name == "NVIDIA GeForce RTX 5080"
+    assert {f.code: f for f in run_env_checks(facts)}["TE202"].status is Status.ERROR

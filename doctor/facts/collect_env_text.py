@@ -502,7 +502,10 @@ def parse(text: str) -> dict[str, Any]:
         cudnn = _cudnn_runtime(torch, system, pip, conda, values, extra)
         if cudnn is not None:
             torch["cudnn_runtime"] = cudnn
-    if "PyTorch version" not in values:  # pasted from the library lines on ("N/A" there: torch did not import)
+    if set(values) <= {"Versions of relevant libraries"}:
+        # Pasted from the library lines on, as a package list is: what pip lists is the torch there. A
+        # report that shows its other fields but not "PyTorch version" keeps torch unknown (cut at the
+        # top, or "N/A": torch did not import).
         torch.update(_torch_from_library_lines(pip, conda))
     if torch:
         facts["torch"] = torch

@@ -171,7 +171,8 @@ _ITEM = re.compile(r"^(?:[-*+\u2022]\s*)?([A-Za-z][\w ./?'-]{0,40}?)\s*(?:\([^)]
 _ITEM_KEYS = {
     "torch": {"pytorch version", "pytorch", "torch version", "torch", "pytorch/torch version"},
     "gpu": {"gpu", "gpus", "gpu model", "gpu models", "gpu models and configuration", "gpu type", "graphics card",
-            "video card", "graphics"},
+            "video card", "graphics", "gpu name", "gpu device name", "device name", "cuda device", "cuda device name",
+            "torch.cuda.get_device_name"},
     "driver": {"driver", "driver version", "nvidia driver", "nvidia driver version", "gpu driver", "nvidia-driver"},
     "cuda": {"cuda version", "cuda", "cuda/cudnn version", "cuda driver"},
     "python": {"python", "python version"},
@@ -859,6 +860,8 @@ def env_list(lines: list[str]) -> dict[str, Any] | None:
     for line in lines:
         line = line.rstrip(",;\uff0c\uff1b\u3002 ")  # a hand-written list's trailing commas, also full-width
         bare = line.lstrip("-*+\u2022 ").strip()
+        if len(bare) > 2 and bare[0] == bare[-1] and bare[0] in "'\"":
+            bare = bare[1:-1]  # a REPL's repr: torch.cuda.get_device_name(0) -> 'NVIDIA GeForce RTX 3090'
         m = _BARE_DRIVER.match(bare)
         if m:
             nvidia.setdefault("driver_version", m.group(1))
