@@ -1686,3 +1686,33 @@ def test_a_repl_printing_the_device_name_gives_the_gpu(tmp_path):
     facts = load_text(text, tmp_path)
     assert facts.nvidia.gpus[0].name == "NVIDIA GeForce RTX 5080"
     assert {f.code: f for f in run_env_checks(facts)}["TE202"].status is Status.ERROR
+
+
+_KAGGLE_LOG = ("     6.9s\t1\t/opt/conda/lib/python3.10/site-packages/torch/cuda/__init__.py:173: UserWarning:\n"
+               "     6.9s\t2\tFound GPU0 Tesla P100-PCIE-16GB which is of cuda capability 6.0.\n"
+               "     6.9s\t3\tPyTorch no longer supports this GPU because it is too old.\n"
+               "     6.9s\t4\tThe minimum cuda capability supported by this library is 7.0.\n")
+
+
+def test_a_warning_under_a_log_collectors_prefix_on_every_line_is_read(tmp_path):
+    facts = load_text(_KAGGLE_LOG, tmp_path)
+    said = torch_warnings.interpret(facts.torch.warnings)
+    assert [(s.kind, s.cc) for s in said] == [("arch", "6.0")]
+    assert {f.code: f for f in run_env_checks(facts)}["TE202"].status is Status.ERROR
+
+
+def test_collect_env_under_docker_composes_prefix_reads_as_collect_env(tmp_path):
+    text = "".join(f"app-1  | {line}\n" for line in (
+        "Collecting environment information...", "PyTorch version: 2.3.0+cu121", "Is debug build: False",
+        "CUDA used to build PyTorch: 12.1", "GPU models and configuration: GPU 0: NVIDIA GeForce RTX 4090",
+        "Nvidia driver version: 570.86.10"))
+    facts = load_text(text, tmp_path)
+    assert facts.torch.version == "2.3.0+cu121" and facts.nvidia.driver_version == "570.86.10"
+    assert {f.code: f for f in run_env_checks(facts)}["TE202"].status is Status.OK
+
+
+def test_a_markdown_table_or_two_prefixed_lines_keep_their_text():
+    table = "| torch | 2.1.0 |\n| torchvision | 0.16.0 |\n| numpy | 1.26.4 |\n"
+    assert pasted._strip_log_prefixes(table) == table
+    two = "app-1  | PyTorch version: 2.3.0\napp-1  | done\nnothing else\n"
+    assert pasted._strip_log_prefixes(two) == two

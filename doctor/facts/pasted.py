@@ -1214,10 +1214,40 @@ def _unfields(text: str) -> str:
         "\n\nVersions of relevant libraries:\n" + "\n".join(packages) if packages else "") + "\n"
 
 
+# What a log collector puts before every line of a program's output: Kaggle's notebook log ("  6.9s\t2\t"),
+# journald/syslog ("Nov 26 02:00:01 box python3[1234]: "), docker compose ("app-1  | "), torchrun
+# ("[rank0]: "), a logging timestamp ("2024-06-01 12:00:00,123 - INFO - "). The group named key must be the
+# same on every line that counts, so a table's "|" or one prose line does not qualify.
+_LOG_PREFIXES = (
+    re.compile(r"^\s*\d+(?:\.\d+)?s\s+\d+\s+(?P<key>)"),
+    re.compile(r"^[A-Z][a-z]{2}\s+\d{1,2}\s+\d{2}:\d{2}:\d{2}\s+(?P<key>\S+\s+[^\s:\[]+)(?:\[\d+\])?:\s?"),
+    re.compile(r"^(?P<key>[A-Za-z][\w.-]{0,60})\s+\|\s?"),
+    re.compile(r"^\[(?P<key>rank\d+|default\d+)\]:\s?"),
+    re.compile(r"^\[?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?\s+(?:-\s+)?"
+               r"(?P<key>(?:(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\s*(?:-\s+|:\s*|\s))?)"),
+)
+
+
+def _strip_log_prefixes(text: str) -> str:
+    """The text without a log collector's per-line prefix, where at least three lines carry the same one:
+    torch's multi-line warnings and nvidia-smi's table only read whole without it."""
+    lines = text.split("\n")
+    for pattern in _LOG_PREFIXES:
+        keys: dict[str, int] = {}
+        for line in lines:
+            m = pattern.match(line)
+            if m:
+                keys[m.group("key")] = keys.get(m.group("key"), 0) + 1
+        key, count = max(keys.items(), key=lambda kv: kv[1], default=("", 0))
+        if count >= 3:
+            lines = [line[m.end():] if (m := pattern.match(line)) and m.group("key") == key else line for line in lines]
+    return "\n".join(lines)
+
+
 def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
     """(partial facts JSON dict, what was read: ["collect_env report", "nvidia-smi", ...]), or
     None when the text holds none of the known kinds."""
-    text = _unfields(_undict(text))
+    text = _unfields(_undict(_strip_log_prefixes(text)))
     lines = _lines(text)
     raw_lines = [re.sub(r"^\s{0,3}(?:>\s?)+", "", raw) for raw in text.replace("\r\n", "\n").split("\n")]
     # For the readers that match across the whole text: quotes, HTML, bold and full-width colons taken off
