@@ -1716,3 +1716,44 @@ def test_a_markdown_table_or_two_prefixed_lines_keep_their_text():
     assert pasted._strip_log_prefixes(table) == table
     two = "app-1  | PyTorch version: 2.3.0\napp-1  | done\nnothing else\n"
     assert pasted._strip_log_prefixes(two) == two
+
+
+@pytest.mark.parametrize("line, error_type", [
+    ('OSError: [WinError 126] The specified module could not be found. Error loading '
+     '"C:\\Users\\me\\venv\\lib\\site-packages\\torch\\lib\\c10.dll" or one of its dependencies.', "OSError"),
+    ("ImportError: /lib64/libc.so.6: version `GLIBC_2.28' not found (required by "
+     "/home/me/venv/lib/python3.9/site-packages/torch/lib/libtorch_cpu.so)", "ImportError"),
+    ("ImportError: /home/me/venv/lib/python3.10/site-packages/torch/lib/libtorch_cuda.so: undefined symbol: "
+     "cudaGraphInstantiateWithFlags, version libcudart.so.11.0", "ImportError")])
+def test_the_loader_refusing_one_of_torchs_own_libraries_is_import_torch_failing(line, error_type, tmp_path):
+    facts = load_text(line + "\n", tmp_path)
+    assert (facts.torch.import_status, facts.torch.error_type) == ("import-error", error_type)
+    assert {f.code: f for f in run_env_checks(facts)}["TE101"].status is Status.ERROR
+
+
+@pytest.mark.parametrize("line", [
+    "RuntimeError: CUDA error: out of memory (torch/lib/libc10_cuda.so was fine)",
+    "OSError: [WinError 126] Error loading \"C:\\venv\\lib\\site-packages\\torchaudio\\lib\\libtorchaudio.pyd\""])
+def test_other_errors_or_another_packages_library_are_not_torchs_import(line, tmp_path):
+    try:
+        facts = load_text(line + "\n", tmp_path)
+    except cli_env.UsageError:
+        return
+    assert facts.get("torch.import_status") != "import-error"
+
+
+@pytest.mark.parametrize("code, words", [
+    ("804", "forward compatibility was attempted on non supported HW"),
+    ("803", "system has unsupported display driver / cuda driver combination")])
+def test_cudas_forward_compatibility_errors_are_te204(code, words, tmp_path):
+    facts = load_text("UserWarning: CUDA initialization: Unexpected error from cudaGetDeviceCount(). Did you run some "
+                      f"cuda functions before calling NumCudaDevices() that might have already set an error? Error "
+                      f"{code}: {words} (Triggered internally at ../c10/cuda/CUDAFunctions.cpp:109.)\n", tmp_path)
+    te204 = {f.code: f for f in run_env_checks(facts)}["TE204"]
+    assert te204.status is Status.ERROR and f"Error {code}" in te204.message
+
+
+def test_another_cudagetdevicecount_error_is_not_te204s(tmp_path):
+    facts = load_text("UserWarning: CUDA initialization: Unexpected error from cudaGetDeviceCount(). Error 999: "
+                      "unknown error\n>>> torch.__version__\n'2.4.0+cu124'\n", tmp_path)
+    assert {f.code: f for f in run_env_checks(facts)}["TE204"].status is not Status.ERROR

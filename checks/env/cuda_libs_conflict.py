@@ -128,6 +128,8 @@ COMPAT = "/usr/local/cuda-13.0/compat"
                 "no LD_LIBRARY_PATH", contains="no CUDA library"),
         Example("skip", {"torch": {"version": "2.13.0+cpu", "cuda": None}, "toolchain": _ld(CUDA121)},
                 "a CPU build loads no CUDA library"),
+        Example("error", {"torch": {"warnings": ["Error 804: forward compatibility was attempted on non supported HW"]}},
+                "only CUDA's Error 804 was pasted", contains="Error 804"),
         Example("error", {"torch": {"warnings": [
             "RuntimeError: cuDNN version incompatibility: PyTorch was compiled  against (8, 7, 0) but found runtime "
             "version (8, 2, 4)."]}, "toolchain": {"ld_library_path": ["/opt/cudnn-8.2/lib64", "/usr/lib"]}},
@@ -164,7 +166,38 @@ def cuda_libs_conflict(facts):
     said = torch_said(facts, "cudnn")
     result = _judge(facts)
     # torch's own cuDNN check failed: whatever the inventory showed, another cuDNN was loaded.
-    return _from_error(facts, said[0]) if said and result.status in (Status.OK, Status.SKIP) else result
+    if said and result.status in (Status.OK, Status.SKIP):
+        return _from_error(facts, said[0])
+    compat = torch_said(facts, "forward-compat")
+    if compat and result.status in (Status.OK, Status.SKIP):
+        return _from_compat_error(facts, compat[0])
+    return result
+
+
+def _from_compat_error(facts, said):
+    """The driver API's own Error 804 / 803, where the inventory shows no compat library (or none is known)."""
+    current = fact(facts, "toolchain.ld_library_path") or []
+    suspects = [d for d in current if re.search(r"compat", d, re.I)]
+    if said.package == "804":
+        message = ("CUDA refuses to start with Error 804 (forward compatibility was attempted on non supported HW): "
+                   "a cuda-compat libcuda is in the loader's path (LD_LIBRARY_PATH or ld.so.conf, as NGC-style "
+                   "images set up) on a GPU that does not support forward compatibility (GeForce, TITAN and most RTX "
+                   "cards)")
+        summary = "Take the cuda-compat directory out of the loader's path and upgrade the host driver instead"
+    else:
+        message = ("CUDA refuses to start with Error 803 (unsupported display driver / cuda driver combination): the "
+                   "libcuda loaded is not the kernel driver's - a cuda-compat libcuda older than the host driver, or "
+                   "a container's or a copied libcuda from another driver release")
+        summary = ("Take the cuda-compat (or copied) libcuda out of the loader's path so the host driver's own "
+                   "libcuda is used; after editing /etc/ld.so.conf.d, run `ldconfig`")
+    commands = ((f"export LD_LIBRARY_PATH={':'.join(d for d in current if d not in suspects)}"
+                 if len(suspects) < len(current) else "unset LD_LIBRARY_PATH",) if suspects else ()) + (
+        "ldconfig -p | grep -E 'libcuda\\.so'; grep -rn compat /etc/ld.so.conf /etc/ld.so.conf.d",)
+    evidence = {"CUDA said": said.text}
+    if current:
+        evidence["LD_LIBRARY_PATH"] = current
+    return error(message, fix=Fix(summary, commands), evidence=evidence,
+                 related=("cuda-libs-conflict", "cuda-forward-compat-unsupported"))
 
 
 def _from_error(facts, said):

@@ -1104,8 +1104,21 @@ def detectron2_env(lines: list[str]) -> dict[str, Any] | None:
     return facts or None
 
 
+# The loader refusing one of torch's own libraries, pasted without the traceback: the library is named in the
+# message ("Error loading \"...\\torch\\lib\\c10.dll\" or one of its dependencies", ".../torch/lib/libtorch_cuda.so:
+# undefined symbol: ...", "(required by .../torch/lib/libtorch_cpu.so)"); only `import torch` loads them.
+_TORCH_LIB_FAILURE = re.compile(r"^((?:[A-Za-z_]\w*\.)*(?:ImportError|OSError)): (\S.*(?:[/\\]torch[/\\]lib[/\\]|"
+                                r"[/\\]torch[/\\]_C\.)[^/\\\s\"']+\.(?:so|dll|pyd|dylib)\b.*)$")
+
+
 def torch_import_error(lines: list[str]) -> dict[str, Any] | None:
-    """`import torch` failing in a pasted traceback: the exception raised below a torch/__init__.py frame."""
+    """`import torch` failing in a pasted traceback: the exception raised below a torch/__init__.py frame,
+    or the loader's error about one of torch's own libraries, which only that import loads."""
+    for line in lines:
+        m = _TORCH_LIB_FAILURE.match(line)
+        if m:
+            return {"import_status": "import-error", "error_type": m.group(1).rsplit(".", 1)[-1],
+                    "error_message": m.group(2).strip()}
     for i, line in enumerate(lines):
         # A long frame line wrapped at spaces: "File" / "\".../torch/__init__.py\"," / "line 199, in <module>".
         if not (_TORCH_INIT_FRAME.search(line) or _TORCH_INIT_FRAME.search(" ".join(lines[i:i + 3]))):

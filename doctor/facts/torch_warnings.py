@@ -11,6 +11,9 @@ The messages, by torch version (torch/cuda/__init__.py):
 * "CUDA driver version is insufficient for CUDA runtime version" (cudaErrorInsufficientDriver), and
   "the provided PTX was compiled with an unsupported toolchain" (cudaErrorUnsupportedPtxVersion: PTX
   from a CUDA newer than the driver's JIT compiler).
+* The driver API's "Error 804: forward compatibility was attempted on non supported HW" and "Error 803:
+  system has unsupported display driver / cuda driver combination", relayed by torch: a cuda-compat
+  libcuda on a GPU without forward compatibility, or a libcuda that is not the kernel driver's.
 * "Found no NVIDIA driver on your system" (`_check_driver`): no driver library answered at all; read
   as the fact that the process saw no NVIDIA driver.
 * torch <= 1.4: "Found GPU0 NAME which is of cuda capability 3.0. PyTorch no longer supports this
@@ -89,6 +92,11 @@ _INSUFFICIENT = re.compile(_phrase("CUDA driver version is insufficient for CUDA
 # cudaErrorUnsupportedPtxVersion (222): PTX (torch's compute_XX code, or Triton's kernels) made by a CUDA
 # newer than the driver's JIT compiler.
 _PTX_TOOLCHAIN = re.compile(_phrase("the provided PTX was compiled with an unsupported toolchain"))
+# The CUDA driver API's refusals that a cuda-compat libcuda causes, as torch relays them ("Unexpected error
+# from cudaGetDeviceCount() ... Error 804: forward compatibility was attempted on non supported HW"; "Error
+# 803: system has unsupported display driver / cuda driver combination").
+_COMPAT_804 = re.compile(_phrase("forward compatibility was attempted on non supported HW"))
+_COMPAT_803 = re.compile(_phrase("system has unsupported display driver / cuda driver combination"))
 # torch's _check_driver when no driver library answers: "Found no NVIDIA driver on your system. Please
 # check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx".
 NO_DRIVER = re.compile(_phrase("Found no NVIDIA driver on your system"))
@@ -180,7 +188,7 @@ class Said:
     """What one warning says. kind: "driver" (driver too old for the build) or "arch" (a GPU
     without kernels in the build). `text` is the warning, on one line."""
 
-    kind: str  # also "cpu-build" (not compiled with CUDA), "family" (torchvision's CUDA differs), "cudnn",
+    kind: str  # also "forward-compat" (Error 804/803, in package), "cpu-build" (not compiled with CUDA), "family" (torchvision's CUDA differs), "cudnn",
     # "toolkit" (cpp_extension: nvcc's CUDA is not torch's), "toolkit-arch" (nvcc predates the architecture cc)
     text: str
     gpu: str | None = None  # None where the warning does not name it (torch 1.8/1.9's unfilled template)
@@ -210,7 +218,7 @@ def find(text: str) -> list[str]:
     """The warnings in `text`, one line each, in order; a repeated warning once."""
     spans = []
     flat = text.replace("\n", " ")
-    for pattern in (_DRIVER_OLD, _INSUFFICIENT, _PTX_TOOLCHAIN, NO_DRIVER, _INCOMPATIBLE, _TOO_OLD, _RANGE, _CC_LIST, _TOO_OLD_UNFORMATTED,
+    for pattern in (_DRIVER_OLD, _INSUFFICIENT, _PTX_TOOLCHAIN, NO_DRIVER, _COMPAT_804, _COMPAT_803, _INCOMPATIBLE, _TOO_OLD, _RANGE, _CC_LIST, _TOO_OLD_UNFORMATTED,
                     _NOT_COMPILED, _CUDA_ASKED, _XFORMERS_BUILT, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _TOOLKIT_MIN, _NO_WHEEL, _NVCC_ARCH, _NO_KERNEL, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS):
         matches = list(pattern.finditer(text))
         if not matches:
@@ -254,6 +262,9 @@ def interpret(warnings: list[str] | None) -> list[Said]:
         if m:
             number = int(m.group(1))
             said.append(Said("driver", text, driver_cuda=f"{number // 1000}.{number % 1000 // 10}"))
+            continue
+        if _COMPAT_804.search(text) or _COMPAT_803.search(text):
+            said.append(Said("forward-compat", text, package="804" if _COMPAT_804.search(text) else "803"))
             continue
         if _INSUFFICIENT.search(text) or _PTX_TOOLCHAIN.search(text):
             said.append(Said("driver", text))
