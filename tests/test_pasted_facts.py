@@ -1757,3 +1757,17 @@ def test_another_cudagetdevicecount_error_is_not_te204s(tmp_path):
     facts = load_text("UserWarning: CUDA initialization: Unexpected error from cudaGetDeviceCount(). Error 999: "
                       "unknown error\n>>> torch.__version__\n'2.4.0+cu124'\n", tmp_path)
     assert {f.code: f for f in run_env_checks(facts)}["TE204"].status is not Status.ERROR
+
+
+def test_the_official_pytorch_image_a_dockerfile_names_is_its_torch(tmp_path):
+    facts = load_text("FROM pytorch/pytorch:2.1.0-cuda12.1-cudnn8-runtime\nRUN pip install flash-attn\n"
+                      "GPU: NVIDIA GeForce RTX 5090\n", tmp_path)
+    assert (facts.torch.version, facts.torch.cuda, facts.python.system) == ("2.1.0", "12.1", "Linux")
+    assert {f.code: f for f in run_env_checks(facts)}["TE202"].status is Status.ERROR
+
+
+def test_two_images_or_an_image_of_another_project_name_no_torch(tmp_path):
+    facts = load_text("I moved from pytorch/pytorch:2.1.0-cuda12.1-cudnn8-runtime to "
+                      "pytorch/pytorch:2.7.0-cuda12.8-cudnn9-runtime\nFROM nvcr.io/nvidia/pytorch:24.01-py3\n"
+                      "GPU: NVIDIA GeForce RTX 5090\n", tmp_path)
+    assert not known(facts.get("torch.version"))

@@ -94,6 +94,10 @@ _CONDA_SPEC = re.compile(r"(?<![\w-])" + _CONDA_FAMILY + r"=(?P<version>\d[\w.]*
 # The result told in prose: "torch.cuda.is_available() returns False", "cuda.is_available() returned false".
 _SAID_AVAILABLE = re.compile(r"(?:torch\.)?cuda\.is_available\(\)`?\s*(?:returns?|returned|gives|is)\s*[`*]*(True|False)\b",
                              re.I)
+# The official pytorch/pytorch image a Dockerfile or `docker run` names: its tag is the torch release and the
+# CUDA it was built for ("pytorch/pytorch:2.1.0-cuda12.1-cudnn8-runtime", "...:1.6.0-cuda10.1-cudnn7-devel").
+_PYTORCH_IMAGE = re.compile(r"(?<![\w.-])(?:docker\.io/)?pytorch/pytorch:(?P<torch>\d+\.\d+\.\d+)-cuda(?P<cuda>\d+\.\d+)"
+                            r"-cudnn\d+-(?:runtime|devel)\b")
 # The Python version told in prose ("I use python 3.10 btw", "running Python 3.12.1"): a verb or
 # preposition before it, so a path ("/usr/lib/python3.10/") or a project's name is not read as one.
 _SAID_PYTHON = re.compile(r"\b(?:use|uses|using|used|on|with|running|run|have|installed|in)\s+python\s*v?"
@@ -1335,6 +1339,13 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
             if listed_here:
                 partial = partial or listed_here.get("distributions_partial", False)
                 _add_distributions(facts, listed_here["distributions"])
+
+    images = {(m.group("torch"), m.group("cuda")) for line in lines for m in _PYTORCH_IMAGE.finditer(line)}
+    if len(images) == 1:  # two images named (an upgrade, a comparison): neither is known to be the one
+        version, cuda = images.pop()
+        kinds.append("pytorch/pytorch image")
+        _fill(facts, "torch", {"version": version, "cuda": cuda})
+        _fill(facts, "python", {"system": "Linux"})  # the image is Ubuntu's
 
     listing = None if "collect_env report" in kinds else env_list(lines)
     if listing:
