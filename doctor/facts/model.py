@@ -240,7 +240,7 @@ class ToolchainFacts:
     ld_library_path: list[str] = _u()
     ld_cuda_lib_dirs: list[LibraryDir] = _u()  # CUDA libraries found via LD_LIBRARY_PATH
     compat_libcuda: list[str] = _u()  # cuda-compat libcuda.so files on LD_LIBRARY_PATH
-    linked: list[LinkedLibrary] = _u()  # pasted `ldd` output; the machine's own probe does not run ldd
+    linked: list[LinkedLibrary] = _u()  # pasted `ldd` output; [] on this machine, whose probe does not run ldd
 
 
 @dataclass(frozen=True)
