@@ -16,6 +16,9 @@ People paste their application's console rather than collect_env, and those line
   rows (OS, Python, GPU "Tesla T4, 15102MiB", CUDA) and one row per requirement, "torch  ✅ 2.4.1+cu121>=1.8.0".
 * ComfyUI's "System Information" (its error report and /system_stats): the device line is
   "Name: cuda:0 NVIDIA GeForce GTX 1080 : cudaMallocAsync" (device, torch's name of the GPU, allocator).
+* SD.Next's and kohya_ss's installer log ("Torch 2.1.2+cu118", "Torch backend: nVidia CUDA 11.8 cuDNN 8700",
+  "Torch detected GPU: NVIDIA GeForce RTX 3090 VRAM 24576 Arch (8, 6) Cores 82"), and ComfyUI's start-up
+  "Device: cuda:0 NVIDIA GeForce RTX 4090 : cudaMallocAsync".
 * The `sys.version` banner that A1111/Forge/SD.Next print ("Python 3.11.2 (tags/v3.11.2:878ead1,
   Feb  7 2023, 16:38:35) [MSC v.1934 64 bit (AMD64)]"): MSC is CPython's Windows compiler.
 * The line extension builds print before compiling (apex's and flash-attn's setup.py:
@@ -41,7 +44,15 @@ _XF_BUILT = re.compile(
 _YOLO = re.compile(r"(?:Ultralytics|YOLO)\S*(?:\s+\S+)*?\s+Python-(?P<py>\d+\.\d+\.\d+)\s+torch-(?P<torch>\d[\w.+]*)"
                    r"(?P<rest>.*)$")
 _YOLO_CUDA = re.compile(r"CUDA:(?P<idx>\d+)\s+\((?P<name>[^,()]+(?:\([^)]*\)[^,()]*)?),\s*\d+\s*MiB\)")
-_COMFY_DEVICE = re.compile(r"^(?:[-*]\s*)?Name:\s*cuda:(?P<idx>\d+)\s+(?P<name>.+?)\s*:\s*\w+\s*$")
+# Also its start-up line (comfy/model_management.py, and Fooocus' copy): "Device: cuda:0 NVIDIA ... : cudaMallocAsync".
+_COMFY_DEVICE = re.compile(r"^(?:[-*]\s*)?(?:Name|Device):\s*cuda:(?P<idx>\d+)\s+(?P<name>.+?)\s*:\s*[\w-]+\s*$")
+# SD.Next's and kohya_ss's installers (setup_common.py check_torch): "Torch 2.1.2+cu118", "Torch backend: nVidia
+# CUDA 11.8 cuDNN 8700" (printed only when CUDA is available), "Torch detected GPU: NVIDIA ... VRAM 24576 Arch
+# (8, 6) Cores 82" (or "VRAM 24576MB Arch 8.6"), after a log prefix ("15:23:12-361817 INFO     ").
+_INSTALLER_TORCH = re.compile(r"^(?:.*\bINFO\s+)?Torch (?P<version>\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc|\.dev|\.post)\d+)?(?:\+[\w.]+)?)$")
+_INSTALLER_BACKEND = re.compile(r"(?:^|\s)Torch backend: nVidia CUDA (?P<cuda>\d+\.\d+) cuDNN (?:\d+|N/A)\b")
+_INSTALLER_GPU = re.compile(r"(?:^|\s)Torch detected GPU: (?P<name>.+?) VRAM \d+\s*(?:MB)? Arch "
+                            r"(?:\((?P<major>\d+), (?P<minor>\d+)\)|(?P<dmajor>\d+)\.(?P<dminor>\d+)) Cores \d+")
 _SYS_VERSION = re.compile(r"^Python\s+(?P<py>\d+\.\d+\.\d+)\S*\s+\((?:tags/|heads/|main|default|v\d|[\w.:-]+,)[^)]*\)\s*"
                           r"\[(?P<compiler>MSC|GCC|Clang)\b[^\]]*\](?:\s+on\s+(?P<platform>linux|win32|cygwin|darwin)\b)?")
 # The interactive interpreter's banner ends with sys.platform: "Python 3.11.14 (main, ...) [GCC 11.4.0] on linux".
@@ -101,6 +112,33 @@ def comfyui_devices(lines: list[str]) -> dict[str, Any] | None:
         if m and not any(g["index"] == int(m.group("idx")) for g in gpus):
             gpus.append(collect_env_text.named_gpu(m.group("name"), int(m.group("idx"))))
     return {"nvidia": {"gpus": gpus}} if gpus else None
+
+
+def installer_torch_check(lines: list[str]) -> dict[str, Any] | None:
+    """What SD.Next's and kohya_ss's installers log about torch: its version, its CUDA (the line is
+    printed only when CUDA is available) and each GPU with its compute capability."""
+    torch: dict[str, Any] = {}
+    gpus: list[dict[str, Any]] = []
+    for line in lines:
+        m = _INSTALLER_TORCH.search(line)
+        if m:
+            torch.update({k: v for k, v in _torch(m.group("version")).items() if k not in torch})
+            continue
+        m = _INSTALLER_BACKEND.search(line)
+        if m:
+            torch["cuda"], torch["cuda_available"] = m.group("cuda"), True
+            continue
+        m = _INSTALLER_GPU.search(line)
+        if m:
+            gpu = collect_env_text.named_gpu(m.group("name").strip(), len(gpus))
+            gpu["compute_capability"] = f"{m.group('major') or m.group('dmajor')}.{m.group('minor') or m.group('dminor')}"
+            gpus.append(gpu)
+    if "version" not in torch and not gpus:
+        return None
+    out: dict[str, Any] = {"torch": torch} if torch else {}
+    if gpus:
+        out["nvidia"] = {"gpus": gpus}
+    return out
 
 
 def python_banner(lines: list[str]) -> dict[str, Any] | None:
