@@ -6,7 +6,7 @@ with a lambda, a nested function and a lock in args; torch.tensor / as_tensor / 
 lists); the undefined-symbol forms are torch 2.13's own exports of ref-qualified members
 (torch::Library::_def / _impl, "_ZNR5torch7Library...", read with nm from libtorch_cpu.so), which the
 loader names when an extension was built against another torch; torch/utils/tensorboard/__init__.py
-of torch 1.10 for the distutils one.
+of torch 1.10 for the distutils one; an unregistered torch.ops.fbgemm.<op> on torch 2.13.
 """
 
 from __future__ import annotations
@@ -77,6 +77,15 @@ ValueError: Unable to create tensor, you should probably activate truncation and
     LooseVersion = distutils.version.LooseVersion
 AttributeError: module 'distutils' has no attribute 'version'
 '''),
+    # fbgemm_gpu's load error printed, then torch 2.13's _ops.py lookup of the missing operator.
+    ("fbgemm-gpu-torch-mismatch", f'''libcudart.so.12: cannot open shared object file: No such file or directory
+Traceback (most recent call last):
+  File "/home/user/proj/train.py", line 3, in <module>
+    import fbgemm_gpu
+  File "{SITE}/torch/_ops.py", line 1392, in __getattr__
+    raise AttributeError(
+AttributeError: '_OpNamespace' 'fbgemm' object has no attribute 'jagged_2d_to_dense'
+'''),
 ]
 
 NOT_THESE = [
@@ -104,6 +113,11 @@ AttributeError: Can't pickle local object 'Net.__init__.<locals>.<lambda>'
     # torch's own library failing to load its CUDA symbols: not an extension built for another torch.
     ("extension-abi-mismatch", f"OSError: {SITE}/torch/lib/libtorch_cuda.so: undefined symbol: "
                                "_ZNR5torch7Library4_defEON3c1014FunctionSchemaEPNS1_12OperatorNameE"),
+    # torch's own CUDA runtime missing while importing torch: no fbgemm operator in it.
+    ("fbgemm-gpu-torch-mismatch", f'''  File "{SITE}/torch/__init__.py", line 235, in _load_global_deps
+    raise err
+OSError: libcudart.so.12: cannot open shared object file: No such file or directory
+'''),
     # Python 3.12 has no distutils: a missing module, not setuptools' attribute change.
     ("tensorboard-distutils-setuptools", "ModuleNotFoundError: No module named 'distutils'"),
 ]
