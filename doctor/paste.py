@@ -82,7 +82,10 @@ _EXC_START = re.compile(
 _IPY_HEADER = re.compile(r"^\s*(?:[A-Za-z_][\w.]*)\s{2,}Traceback \(most recent call last\)\s*$")
 _IPY8_FRAME = re.compile(r"^\s*File (?P<file>[^\s\"][^\"]*?\.pyx?):(?P<line>\d+), in (?P<func>[\w<>.]+)")
 _IPY_CELL = re.compile(r"^\s*(?:Cell|Input) In\s*\[(?P<cell>\d*)\],? line (?P<line>\d+)")
-_IPY_OLD_FRAME = re.compile(r"^(?P<file>\S+\.pyx?|<ipython-input-[\w-]+>) in (?P<func>[\w<>.]+)\(")
+# Older IPython: "<ipython-input-3-ab12> in <module>", "/path/x.py in forward(self, x)"; Colab links the
+# file: "[<ipython-input-14-58747f>](https://localhost:8080/#) in <cell line: 48>()".
+_IPY_OLD_FRAME = re.compile(r"^(?:\[(?P<linked>[^\]\s]+)\]\([^)\s]*\)|(?P<file>\S+\.pyx?|<ipython-input-[\w-]+>))"
+                            r" in (?P<func><cell line: \d+>|[\w<>.]+)(?:\(|\s*$)")
 _IPY_SOURCE = re.compile(r"^\s*-*>?\s*\d+\s")
 # A framework's banner in front of the message (ComfyUI).
 _BANNER = _OnFirstUse(r"^\s*!!! Exception during processing !!!\s*")
@@ -203,7 +206,8 @@ def _is_quoted(line: str) -> bool:
 def _ipython(line: str) -> str | None:
     """The plain-interpreter form of an IPython/Jupyter traceback line, or None."""
     if "Traceback" in line and _IPY_HEADER.match(line):
-        return "Traceback (most recent call last):"
+        # The header keeps the exception's class: the parser reads it when the final line was cut.
+        return " ".join(line.split(None, 1)[:1]) + "  Traceback (most recent call last)"
     m = _IPY8_FRAME.match(line)
     if m:
         return f'  File "{m["file"]}", line {m["line"]}, in {m["func"]}'
@@ -212,7 +216,7 @@ def _ipython(line: str) -> str | None:
         return f'  File "<cell {m["cell"]}>", line {m["line"]}, in <module>'
     m = _IPY_OLD_FRAME.match(line)
     if m:
-        return f'  File "{m["file"]}", line 0, in {m["func"]}'
+        return f'  File "{m["file"] or m["linked"]}", line 0, in {m["func"]}'
     return None
 
 
@@ -220,15 +224,20 @@ def _split_inline_exception(line: str) -> list[str]:
     """A sentence that contains an exception line is split before the exception's name, so the
     parser sees the exception at the start of a line ("I get an error (RuntimeError: ...)",
     "报错：“ImportError: DLL load failed”"). An indented line is source code under a frame and
-    stays whole."""
+    stays whole (`except RuntimeError:`), unless the name follows an open call or a colon, which
+    no source line has: there a paste ran the exception line onto a wrapped call
+    (`raise RuntimeError('...'.format( RuntimeError: Error(s) in ...`), or indented prose ends in
+    one (`    I got this during training: RuntimeError: ...`)."""
     if _EXC_START.match(line):
         return [line]
     m = _INLINE_EXCEPTION.search(line)
     if m is None or m.start() == 0:
         return [line]
     head = line[: m.start()].rstrip()
-    if not head or line[: m.start()].startswith((" ", "\t")) or _LOG_PREFIX.match(head):
-        return [line]  # a quoted name, a call, or source code under a frame: not prose
+    if not head or _LOG_PREFIX.match(head):
+        return [line]  # a quoted name or a logger's prefix: not prose
+    if line[: m.start()].startswith((" ", "\t")) and not head.endswith(("(", ":")):
+        return [line]  # source code under a frame
     return [head, line[m.start():]]
 
 
@@ -296,7 +305,7 @@ def _joins(prev: str, nxt: str, width: int, hard: bool, vocabulary: frozenset[st
         return ""  # the cut fell just before a space, which the next line kept
     if _STRUCTURE.match(nxt) or _EXC_START.match(nxt) or _ipython(nxt) is not None:
         return None
-    if prev.lstrip().startswith("Traceback"):
+    if prev.lstrip().startswith("Traceback") or "Traceback (most recent call last)" in prev:
         return None
     if prev.lstrip().startswith('File "'):
         # A frame line a terminal cut inside its path goes on in a line that is not indented; the

@@ -76,6 +76,31 @@ def test_an_exception_inside_a_sentence_starts_its_own_line_with_the_users_line_
     assert paste.clean("[rank1]: RuntimeError: boom").lines == ["[rank1]: RuntimeError: boom"]
 
 
+@pytest.mark.parametrize("pasted,head", [
+    # a title that ran the raise's wrapped call and the final line together
+    ("raise RuntimeError('Error(s) in loading state_dict for {}:\n"
+     "\t{}'.format( RuntimeError: Error(s) in loading state_dict for Model: Unexpected key(s) in state_dict: \"b\".",
+     "\t{}'.format("),
+    # indented prose ending in a colon
+    ("Hello,\n    I got this during training: RuntimeError: grad can be implicitly created only for scalar outputs",
+     "    I got this during training:"),
+])
+def test_an_indented_line_whose_exception_follows_an_open_call_or_a_colon_is_split(pasted, head):
+    cleaned = paste.clean(pasted)
+    assert head in cleaned.lines
+    final = parse(pasted).final
+    assert final is not None and final.type == "RuntimeError" and final.line_no == 2
+
+
+def test_source_code_that_names_an_exception_stays_whole():
+    for code in ("    except RuntimeError: pass", "    def check(x) -> RuntimeError: ...",
+                 "        raise RuntimeError(msg)"):
+        assert paste.clean(code).lines == [code]
+    text = ('Traceback (most recent call last):\n  File "a.py", line 3, in f\n    except RuntimeError: pass\n'
+            "KeyError: 'x'\n")
+    assert [b.text for b in parse(text).exceptions] == ["KeyError: 'x'"]
+
+
 @pytest.mark.parametrize("width", [80, 100, 120])
 def test_a_terminal_wrap_mid_word_is_joined(width):
     msg = ("RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 7.79 GiB total capacity; "
@@ -167,6 +192,82 @@ def test_jupyter_traceback_becomes_a_plain_one():
     assert parsed.final.type == "RuntimeError" and parsed.final.message.startswith("mat1 and mat2")
     assert any("linear.py:116" in f for f in parsed.final.frames)
     assert first(text) == "shape-mismatch-matmul"
+
+
+_JUPYTER_HEAD = ("---------------------------------------------------------------------------\n"
+                 "{kind}                                Traceback (most recent call last)\n"
+                 "<ipython-input-7-1f879dca0ffd> in <module>\n"
+                 "----> 1 out = model(x)\n\n"
+                 "~/anaconda3/lib/python3.8/site-packages/torch/nn/functional.py in linear(input, weight, bias)\n"
+                 "   1751         return handle_torch_function(linear, tens_ops, input, weight, bias=bias)\n"
+                 "-> 1753     return torch._C._nn.linear(input, weight, bias)\n\n")
+
+
+def test_a_jupyter_final_line_without_its_type_takes_the_type_from_the_header():
+    """Copied from a rendered notebook, the last line is often the message alone: the header
+    above the frames still names the class."""
+    text = _JUPYTER_HEAD.format(kind="RuntimeError") + "mat1 and mat2 shapes cannot be multiplied (2x15 and 16x32)\n"
+    parsed = parse(text)
+    assert [b.text for b in parsed.exceptions] == [
+        "RuntimeError: mat1 and mat2 shapes cannot be multiplied (2x15 and 16x32)"]
+    assert any("functional.py:0 in linear" in f for f in parsed.final.frames)
+    assert parsed.final.line_no == 10  # the user's line
+    assert first(text) == "shape-mismatch-matmul"
+
+
+def test_a_jupyter_traceback_cut_after_its_frames_keeps_the_type_of_its_header():
+    cut = _JUPYTER_HEAD.format(kind="AttributeError") + "3 frames\n"
+    parsed = parse(cut)
+    assert [(b.type, b.message, b.role) for b in parsed.exceptions] == [("AttributeError", "", "final")]
+    assert parsed.final.line_no == 2  # the header, where the type was read
+    # Complete: the final line is the exception, and the header adds nothing.
+    whole = parse(_JUPYTER_HEAD.format(kind="RuntimeError") + "RuntimeError: boom\n")
+    assert [b.text for b in whole.exceptions] == ["RuntimeError: boom"]
+    # A plain traceback's header names no type: a cut one gives no exception.
+    assert parse('Traceback (most recent call last):\n  File "a.py", line 3, in f\n    g(\n').exceptions == []
+
+
+def test_colab_frames_are_frames():
+    text = ("---------------------------------------------------------------------------\n"
+            "IndexError                                Traceback (most recent call last)\n"
+            "[<ipython-input-14-58747f1080e0>](https://localhost:8080/#) in <cell line: 48>()\n"
+            "---> 48 print(decode(m.generate(idx, max_new_tokens=100)[0].tolist()))\n\n"
+            "5 frames\n"
+            "[/usr/local/lib/python3.10/dist-packages/torch/nn/functional.py](https://localhost:8080/#) in embedding("
+            "input, weight, padding_idx, max_norm, norm_type, scale_grad_by_freq, sparse)\n"
+            "-> 2210     return torch.embedding(weight, input, padding_idx, scale_grad_by_freq, sparse)\n\n"
+            "IndexError: index out of range in self\n")
+    parsed = parse(text)
+    assert parsed.final.text == "IndexError: index out of range in self"
+    assert parsed.final.frames[0].endswith("in <cell line: 48>")
+    assert parsed.final.frames[-1].endswith("functional.py:0 in embedding")
+    assert first(text) == "embedding-index-out-of-range"
+
+
+def test_vllm_and_ray_log_prefixes_are_stripped_like_a_launchers():
+    """vLLM logs every line of a traceback as `ERROR MM-DD HH:MM:SS [file.py:N] ...`, and its (and
+    Ray's) worker processes prefix their output with `(EngineCore pid=N)`."""
+    from torchdoctor.kb.parse import normalize_line
+
+    prefix = "(EngineCore pid=12244) ERROR 07-15 21:01:01 [core.py:1240] "
+    text = "\n".join(prefix + line for line in (
+        "Traceback (most recent call last):",
+        '  File "/venv/lib/python3.12/site-packages/vllm/v1/executor/multiproc_executor.py", line 394, in get_response',
+        "    raise RuntimeError(",
+        "RuntimeError: Worker failed with error 'CUDA error: an illegal memory access was encountered",
+        "CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be "
+        "incorrect.",
+    ))
+    final = parse(text).final
+    assert final.type == "RuntimeError" and final.frames == [
+        "/venv/lib/python3.12/site-packages/vllm/v1/executor/multiproc_executor.py:394 in get_response"]
+    assert "asynchronously reported" in final.message
+    assert normalize_line("INFO 04-01 23:46:56 [engine.py:160] torch.OutOfMemoryError: CUDA out of memory.") == \
+        "torch.OutOfMemoryError: CUDA out of memory."
+    assert normalize_line("(RayWorkerWrapper pid=3, ip=10.0.0.1) ValueError: x") == "ValueError: x"
+    # Words in brackets are not a process tag: only `name key=value` is.
+    for line in ("(see above) RuntimeError: boom", "(most recent call first):", "ERROR: [Errno 98] in use"):
+        assert normalize_line(line) == line
 
 
 def _rich_traceback(width: int) -> str:
@@ -278,6 +379,47 @@ def test_bare_message_without_its_type_is_answered():
     assert matches and matches[0].id == "shape-mismatch-matmul" and matches[0].confidence >= CONFIDENT
 
 
+@pytest.mark.parametrize("cut,cause", [
+    ("RuntimeError: CUDA error: device-side assert trig", "cuda-device-side-assert"),  # inside a word
+    ("ValueError: Attempting to unscale FP16 gr", "amp-unscale-fp16-params"),
+    ("Traceback (most recent call last):\n  File \"train.py\", line 9, in <module>\n    out = emb(ids)\n"
+     "RuntimeError: Expected tensor for argument #1 'indices' to have one of the follo", "embedding-indices-not-integer"),
+    ("grad can be implicitly created only for sc", "backward-non-scalar-output"),  # a bare message
+])
+def test_a_message_cut_short_is_read_from_the_words_it_still_has(cut, cause):
+    matches = explain(cut)
+    assert matches and matches[0].id == cause and matches[0].confidence >= CONFIDENT, \
+        [(m.id, round(m.confidence, 2)) for m in matches]
+
+
+def test_a_message_that_runs_on_in_chinese_is_cut_where_the_chinese_begins():
+    text = ("刚接触PyTorch时,尝试手动修改参数时突然看到TypeError: cannot assign 'torch.cuda.FloatTensor' as "
+            "parameter的报错信息,这种挫败感我深有体会。\n后面还有一段话。")
+    matches = explain(text)
+    assert matches and matches[0].id == "module-parameter-assign-tensor", matches[:2]
+    # An English message with nothing of a pattern's head is not read as cut by the Chinese after it.
+    assert first("RuntimeError: something went wrong in my own code 的报错信息") is None
+
+
+def test_a_cut_message_that_several_causes_begin_with_gives_possible_causes_only():
+    parsed = parse("RuntimeError: Error(s) in loading state_dict for Net:")
+    assert explain(parsed) == []
+    ids = [p.id for p in possible_causes(parsed, [])]
+    assert "state-dict-key-mismatch" in ids and "state-dict-size-mismatch" in ids
+
+
+def test_a_whole_message_or_too_short_a_head_is_not_read_as_cut():
+    from torchdoctor.kb.matcher import _with_cut_hits
+
+    # Too little left to name anything.
+    assert _with_cut_hits(parse("RuntimeError: CUDA error: "), KB, [], 1.0) == []
+    # The message is not where the text ends: nothing was cut.
+    assert _with_cut_hits(parse("RuntimeError: CUDA error: device-side assert trig\n\nany idea why?"), KB, [], 1.0) == []
+    # Another failure's whole message that begins like this one's.
+    other = "RuntimeError: CUDA error: an illegal instruction was encountered"
+    assert "cuda-illegal-memory-access" not in [m.id for m in explain(other, include_weak=True)]
+
+
 def test_a_message_inside_prose_beside_other_exceptions_is_weaker_evidence():
     text = ("an earlier run said mat1 and mat2 shapes cannot be multiplied (2x15 and 16x32) somewhere\n\n"
             "Traceback (most recent call last):\n  File \"run.py\", line 3, in <module>\n"
@@ -347,6 +489,9 @@ def test_other_forms_of_an_entrys_words_are_the_same_words():
     assert tokens("num_workers pin_memory cu118") == ["num_workers", "pin_memory", "cu118"]
     # "is" and "was" are stop words, not "i" and "wa".
     assert tokens("this was slow") == ["slow"]
+    # What a contraction leaves of its verb, and a thread's small talk, say nothing about the cause.
+    assert tokens("I don't think it's the firewall, and we've checked that it doesn't hang") == ["firewall", "check",
+                                                                                                  "hang"]
 
 
 def test_nothing_in_common_gets_no_possible_cause():
@@ -379,6 +524,28 @@ def test_another_frameworks_error_is_not_answered_as_pytorchs():
           "cuDevicePrimaryCtxSetFlags in libcuda DSO; dlerror: /usr/lib/libcuda.so.1: undefined symbol: "
           "cuDevicePrimaryCtxSetFlags")
     assert first(tf) == "cuda-driver-symbol-missing"
+    # cuDNN's own API programmed directly (no framework at all): its status is not a PyTorch call's.
+    graph_api = ("Summary: cuDNN Backend Graph API builds the fused conv+bias operation graph, but every engine fails\n"
+                 "Finalizing execution plan...\n"
+                 "ALL engines fail execution plan finalization with CUDNN_STATUS_NOT_SUPPORTED (3000).\n")
+    assert first(graph_api) is None
+    assert first("RuntimeError: cuDNN error: CUDNN_STATUS_NOT_SUPPORTED. This error may appear if you passed in "
+                 "a non-contiguous input.") == "cudnn-execution-failed"
+
+
+def test_a_match_over_several_lines_is_judged_by_the_line_it_ends_on():
+    """A warning line is weaker evidence; a pattern that needs two lines (a generic build message
+    and, lines before, torch's extension build) is judged by where the message is, not where the
+    context began."""
+    build = ("D:\\envs\\lib\\site-packages\\torch\\utils\\cpp_extension.py:184: UserWarning: Error checking compiler "
+             "version for cl: [WinError 2] The system cannot find the file specified.\n"
+             "building 'my_ops._C' extension\n"
+             "error: Microsoft Visual C++ 14.0 is required. Get it with \"Microsoft Visual C++ Build Tools\"\n")
+    assert first(build) == "extension-build-error"
+    # The same message from any package pip builds, with no torch in sight: a possible cause only.
+    pip = "pip install -r requirements.txt\n" + build.splitlines()[-1] + "\n"
+    assert first(pip) is None
+    assert "extension-build-error" in [p.id for p in possible_causes(parse(pip), [])]
 
 
 def test_a_precise_cause_takes_the_place_of_the_generic_failure_it_explains():
@@ -426,9 +593,32 @@ def test_a_message_written_as_a_template_is_read_from_its_fixed_words(text, entr
     assert matches[0].confidence <= 0.6
 
 
+@pytest.mark.parametrize("retyped,printed,entry", [
+    ("runtimeerror: cudnn error: cudnn_status_execution_failed",
+     "RuntimeError: cuDNN error: CUDNN_STATUS_EXECUTION_FAILED", "cudnn-execution-failed"),
+    ("RUNTIMEERROR: CUDA ERROR: DEVICE-SIDE ASSERT TRIGGERED",
+     "RuntimeError: CUDA error: device-side assert triggered", "cuda-device-side-assert"),
+    ("runtimeerror: cuda error: device-side assert triggered",
+     "RuntimeError: CUDA error: device-side assert triggered", "cuda-device-side-assert"),
+    ("oserror: [winerror 1455] paging file too small", "OSError: [WinError 1455] paging file too small",
+     "windows-pagefile-too-small"),
+])
+def test_a_whole_message_in_another_letter_case_is_a_modest_answer(retyped, printed, entry):
+    matches = explain(retyped)
+    assert matches and matches[0].id == entry and matches[0].confidence <= 0.65, matches[:2]
+    # As printed, the same message is a fuller answer.
+    assert explain(printed)[0].confidence > matches[0].confidence
+
+
+def test_a_letter_case_reading_needs_the_whole_pattern_not_its_words():
+    # The words of the cuDNN status, but not the status itself.
+    assert first("cudnn status: execution failed") is None
+
+
 def test_fixed_words_in_part_or_beside_a_whole_message_are_not_enough():
-    # Too few of the message's fixed words: nothing.
-    assert first("RuntimeError: The size of tensor a must match the size of tensor b") is None
+    # Too few of the message's fixed words, and not its head cut short (which is read: torch 0.3 said
+    # "The size of tensor a must match the size of tensor b at non-singleton dimension 0"): nothing.
+    assert first("RuntimeError: tensor a must match tensor b") is None
     # A message matched as written always outranks another's fixed words, which are then not read.
     text = ("RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 7.79 GiB total capacity)\n"
             "earlier: The size of tensor a (N) must match the size of tensor b (M) at non-singleton dimension D")

@@ -76,13 +76,28 @@ KeyboardInterrupt
 '''
 
 
+# faulthandler.dump_traceback_later's dump as an issue shows it: the thread line left out and the
+# frames' indentation lost.
+FAULTHANDLER_FLAT = "\n".join(line.strip() for line in FAULTHANDLER_LOADER.splitlines() if "Thread 0x" not in line)
+
+FAULTHANDLER_BATON_FLAT = f'''Timeout (0:02:00)!
+File "{SITE}/torch/utils/file_baton.py", line 50 in wait
+File "{SITE}/torch/utils/cpp_extension.py", line 2156 in _jit_compile
+File "{SITE}/torch/utils/cpp_extension.py", line 1681 in load
+File "{SITE}/myext/__init__.py", line 105 in <module>
+'''
+
+
 @pytest.mark.parametrize("text,cause", [
     (PYSPY_LOADER, "dataloader-hang"),
     (FAULTHANDLER_LOADER, "dataloader-hang"),
+    (FAULTHANDLER_FLAT, "dataloader-hang"),
+    (FAULTHANDLER_BATON_FLAT, "extension-stale-lock"),
     (CTRL_C_PIN_MEMORY_JOIN, "dataloader-hang"),
     (PYSPY_RANK_IN_BARRIER, "nccl-collective-timeout"),
     (CTRL_C_IN_ALL_REDUCE, "nccl-collective-timeout"),
-], ids=["py-spy-loader", "faulthandler-loader", "ctrl-c-pin-memory-join", "py-spy-barrier", "ctrl-c-all-reduce"])
+], ids=["py-spy-loader", "faulthandler-loader", "faulthandler-flat", "faulthandler-baton-flat", "ctrl-c-pin-memory-join",
+         "py-spy-barrier", "ctrl-c-all-reduce"])
 def test_where_a_hung_stack_waits_names_the_cause(text, cause):
     matches = explain(text)
     assert matches and matches[0].id == cause, [(m.id, round(m.confidence, 2)) for m in matches]

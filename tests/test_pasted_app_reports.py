@@ -172,7 +172,11 @@ def test_hand_written_name_version_lines_are_a_partial_list(tmp_path):
     assert verdicts(healthy, tmp_path)["TE103"].status is Status.OK
 
 
-@pytest.mark.parametrize("torchaudio,status", [("0.3.0", Status.ERROR), ("0.4.0", Status.OK)])
+# The torch there is a 1.4.0a0 source build: the quiet case is a torchaudio 0.4 built from source beside
+# it (an official 0.4.0 wheel would be built against the 1.4.0 release, TE103's other rule; an error there,
+# where NVIDIA's Jetson torch gets a hedged warning).
+@pytest.mark.parametrize("torchaudio,status", [("0.3.0", Status.ERROR), ("0.4.0a0+013ca32", Status.OK),
+                                               ("0.4.0", Status.ERROR)])
 def test_torchaudio_before_0_8_follows_its_pairing_table(tmp_path, torchaudio, status):
     text = report("audio307-sethhweidman-mac-torch140a0-src-torchaudio030-cut.txt").replace(
         "torchaudio==0.3.0", f"torchaudio=={torchaudio}")
@@ -245,3 +249,22 @@ def test_yolo_checks_with_a_torchvision_of_another_torch_is_te103(tmp_path):
     broken = YOLO_CHECKS.replace("0.19.1+cu121>=0.9.0", "0.20.1+cu121>=0.9.0")
     found = verdicts(broken, tmp_path)
     assert found["TE103"].status is Status.ERROR and "torchvision 0.20.1" in found["TE103"].message
+
+
+def test_the_interactive_python_banner_names_the_system_and_decides_te103():
+    # `pip list | grep -i torch` then `python` on Linux (tt-forge#890): PyPI's CUDA torchvision beside +cpu torch.
+    name = "ttforge890-vzeljkovictt-pip-list-grep-torch290cpu-torchvision0240.txt"
+    facts = cli_env.load_facts(REPORTS / name)
+    assert facts.python.system == "Linux"
+    assert {f.code: f for f in run_env_checks(facts)}["TE103"].status is Status.ERROR
+
+
+def test_the_same_list_under_a_windows_banner_is_quiet(tmp_path):
+    # PyPI's untagged torchvision for Windows is a CPU build: it matches torch+cpu.
+    text = ((REPORTS / "ttforge890-vzeljkovictt-pip-list-grep-torch290cpu-torchvision0240.txt").read_text()
+            .replace("[GCC 11.4.0] on linux", "[MSC v.1944 64 bit (AMD64)] on win32"))
+    path = tmp_path / "paste.txt"
+    path.write_text(text, encoding="utf-8")
+    facts = cli_env.load_facts(path)
+    assert facts.python.system == "Windows"
+    assert {f.code: f for f in run_env_checks(facts)}["TE103"].status is Status.OK

@@ -992,3 +992,782 @@ def test_openmmlabs_collect_env_printed_as_a_dict_is_read():
     facts = load("mmcv3071-jeonhyunsik-a100-mig-dict-env-cut.txt")
     assert facts.torch.version == "1.10.1" and facts.nvidia.gpus[0].name == "NVIDIA A100-SXM4-80GB MIG 3g.40gb"
     assert facts.toolchain.gcc_version == "9.4.0"
+
+
+# --------------------------------------------------------------------------- batch 5's dev classes
+
+def test_a_hand_written_bullet_list_without_colons_is_read_and_quiet():
+    # "* pytorch 1.7.0", "* gpu rtx 3060ti", "* Is CUDA available: Yes" (pytorch#51344): a healthy Windows box.
+    name = "pt51344-mobassir94-handwritten-bullets-win10-torch170-cu110-3060ti.txt"
+    facts = load(name)
+    assert facts.torch.version == "1.7.0" and facts.torch.cuda_available is True
+    assert facts.python.version == "3.8.5"
+    assert [(g.name, g.compute_capability) for g in facts.nvidia.gpus] == [("rtx 3060ti", "8.6")]
+    assert not [f for f in findings(name).values() if f.status is Status.ERROR]
+
+
+def test_the_same_bullets_with_a_cu102_torch_on_an_ampere_card_are_te202(tmp_path):
+    facts = load_text("my setup:\n* python 3.8.5\n* pytorch 1.7.0+cu102\n* gpu rtx3090\n", tmp_path)
+    assert facts.nvidia.gpus[0].compute_capability == "8.6"
+    assert {f.code: f for f in run_env_checks(facts)}["TE202"].status is Status.ERROR
+
+
+def test_bulleted_prose_is_not_a_key_value_line(tmp_path):
+    with pytest.raises(Exception):
+        load_text("Notes:\n* pytorch 1.7 crashes on start\n* gpu memory is fine\n", tmp_path)
+
+
+@pytest.mark.parametrize("line, name", [("GPU3090\uff0c", "RTX 3090"), ("- GPU: 1080 Ti", "GTX 1080 Ti"),
+                                         ("GPU 4090", "RTX 4090")])
+def test_a_gpu_named_by_its_model_number_alone(line, name, tmp_path):
+    gpus = load_text(f"{line}\nPyTorch version: 2.0.1+cu117\n", tmp_path).nvidia.gpus
+    assert [g.name for g in gpus] == [name] and gpus[0].compute_capability
+
+
+def test_a_conda_install_line_without_its_command_gives_torch_and_its_cuda_build():
+    # The checklist answered "pytorch: python=3.7 pytorch==1.7.0 cudatoolkit=10.1 torchvision -c pytorch"
+    # beside "GPU3090" and `nvcc -V` glued to its command (std14): the CUDA 10.1 build has no sm_86.
+    name = "std14-liutianyi00-handwritten-3090-nvsmi124-nvcc124-torch170-cudatoolkit101.txt"
+    facts = load(name)
+    assert (facts.torch.version, facts.torch.cuda, facts.toolchain.nvcc_version) == ("1.7.0", "10.1", "12.4")
+    assert findings(name)["TE202"].status is Status.ERROR
+
+
+def test_the_same_install_line_with_a_cuda_11_toolkit_is_quiet(tmp_path):
+    text = "GPU: RTX 3090\nconda: python=3.8 pytorch==1.7.1 cudatoolkit=11.0 torchvision -c pytorch\n"
+    facts = load_text(text, tmp_path)
+    assert facts.torch.cuda == "11.0"
+    assert {f.code: f for f in run_env_checks(facts)}["TE202"].status is Status.OK
+
+
+def test_a_conda_install_line_off_the_pytorch_channel_does_not_say_the_build(tmp_path):
+    # conda-forge's CUDA builds accept a range of cudatoolkit versions: the toolkit is not the build.
+    text = "GPU: RTX 3090\nconda install pytorch==1.10.0 cudatoolkit=11.3 -c conda-forge\n"
+    facts = load_text(text, tmp_path)
+    assert facts.torch.version == "1.10.0" and not known(facts.torch.cuda)
+
+
+def test_sglang_check_env_cut_before_its_pytorch_line_is_read(tmp_path):
+    name = "sglang19687-iyastreb-check-env-trailing-spaces-8xh100-cut.txt"
+    facts = load(name)
+    assert len(facts.nvidia.gpus) == 8 and facts.nvidia.gpus[0].compute_capability == "9.0"
+    assert facts.torch.cuda_available is True
+    assert not [f for f in findings(name).values() if f.status is Status.ERROR]
+    # "CUDA available:" alone, without the GPU row, is no report.
+    with pytest.raises(Exception):
+        load_text("CUDA available: True\nsomething else\n", tmp_path)
+
+
+def test_the_paths_a_paste_shows_name_its_system():
+    # `pip show torch` / `pip show torchvision` on a Linux box (tt-forge-fe#1544): Location is a POSIX
+    # site-packages, and a +cpu torch (no macOS wheel has a local tag) makes it Linux, where PyPI's
+    # untagged torchvision is the CUDA build that cannot load beside it.
+    name = "ttforge1544-sraguram-pipshow-torch270cpu-tv0220.txt"
+    assert load(name).python.system == "Linux"
+    assert findings(name)["TE103"].status is Status.ERROR
+
+
+def test_the_same_pip_show_from_a_windows_venv_is_quiet(tmp_path):
+    text = (REPORTS / "ttforge1544-sraguram-pipshow-torch270cpu-tv0220.txt").read_text()
+    text = re.sub(r"Location: \S+", r"Location: C:\\venv\\Lib\\site-packages", text)
+    text = re.sub(r"\(venv\) \S+\$", "(venv) PS C:\\\\work>", text)
+    facts = load_text(text, tmp_path)
+    assert facts.python.system == "Windows"
+    assert {f.code: f for f in run_env_checks(facts)}["TE103"].status is Status.OK
+
+
+@pytest.mark.parametrize("text, torch, system", [
+    ('File "/usr/local/lib/python3.11/dist-packages/torchvision/__init__.py"', None, "Linux"),
+    ('File "C:\\Users\\fan\\AppData\\Local\\Programs\\Python\\Python39\\lib\\threading.py"', None, "Windows"),
+    ("/Users/me/miniconda3/lib/python3.9/site-packages/torch", None, "Darwin"),
+    ("Location: /opt/venv/lib/python3.10/site-packages", "2.7.0+cpu", "Linux"),
+    # An untagged torch in a POSIX site-packages could be macOS's: no claim.
+    ("Location: /opt/venv/lib/python3.10/site-packages", "2.7.0", None),
+    # Paths of two systems disagree: no claim.
+    ("/home/me/x.py and C:\\Users\\me\\y.py", None, None),
+])
+def test_system_from_paths(text, torch, system):
+    assert pasted.system_from_paths(text, torch) == system
+
+
+def test_an_official_torchaudio_beside_nvidias_jetson_torch_is_te103():
+    # pytorch/audio#2731: PyPI's torchaudio 0.12.0 (built against the 1.12 release) beside JetPack's
+    # torch 1.12.0a0+2c916ef.nv22.3: the undefined symbol at import.
+    te103 = findings("audio2731-yilinw92-jetson-xaviernx-torch112nv-torchaudio0120.txt")["TE103"]
+    assert te103.status is Status.WARNING and "NVIDIA's build" in te103.message and "BUILD_VERSION" in te103.message
+    assert "git+https://github.com/pytorch/audio.git@v0.12.0" in " ".join(te103.fix.commands)
+
+
+def test_a_torchaudio_built_from_source_beside_the_same_torch_is_quiet(tmp_path):
+    name = "audio2731-yilinw92-jetson-xaviernx-torch112nv-torchaudio0120.txt"
+    text = (REPORTS / name).read_text().replace("torchaudio==0.12.0", "torchaudio==0.12.0a0+2c916ef")
+    assert checked(text, tmp_path)["TE103"].status is Status.OK
+
+
+YOLO_DEVICE_ERROR = """Ultralytics YOLOv8.2.54 \U0001f680 Python-3.9.13 torch-{torch}
+Traceback (most recent call last):
+  File "C:\\Users\\fan\\rookieai\\main.py", line 310, in run
+    results = model.predict(frame, device=0, half=True)
+  File "C:\\Users\\fan\\.pyenv\\pyenv-win\\versions\\3.9.13\\lib\\site-packages\\ultralytics\\utils\\torch_utils.py", line 191, in select_device
+    raise ValueError(
+ValueError: Invalid CUDA 'device=0' requested. Use 'device=cpu' or pass valid CUDA device(s) if available, i.e. 'device=0' or 'device=0,1,2,3' for Multi-GPU.
+
+torch.cuda.is_available(): False
+torch.cuda.device_count(): 0
+os.environ['CUDA_VISIBLE_DEVICES']: None
+"""
+
+
+def test_a_cpu_build_beside_the_code_asking_for_a_cuda_device_is_a_hedged_te203(tmp_path):
+    te203 = checked(YOLO_DEVICE_ERROR.format(torch="2.2.0+cpu"), tmp_path)["TE203"]
+    assert te203.status is Status.WARNING and "asked for a CUDA device" in te203.message
+    assert "map_location='cpu'" in te203.fix.summary
+
+
+def test_the_same_request_with_a_cuda_build_is_no_te203_verdict(tmp_path):
+    # A CUDA build that cannot see a device is the driver's or the container's story, not TE203's.
+    assert checked(YOLO_DEVICE_ERROR.format(torch="2.2.0+cu121"), tmp_path)["TE203"].status is not Status.WARNING
+
+
+@pytest.mark.parametrize("text", [
+    "RuntimeError: Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False. If you are "
+    "running on a CPU-only machine, please use torch.load with map_location=torch.device('cpu') to map your storages to the CPU.",
+    "AssertionError: Invalid CUDA '--device 0' requested, use '--device cpu' or pass valid CUDA device(s)",
+    "AssertionError: CUDA unavailable, invalid device 0 requested",
+])
+def test_the_wordings_of_a_cuda_device_request_are_read(text):
+    assert [s.kind for s in torch_warnings.interpret(torch_warnings.find(text))] == ["cuda-asked"]
+
+
+# --------------------------------------------------------------------------- batch 6 dev classes
+
+def test_a_quoted_message_that_lost_its_space_before_the_parenthesis_is_read():
+    # pytorch#1564: "...is too old(found version 8000)" typed into a comment.
+    assert findings("pt1564-zhujunnan-2017-prose-source-build-driver-too-old-8000.txt")["TE201"].status is Status.ERROR
+
+
+def test_the_same_prose_without_torchs_message_is_not_read(tmp_path):
+    with pytest.raises(cli_env.UsageError):
+        load_text('Of course I do. It raises an assertion error which says "the driver seems old".\n', tmp_path)
+
+
+def test_pips_no_wheel_error_retyped_in_lower_case_with_the_python_told_in_prose():
+    facts = load("pt66399-zeecur-prose-py310-no-wheel-torch191cu111.txt")
+    assert facts.python.version == "3.10"
+    assert findings("pt66399-zeecur-prose-py310-no-wheel-torch191cu111.txt")["TE105"].status is Status.ERROR
+
+
+def test_the_same_error_under_a_python_that_release_supports_is_no_te105_error(tmp_path):
+    facts = load_text("ERROR: could not find a version that satisfies the requirement torch==1.9.1+cu111(from versions"
+                      " 0.1.2, 0.1.2post1)\nERROR: No matching distribution found for torch==1.9.1+cu111\n\n"
+                      "I use python 3.8 btw\n", tmp_path)
+    assert facts.python.version == "3.8"
+    assert {f.code: f for f in run_env_checks(facts)}["TE105"].status is Status.SKIP
+
+
+@pytest.mark.parametrize("prose", ["it works on python 3.8 but fails with python 3.10",
+                                   "see /usr/lib/python3.10/site-packages", "I use python3.10/bin/pip"])
+def test_python_in_prose_is_read_only_when_one_version_is_told(prose, tmp_path):
+    facts = load_text("ERROR: Could not find a version that satisfies the requirement torch==1.9.1\n" + prose + "\n",
+                      tmp_path)
+    assert not known(facts.get("python.version"))
+
+
+def test_a_hand_written_list_of_bare_gpu_system_and_tagged_torch_lines():
+    facts = load("comfyui9650-robotcyclopsgirl-form-list-gtx1080ti-win10-torch280cu128.txt")
+    assert facts.torch.version == "2.8.0+cu128" and facts.torch.cuda == "12.8"
+    assert facts.python.system == "Windows"
+    assert [g.name for g in facts.nvidia.gpus] == ["NVIDIA GeForce GTX 1080 Ti"]
+
+
+@pytest.mark.parametrize("line", ["- 0.15.2+cu118", "- 2.8.0", "- Windows rocks", "- 2.8.0+cu128 crashes"])
+def test_a_bare_line_is_torch_or_the_system_only_when_it_reads_as_one(line, tmp_path):
+    facts = load_text(f"- NVIDIA GeForce RTX 3090\n{line}\n", tmp_path)
+    assert not known(facts.get("torch.version")) and not known(facts.get("python.system"))
+
+
+def test_a_repl_transcript_judges_the_torch_printed_last():
+    # tooncrafter#15: 2.2.0+cu121 "before", 2.3.0+cpu after a requirements file, then torch's refusal.
+    facts = load("tooncrafter15-cnhh-cyc-repl-before-cu121-after-requirements-230cpu.txt")
+    assert facts.torch.version == "2.3.0+cpu" and facts.torch.cuda is None and facts.torch.cuda_available is False
+    assert findings("tooncrafter15-cnhh-cyc-repl-before-cu121-after-requirements-230cpu.txt")["TE203"].status is Status.WARNING
+
+
+def test_the_same_torch_printed_twice_keeps_its_values(tmp_path):
+    facts = load_text(">>> print(torch.__version__)\n2.3.0+cu121\n>>> torch.cuda.is_available()\nTrue\n\n"
+                      "again:\n>>> print(torch.__version__)\n2.3.0+cu121\n", tmp_path)
+    assert facts.torch.version == "2.3.0+cu121" and facts.torch.cuda_available is True
+    assert {f.code: f for f in run_env_checks(facts)}["TE203"].status is not Status.WARNING
+
+
+# --------------------------------------------------------------------------- what pasting does to the text
+# Each dev report, decorated the way mail clients, notebooks and GitHub do, must read to the same verdicts.
+
+def _wrap(text: str, width: int = 80) -> str:
+    import textwrap
+
+    return "\n".join(textwrap.fill(line, width, break_long_words=False, break_on_hyphens=False)
+                     if len(line) > width else line for line in text.split("\n"))
+
+
+DECORATIONS = {
+    "wrapped at a space": _wrap,
+    "quoted": lambda t: "\n".join("> " + line for line in t.split("\n")),
+    "in <pre>": lambda t: "<pre>" + t + "</pre>",
+    "trailing spaces": lambda t: "\n".join(line + "      " for line in t.split("\n")),
+}
+
+
+def _verdicts(facts: Facts) -> list[tuple[str, str]]:
+    return sorted((f.code, f.status.value) for f in run_env_checks(facts)
+                  if f.status in (Status.ERROR, Status.WARNING))
+
+
+@pytest.mark.parametrize("name", [
+    "lunar279-arlok123-pip-resolver-torchaudio202cu117-vs-torch1110cu113.txt",  # pip's resolver line
+    "pt80637-zou3519-cudnn-832-vs-803-ld-library-path.txt",  # torch's cuDNN incompatibility
+    "xformers874-almog-co-warning-built-201-have-210cu121-checklist.txt",  # xFormers' built-for
+    "pt100974-martin4r-collect-env-traceback-libcurand.txt",  # a traceback frame of torch/__init__.py
+    "a1111-9321-xiazixin-banner-py3112-torch1131-no-wheel.txt",  # sys.version and pip's no-wheel
+    "pt69202-kiesi1991-conda-pytorch190-cudatoolkit113-cpu-build.txt",  # a conda install command
+    "apex1171-aihaoc-torch160-cu102-nvcc90-build-log-cut.txt",  # apex's refusal
+    "pt182250-makanu-v100-cc-list-warnings-only.txt",  # torch 2.7's CC list
+    "mmdet4736-ufukertenli-mmcv-env-nvcc100-torch-cu110.txt",  # OpenMMLab's env with torch's config
+])
+@pytest.mark.parametrize("decoration", sorted(DECORATIONS))
+def test_a_decorated_paste_reads_to_the_same_verdicts(name, decoration, tmp_path):
+    text = (REPORTS / name).read_text(encoding="utf-8")
+    assert _verdicts(load_text(DECORATIONS[decoration](text), tmp_path)) == _verdicts(load(name))
+
+
+def test_nvcc_flags_wrapped_by_a_terminal_are_the_whole_arch_list(tmp_path):
+    # Wrapped mid-list, the first line alone would pass for a list that ends at sm_60 (no sm_86).
+    text = ("PyTorch built with:\n  - CUDA Runtime 11.1\n  - NVCC architecture flags: -gencode;arch=compute_37,code=sm_37;"
+            "-gencode;arch=compute_50,code=sm_50;-gencode;arch=compute_60,code=sm_60\n;-gencode;arch=compute_70,code=sm_70;"
+            "-gencode;arch=compute_75,code=sm_75;-gencode;arch=compute_80,code=sm_80;-gencode;arch=compute_86,code=sm_86\n"
+            "  - CuDNN 8.0.5\nGPU 0: GeForce RTX 3090\nCUDA available: True\nPyTorch: 1.9.0\n")
+    facts = load_text(text, tmp_path)
+    assert facts.torch.arch_list[-1] == "sm_86"
+    assert {f.code: f for f in run_env_checks(facts)}["TE202"].status is Status.OK
+    # Prose below the flags is not more of them.
+    prose = text.replace("\n  - CuDNN 8.0.5", "\nThe build then fails:")
+    assert load_text(prose, tmp_path).torch.arch_list[-1] == "sm_86"
+
+
+def test_nightlies_of_one_day_pair_whatever_their_version_numbers():
+    # pytorch#46794: torchvision's nightly version lagged torch's (0.8.0.dev20201023 beside 1.8.0.dev20201023);
+    # they were built together. The GPU is the problem there, not the pair.
+    found = findings("pt46794-3dtopo-nightly-cu102-3090-sm86-warning-pip-lines.txt")
+    assert found["TE103"].status is Status.OK and found["TE202"].status is Status.ERROR
+
+
+def test_nightlies_of_different_days_are_te103(tmp_path):
+    text = (REPORTS / "pt46794-3dtopo-nightly-cu102-3090-sm86-warning-pip-lines.txt").read_text()
+    text = text.replace("torchvision==0.8.0.dev20201023", "torchvision==0.8.0.dev20201002")
+    te103 = checked(text, tmp_path)["TE103"]
+    assert te103.status is Status.ERROR and "nightly of 20201002" in te103.message
+
+
+def test_ldd_of_a_pip_cuda_wheels_library_taking_a_sibling_from_a_system_cuda_is_te204():
+    # ragflow#4466: ldd of the wheel's libcusparse.so.12 finds libnvJitLink.so.12 in /usr/local/cuda-12.1.
+    facts = load("ragflow4466-copycopycopy-ldd-cusparse-nvjitlink-from-cuda121-ldpath.txt")
+    (linked,) = facts.toolchain.linked
+    assert linked.file.endswith("/site-packages/nvidia/cusparse/lib/libcusparse.so.12")  # torch/lib/../../ resolved
+    assert linked.resolved["libnvJitLink.so.12"] == "/usr/local/cuda-12.1/lib64/libnvJitLink.so.12"
+    found = findings("ragflow4466-copycopycopy-ldd-cusparse-nvjitlink-from-cuda121-ldpath.txt")["TE204"]
+    assert found.status is Status.WARNING and "/usr/local/cuda-12.1/lib64" in found.message
+    assert "unset LD_LIBRARY_PATH" in found.fix.commands
+
+
+_LDD_WHEEL = ("$ ldd /venv/lib/python3.12/site-packages/torch/lib/../../nvidia/cusparse/lib/libcusparse.so.12\n"
+              "\tlinux-vdso.so.1 (0x00007ffebafed000)\n"
+              "\tlibnvJitLink.so.12 => {nvjitlink} (0x000070ddad800000)\n"
+              "\tlibc.so.6 => /lib/x86_64-linux-gnu/libc.so.6 (0x000070ddad400000)\n"
+              "\t/lib64/ld-linux-x86-64.so.2 (0x000070ddc0d83000)\n")
+
+
+def test_the_same_ldd_finding_the_wheels_own_nvjitlink_is_quiet(tmp_path):
+    text = _LDD_WHEEL.format(nvjitlink="/venv/lib/python3.12/site-packages/torch/lib/../../nvidia/nvjitlink/lib/"
+                                       "libnvJitLink.so.12")
+    te204 = {f.code: f for f in run_env_checks(load_text(text, tmp_path))}["TE204"]
+    assert te204.status is Status.OK
+
+
+def test_ldd_of_a_source_built_torch_taking_the_system_cuda_is_quiet(tmp_path):
+    # A torch built from source links the toolkit it was built with: that is no conflict.
+    text = ("$ ldd /opt/pytorch/torch/lib/libtorch_cuda.so | grep cuda\n"
+            "\tlibcudart.so.12 => /usr/local/cuda-12.4/lib64/libcudart.so.12 (0x00007f0000000000)\n"
+            "\tlibnvJitLink.so.12 => /usr/local/cuda-12.4/lib64/libnvJitLink.so.12 (0x00007f0000100000)\n")
+    facts = load_text(text, tmp_path)
+    assert len(facts.toolchain.linked[0].resolved) == 2
+    assert {f.code: f for f in run_env_checks(facts)}["TE204"].status is Status.SKIP
+
+
+def test_a_version_of_the_system_copy_older_than_torchs_cuda_makes_it_an_error(tmp_path):
+    text = "torch 2.5.1+cu124\n" + _LDD_WHEEL.format(nvjitlink="/usr/local/cuda-12.1/lib64/libnvJitLink.so.12")
+    facts = load_text("Package Version\n------- -------\n" + text, tmp_path)
+    te204 = {f.code: f for f in run_env_checks(facts)}["TE204"]
+    assert te204.status is Status.ERROR and "__nvJitLinkComplete_12_4" in te204.message
+
+
+def test_a_report_cut_before_its_cuda_line_takes_the_build_from_the_version_tag(tmp_path):
+    # oobabooga#791 stops at "CUDA used to bui": "2.0.0+cpu" still says the build has no CUDA.
+    assert load("oobabooga791-shm132-cpu-build-cut.txt").torch.cuda is None
+    text = "Collecting environment information...\nPyTorch version: 2.1.0+cu121\nIs debug build: False\n"
+    assert load_text(text, tmp_path).torch.cuda == "12.1"
+    # An untagged version says nothing about the build: unknown, with the reason.
+    untagged = load_text(text.replace("+cu121", ""), tmp_path)
+    assert not known(untagged.torch.cuda)
+    # A CUDA line the report does print wins over the tag.
+    both = load_text(text + "CUDA used to build PyTorch: 12.1\n", tmp_path)
+    assert both.torch.cuda == "12.1"
+
+
+@pytest.mark.parametrize("shown, cc", [("GeForce RTX 208...", "7.5"), ("Tesla V100-SXM2...", "7.0"),
+                                       ("GeForce GTX 108...", "6.1"),
+                                       # What is left could be several models of different capability.
+                                       ("NVIDIA GeForce ...", None), ("NVIDIA A10...", None)])
+def test_a_name_nvidia_smi_cut_short_keeps_its_compute_capability_when_only_one_fits(shown, cc):
+    from torchdoctor.facts import collect_env_text
+
+    assert collect_env_text.truncated_compute_capability(shown) == cc
+
+
+def test_old_nvidia_smi_with_cut_names_is_judged_and_quiet_on_a_fitting_build(tmp_path):
+    # learnable-triangulation#80: nvidia-smi 418 prints "GeForce RTX 208..." for four RTX 2080 Ti.
+    name = "learnable-tri80-samleo8-2080ti-smi-418.txt"
+    assert [g.compute_capability for g in load(name).nvidia.gpus] == ["7.5"] * 4
+    text = (REPORTS / name).read_text() + "\n$ pip freeze\ntorch=={torch}\ntorchvision=={vision}\n"
+    cuda8 = checked(text.format(torch="1.0.0+cu80", vision="0.2.1"), tmp_path)["TE202"]
+    assert cuda8.status is Status.ERROR  # CUDA 8 predates Turing
+    assert checked(text.format(torch="1.5.0+cu101", vision="0.6.0+cu101"), tmp_path)["TE202"].status is Status.OK
+
+
+ENV_LIST_WITH_FAMILY = """### Environment
+- OS: Ubuntu 22.04
+- Python version: 3.10.12
+- PyTorch version: 2.1.0+cu121
+- torchvision version: {vision}
+- GPU: NVIDIA GeForce RTX 3090
+"""
+
+
+def test_an_environment_lists_torchvision_line_is_a_package_for_te103(tmp_path):
+    found = checked(ENV_LIST_WITH_FAMILY.format(vision="0.15.2+cu118"), tmp_path)
+    assert found["TE103"].status is Status.ERROR and "torchvision 0.15.2+cu118" in found["TE103"].message
+
+
+def test_the_same_list_with_the_matching_torchvision_is_quiet(tmp_path):
+    facts = load_text(ENV_LIST_WITH_FAMILY.format(vision="0.16.0+cu121"), tmp_path)
+    assert facts.packages.distributions_partial is True  # it names what the writer chose, not all
+    assert {f.code: f for f in run_env_checks(facts)}["TE103"].status is Status.OK
+
+
+def test_torch_named_in_prose_as_pip_names_an_install_is_its_version():
+    # stemdeck#644: "falls back to `torch-2.6.0+cpu`" beside "- **GPU:** NVIDIA GeForce RTX 4060 Laptop GPU".
+    facts = load("stemdeck644-imbalon-bold-env-cpu-rollback-4060.txt")
+    assert facts.torch.version == "2.6.0+cpu" and facts.torch.cuda is None
+    assert findings("stemdeck644-imbalon-bold-env-cpu-rollback-4060.txt")["TE203"].status is Status.ERROR
+
+
+@pytest.mark.parametrize("prose", ["the script asks for `torch==2.6.0+cu121`, which pip cannot find",
+                                   "I replaced torch-2.6.0+cpu with torch-2.6.0+cu124 and it still fails"])
+def test_a_torch_only_asked_for_or_two_builds_named_in_prose_say_nothing(prose, tmp_path):
+    facts = load_text(f"{prose}\n\n- **GPU:** NVIDIA GeForce RTX 4060 Laptop GPU\n", tmp_path)
+    assert not known(facts.get("torch.version"))
+    assert {f.code: f for f in run_env_checks(facts)}["TE203"].status is Status.SKIP
+
+
+def test_pip_list_under_a_prompt_with_its_environment_and_proc_driver_version_are_read():
+    # pytorch#131312: "(ComfyUI) dp@dp-7920:/hw_data/ws/ComfyUI$ pip list |grep torch", then
+    # "cat /proc/driver/nvidia/version" ("NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.90.07 ...").
+    facts = load("pt131312-wenbindu-pip-list-grep-torch-nightly250cu124-proc-driver-550-import-fails.txt")
+    assert facts.torch.version == "2.5.0.dev20240720+cu124" and facts.torch.cuda == "12.4"
+    assert facts.packages.distributions_partial is True
+    assert facts.nvidia.driver_version == "550.90.07" == facts.nvidia.kernel_module_version
+    assert findings("pt131312-wenbindu-pip-list-grep-torch-nightly250cu124-proc-driver-550-import-fails.txt")[
+        "TE201"].status is Status.OK
+
+
+@pytest.mark.parametrize("prompt", ["(base) PS C:\\Users\\me> ", "(venv) me@box:~/work$ ", "$ "])
+def test_an_old_driver_in_proc_beside_a_prompted_pip_list_is_te201(prompt, tmp_path):
+    facts = load_text(f"{prompt}pip list | grep torch\ntorch                    2.4.0+cu124\n"
+                      "NVRM version: NVIDIA UNIX x86_64 Kernel Module  470.223.02  Sat Oct  7 15:39:11 UTC 2023\n",
+                      tmp_path)
+    assert facts.torch.cuda == "12.4" and facts.nvidia.driver_version == "470.223.02"
+    assert {f.code: f for f in run_env_checks(facts)}["TE201"].status is Status.ERROR
+
+
+def test_a_driver_version_told_without_nvrm_is_not_procs(tmp_path):
+    facts = load_text("pip list | grep torch\ntorch 2.4.0+cu124\nmy Kernel Module 470.223.02 is fine\n", tmp_path)
+    assert not known(facts.get("nvidia.driver_version"))
+
+
+_PRINTS = ('python -c "import torch; print(torch.__version__); print(torch.cuda.is_available()); '
+           'print(torch.cuda.get_device_name(0)); print(torch.cuda.get_arch_list())"\n'
+           "2.7.0+cu126\nTrue\nNVIDIA GeForce RTX 5090\n{archs}\n")
+
+
+def test_printed_device_name_and_arch_list_decide_te202(tmp_path):
+    facts = load_text(_PRINTS.format(archs="['sm_50', 'sm_60', 'sm_70', 'sm_75', 'sm_80', 'sm_86', 'sm_90']"), tmp_path)
+    assert facts.torch.arch_list[-1] == "sm_90" and facts.nvidia.gpus[0].name == "NVIDIA GeForce RTX 5090"
+    assert {f.code: f for f in run_env_checks(facts)}["TE202"].status is Status.ERROR
+
+
+def test_the_same_prints_with_sm_120_in_the_list_are_quiet(tmp_path):
+    facts = load_text(_PRINTS.format(archs="['sm_75', 'sm_80', 'sm_86', 'sm_90', 'sm_100', 'sm_120', 'compute_120']"),
+                      tmp_path)
+    assert {f.code: f for f in run_env_checks(facts)}["TE202"].status is Status.OK
+
+
+def test_an_empty_printed_arch_list_says_nothing_of_the_build(tmp_path):
+    # get_arch_list() returns [] wherever no GPU is usable, whatever the build holds.
+    facts = load_text(_PRINTS.format(archs="[]"), tmp_path)
+    assert not known(facts.get("torch.arch_list"))
+
+
+def test_a_printed_compute_capability_is_torchs_own_answer():
+    facts = load("framepack406-kaworukevin-wsl-torch270cu128-5070ti-cc120.txt")
+    assert facts.nvidia.gpus[0].compute_capability == "12.0"
+    assert findings("framepack406-kaworukevin-wsl-torch270cu128-5070ti-cc120.txt")["TE202"].status is Status.OK
+
+
+def test_torchs_messages_retyped_in_lower_case_are_read():
+    said = torch_warnings.interpret(torch_warnings.find(
+        "i get 'torch not compiled with cuda enabled' and then 'the nvidia driver on your system is too old "
+        "(found version 10010)'"))
+    assert [s.kind for s in said] == ["cpu-build", "driver"] and said[1].driver_cuda == "10.1"
+
+
+def test_the_same_words_without_the_message_are_no_warning():
+    assert torch_warnings.find("is torch compiled with cuda? my nvidia driver seems too old") == []
+
+
+@pytest.mark.parametrize("printed, version, cuda, available", [
+    ("2.0.1+cu117 11.7 True", "2.0.1+cu117", "11.7", True),
+    ("torch 2.7.0+cu128 cuda: 12.8 False", "2.7.0+cu128", "12.8", False)])
+def test_one_print_of_several_values_on_one_line(printed, version, cuda, available, tmp_path):
+    facts = load_text('python -c "import torch; print(torch.__version__, torch.version.cuda, '
+                      f'torch.cuda.is_available())"\n{printed}\n', tmp_path)
+    assert (facts.torch.version, facts.torch.cuda, facts.torch.cuda_available) == (version, cuda, available)
+
+
+def test_a_line_of_other_words_is_not_several_values(tmp_path):
+    with pytest.raises(cli_env.UsageError):
+        load_text('python -c "import torch; print(torch.__version__, torch.version.cuda)"\nit printed nothing useful\n',
+                  tmp_path)
+
+
+def test_torchs_repr_of_the_device_properties_names_the_gpu_and_its_capability(tmp_path):
+    facts = load_text(">>> torch.__version__\n'2.6.0+cu124'\n>>> torch.cuda.get_device_properties(0)\n"
+                      "_CudaDeviceProperties(name='NVIDIA GeForce RTX 5090', major=12, minor=0, total_memory=32607MB, "
+                      "multi_processor_count=170)\n", tmp_path)
+    assert facts.nvidia.gpus[0].name == "NVIDIA GeForce RTX 5090" and facts.nvidia.gpus[0].compute_capability == "12.0"
+    assert {f.code: f for f in run_env_checks(facts)}["TE202"].status is Status.ERROR
+
+
+def test_the_same_properties_beside_a_cu128_torch_are_quiet(tmp_path):
+    facts = load_text(">>> torch.__version__\n'2.7.0+cu128'\n"
+                      "_CudaDeviceProperties(name='NVIDIA GeForce RTX 5090', major=12, minor=0, total_memory=32607MB)\n",
+                      tmp_path)
+    assert {f.code: f for f in run_env_checks(facts)}["TE202"].status is Status.OK
+
+
+@pytest.mark.parametrize("listing, driver", [
+    ("$ nvidia-smi -L\nGPU 0: NVIDIA GeForce GTX 1080 Ti (UUID: GPU-5a1c6c2e-1111-2222-3333-444455556666)\n", None),
+    ("$ nvidia-smi --query-gpu=index,name,driver_version --format=csv\nindex, name, driver_version\n"
+     "0, NVIDIA GeForce GTX 1080 Ti, 560.94\n", "560.94"),
+    ('./deviceQuery Starting...\nDevice 0: "NVIDIA GeForce GTX 1080 Ti"\n'
+     "  CUDA Driver Version / Runtime Version          12.6 / 12.6\n"
+     "  CUDA Capability Major/Minor version number:    6.1\n", None)])
+def test_nvidia_smi_lists_and_device_query_name_the_gpus(listing, driver, tmp_path):
+    facts = load_text(listing + "pip list | grep torch\ntorch 2.8.0+cu128\n", tmp_path)
+    assert [(g.name, g.compute_capability) for g in facts.nvidia.gpus] == [("NVIDIA GeForce GTX 1080 Ti", "6.1")]
+    assert (facts.get("nvidia.driver_version") if driver else None) == driver
+    assert {f.code: f for f in run_env_checks(facts)}["TE202"].status is Status.ERROR  # cu128 2.8: sm_70 and up
+
+
+def test_the_same_listing_beside_a_cu126_torch_is_quiet(tmp_path):
+    facts = load_text("$ nvidia-smi -L\nGPU 0: NVIDIA GeForce GTX 1080 Ti (UUID: GPU-5a1c6c2e-1111-2222-3333-4444555566)\n"
+                      "pip list | grep torch\ntorch 2.8.0+cu126\n", tmp_path)
+    assert {f.code: f for f in run_env_checks(facts)}["TE202"].status is Status.OK
+
+
+def test_torch_finding_no_driver_beside_a_cuda_build_is_te211(tmp_path):
+    facts = load_text(">>> torch.__version__\n'2.4.1+cu121'\n>>> torch.zeros(1).cuda()\nRuntimeError: Found no NVIDIA "
+                      "driver on your system. Please check that you have an NVIDIA GPU and installed a driver from "
+                      "http://www.nvidia.com/Download/index.aspx\n", tmp_path)
+    assert facts.nvidia.driver_version is None
+    assert {f.code: f for f in run_env_checks(facts)}["TE211"].status is Status.WARNING
+
+
+def test_the_same_session_with_cuda_working_is_quiet(tmp_path):
+    facts = load_text(">>> torch.__version__\n'2.4.1+cu121'\n>>> torch.cuda.is_available()\nTrue\n", tmp_path)
+    assert {f.code: f for f in run_env_checks(facts)}["TE211"].status is Status.OK
+
+
+def test_ptx_from_a_newer_toolchain_is_the_driver_too_old():
+    said = torch_warnings.interpret(torch_warnings.find(
+        "RuntimeError: CUDA error: the provided PTX was compiled with an unsupported toolchain.\n"
+        "CUDA kernel errors might be asynchronously reported at some other API call"))
+    assert [s.kind for s in said] == ["driver"]
+    assert torch_warnings.find("RuntimeError: CUDA error: an illegal memory access was encountered") == []
+
+
+def test_comfyuis_start_up_device_line_names_the_gpu():
+    # Fooocus (ComfyUI's model_management): "Device: cuda:0 NVIDIA GeForce RTX 5060 : native".
+    facts = load("fooocus4053-hamzaince6-banner-rtx5060-sm120-cut.txt")
+    assert [(g.name, g.compute_capability) for g in facts.nvidia.gpus] == [("NVIDIA GeForce RTX 5060", "12.0")]
+
+
+def test_a_cpu_device_line_names_no_gpu(tmp_path):
+    facts = load_text("pytorch version: 2.3.1+cpu\nDevice: cpu\n", tmp_path)
+    assert not known(facts.get("nvidia.gpus"))
+
+
+_INSTALLER_LOG = ("15:23:12-361817 INFO     Torch {version}\n"
+                  "15:23:12-386817 INFO     Torch backend: nVidia CUDA {cuda} cuDNN 8700\n"
+                  "15:23:12-391820 INFO     Torch detected GPU: NVIDIA GeForce RTX 5090 VRAM 32607 Arch (12, 0) Cores 170\n")
+
+
+def test_the_sdnext_and_kohya_installer_log_gives_torch_its_cuda_and_the_gpu(tmp_path):
+    facts = load_text(_INSTALLER_LOG.format(version="2.1.2+cu118", cuda="11.8"), tmp_path)
+    assert (facts.torch.version, facts.torch.cuda, facts.torch.cuda_available) == ("2.1.2+cu118", "11.8", True)
+    assert facts.nvidia.gpus[0].compute_capability == "12.0"
+    assert {f.code: f for f in run_env_checks(facts)}["TE202"].status is Status.ERROR
+
+
+def test_the_same_log_with_a_cu128_torch_is_quiet(tmp_path):
+    facts = load_text(_INSTALLER_LOG.format(version="2.7.1+cu128", cuda="12.8"), tmp_path)
+    assert {f.code: f for f in run_env_checks(facts)}["TE202"].status is Status.OK
+
+
+def test_torch_in_prose_at_a_line_end_is_not_the_installer_log(tmp_path):
+    facts = load_text("I upgraded to Torch 2.1.2\n- GPU: NVIDIA GeForce RTX 3090\n", tmp_path)
+    assert not known(facts.get("torch.version"))
+
+
+_ENV_INFO_JSON = """{
+    "Platform": "Windows-10-10.0.22631-SP0",
+    "Torch env info": {
+        "torch_version": "%s",
+        "is_debug_build": "False",
+        "cuda_compiled_version": "12.1",
+        "os": "Microsoft Windows 11 Pro",
+        "python_version": "3.10.6 (tags/v3.10.6:9c7b4bd, Aug  1 2022, 21:53:14) [MSC v.1932 64 bit (AMD64)] (64-bit runtime)",
+        "is_cuda_available": "True",
+        "nvidia_driver_version": "572.16",
+        "nvidia_gpu_models": "GPU 0: NVIDIA GeForce RTX 5070 Ti",
+        "pip_packages": ["numpy==1.26.2", "torch==%s"],
+        "conda_packages": null
+    }
+}
+"""
+
+
+def test_collect_envs_fields_as_json_are_read_like_its_report(tmp_path):
+    # A1111's sysinfo nests get_env_info()._asdict() as "Torch env info"; it opens with "{" but is no torchdoctor JSON.
+    facts = load_text(_ENV_INFO_JSON % ("2.1.2+cu121", "2.1.2+cu121"), tmp_path)
+    assert facts.torch.version == "2.1.2+cu121" and facts.python.system == "Windows"
+    assert facts.nvidia.gpus[0].name == "NVIDIA GeForce RTX 5070 Ti" and facts.nvidia.driver_version == "572.16"
+    assert {f.code: f for f in run_env_checks(facts)}["TE202"].status is Status.ERROR
+
+
+def test_the_same_fields_with_a_cu128_torch_are_quiet(tmp_path):
+    text = (_ENV_INFO_JSON % ("2.7.1+cu128", "2.7.1+cu128")).replace('"12.1"', '"12.8"').replace(
+        "Microsoft Windows 11 Pro", "Ubuntu 22.04.4 LTS (x86_64)").replace(
+        "[MSC v.1932 64 bit (AMD64)]", "[GCC 11.4.0]")  # the Linux wheel, whose arch list is known
+    assert {f.code: f for f in run_env_checks(load_text(text, tmp_path))}["TE202"].status is Status.OK
+
+
+def test_print_of_get_env_info_is_read(tmp_path):
+    facts = load_text("SystemEnv(torch_version='2.0.1+cu117', is_debug_build='False', cuda_compiled_version='11.7', "
+                      "nvidia_driver_version='450.51.06', nvidia_gpu_models='GPU 0: NVIDIA A100-SXM4-40GB', "
+                      "pip_packages='numpy==1.24.1\\ntorch==2.0.1', conda_packages='')\n", tmp_path)
+    assert facts.torch.cuda == "11.7" and facts.nvidia.driver_version == "450.51.06"
+    assert {f.code: f for f in run_env_checks(facts)}["TE201"].status is Status.ERROR  # 11.7 needs >= 450.80.02
+
+
+@pytest.mark.parametrize("text, error", [('{"schema": "other/v1", "facts": {}}', "schema is 'other/v1'"),
+                                         ('{"name": "not an environment"}', "schema is None"),
+                                         ("{not json", "invalid JSON")])
+def test_json_that_is_neither_ours_nor_a_known_dump_is_still_refused(text, error, tmp_path):
+    with pytest.raises(cli_env.UsageError, match=re.escape(error)):
+        load_text(text, tmp_path)
+
+
+def test_a_conda_install_asking_for_a_cuda_the_release_was_never_built_for_leaves_the_build_unknown(tmp_path):
+    # pytorch#69202: 'conda install -c pytorch pytorch=1.9.0 torchvision cudatoolkit=11.3' - 1.9.0 had
+    # CUDA 10.2 and 11.1 builds only, so conda fell back to the CPU build: not a CUDA 11.3 one.
+    text = "GPU: RTX 3090\nconda install -c pytorch pytorch==1.9.0 torchvision cudatoolkit=11.3\n"
+    facts = load_text(text, tmp_path)
+    assert facts.torch.version == "1.9.0" and not known(facts.torch.cuda)
+
+
+def test_a_conda_install_that_failed_installed_nothing(tmp_path):
+    text = ("GPU: RTX 3090\nconda install pytorch==1.7.0 cudatoolkit=10.1 -c pytorch\nCollecting package metadata: done\n"
+            "Solving environment: failed\n\nPackagesNotFoundError: The following packages are not available from "
+            "current channels:\n\n  - pytorch==1.7.0\n")
+    facts = load_text(text, tmp_path)
+    assert not known(facts.get("torch.version")) and not known(facts.get("torch.cuda"))
+    assert facts.nvidia.gpus[0].name == "RTX 3090"  # the rest of the paste still reads
+
+
+def test_a_report_pasted_from_its_library_lines_takes_torch_from_them(tmp_path):
+    # pytorch#72957 pasted only "Versions of relevant libraries": torch 1.10.2 from pip, whose conda row
+    # is the CUDA 10.2 build; pytorch#106144's nightly carries its +cu118 tag.
+    facts = load("pt72957-safa-tail-only-cu102-conda.txt")
+    assert (facts.torch.version, facts.torch.cuda) == ("1.10.2", "10.2")
+    assert load("pt106144-ptrblck-libraries-only-nightly-cu118-v100-works.txt").torch.cuda == "11.8"
+    # With a GPU the build has no kernels for, TE202 now decides (the thread's A100 on CUDA 10.2).
+    text = ((REPORTS / "pt72957-safa-tail-only-cu102-conda.txt").read_text()
+            + "\n| NVIDIA-SMI 470.82.01    Driver Version: 470.82.01    CUDA Version: 11.4     |\n"
+            "|   0  A100-SXM4-40GB      On   | 00000000:07:00.0 Off |                    0 |\n")
+    assert checked(text, tmp_path)["TE202"].status is Status.ERROR
+    # "PyTorch version: N/A" is torch failing to import: the library lines do not stand in for it.
+    na = "Collecting environment information...\nPyTorch version: N/A\nIs debug build: N/A\n" \
+         "Versions of relevant libraries:\n[pip3] numpy==1.26.4\n[pip3] torch==2.2.0+cu121\n[conda] Could not collect\n"
+    assert not known(load_text(na, tmp_path).get("torch.version"))
+
+
+def test_lspci_names_the_gpu_beside_a_cpu_build(tmp_path):
+    facts = load_text("$ lspci | grep -i nvidia\n01:00.0 VGA compatible controller: NVIDIA Corporation GA102 "
+                      "[GeForce RTX 3090] (rev a1)\n01:00.1 Audio device: NVIDIA Corporation GA102 High Definition "
+                      "Audio Controller (rev a1)\n$ pip list | grep torch\ntorch 2.2.0+cpu\n", tmp_path)
+    assert [(g.name, g.compute_capability) for g in facts.nvidia.gpus] == [("GeForce RTX 3090", "8.6")]
+    assert {f.code: f for f in run_env_checks(facts)}["TE203"].status is Status.ERROR
+
+
+def test_lspci_of_an_nvidia_audio_device_or_an_unknown_id_names_no_gpu(tmp_path):
+    facts = load_text("01:00.1 Audio device: NVIDIA Corporation GA102 High Definition Audio Controller (rev a1)\n"
+                      "02:00.0 VGA compatible controller: NVIDIA Corporation Device 2b85 (rev a1)\n"
+                      "$ pip list | grep torch\ntorch 2.2.0+cpu\n", tmp_path)
+    assert not known(facts.get("nvidia.gpus"))
+
+
+def test_the_toolkits_version_file_is_its_nvcc(tmp_path):
+    # pytorch#28195: "# cat /usr/local/cuda/version.txt" / "CUDA Version 9.0.176" beside torch 1.2.0 (CUDA 10.0).
+    facts = load("pt28195-zhizh1-torch120-cu100-on-cuda90-box.txt")
+    assert (facts.toolchain.nvcc_version, facts.toolchain.cuda_home) == ("9.0", "/usr/local/cuda")
+    assert facts.torch.version == "1.2.0" and facts.torch.cuda == "10.0"  # the torch printed last
+    assert findings("pt28195-zhizh1-torch120-cu100-on-cuda90-box.txt")["TE208"].status is Status.WARNING
+
+
+def test_nvidia_smis_cuda_version_is_not_a_toolkit(tmp_path):
+    facts = load_text("| NVIDIA-SMI 535.104.05   Driver Version: 535.104.05   CUDA Version: 12.2 |\n", tmp_path)
+    assert not known(facts.get("toolchain.nvcc_version"))
+
+
+def test_the_a1111_footer_gives_torch_and_python(tmp_path):
+    facts = load_text("version: v1.9.4  \u2022  python: 3.10.6  \u2022  torch: 2.1.2+cu121  \u2022  xformers: N/A  "
+                      "\u2022  gradio: 3.41.2  \u2022  checkpoint: 6ce0161689\n- GPU: NVIDIA GeForce RTX 5070\n", tmp_path)
+    assert (facts.torch.version, facts.python.version) == ("2.1.2+cu121", "3.10.6")
+    assert {f.code: f for f in run_env_checks(facts)}["TE202"].status is Status.ERROR
+
+
+def test_a_line_with_one_bullet_character_is_not_split(tmp_path):
+    facts = load_text("\u2022 torch: 2.1.2+cu121\n", tmp_path)
+    assert facts.torch.version == "2.1.2+cu121"
+
+
+def test_a_version_print_scripts_gpu_device_name_is_the_gpu(tmp_path):
+    # vllm-production-stack#528 prints 'PyTorch version:', 'CUDA version:' ... 'GPU device name:'; the
+    # stored report stops before that last line, so it is added here as the script prints it.
+    text = ((REPORTS / "vllmprodstack528-alexaseyev-print-script-vllm092-torch270cu126-5090-cut.txt").read_text()
+            + ": ['sm_50', 'sm_60', 'sm_70', 'sm_75', 'sm_80', 'sm_86', 'sm_90']\nCUDA available: True\n"
+            "GPU device name: NVIDIA GeForce RTX 5090\nNumber of GPUs: 1\n")
+    assert checked(text, tmp_path)["TE202"].status is Status.ERROR
+    assert checked(text.replace("+cu126", "+cu128").replace("CUDA version: 12.6", "CUDA version: 12.8"),
+                   tmp_path)["TE202"].status is Status.OK
+
+
+def test_a_repl_printing_the_device_name_gives_the_gpu(tmp_path):
+    text = ">>> import torch\n>>> torch.__version__\n'2.2.0+cu118'\n>>> torch.cuda.get_device_name(0)\n'NVIDIA GeForce RTX 5080'\n"
+    facts = load_text(text, tmp_path)
+    assert facts.nvidia.gpus[0].name == "NVIDIA GeForce RTX 5080"
+    assert {f.code: f for f in run_env_checks(facts)}["TE202"].status is Status.ERROR
+
+
+_KAGGLE_LOG = ("     6.9s\t1\t/opt/conda/lib/python3.10/site-packages/torch/cuda/__init__.py:173: UserWarning:\n"
+               "     6.9s\t2\tFound GPU0 Tesla P100-PCIE-16GB which is of cuda capability 6.0.\n"
+               "     6.9s\t3\tPyTorch no longer supports this GPU because it is too old.\n"
+               "     6.9s\t4\tThe minimum cuda capability supported by this library is 7.0.\n")
+
+
+def test_a_warning_under_a_log_collectors_prefix_on_every_line_is_read(tmp_path):
+    facts = load_text(_KAGGLE_LOG, tmp_path)
+    said = torch_warnings.interpret(facts.torch.warnings)
+    assert [(s.kind, s.cc) for s in said] == [("arch", "6.0")]
+    assert {f.code: f for f in run_env_checks(facts)}["TE202"].status is Status.ERROR
+
+
+def test_collect_env_under_docker_composes_prefix_reads_as_collect_env(tmp_path):
+    text = "".join(f"app-1  | {line}\n" for line in (
+        "Collecting environment information...", "PyTorch version: 2.3.0+cu121", "Is debug build: False",
+        "CUDA used to build PyTorch: 12.1", "GPU models and configuration: GPU 0: NVIDIA GeForce RTX 4090",
+        "Nvidia driver version: 570.86.10"))
+    facts = load_text(text, tmp_path)
+    assert facts.torch.version == "2.3.0+cu121" and facts.nvidia.driver_version == "570.86.10"
+    assert {f.code: f for f in run_env_checks(facts)}["TE202"].status is Status.OK
+
+
+def test_a_markdown_table_or_two_prefixed_lines_keep_their_text():
+    table = "| torch | 2.1.0 |\n| torchvision | 0.16.0 |\n| numpy | 1.26.4 |\n"
+    assert pasted._strip_log_prefixes(table) == table
+    two = "app-1  | PyTorch version: 2.3.0\napp-1  | done\nnothing else\n"
+    assert pasted._strip_log_prefixes(two) == two
+
+
+@pytest.mark.parametrize("line, error_type", [
+    ('OSError: [WinError 126] The specified module could not be found. Error loading '
+     '"C:\\Users\\me\\venv\\lib\\site-packages\\torch\\lib\\c10.dll" or one of its dependencies.', "OSError"),
+    ("ImportError: /lib64/libc.so.6: version `GLIBC_2.28' not found (required by "
+     "/home/me/venv/lib/python3.9/site-packages/torch/lib/libtorch_cpu.so)", "ImportError"),
+    ("ImportError: /home/me/venv/lib/python3.10/site-packages/torch/lib/libtorch_cuda.so: undefined symbol: "
+     "cudaGraphInstantiateWithFlags, version libcudart.so.11.0", "ImportError")])
+def test_the_loader_refusing_one_of_torchs_own_libraries_is_import_torch_failing(line, error_type, tmp_path):
+    facts = load_text(line + "\n", tmp_path)
+    assert (facts.torch.import_status, facts.torch.error_type) == ("import-error", error_type)
+    assert {f.code: f for f in run_env_checks(facts)}["TE101"].status is Status.ERROR
+
+
+@pytest.mark.parametrize("line", [
+    "RuntimeError: CUDA error: out of memory (torch/lib/libc10_cuda.so was fine)",
+    "OSError: [WinError 126] Error loading \"C:\\venv\\lib\\site-packages\\torchaudio\\lib\\libtorchaudio.pyd\""])
+def test_other_errors_or_another_packages_library_are_not_torchs_import(line, tmp_path):
+    try:
+        facts = load_text(line + "\n", tmp_path)
+    except cli_env.UsageError:
+        return
+    assert facts.get("torch.import_status") != "import-error"
+
+
+@pytest.mark.parametrize("code, words", [
+    ("804", "forward compatibility was attempted on non supported HW"),
+    ("803", "system has unsupported display driver / cuda driver combination")])
+def test_cudas_forward_compatibility_errors_are_te204(code, words, tmp_path):
+    facts = load_text("UserWarning: CUDA initialization: Unexpected error from cudaGetDeviceCount(). Did you run some "
+                      f"cuda functions before calling NumCudaDevices() that might have already set an error? Error "
+                      f"{code}: {words} (Triggered internally at ../c10/cuda/CUDAFunctions.cpp:109.)\n", tmp_path)
+    te204 = {f.code: f for f in run_env_checks(facts)}["TE204"]
+    assert te204.status is Status.ERROR and f"Error {code}" in te204.message
+
+
+def test_another_cudagetdevicecount_error_is_not_te204s(tmp_path):
+    facts = load_text("UserWarning: CUDA initialization: Unexpected error from cudaGetDeviceCount(). Error 999: "
+                      "unknown error\n>>> torch.__version__\n'2.4.0+cu124'\n", tmp_path)
+    assert {f.code: f for f in run_env_checks(facts)}["TE204"].status is not Status.ERROR
+
+
+def test_the_official_pytorch_image_a_dockerfile_names_is_its_torch(tmp_path):
+    facts = load_text("FROM pytorch/pytorch:2.1.0-cuda12.1-cudnn8-runtime\nRUN pip install flash-attn\n"
+                      "GPU: NVIDIA GeForce RTX 5090\n", tmp_path)
+    assert (facts.torch.version, facts.torch.cuda, facts.python.system) == ("2.1.0", "12.1", "Linux")
+    assert {f.code: f for f in run_env_checks(facts)}["TE202"].status is Status.ERROR
+
+
+def test_two_images_or_an_image_of_another_project_name_no_torch(tmp_path):
+    facts = load_text("I moved from pytorch/pytorch:2.1.0-cuda12.1-cudnn8-runtime to "
+                      "pytorch/pytorch:2.7.0-cuda12.8-cudnn9-runtime\nFROM nvcr.io/nvidia/pytorch:24.01-py3\n"
+                      "GPU: NVIDIA GeForce RTX 5090\n", tmp_path)
+    assert not known(facts.get("torch.version"))

@@ -38,6 +38,9 @@ RTX4090 = example_gpu("NVIDIA GeForce RTX 4090", "8.9")
                                                            {"name": "cudatoolkit", "version": "11.3",
                                                             "location": "conda install command"}]}},
                 "conda fell back to the CPU build beside the cudatoolkit it was asked for", contains="cudatoolkit 11.3"),
+        Example("warning", {"torch": {"version": "2.2.0+cpu", "cuda": None, "warnings": [
+            "Invalid CUDA 'device=0' requested. Use 'device=cpu' or pass valid CUDA device(s) if available"]}},
+                "a CPU wheel, and the code asked for cuda:0; no GPU list", contains="asked for a CUDA device"),
         Example("ok", {"torch": {"version": "2.13.0+cpu", "cuda": None, "hip": None},
                        "nvidia": {"driver_version": None, "gpus": []}},
                 "the healthy laptop", contains="nothing to do"),
@@ -72,6 +75,9 @@ def cpu_build_withexample_gpu(facts):
         if not known(facts.get("nvidia.gpus")):
             return _from_error(facts, said[0].text)
         cuda = None
+    elif (asked := torch_said(facts, "cuda-asked")) and fact(facts, "torch.cuda", "unknown") is None \
+            and not known(facts.get("nvidia.gpus")):
+        return _from_request(facts, asked[0].text)
     else:
         toolkit = _cuda_toolkit_package(facts)
         if toolkit and fact(facts, "torch.cuda", "unknown") is None and not known(facts.get("nvidia.gpus")):
@@ -133,6 +139,22 @@ def _beside_toolkit(facts, toolkit):
                            ("conda install pytorch torchvision torchaudio pytorch-cuda=<cuda-version> -c pytorch -c nvidia",
                             f"{pip(facts)} install torch --index-url https://download.pytorch.org/whl/<cuda-tag-for-this-machine>")),
                    evidence={"torch": label, "torch.version.cuda": None, toolkit.name: f"{toolkit.version} ({toolkit.location})"},
+                   related=("cuda-not-compiled",))
+
+
+def _from_request(facts, text):
+    """The code asked for a CUDA device (torch.load of a CUDA checkpoint, a --device 0) beside a torch
+    known to be a CPU-only build, and the report names no GPU: a GPU machine with the wrong wheel, or
+    GPU code run on a CPU machine. The report cannot say which, hence a warning."""
+    label = torch_label(facts)
+    shown = text if len(text) <= 140 else text[:139].rsplit(" ", 1)[0] + "…"
+    return warning(f"{label} is a CPU-only build and the code asked for a CUDA device ({shown}); the report does not "
+                   "say whether this machine has an NVIDIA GPU",
+                   fix=Fix("With an NVIDIA GPU (`nvidia-smi` lists it): reinstall torch from a CUDA index that the "
+                           f"driver supports; {COMPANIONS}. Without one: run on the CPU (device='cpu', "
+                           "torch.load(..., map_location='cpu'))",
+                           (f"{pip(facts)} install torch --index-url https://download.pytorch.org/whl/<cuda-tag-for-this-machine>",)),
+                   evidence={"torch": label, "torch.version.cuda": None, "the code's error": text},
                    related=("cuda-not-compiled",))
 
 

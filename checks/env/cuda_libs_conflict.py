@@ -16,6 +16,11 @@ CONSUMER = re.compile(r"GeForce|TITAN", re.I)
 MAYBE_SERVER_RTX = re.compile(r"Quadro|\bRTX\b", re.I)
 SERVER_EDITION = re.compile(r"Server Edition", re.I)
 _LIBCUDA_VERSION = re.compile(r"libcuda\.so\.(\d+\.\d+(?:\.\d+)?)$")
+# pip's CUDA wheels (site-packages/nvidia/<lib>/lib, nvidia/cu13/lib) find each other through their
+# RUNPATH ($ORIGIN/../../nvjitlink/lib): never built from source, so a sibling found elsewhere is
+# LD_LIBRARY_PATH or ld.so.conf coming first.
+_PIP_WHEEL_DIR = re.compile(r"/(?:site|dist)-packages/nvidia/")
+_TOOLKIT_DIR_VERSION = re.compile(r"cuda-(\d+\.\d+)(?:/|$)")
 
 _SYMPTOM = {
     "nvJitLink": "'undefined symbol: __nvJitLinkComplete_{pip_major}_{pip_minor}' (from libcusparse)",
@@ -38,6 +43,12 @@ def _ld(*dirs, compat=()):
     return {"ld_library_path": [d for d, _ in dirs],
             "ld_cuda_lib_dirs": [{"path": d, "libraries": files, "origin": "LD_LIBRARY_PATH"} for d, files in dirs],
             "compat_libcuda": list(compat)}
+
+
+def _ldd(file, *deps):
+    """What `ldd` printed for a pip CUDA wheel's library under SITE/nvidia."""
+    return {"file": f"{SITE}/nvidia/{file}",
+            "resolved": {os.path.basename(d): d for d in deps} | {"libc.so.6": "/lib/x86_64-linux-gnu/libc.so.6"}}
 
 
 NVJITLINK_124 = ("nvidia-nvjitlink-cu12", "12.4.127", "nvjitlink", {"libnvJitLink.so.12": "12"})
@@ -101,10 +112,24 @@ COMPAT = "/usr/local/cuda-13.0/compat"
         Example("ok", {"torch": {"version": "2.5.1", "cuda": "12.4"}, "packages": _pip(NVJITLINK_124),
                        "toolchain": _ld(("/usr/local/cuda-12.4/lib64", {"libnvJitLink.so.12": "12.4.127"}))},
                 "a system CUDA of the same version: no conflict"),
+        Example("error", {"torch": {"version": "2.5.1", "cuda": "12.4"},
+                          "toolchain": {"linked": [_ldd("cusparse/lib/libcusparse.so.12",
+                                                        "/usr/local/cuda-12.1/lib64/libnvJitLink.so.12")]}},
+                "ldd shows pip's libcusparse taking CUDA 12.1's nvJitLink (ragflow#4466)",
+                contains="__nvJitLinkComplete_12_4"),
+        Example("warning", {"toolchain": {"linked": [_ldd("cusparse/lib/libcusparse.so.12",
+                                                          "/opt/cuda/lib64/libnvJitLink.so.12")]}},
+                "the same with neither versions known", contains="undefined symbol"),
+        Example("ok", {"torch": {"version": "2.5.1", "cuda": "12.4"},
+                       "toolchain": {"linked": [_ldd("cusparse/lib/libcusparse.so.12",
+                                                     f"{SITE}/nvidia/nvjitlink/lib/libnvJitLink.so.12")]}},
+                "ldd shows the wheels finding each other"),
         Example("ok", {"torch": _torch("12.8"), "packages": _pip(CUDNN_910), "toolchain": _ld()},
                 "no LD_LIBRARY_PATH", contains="no CUDA library"),
         Example("skip", {"torch": {"version": "2.13.0+cpu", "cuda": None}, "toolchain": _ld(CUDA121)},
                 "a CPU build loads no CUDA library"),
+        Example("error", {"torch": {"warnings": ["Error 804: forward compatibility was attempted on non supported HW"]}},
+                "only CUDA's Error 804 was pasted", contains="Error 804"),
         Example("error", {"torch": {"warnings": [
             "RuntimeError: cuDNN version incompatibility: PyTorch was compiled  against (8, 7, 0) but found runtime "
             "version (8, 2, 4)."]}, "toolchain": {"ld_library_path": ["/opt/cudnn-8.2/lib64", "/usr/lib"]}},
@@ -141,7 +166,38 @@ def cuda_libs_conflict(facts):
     said = torch_said(facts, "cudnn")
     result = _judge(facts)
     # torch's own cuDNN check failed: whatever the inventory showed, another cuDNN was loaded.
-    return _from_error(facts, said[0]) if said and result.status in (Status.OK, Status.SKIP) else result
+    if said and result.status in (Status.OK, Status.SKIP):
+        return _from_error(facts, said[0])
+    compat = torch_said(facts, "forward-compat")
+    if compat and result.status in (Status.OK, Status.SKIP):
+        return _from_compat_error(facts, compat[0])
+    return result
+
+
+def _from_compat_error(facts, said):
+    """The driver API's own Error 804 / 803, where the inventory shows no compat library (or none is known)."""
+    current = fact(facts, "toolchain.ld_library_path") or []
+    suspects = [d for d in current if re.search(r"compat", d, re.I)]
+    if said.package == "804":
+        message = ("CUDA refuses to start with Error 804 (forward compatibility was attempted on non supported HW): "
+                   "a cuda-compat libcuda is in the loader's path (LD_LIBRARY_PATH or ld.so.conf, as NGC-style "
+                   "images set up) on a GPU that does not support forward compatibility (GeForce, TITAN and most RTX "
+                   "cards)")
+        summary = "Take the cuda-compat directory out of the loader's path and upgrade the host driver instead"
+    else:
+        message = ("CUDA refuses to start with Error 803 (unsupported display driver / cuda driver combination): the "
+                   "libcuda loaded is not the kernel driver's - a cuda-compat libcuda older than the host driver, or "
+                   "a container's or a copied libcuda from another driver release")
+        summary = ("Take the cuda-compat (or copied) libcuda out of the loader's path so the host driver's own "
+                   "libcuda is used; after editing /etc/ld.so.conf.d, run `ldconfig`")
+    commands = ((f"export LD_LIBRARY_PATH={':'.join(d for d in current if d not in suspects)}"
+                 if len(suspects) < len(current) else "unset LD_LIBRARY_PATH",) if suspects else ()) + (
+        "ldconfig -p | grep -E 'libcuda\\.so'; grep -rn compat /etc/ld.so.conf /etc/ld.so.conf.d",)
+    evidence = {"CUDA said": said.text}
+    if current:
+        evidence["LD_LIBRARY_PATH"] = current
+    return error(message, fix=Fix(summary, commands), evidence=evidence,
+                 related=("cuda-libs-conflict", "cuda-forward-compat-unsupported"))
 
 
 def _from_error(facts, said):
@@ -170,7 +226,9 @@ def _judge(facts):
                if d.path not in {p for _, _, p in pip_libs.values()}]
     loaded = fact(facts, "torch.loaded_libraries")
     compat = fact(facts, "toolchain.compat_libcuda") or []
-    if not pip_libs and not ld_dirs and loaded is None and not compat:
+    wheel_ldd = [x for x in fact(facts, "toolchain.linked") or [] if x.file and _PIP_WHEEL_DIR.search(x.file)]
+    taken = _taken_from_outside(wheel_ldd)
+    if not pip_libs and not ld_dirs and loaded is None and not compat and not wheel_ldd:
         return skip("nothing to compare: no pip CUDA libraries, LD_LIBRARY_PATH or loaded libraries known")
 
     problems, bad_dirs, statuses = [], [], []
@@ -207,6 +265,29 @@ def _judge(facts):
                             "two copies of one library mix versions and crash or fail with 'undefined symbol'")
             statuses.append("error")
             bad_dirs += [p for p in sorted(dirs) if p not in {p for _, _, p in pip_libs.values()}]
+
+    for file, soname, family, where in taken:
+        system = _TOOLKIT_DIR_VERSION.search(where + "/")
+        needed = pip_libs.get(family, (None,))[0] or fact(facts, "torch.cuda")
+        relation = _compare(needed, system.group(1)) if system and isinstance(needed, str) else "unknown"
+        head = (f"ldd shows pip's {os.path.basename(file)} taking {soname} from {where}, not from the wheels' own copy: "
+                "LD_LIBRARY_PATH or ld.so.conf comes before the wheels' RUNPATH")
+        if relation == "older":
+            symptom = _SYMPTOM.get(family, "'undefined symbol' errors").format(
+                pip=needed, ld=system.group(1), pip_major=_part(needed, 0), pip_minor=_part(needed, 1))
+            problems.append(f"{head}, and that copy is CUDA {system.group(1)}, older than the {needed} the wheels "
+                            f"need: the import fails with {symptom}")
+            statuses.append("error")
+        elif relation is None:
+            problems.append(f"{head}; it is the same CUDA {system.group(1)} as the wheels, so it works, until either changes")
+            statuses.append("warning")
+        else:
+            version = f"CUDA {system.group(1)}" if system else "a system CUDA"
+            problems.append(f"{head}; the process mixes {version}'s {family} with the wheels' other libraries, and "
+                            "where it is older than theirs the import fails with 'undefined symbol' (e.g. "
+                            "__nvJitLinkAddData_12_X from libcusparse)")
+            statuses.append("warning")
+        bad_dirs.append(where)
 
     note = None
     compat_problem = None
@@ -245,9 +326,13 @@ def _judge(facts):
                 "LD_LIBRARY_PATH CUDA dirs": [d.path for d in ld_dirs]}
     if loaded is not None:
         evidence["loaded from"] = {f: sorted(d) for f, d in sorted(loaded_dirs.items())}
+    if taken:
+        evidence["ldd"] = [f"{os.path.basename(file)}: {soname} => {where}" for file, soname, _, where in taken]
     if note:
         evidence["note"] = note
     if not problems:
+        if wheel_ldd and not ld_dirs and not pip_libs and loaded is None:
+            return ok("ldd shows the pip CUDA wheels' libraries finding their CUDA libraries in the wheels", **evidence)
         return ok("no CUDA library in two versions: nothing on LD_LIBRARY_PATH conflicts with torch's wheels"
                   if ld_dirs else "no CUDA library conflicts: no CUDA directory on LD_LIBRARY_PATH", **evidence)
 
@@ -255,6 +340,20 @@ def _judge(facts):
     status = error if "error" in statuses else warning
     return status("; ".join(problems), fix=fix, evidence=evidence,
                   related=("cuda-libs-conflict",) + (("cuda-forward-compat-unsupported",) if compat_problem else ()))
+
+
+def _taken_from_outside(wheel_ldd):
+    """(pip library, soname, family, directory) for each CUDA library that a pasted `ldd` of a pip
+    CUDA wheel's library shows found outside the wheels. The driver's libcuda is meant to come from
+    the system; a library not found at all is a broken install, not a conflict."""
+    out = []
+    for linked in wheel_ldd:
+        for soname, path in linked.resolved.items():
+            lib = tables.cuda_library(soname)
+            if lib is None or lib[0] == "cuda" or path is None or _PIP_WHEEL_DIR.search(path):
+                continue
+            out.append((linked.file, soname, lib[0], os.path.dirname(path)))
+    return out
 
 
 def _compat_older_than_driver(compat, driver):

@@ -15,6 +15,10 @@ _GPU = example_gpu("NVIDIA GeForce RTX 4090", "8.9")
     title="NVIDIA driver new enough for torch's CUDA build",
     area="NVIDIA driver & GPUs",
     examples=[
+        Example("error", {"torch": {"version": "2.7.0+cu128", "cuda": "12.8", "warnings": [
+            "the provided PTX was compiled with an unsupported toolchain"]}},
+                "only the CUDA runtime's PTX error was pasted: the driver's JIT is older than the PTX",
+                contains="cannot compile the PTX"),
         Example("error", {"torch": {"version": "2.1.0+cu121", "cuda": "12.1", "warnings": [
                     "The NVIDIA driver on your system is too old (found version 11040)."]}},
                 "a pasted report cut before the driver line: torch's own warning decides", contains="CUDA 11.4"),
@@ -174,7 +178,9 @@ def _from_warning(facts, said):
     cuda = fact(facts, "torch.cuda")
     driver = fact(facts, "nvidia.driver_version")
     label = torch_label(facts)
-    supports = f"supports CUDA {said.driver_cuda} at most" if said.driver_cuda else "is older than the CUDA runtime"
+    supports = (f"supports CUDA {said.driver_cuda} at most" if said.driver_cuda else
+                "cannot compile the PTX it was given, which a newer CUDA made (torch's or Triton's kernels)"
+                if "PTX" in said.text else "is older than the CUDA runtime")
     built = f"; {label} is built for CUDA {cuda}" if cuda else ""
     evidence = {"torch's warning": said.text, "driver": driver, "driver's CUDA": said.driver_cuda, "torch CUDA": cuda}
     alternative = None
@@ -182,7 +188,8 @@ def _from_warning(facts, said):
     if version and cuda and driver:
         alternative = suggest(facts, exclude_tag=tables.build_tag(version, cuda))
     message = (f"torch says the NVIDIA driver is too old: the driver {supports}{built}. "
-               "CUDA cannot initialise (torch.cuda.is_available() is False)")
+               + ("Every kernel that needs that PTX fails" if "PTX" in said.text
+                  else "CUDA cannot initialise (torch.cuda.is_available() is False)"))
     if alternative:
         install = alternative.command(pip(facts))
         fix = Fix(f"Upgrade the NVIDIA driver, or install {alternative.label}, which driver {driver} supports; "

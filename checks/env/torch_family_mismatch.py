@@ -163,6 +163,38 @@ def _pypi_build(facts, d, torch_text: str) -> tuple[str | None, str]:
                             f"{d.name}` gets, is the CUDA {tables.tag_cuda(tag)} build")
 
 
+def _nightly_dates(package_version: str, torch_text: str) -> tuple[str, str] | None:
+    """(the package's build date, torch's) when both are nightlies ("0.16.0.dev20230731+cu118")."""
+    dates = [re.search(r"\.dev(\d{8})\b", text) for text in (package_version, torch_text)]
+    return (dates[0].group(1), dates[1].group(1)) if all(dates) else None
+
+
+def _release_binary_beside_another_torch(d, rule: SpecifierSet, torch_text: str) -> bool:
+    """An official torchvision/torchaudio wheel (a release, not conda's) from the years their binaries
+    pinned one exact torch release, beside a torch that is no release: a source build
+    (2.1.0a0+git...), NVIDIA's (1.12.0a0+2c916ef.nv22.3) or a nightly. A binary built from source
+    here would carry its own a0+git version."""
+    if d.name not in ("torchvision", "torchaudio") or d.installer == "conda" or not tables.is_release(d.version):
+        return False
+    if not all(s.operator == "==" for s in rule):
+        return False  # torchvision 0.2 (pure Python), torchaudio 0.3, and the stable-ABI releases
+    return version(torch_text) is not None and not tables.is_release(torch_text)
+
+
+def _minor(torch_text: str) -> str:
+    v = version(torch_text)
+    return f"{v.major}.{v.minor}" if v is not None else torch_text
+
+
+def _not_release(torch_text: str) -> str:
+    v = version(torch_text)
+    if v is not None and v.is_devrelease:
+        return "a nightly build"
+    if v is not None and v.local and ".nv" in v.local:
+        return "NVIDIA's build (Jetson or NGC container)"
+    return "a source build, not that release"
+
+
 def _shorten(text: str, limit: int = 120) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
@@ -260,6 +292,23 @@ def _build_label(build: str | None) -> str:
         Example("warning", {"packages": {"distributions": [
             {**torch_dist("torch", "2.5.1"), "requires": ["triton==3.1.0; platform_system == \"Linux\""]},
             torch_dist("triton", "3.2.0")]}}, "torch's own triton pin", contains="triton==3.1.0"),
+        Example("warning", {"packages": {"distributions": [
+            torch_dist("torch", "1.12.0a0+2c916ef.nv22.3"), {**torch_dist("torchaudio", "0.12.0"), "requires": []}]}},
+            "PyPI's torchaudio beside NVIDIA's Jetson torch (pytorch/audio#2731); a hedged warning, since Jetson's "
+            "from-source builds may carry the release version", contains="NVIDIA's build"),
+        Example("ok", {"packages": {"distributions": [
+            torch_dist("torch", "1.12.0a0+2c916ef.nv22.3"), {**torch_dist("torchaudio", "0.12.0a0+2c916ef"), "requires": []}]}},
+            "torchaudio built from source beside the same torch"),
+        Example("error", {"packages": {"distributions": [
+            torch_dist("torch", "2.1.0a0+git7bcf7da"), {**torch_dist("torchvision", "0.16.0"), "requires": []}]}},
+            "PyPI's torchvision beside a torch built from source", contains="a source build"),
+        Example("ok", {"packages": {"distributions": [
+            torch_dist("torch", "1.8.0.dev20201023"), {**torch_dist("torchvision", "0.8.0.dev20201023"), "requires": []}]}},
+            "nightlies of one day pair, whatever their version numbers say"),
+        Example("error", {"packages": {"distributions": [
+            torch_dist("torch", "2.1.0.dev20230801+cu118"), {**torch_dist("torchvision", "0.16.0.dev20230715+cu118"),
+                                                               "requires": []}]}},
+            "nightlies of different days", contains="nightly of 20230715"),
         Example("skip", {"packages": {"distributions": [torch_dist("torch", "2.13.0")]}}),
     ],
 )
@@ -369,6 +418,7 @@ def _judge(facts):
     imported = {i.name: i for i in imports or []}
     seen: set[str] = set()
     problems: list[tuple[Status, str, str | None, tuple[str, ...]]] = []
+    from_source: list = []  # release binaries beside a torch that is no release: built from source instead
     checked: list[str] = []
     evidence: dict = {}
     for d in fact(facts, "packages.distributions", []):
@@ -389,6 +439,17 @@ def _judge(facts):
             problems.append((Status.ERROR, f"import {d.name} fails next to torch {torch_text} ({_shorten(text)})",
                              d.name, ()))
             continue
+        nightly = _nightly_dates(d.version, torch_text)
+        if nightly is not None and not specs:
+            # Nightlies pair by build date, not by version number: torchvision's nightly version lagged
+            # torch's (0.8.0.dev20201023 beside 1.8.0.dev20201023), and each pins that day's torch.
+            ours, theirs = nightly
+            if ours != theirs:
+                problems.append((Status.ERROR if d.name in COMPILED else Status.WARNING,
+                                 f"{d.name} {d.version} is the nightly of {ours}, built against that day's torch nightly, "
+                                 f"and torch {torch_text} is the nightly of {theirs}", d.name, ()))
+                continue
+            rule = None
         bad = [s for s in specs if not _satisfies(s, torch_text)]
         if bad:
             problems.append((severity, f"{d.name} {d.version} requires torch{bad[0]}", d.name, ()))
@@ -396,6 +457,19 @@ def _judge(facts):
         if rule is not None and not _satisfies(rule[1], torch_text):
             problems.append((Status.WARNING if d.name not in COMPILED else Status.ERROR,
                              f"{d.name} {d.version} does not go with torch {torch_text} ({rule[0]})", d.name, ()))
+            continue
+        if rule is not None and _release_binary_beside_another_torch(d, rule[1], torch_text):
+            from_source.append(d)
+            nvidia = _not_release(torch_text).startswith("NVIDIA")
+            # NVIDIA's Jetson instructions build torchvision from source with BUILD_VERSION=0.x.0, which
+            # looks like the release: beside NVIDIA's torch the version alone cannot tell them apart.
+            hedge = (f"; unless this {d.name} was built from source here with BUILD_VERSION set, as NVIDIA's "
+                     "Jetson instructions do" if nvidia else "")
+            problems.append((Status.WARNING if nvidia else Status.ERROR,
+                             f"{d.name} {d.version} is an official release version, whose wheel is built against the "
+                             f"official torch {_minor(torch_text)} release and pins that exact version; torch "
+                             f"{torch_text} is {_not_release(torch_text)}, so that library does not load beside it "
+                             f"('undefined symbol' or 'operator {d.name}::... does not exist'){hedge}", d.name, ()))
             continue
         build = builds.get(d.name)
         other, other_source = _family_build(build) if build is not None else (_build_of(flavour(d.version)),
@@ -453,6 +527,13 @@ def _judge(facts):
     if f"torch {torch_text}" not in message:
         message += f" (torch {torch_text} is installed)"
     fix = Fix("Install the matching releases together with torch, from the same index as torch", (command,))
+    if from_source and len(from_source) == len(problems):
+        # NVIDIA's Jetson/container torch or a source build: replacing it with a release is rarely the fix.
+        fix = Fix(f"Build {' and '.join(d.name for d in from_source)} from source against this torch (no official "
+                  "binary is built for it), or install the official torch release the binary was built for",
+                  tuple(f"{pip(facts)} install --no-build-isolation --no-deps "
+                        f"git+https://github.com/pytorch/{'vision' if d.name == 'torchvision' else 'audio'}.git"
+                        f"@v{base_version(d.version)}" for d in from_source))
     names = {n for _, _, n, _ in problems}
     related = tuple(kb for kb, hit in (
         ("torchvision-torch-mismatch", bool(names & {"torchvision", "torchaudio"})),

@@ -221,23 +221,29 @@ def _load_facts_from(path: Path, name: str):
     text = raw.decode("utf-8", "replace").lstrip("\ufeff")
     if not text.strip():
         raise UsageError(f"--facts {name}: the file is empty")
+    from ..facts import pasted
+
     if text.lstrip().startswith("{"):
+        # Other programs' dumps open with "{" too (A1111's sysinfo JSON, OpenMMLab's printed dict):
+        # without our schema key they are pastes, read as such where the paste reader knows them.
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise UsageError(f"--facts {name}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+            data, error = None, f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
         schema = data.get("schema") if isinstance(data, dict) else None
-        if schema != ENV_SCHEMA:
-            raise UsageError(f"--facts {name}: schema is {schema!r}, expected {ENV_SCHEMA!r} "
-                             "(save facts with `torchdoctor env --format json`)")
-        try:
-            facts = Facts.from_json(data.get("facts"), default_reason="not in the saved facts")
-        except FactsError as exc:
-            raise UsageError(f"--facts {name}: {exc}") from None
-        from dataclasses import replace
+        if data is not None:
+            error = (f"schema is {schema!r}, expected {ENV_SCHEMA!r} (save facts with `torchdoctor env --format json`)"
+                     if schema != ENV_SCHEMA else None)
+        if error is None:
+            try:
+                facts = Facts.from_json(data.get("facts"), default_reason="not in the saved facts")
+            except FactsError as exc:
+                raise UsageError(f"--facts {name}: {exc}") from None
+            from dataclasses import replace
 
-        return replace(facts, meta=replace(facts.meta, source="json"))
-    from ..facts import pasted
+            return replace(facts, meta=replace(facts.meta, source="json"))
+        if schema is not None or pasted.read(text) is None:
+            raise UsageError(f"--facts {name}: {error}")
 
     read = pasted.read(text)
     if read is not None:

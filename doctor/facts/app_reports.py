@@ -16,6 +16,9 @@ People paste their application's console rather than collect_env, and those line
   rows (OS, Python, GPU "Tesla T4, 15102MiB", CUDA) and one row per requirement, "torch  ✅ 2.4.1+cu121>=1.8.0".
 * ComfyUI's "System Information" (its error report and /system_stats): the device line is
   "Name: cuda:0 NVIDIA GeForce GTX 1080 : cudaMallocAsync" (device, torch's name of the GPU, allocator).
+* SD.Next's and kohya_ss's installer log ("Torch 2.1.2+cu118", "Torch backend: nVidia CUDA 11.8 cuDNN 8700",
+  "Torch detected GPU: NVIDIA GeForce RTX 3090 VRAM 24576 Arch (8, 6) Cores 82"), and ComfyUI's start-up
+  "Device: cuda:0 NVIDIA GeForce RTX 4090 : cudaMallocAsync".
 * The `sys.version` banner that A1111/Forge/SD.Next print ("Python 3.11.2 (tags/v3.11.2:878ead1,
   Feb  7 2023, 16:38:35) [MSC v.1934 64 bit (AMD64)]"): MSC is CPython's Windows compiler.
 * The line extension builds print before compiling (apex's and flash-attn's setup.py:
@@ -41,9 +44,19 @@ _XF_BUILT = re.compile(
 _YOLO = re.compile(r"(?:Ultralytics|YOLO)\S*(?:\s+\S+)*?\s+Python-(?P<py>\d+\.\d+\.\d+)\s+torch-(?P<torch>\d[\w.+]*)"
                    r"(?P<rest>.*)$")
 _YOLO_CUDA = re.compile(r"CUDA:(?P<idx>\d+)\s+\((?P<name>[^,()]+(?:\([^)]*\)[^,()]*)?),\s*\d+\s*MiB\)")
-_COMFY_DEVICE = re.compile(r"^(?:[-*]\s*)?Name:\s*cuda:(?P<idx>\d+)\s+(?P<name>.+?)\s*:\s*\w+\s*$")
+# Also its start-up line (comfy/model_management.py, and Fooocus' copy): "Device: cuda:0 NVIDIA ... : cudaMallocAsync".
+_COMFY_DEVICE = re.compile(r"^(?:[-*]\s*)?(?:Name|Device):\s*cuda:(?P<idx>\d+)\s+(?P<name>.+?)\s*:\s*[\w-]+\s*$")
+# SD.Next's and kohya_ss's installers (setup_common.py check_torch): "Torch 2.1.2+cu118", "Torch backend: nVidia
+# CUDA 11.8 cuDNN 8700" (printed only when CUDA is available), "Torch detected GPU: NVIDIA ... VRAM 24576 Arch
+# (8, 6) Cores 82" (or "VRAM 24576MB Arch 8.6"), after a log prefix ("15:23:12-361817 INFO     ").
+_INSTALLER_TORCH = re.compile(r"^(?:.*\bINFO\s+)?Torch (?P<version>\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc|\.dev|\.post)\d+)?(?:\+[\w.]+)?)$")
+_INSTALLER_BACKEND = re.compile(r"(?:^|\s)Torch backend: nVidia CUDA (?P<cuda>\d+\.\d+) cuDNN (?:\d+|N/A)\b")
+_INSTALLER_GPU = re.compile(r"(?:^|\s)Torch detected GPU: (?P<name>.+?) VRAM \d+\s*(?:MB)? Arch "
+                            r"(?:\((?P<major>\d+), (?P<minor>\d+)\)|(?P<dmajor>\d+)\.(?P<dminor>\d+)) Cores \d+")
 _SYS_VERSION = re.compile(r"^Python\s+(?P<py>\d+\.\d+\.\d+)\S*\s+\((?:tags/|heads/|main|default|v\d|[\w.:-]+,)[^)]*\)\s*"
-                          r"\[(?P<compiler>MSC|GCC|Clang)\b[^\]]*\]")
+                          r"\[(?P<compiler>MSC|GCC|Clang)\b[^\]]*\](?:\s+on\s+(?P<platform>linux|win32|cygwin|darwin)\b)?")
+# The interactive interpreter's banner ends with sys.platform: "Python 3.11.14 (main, ...) [GCC 11.4.0] on linux".
+_SYS_PLATFORM = {"linux": "Linux", "win32": "Windows", "cygwin": "Windows", "darwin": "Darwin"}
 _SETUP_TORCH = re.compile(r"(?<![\w.])torch\.__version__\s+=\s+(?P<version>\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc|\.dev|\.post)\d+)?"
                           r"(?:\+[\w.]+)?)(?![\w.+])")
 _COULD_NOT_LOAD = re.compile(r"Could not load torch:\s*(?P<error>\S.*)$")
@@ -64,7 +77,7 @@ def _torch(version: str) -> dict[str, Any]:
 
 def xformers_warning(text: str) -> dict[str, Any] | None:
     """The running torch and Python, as xFormers' load warning names them."""
-    m = _XF_BUILT.search(text)
+    m = _XF_BUILT.search(text) or _XF_BUILT.search(text.replace("\n", " "))  # also wrapped at a space
     if not m:
         return None
     facts: dict[str, Any] = {"torch": _torch(m.group("have"))}
@@ -101,14 +114,45 @@ def comfyui_devices(lines: list[str]) -> dict[str, Any] | None:
     return {"nvidia": {"gpus": gpus}} if gpus else None
 
 
-def python_banner(lines: list[str]) -> dict[str, Any] | None:
-    """The Python version (and Windows, from CPython's MSC build tag) of a printed `sys.version`."""
+def installer_torch_check(lines: list[str]) -> dict[str, Any] | None:
+    """What SD.Next's and kohya_ss's installers log about torch: its version, its CUDA (the line is
+    printed only when CUDA is available) and each GPU with its compute capability."""
+    torch: dict[str, Any] = {}
+    gpus: list[dict[str, Any]] = []
     for line in lines:
-        m = _SYS_VERSION.match(line)
+        m = _INSTALLER_TORCH.search(line)
+        if m:
+            torch.update({k: v for k, v in _torch(m.group("version")).items() if k not in torch})
+            continue
+        m = _INSTALLER_BACKEND.search(line)
+        if m:
+            torch["cuda"], torch["cuda_available"] = m.group("cuda"), True
+            continue
+        m = _INSTALLER_GPU.search(line)
+        if m:
+            gpu = collect_env_text.named_gpu(m.group("name").strip(), len(gpus))
+            gpu["compute_capability"] = f"{m.group('major') or m.group('dmajor')}.{m.group('minor') or m.group('dminor')}"
+            gpus.append(gpu)
+    if "version" not in torch and not gpus:
+        return None
+    out: dict[str, Any] = {"torch": torch} if torch else {}
+    if gpus:
+        out["nvidia"] = {"gpus": gpus}
+    return out
+
+
+def python_banner(lines: list[str]) -> dict[str, Any] | None:
+    """The Python version (and Windows, from CPython's MSC build tag; the system, from the "on <sys.platform>"
+    the interactive banner adds) of a printed `sys.version`."""
+    for i, line in enumerate(lines):
+        # Also wrapped at a space: "... [MSC v.1934 64 bit" / "(AMD64)]".
+        m = _SYS_VERSION.match(line) or (_SYS_VERSION.match(f"{line} {lines[i + 1]}") if i + 1 < len(lines) else None)
         if m:
             python: dict[str, Any] = {"version": m.group("py")}
             if m.group("compiler") == "MSC":
                 python["system"] = "Windows"
+            elif m.group("platform"):
+                python["system"] = _SYS_PLATFORM[m.group("platform")]
             return {"python": python}
     return None
 
@@ -153,8 +197,8 @@ def apex_build_log(lines: list[str]) -> dict[str, Any] | None:
                     facts["toolchain"] = {"cuda_home": m.group("home"), "cuda_home_exists": True,
                                           "cuda_home_source": "CUDA_HOME as apex's setup.py printed it"}
                     break
-        m = _APEX_TORCH_CUDA.search(line)
-        if m:
+        m = _APEX_TORCH_CUDA.search(line) or (_APEX_TORCH_CUDA.search(f"{line} {lines[i + 1]}") if i + 1 < len(lines) else None)
+        if m:  # also wrapped at a space: "... Pytorch binaries" / "were compiled with Cuda 10.2."
             facts.setdefault("torch", {"cuda": m.group("cuda")})
     return facts or None
 

@@ -127,7 +127,9 @@ def _lines(text: str) -> list[str]:
             line = line.lstrip("`~").strip()  # a fence, maybe with the report flattened after it
             if ":" not in line:
                 continue
-        if re.fullmatch(r"</?(details|summary|pre|code)[^>]*>.*", line, re.I) and not _LABEL_RE.match(line):
+        # "<details>", "<pre>PyTorch version: 2.1.0": the tags go, what follows them on the line stays.
+        line = re.sub(r"^(?:</?(?:details|summary|pre|code)\b[^>]*>\s*)+", "", line, flags=re.I)
+        if not line:
             continue
         line = line.strip("`").strip()  # a report wrapped in single backticks
         line = paste.clean_line(line).strip()  # HTML entities and tags, **bold**, full-width colons
@@ -267,6 +269,24 @@ def _gpu_patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
     return tuple((re.compile(p["pattern"], re.I), p["cc"]) for p in load("gpu_names")["patterns"])
 
 
+def truncated_compute_capability(shown: str) -> str | None:
+    """The compute capability of a name nvidia-smi cut short ("GeForce RTX 208..."), when every model
+    the shown part can still be (RTX 2080, 2080 Ti, 2080 SUPER) has the same one; None otherwise."""
+    stem = shown[:-3].rstrip() if shown.endswith("...") else None
+    if not stem:
+        return None
+    for pattern, cc in _gpu_patterns():
+        m = pattern.search(stem)
+        if m and m.end() < len(stem):  # the model is whole, something follows it ("Tesla V100-SXM2...")
+            return cc
+    if not re.search(r"\d{2,3}$", stem):
+        return None
+    digits = len(re.search(r"\d+$", stem).group(0))
+    ccs = {cc for tail in range(10 ** (4 - digits)) if 4 - digits > 0
+           for cc in [compute_capability(f"{stem}{tail:0{4 - digits}d}")] if cc}
+    return ccs.pop() if len(ccs) == 1 else None
+
+
 def named_gpu(name: str, index: int) -> dict[str, Any]:
     """A GPU named in a paste, with its compute capability where the name tells it."""
     gpu: dict[str, Any] = {"index": index, "name": name}
@@ -276,10 +296,17 @@ def named_gpu(name: str, index: int) -> dict[str, Any]:
     return gpu
 
 
+# Hand-typed names glue the series to the number and the number to its suffix ("rtx3090", "RTX 3060ti");
+# nvidia-smi and torch spell them apart, as the name table does.
+_GLUED_SERIES = re.compile(r"\b(RTX|GTX|GT|MX)(?=\d{3,4}\b|\d{3,4}(?:ti|super)\b)", re.I)
+_GLUED_SUFFIX = re.compile(r"(?<=\d)(Ti|SUPER)\b", re.I)
+
+
 def compute_capability(name: str) -> str | None:
     """'NVIDIA H100 80GB HBM3' -> '9.0', from doctor/data/gpu_names.json; None when not listed."""
+    spaced = _GLUED_SUFFIX.sub(r" \1", _GLUED_SERIES.sub(r"\1 ", name))
     for pattern, cc in _gpu_patterns():
-        if pattern.search(name):
+        if pattern.search(name) or (spaced != name and pattern.search(spaced)):
             return cc
     return None
 
@@ -462,6 +489,11 @@ def parse(text: str) -> dict[str, Any]:
         cuda = values.get("CUDA used to build PyTorch")
         if cuda is not None:
             torch["cuda"] = cuda.strip() if _given(cuda) else None
+        else:
+            # Cut before its CUDA line: the version's local tag names the build ("2.0.0+cpu", "2.1.0+cu121").
+            tag = re.search(r"\+(?:cu(\d+)(\d)|(cpu))\b", version)
+            if tag:
+                torch["cuda"] = None if tag.group(3) else f"{tag.group(1)}.{tag.group(2)}"
         hip = values.get("ROCM used to build PyTorch")
         if hip is not None:
             torch["hip"] = hip.strip() if _given(hip) else None
@@ -470,6 +502,11 @@ def parse(text: str) -> dict[str, Any]:
         cudnn = _cudnn_runtime(torch, system, pip, conda, values, extra)
         if cudnn is not None:
             torch["cudnn_runtime"] = cudnn
+    if set(values) <= {"Versions of relevant libraries"}:
+        # Pasted from the library lines on, as a package list is: what pip lists is the torch there. A
+        # report that shows its other fields but not "PyTorch version" keeps torch unknown (cut at the
+        # top, or "N/A": torch did not import).
+        torch.update(_torch_from_library_lines(pip, conda))
     if torch:
         facts["torch"] = torch
 
@@ -498,6 +535,33 @@ def parse(text: str) -> dict[str, Any]:
 
     facts["meta"] = {"source": SOURCE}
     return facts
+
+
+def _torch_from_library_lines(pip: list[dict[str, Any]] | None, conda: list[tuple[str, str, str, str]]) -> dict[str, Any]:
+    """torch's version and CUDA build from the [pip3]/[conda] lines, for a report pasted from
+    "Versions of relevant libraries" on (its first fields cut off): the pip row's local tag
+    ("2.1.0.dev20230731+cu118"), else conda's build string ("py3.7_cuda10.2_cudnn7.6.5_0", "cpu_py38h...")."""
+    found: dict[str, Any] = {}
+    row = next((d for d in pip or [] if d["name"] == "torch"), None)
+    if row:
+        found["version"] = row["version"]
+        tag = re.search(r"\+(?:cu(\d+)(\d)|(cpu))\b", row["version"])
+        if tag:
+            found["cuda"] = None if tag.group(3) else f"{tag.group(1)}.{tag.group(2)}"
+            return found
+    for name, version, build, _channel in conda:
+        if name not in _TORCH_NAMES | {"torch"} or build in _CONDA_SKIP_BUILDS:
+            continue
+        if row and _base(version) != _base(row["version"]):
+            continue  # another torch than the one pip lists
+        found.setdefault("version", version)
+        cuda = re.search(r"cuda(\d+)\.?(\d)", build)
+        if cuda and cuda.group(1) != "0":
+            found["cuda"] = f"{cuda.group(1)}.{cuda.group(2)}"
+        elif re.search(r"(?:^|_)cpu(?:_|$)", build):
+            found["cuda"] = None
+        break
+    return found
 
 
 def _cudnn_runtime(torch: dict[str, Any], system: str | None, pip: list[dict[str, Any]] | None,

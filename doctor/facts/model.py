@@ -103,6 +103,15 @@ class LibraryDir:
 
 
 @dataclass(frozen=True)
+class LinkedLibrary:
+    """What `ldd FILE` printed: where the loader finds each library FILE needs, on the machine
+    it ran on (LD_LIBRARY_PATH and ld.so.conf included). Read from pasted text only."""
+
+    file: str | None  # None: the output was pasted without its command line
+    resolved: dict[str, str | None] = field(default_factory=dict)  # "libnvJitLink.so.12" -> its path; None: "not found"
+
+
+@dataclass(frozen=True)
 class FamilyBuild:
     """How a compiled torch-family package (torchvision, torchaudio) was built, read from its files
     without importing it: the version its version.py states (with the +cpu / +cu130 tag that the
@@ -231,6 +240,7 @@ class ToolchainFacts:
     ld_library_path: list[str] = _u()
     ld_cuda_lib_dirs: list[LibraryDir] = _u()  # CUDA libraries found via LD_LIBRARY_PATH
     compat_libcuda: list[str] = _u()  # cuda-compat libcuda.so files on LD_LIBRARY_PATH
+    linked: list[LinkedLibrary] = _u()  # pasted `ldd` output; [] on this machine, whose probe does not run ldd
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ OpenMMLab's `collect_env` (the same "Key: value" lines), Lightning's bulleted en
 `transformers-cli env` / `diffusers-cli env` / `accelerate env`, pip's install log (what it
 installed, what its resolver found incompatible), what `print(torch.__version__)` and friends
 printed, an issue template's environment list ("- **GPU:** NVIDIA ...", "PyTorch Version: 2.5.0"),
-a traceback of `import torch` failing, what applications print about torch (app_reports: xFormers,
+a traceback of `import torch` failing, `ldd` output (where the loader finds a library's dependencies), what applications print about torch (app_reports: xFormers,
 Ultralytics, ComfyUI, launchers, extension builds), and torch's own warnings. `read(text)` finds each of these
 in one text (alone or together), merges what they say into a partial `Facts` JSON dict and names
 what it read; every field none of them shows stays unknown, with that list as the reason.
@@ -17,15 +17,20 @@ then the package lists (torch's version and CUDA build from the `torch` row's lo
 
 from __future__ import annotations
 
+import posixpath
 import re
 from typing import Any
 
 from .. import paste
+from ..data import tables
 from . import app_reports, collect_env_text, extensions, torch_warnings
 
 # nvidia-smi's banner and its GPU rows, old and new ("|   0  A100-SXM4-40GB   On   | 00000000:04:00.0 Off |").
 _SMI_DRIVER = re.compile(r"Driver Version:\s*(\d+(?:\.\d+)+)(?:\s+CUDA Version:\s*(\d+\.\d+))?")
 _SMI_GPU = re.compile(r"^\|\s*(\d+)\s+(.+?)\s+(?:On|Off|WDDM|TCC)\s*\|\s*[0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.\d")
+# `cat /proc/driver/nvidia/version`: "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.90.07  Fri May 31 ...",
+# "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.65.06  Release Build ...": the loaded driver.
+_NVRM = re.compile(r"NVRM version:\s*NVIDIA\b[^\n]*?Kernel Module(?:\s+for\s+\S+)?\s+(\d{3}\.\d+(?:\.\d+)?)\b")
 # pip list ("torch   2.1.0+cu121"), pip freeze ("torch==2.1.0"), conda list ("pytorch 2.0.1 py3.10_cuda11.8_0 pytorch").
 _PIP_HEADER = re.compile(r"^Package\s+Version\b")
 _CONDA_HEADER = re.compile(r"^#\s*(?:Name\s+Version\s+Build|packages in environment at)")
@@ -75,7 +80,7 @@ _PIP_CONFLICT = re.compile(
 # REPL (">>> torch.__version__" then "'2.0.1+cu117'") or a `python -c "...; print(...); print(...)"`.
 # `pip show torch`: "Name: torch", then "Version: 2.7.0+cpu".
 # The command a pasted table came from: "pip list | grep torch", "$ conda list", "pip3 freeze".
-_LIST_COMMAND = re.compile(r"^(?:\S*[$#>%]\s*)?(?:python3?\s+-m\s+)?(?P<tool>pip3?|conda|mamba|micromamba)\s+"
+_LIST_COMMAND = re.compile(r"^(?:(?:\([^()\n]{1,60}\)\s*)?(?:PS\s+)?\S*[$#>%]\s*)?(?:python3?\s+-m\s+)?(?P<tool>pip3?|conda|mamba|micromamba)\s+"
                            r"(?P<verb>list|freeze)\b[^|]*(?P<filter>\|\s*(?:grep|findstr|select-string|rg)\b.*)?$", re.I)
 _NAME_DASH_VERSION = re.compile(r"^([A-Za-z][A-Za-z0-9_.]*?(?:-[A-Za-z][A-Za-z0-9_]*)*)-(\d+(?:\.\d+)+(?:[a-z]+\d*)?(?:\+[\w.]+)?)$")
 _SHOW_NAME = re.compile(r"^Name:\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*$")
@@ -89,34 +94,110 @@ _CONDA_SPEC = re.compile(r"(?<![\w-])" + _CONDA_FAMILY + r"=(?P<version>\d[\w.]*
 # The result told in prose: "torch.cuda.is_available() returns False", "cuda.is_available() returned false".
 _SAID_AVAILABLE = re.compile(r"(?:torch\.)?cuda\.is_available\(\)`?\s*(?:returns?|returned|gives|is)\s*[`*]*(True|False)\b",
                              re.I)
+# The official pytorch/pytorch image a Dockerfile or `docker run` names: its tag is the torch release and the
+# CUDA it was built for ("pytorch/pytorch:2.1.0-cuda12.1-cudnn8-runtime", "...:1.6.0-cuda10.1-cudnn7-devel").
+_PYTORCH_IMAGE = re.compile(r"(?<![\w.-])(?:docker\.io/)?pytorch/pytorch:(?P<torch>\d+\.\d+\.\d+)-cuda(?P<cuda>\d+\.\d+)"
+                            r"-cudnn\d+-(?:runtime|devel)\b")
+# The Python version told in prose ("I use python 3.10 btw", "running Python 3.12.1"): a verb or
+# preposition before it, so a path ("/usr/lib/python3.10/") or a project's name is not read as one.
+_SAID_PYTHON = re.compile(r"\b(?:use|uses|using|used|on|with|running|run|have|installed|in)\s+python\s*v?"
+                          r"(?P<version>[23]\.\d{1,2}(?:\.\d{1,2})?)(?![\w./-])", re.I)
+# torch named in prose the way pip names what it installs ("falls back to `torch-2.6.0+cpu`",
+# "Downloading torch-2.1.0+cu121-cp311-...whl"): the dash joins the name to an installed version with
+# its build tag, where "torch==2.6.0+cu121" is only what was asked for.
+_SAID_TORCH_WHEEL = re.compile(r"(?<![\w/.-])torch-(?P<version>\d+\.\d+(?:\.\d+)?\+(?:cu\d{2,3}|cpu|rocm\d+(?:\.\d+)*))"
+                               r"(?![\w.+])")
 # What a conda install asked for: "conda install pytorch ... cudatoolkit=11.3 -c pytorch" and the
 # plan's "added / updated specs:" lines ("- cudatoolkit=10.1"); conda installs a requested spec or fails.
 _CONDA_COMMAND = re.compile(r"\b(?:conda|mamba|micromamba)\s+(?:install|create)\b(?P<args>.*)$")
+# Its arguments written down without the command ("python=3.7 pytorch==1.7.0 cudatoolkit=10.1 -c pytorch"):
+# a channel flag and a pinned pytorch say what they are.
+_CONDA_ARGS = re.compile(r"(?P<args>(?<![\w-])pytorch==?\d.*\s-c\s+\S+.*)$")
+_CONDA_CHANNEL = re.compile(r"(?:\s-c|--channel)\s+(?P<channel>\S+)")
+_CONDA_FAILED = re.compile(r"PackagesNotFoundError|UnsatisfiableError|ResolvePackageNotFound|"
+                           r"The following packages are not available|Solving environment: failed")
+_CONDA_TORCH_REQUEST = re.compile(r"(?<![\w-])pytorch==?(?P<version>\d+\.\d+\.\d+)(?![\w.*])")
 _CONDA_REQUEST = re.compile(r"(?<![\w-])(?P<name>cudatoolkit|pytorch-cuda)\s*=\s*(?P<version>\d+(?:\.\d+)*)")
 _CONDA_SPEC_LINE = re.compile(r"^-\s+(?P<name>cudatoolkit|pytorch-cuda)\s*=\s*(?P<version>\d+(?:\.\d+)*)\s*$")
-_PRINTED = re.compile(r"torch\.__version__|torch\.version\.cuda|torch\.cuda\.is_available\(\)")
+_PRINTED = re.compile(r"torch\.__version__|torch\.version\.cuda|torch\.cuda\.is_available\(\)"
+                      r"|torch\.cuda\.get_device_name\(\s*\d*\s*\)|torch\.cuda\.get_device_capability\(\s*\d*\s*\)"
+                      r"|torch\.cuda\.get_arch_list\(\)")
 # A REPL's ">>> " is gone by now (_lines drops quote marks): an input line is the bare expression.
-_SHOWS_OUTPUT = re.compile(r"^(?:>>>\s*)?(?:torch\.__version__|torch\.version\.cuda|torch\.cuda\.is_available\(\))$"
-                           r"|print\s*\(|python3?(?:\.exe)?\s+-c\b")
+_SHOWS_OUTPUT = re.compile(r"^(?:>>>\s*)?(?:" + _PRINTED.pattern + r")$|print\s*\(|python3?(?:\.exe)?\s+-c\b")
 _VALUE = {
     "torch.__version__": re.compile(r"^(\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc|\.dev|\.post)\d+)?(?:\+[\w.]+)?)$"),
     # torch 1.2 and older printed the toolkit's full version ("10.0.130", "9.0.176"): its major.minor is the build.
     "torch.version.cuda": re.compile(r"^(None|\d+\.\d+)(?:\.\d+)?$"),
     "torch.cuda.is_available()": re.compile(r"^(True|False)$"),
+    # The current GPU's name and compute capability ("(8, 6)"), and the build's arch list
+    # ("['sm_50', ..., 'sm_90']"; [] wherever no GPU is usable, so an empty list says nothing of the build).
+    "torch.cuda.get_device_name()": re.compile(r"^((?:NVIDIA|Tesla|Quadro|GeForce|TITAN)\b[\w .-]{1,60})$"),
+    "torch.cuda.get_device_capability()": re.compile(r"^\((\d{1,2}),\s*(\d)\)$"),
+    "torch.cuda.get_arch_list()": re.compile(r"^\[((?:\s*'(?:sm|compute)_\d{2,3}[a-z]?'\s*,?)+)\]$"),
 }
+_PRINTED_KEY = {"torch.__version__": "version", "torch.version.cuda": "cuda", "torch.cuda.is_available()": "cuda_available",
+                "torch.cuda.get_device_name()": "gpu_name", "torch.cuda.get_device_capability()": "gpu_cc",
+                "torch.cuda.get_arch_list()": "arch_list"}
+
+
+# What print(torch.cuda.get_device_properties(0)) shows, wherever it is pasted: torch's own repr.
+_DEVICE_PROPERTIES = re.compile(r"_CudaDeviceProperties\(name='(?P<name>[^'\n]{1,80})',\s*major=(?P<major>\d{1,2}),"
+                                r"\s*minor=(?P<minor>\d)\b")
+# Values that never hold a space, so that print(a, b, c) shows them on one line: "2.0.1+cu117 11.7 True".
+_ONE_WORD_VALUES = ("torch.__version__", "torch.version.cuda", "torch.cuda.is_available()")
+
+
+def _values_on_one_line(exprs: list[str], line: str) -> list[Any]:
+    """The values of the leading `exprs` that one print(a, b, ...) shows on `line`, in order; a label
+    word may stand before each ("torch 2.0.1 cuda 11.7"). Fewer than two found: none."""
+    words = [w.strip("'\",()[]") for w in line.split()]
+    found: list[Any] = []
+    at = 0
+    for expr in exprs:
+        if _printed_expr(expr) not in _ONE_WORD_VALUES:
+            break
+        for skip in (0, 1):
+            if at + skip < len(words) and (value := _printed_value(expr, words[at + skip].rstrip(":="))) is not _NO:
+                found.append(value)
+                at += skip + 1
+                break
+        else:
+            break
+    return found if len(found) >= 2 and at == len(words) else []
+
+
+def _printed_expr(expr: str) -> str:
+    """ "torch.cuda.get_device_name(0)" -> "torch.cuda.get_device_name()": the value's form, whatever the device."""
+    return re.sub(r"\(\s*\d*\s*\)$", "()", expr)
 # An issue template's environment list: "- **GPU:** NVIDIA GeForce RTX 4060", "PyTorch Version (e.g., 1.0): 1.3",
 # "- **CUDA Version**: 12.8 (Driver 570.181)", and bare lines ("NVIDIA GeForce RTX 3080", "NVIDIA Driver 591.74").
 _ITEM = re.compile(r"^(?:[-*+\u2022]\s*)?([A-Za-z][\w ./?'-]{0,40}?)\s*(?:\([^)]*\))?\s*[:\uff1a]\s*(\S.*)$")
 _ITEM_KEYS = {
     "torch": {"pytorch version", "pytorch", "torch version", "torch", "pytorch/torch version"},
     "gpu": {"gpu", "gpus", "gpu model", "gpu models", "gpu models and configuration", "gpu type", "graphics card",
-            "video card", "graphics"},
+            "video card", "graphics", "gpu name", "gpu device name", "device name", "cuda device", "cuda device name",
+            "torch.cuda.get_device_name"},
     "driver": {"driver", "driver version", "nvidia driver", "nvidia driver version", "gpu driver", "nvidia-driver"},
     "cuda": {"cuda version", "cuda", "cuda/cudnn version", "cuda driver"},
     "python": {"python", "python version"},
     "os": {"os", "operating system", "system"},
+    "available": {"is cuda available", "cuda available", "cuda is available", "torch.cuda.is_available()"},
+    "torchvision": {"torchvision", "torchvision version"},
+    "torchaudio": {"torchaudio", "torchaudio version"},
 }
+# The same list hand-written without colons, one bulleted "key value" per line ("* pytorch 1.7.0",
+# "- gpu rtx 3060ti"): read for the keys whose value is a version or a GPU the name table knows.
+_BULLET = re.compile(r"^[-*+\u2022]\s*(\S.*)$")
+_BULLET_KINDS = ("torch", "gpu", "driver", "python")
+# A GPU named by its GeForce model number alone ("GPU: 3090", "GPU3090", "gpu 1080 ti").
+_MODEL_NUMBER = re.compile(r"^(?:GPU\s*[:\uff1a]?\s*)?(\d{4})(\s*(?:Ti|SUPER))?$", re.I)
 _BARE_GPU = re.compile(r"^(?:NVIDIA\s+)?(?:GeForce|Tesla|Quadro|TITAN|RTX|GTX)\b[\w -]{1,40}$")
+# A bare version carrying the build's local tag ("- 2.8.0+cu128", "1.13.1+cpu"): only torch's family
+# tags its versions so, and from torch 2.1 torchaudio's is torch's own; torchvision's are 0.x.
+_BARE_TAGGED_TORCH = re.compile(r"^(?:v)?([1-9]\d*\.\d+(?:\.\d+)?\+(?:cu\d{2,3}|cpu|rocm[\d.]+))$")
+# A bare system line ("Windows 10", "Ubuntu 22.04 LTS", "macOS 14.5"): the name and its version alone.
+_BARE_OS = re.compile(r"^(?P<name>Windows|Win|Ubuntu|Debian|CentOS|Fedora|Rocky Linux|Arch Linux|macOS|Mac OS X?|WSL2?)"
+                      r"\s*(?:\d+(?:\.\d+)*|XP|Server \d{4})?(?:\s+(?:LTS|Pro|Home|x64|64-bit|arm64))*$", re.I)
 _BARE_DRIVER = re.compile(r"^(?:NVIDIA\s+)?Driver(?:\s+Version)?:?\s+(\d{3}\.\d+(?:\.\d+)?)$", re.I)
 _IN_VALUE_DRIVER = re.compile(r"\bDriver:?\s*(\d{3}\.\d+(?:\.\d+)?)", re.I)
 _PLACEHOLDER = re.compile(r"^(?:<.*>|\[.*\]|e\.g\..*|n/?a|none|no|yes|unknown|-+)$", re.I)
@@ -129,7 +210,7 @@ _D2_ROW = re.compile(r"^(sys\.platform|PyTorch|GPU available|CUDA available|GPU 
 # `import torch` failing: a frame in torch/__init__.py, then the exception it ended with.
 # Only the import-time frames: torch.compile and others also live in torch/__init__.py.
 _TORCH_INIT_FRAME = re.compile(
-    r'File "[^"]*[/\\]torch[/\\]__init__\.py", line \d+, in (?:<module>|_load\w*|_preload\w*)')
+    r'File "[^"]*[/\\]torch[/\\]__init__\.py",\s+line\s+\d+,\s+in\s+(?:<module>|_load\w*|_preload\w*)')
 _EXCEPTION = re.compile(r"^((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)): (\S.*)$")
 
 
@@ -175,6 +256,8 @@ def nvidia_smi(lines: list[str]) -> dict[str, Any] | None:
                 cc = collect_env_text.compute_capability(name)
                 if cc:
                     gpu["compute_capability"] = cc
+            elif cc := collect_env_text.truncated_compute_capability(name):
+                gpu["compute_capability"] = cc  # "GeForce RTX 208...": a 2080 of some kind, 7.5 all
             if not any(x["index"] == gpu["index"] for x in gpus):
                 gpus.append(gpu)
     if "driver_version" not in nvidia:
@@ -182,6 +265,71 @@ def nvidia_smi(lines: list[str]) -> dict[str, Any] | None:
     if gpus:
         nvidia["gpus"] = gpus
     return nvidia
+
+
+# nvidia-smi's other outputs: `-L` ("GPU 0: NVIDIA GeForce RTX 3090 (UUID: GPU-5a1c...)"), and
+# `--query-gpu=name,driver_version,compute_cap --format=csv` (a header of field names, then rows).
+_SMI_LIST = re.compile(r"^GPU (\d+): (.+?) \(UUID: GPU-[0-9a-fA-F-]+\)$")
+_SMI_QUERY_FIELDS = {"index", "name", "driver_version", "compute_cap", "pci.bus_id", "uuid", "memory.total",
+                     "memory.used", "memory.free", "temperature.gpu", "utilization.gpu"}
+# `lspci | grep -i nvidia`: "01:00.0 VGA compatible controller: NVIDIA Corporation GA102 [GeForce RTX 3090] (rev a1)".
+_LSPCI_GPU = re.compile(r"^[0-9a-fA-F]{2,4}:[0-9a-fA-F]{2}\.\d\s+(?:VGA compatible|3D) controller:\s+NVIDIA Corporation\s+"
+                        r"[^\[\]\n]*\[(?P<name>[^\]\n]+)\]")
+# CUDA's deviceQuery sample: 'Device 0: "NVIDIA GeForce RTX 3090"', its capability and the CUDA the driver supports.
+_DQ_DEVICE = re.compile(r'^Device (\d+): "(.+)"$')
+_DQ_CC = re.compile(r"^CUDA Capability Major/Minor version number:\s*(\d+)\.(\d+)$")
+_DQ_DRIVER = re.compile(r"^CUDA Driver Version / Runtime Version\s+(\d+\.\d+)\s*/\s*\d+\.\d+$")
+
+
+def gpu_listings(lines: list[str]) -> dict[str, Any] | None:
+    """nvidia facts from `nvidia-smi -L`, `nvidia-smi --query-gpu=... --format=csv`, lspci and deviceQuery."""
+    nvidia: dict[str, Any] = {}
+    gpus: dict[int, dict[str, Any]] = {}
+    header: list[str] | None = None
+    device = None
+    for line in lines:
+        m = _SMI_LIST.match(line)
+        if m:
+            gpus.setdefault(int(m.group(1)), collect_env_text.named_gpu(m.group(2).strip(), int(m.group(1))))
+            continue
+        fields = [f.strip().split(" [")[0] for f in line.split(",")]
+        if len(fields) >= 2 and set(fields) <= _SMI_QUERY_FIELDS and ("name" in fields or "driver_version" in fields):
+            header = fields
+            continue
+        if header:
+            values = [v.strip() for v in line.split(",")]
+            if len(values) != len(header):
+                header = None
+                continue
+            row = dict(zip(header, values))
+            index = int(row["index"]) if row.get("index", "").isdigit() else len(gpus)
+            if "name" in row:
+                gpu = collect_env_text.named_gpu(row["name"], index)
+                if re.fullmatch(r"\d{1,2}\.\d", row.get("compute_cap", "")):
+                    gpu["compute_capability"] = row["compute_cap"]
+                gpus.setdefault(index, gpu)
+            if re.fullmatch(r"\d{3}\.\d+(?:\.\d+)?", row.get("driver_version", "")):
+                nvidia.setdefault("driver_version", row["driver_version"])
+            continue
+        m = _LSPCI_GPU.match(line)
+        if m and collect_env_text.compute_capability(m.group("name")):
+            gpus.setdefault(len(gpus), collect_env_text.named_gpu(m.group("name").strip(), len(gpus)))
+            continue
+        m = _DQ_DEVICE.match(line)
+        if m:
+            device = int(m.group(1))
+            gpus.setdefault(device, collect_env_text.named_gpu(m.group(2).strip(), device))
+            continue
+        m = _DQ_CC.match(line)
+        if m and device is not None:
+            gpus[device]["compute_capability"] = f"{m.group(1)}.{m.group(2)}"
+            continue
+        m = _DQ_DRIVER.match(line)
+        if m:
+            nvidia.setdefault("cuda_driver_version", m.group(1))
+    if gpus:
+        nvidia["gpus"] = [gpus[i] for i in sorted(gpus)]
+    return nvidia or None
 
 
 def package_list(lines: list[str]) -> tuple[str, list[dict[str, Any]], bool] | None:
@@ -277,6 +425,18 @@ def _conda_cuda(build: str) -> str | None | bool:
     return f"{m.group(1)}.{m.group(2)}" if m else False
 
 
+def _with_continuations(lines: list[str]) -> list[str]:
+    """Each line, with a conda command wrapped at a space joined to its next line ("conda install -c
+    pytorch" / "pytorch=1.9.0 torchvision cudatoolkit=11.3")."""
+    out = []
+    for i, line in enumerate(lines):
+        nxt = lines[i + 1] if i + 1 < len(lines) else ""
+        if _CONDA_COMMAND.search(line) and re.match(r"^(?:-c\s|--\w|[\w.-]+==?\d|[\w.-]+\s+-c\s)", nxt):
+            line = f"{line} {nxt}"
+        out.append(line)
+    return out
+
+
 def conda_plan(lines: list[str]) -> list[dict[str, Any]] | None:
     """torch-family packages conda's plan (or a `name=version=build` spec) says it installs, with the
     build's CUDA flavour: conda silently falls back to a CPU build when no CUDA build fits."""
@@ -291,15 +451,46 @@ def conda_plan(lines: list[str]) -> list[dict[str, Any]] | None:
             if cuda is not False:
                 row["cuda"] = cuda
             rows.setdefault(name, row)
+    commands = [m.group("args") for line in _with_continuations(lines)
+                if (m := _CONDA_COMMAND.search(line) or _CONDA_ARGS.search(line))]
+    # A pinned pytorch in the command is what conda installed: it installs the specs it is given or fails,
+    # and a failure says so.
+    failed = any(_CONDA_FAILED.search(line) for line in lines)
+    for args in [] if failed else commands:
+        m = _CONDA_TORCH_REQUEST.search(args)
+        if m and "torch" not in rows:
+            rows["torch"] = {"name": "torch", "version": m.group("version"), "location": "conda install command",
+                             "installer": "conda"}
+            toolkit = _CONDA_REQUEST.search(args)
+            channels = [c.group("channel") for c in _CONDA_CHANNEL.finditer(args)]
+            cuda = ".".join(toolkit.group("version").split(".")[:2]) if toolkit else None
+            if cuda and channels[:1] == ["pytorch"] and cuda in {b["cuda"] for b in tables.builds(m.group("version"))}:
+                # The pytorch channel's CUDA builds each pin the one cudatoolkit/pytorch-cuda they were
+                # built with, so beside cudatoolkit=10.1 conda installs the CUDA 10.1 build. Where the
+                # release has no build for that CUDA, conda falls back to a CPU build (pytorch#69202):
+                # then the build is left unknown, and a plan or list above says which.
+                rows["torch"]["cuda"] = cuda
     if rows:  # what was asked for beside it: a CUDA toolkit says the install meant to use CUDA
-        for line in lines:
-            command = _CONDA_COMMAND.search(line)
+        for line in _with_continuations(lines):
+            command = _CONDA_COMMAND.search(line) or _CONDA_ARGS.search(line)
             found = _CONDA_REQUEST.finditer(command.group("args")) if command else iter([_CONDA_SPEC_LINE.match(line)])
             for m in found:
                 if m is not None:
                     rows.setdefault(m.group("name"), {"name": m.group("name"), "version": m.group("version"),
                                                       "location": "conda install command", "installer": "conda"})
     return list(rows.values()) or None
+
+
+def _wrapped_rest(after: str) -> str:
+    """The rest of the NVCC flags that a terminal wrapped onto the next lines ("...code=sm_6" /
+    "1;-gencode;..."): the lines below made of flag characters only, joined without spaces."""
+    rest = ""
+    for line in after.split("\n")[1:]:
+        line = line.strip()
+        if not re.fullmatch(r"[\w;,=.\-]+", line) or line.startswith("- "):
+            break
+        rest += line
+    return rest
 
 
 def config_show(text: str) -> dict[str, Any] | None:
@@ -312,9 +503,10 @@ def config_show(text: str) -> dict[str, Any] | None:
         torch["cuda"] = m.group(1)
     m = _CONFIG_ARCH_FLAGS.search(text)
     if m:
-        archs = [f"{kind}_{code}" for _, kind, code in _GENCODE.findall(m.group(1))]
+        flags = m.group(1) + _wrapped_rest(text[m.end():])
+        archs = [f"{kind}_{code}" for _, kind, code in _GENCODE.findall(flags)]
         # A paste cut inside the flags would pass for a shorter list: keep only a list that ends whole.
-        if archs and re.search(r"code=(?:sm|compute)_\d+a?\s*$", m.group(1)):
+        if archs and re.search(r"code=(?:sm|compute)_\d+a?\s*$", flags):
             torch["arch_list"] = list(dict.fromkeys(archs))
     return torch or None
 
@@ -322,7 +514,9 @@ def config_show(text: str) -> dict[str, Any] | None:
 def check_env(text: str) -> dict[str, Any] | None:
     """`python -m sglang.check_env` keys (also when the paste flattened its lines)."""
     found = {key: m.group(1) for key, pattern in _KV.items() if (m := pattern.search(text))}
-    if "torch" not in found and "driver" not in found:
+    # Cut before its PyTorch line, "CUDA available:" above the "GPU 0,1: NAME" row is the report still.
+    gpu_rows = "available" in found and any("Compute Capability" not in m.group(0) for m in _KV_GPU.finditer(text))
+    if "torch" not in found and "driver" not in found and not gpu_rows:
         return None
     facts: dict[str, Any] = {}
     if "torch" in found:
@@ -343,6 +537,8 @@ def check_env(text: str) -> dict[str, Any] | None:
                 dists.append({"name": name, "version": m.group(1), "location": "check_env"})
         if len(dists) > 1:
             facts["packages"] = {"distributions": dists}
+    elif "available" in found:
+        facts["torch"] = {"cuda_available": found["available"] == "True"}
     toolchain: dict[str, Any] = {}
     m = _KV_NVCC.search(text)
     if m:
@@ -476,7 +672,15 @@ def pip_log(lines: list[str]) -> list[dict[str, Any]] | None:
         row["version"] = version
         return row
 
-    for line in lines:
+    for i, line in enumerate(lines):
+        if " requires " in line and "incompatible" not in line:
+            # The resolver's long line wrapped at a space: join up to the line that ends it.
+            for j in range(i + 1, min(i + 4, len(lines))):
+                if not lines[j]:
+                    break
+                line += " " + lines[j]
+                if "incompatible" in lines[j]:
+                    break
         m = _PIP_CONFLICT.match(line)
         if m:
             name, version, needed, spec, have, have_version = m.groups()
@@ -501,10 +705,13 @@ def _printed_value(expr: str, line: str) -> Any:
     """What `expr` printed on `line` ("2.4.0+cpu", "None", "True"; quoted by a REPL, or after a label
     as in "CUDA available: True"), or the sentinel `_NO` when the line is not such a value."""
     value = line.strip().strip("'\"")
-    m = _VALUE[expr].match(value) or _VALUE[expr].match(value.rsplit(": ", 1)[-1].strip("'\""))
+    pattern = _VALUE[_printed_expr(expr)]
+    m = pattern.match(value) or pattern.match(value.rsplit(": ", 1)[-1].strip("'\""))
     if not m:
         return _NO
-    text = m.group(1)
+    if m.lastindex == 2:  # a compute capability: (8, 6) -> "8.6"
+        return f"{m.group(1)}.{m.group(2)}"
+    text = m.group(1).strip()
     return {"None": None, "True": True, "False": False}.get(text, text)
 
 
@@ -530,6 +737,7 @@ def python_prints(lines: list[str]) -> dict[str, Any] | None:
     """torch facts from the output of print(torch.__version__) / torch.version.cuda /
     torch.cuda.is_available() pasted below the command that printed them."""
     torch: dict[str, Any] = {}
+    gpu: dict[str, Any] = {}
     for i, line in enumerate(lines):
         line, i = _command_line(lines, i)
         exprs = _PRINTED.findall(line)
@@ -541,6 +749,12 @@ def python_prints(lines: list[str]) -> dict[str, Any] | None:
                 continue
             value = _printed_value(exprs[len(values)], after)
             if value is _NO:
+                several = _values_on_one_line(exprs[len(values):], after) if len(exprs) - len(values) >= 2 else []
+                if several:
+                    values += several
+                    if len(values) == len(exprs):
+                        break
+                    continue
                 if values or skipped >= 1:  # one prose line ("returned:") may stand between
                     break
                 skipped += 1
@@ -549,19 +763,37 @@ def python_prints(lines: list[str]) -> dict[str, Any] | None:
             if len(values) == len(exprs):
                 break
         for expr, value in zip(exprs, values):
-            key = {"torch.__version__": "version", "torch.version.cuda": "cuda",
-                   "torch.cuda.is_available()": "cuda_available"}[expr]
-            torch.setdefault(key, value)
+            key = _PRINTED_KEY[_printed_expr(expr)]
+            if key == "version" and torch.get("version", value) != value:
+                # Another torch printed later ("before: 2.2.0+cu121 ... after installing the
+                # requirements: 2.3.0+cpu"): what was printed last is the install the paste is about.
+                torch, gpu = {}, {}
+            if key in ("gpu_name", "gpu_cc"):
+                gpu.setdefault(key, value)
+            elif key == "arch_list":
+                torch.setdefault(key, re.findall(r"(?:sm|compute)_\d+[a-z]?", value))
+            else:
+                torch.setdefault(key, value)
+    shown = next((m for line in lines for m in [_DEVICE_PROPERTIES.search(line)] if m), None)
+    if shown and not gpu:
+        gpu = {"gpu_name": shown.group("name"), "gpu_cc": f"{shown.group('major')}.{shown.group('minor')}"}
+    nvidia = {}
+    if gpu:
+        named = collect_env_text.named_gpu(gpu["gpu_name"], 0) if "gpu_name" in gpu else {"index": 0}
+        if "gpu_cc" in gpu:
+            named["compute_capability"] = gpu["gpu_cc"]  # torch's own answer beats the name table
+        nvidia = {"gpus": [named]}
     if "version" not in torch:
         # No printed version: the availability told in prose is still a fact of this torch.
         told = next((m for line in lines for m in [_SAID_AVAILABLE.search(line)] if m), None)
-        return {"torch": {"cuda_available": told.group(1).lower() == "true"}} if told else None
+        said = {"torch": {"cuda_available": told.group(1).lower() == "true"}} if told else {}
+        return {**said, **({"nvidia": nvidia} if nvidia else {})} or None
     torch["import_status"] = "ok"
     if "cuda" not in torch:
         cuda = _cuda_from_tag(torch["version"])
         if cuda is not False:
             torch["cuda"] = cuda
-    return {"torch": torch}
+    return {"torch": torch, **({"nvidia": nvidia} if nvidia else {})}
 
 
 def _add_distributions(facts: dict[str, Any], rows: list[dict[str, Any]]) -> None:
@@ -583,6 +815,41 @@ def _torch_from_rows(facts: dict[str, Any], rows: list[dict[str, Any]]) -> None:
         _fill(facts, "torch", values)
 
 
+def _bullet_item(line: str) -> tuple[str | None, str]:
+    """(key, value) of a bulleted "key value" line without a colon ("* pytorch 1.7.0", "- GPU RTX 3090"),
+    or (None, "") when the line is not one: the key must be a known one and the value a single
+    version, or a short GPU name (prose such as "- pytorch 1.7 crashes on start" is not a value)."""
+    m = _BULLET.match(line)
+    if not m:
+        return None, ""
+    text = m.group(1).strip()
+    low = text.lower()
+    for kind in _BULLET_KINDS:
+        for key in sorted(_ITEM_KEYS[kind], key=len, reverse=True):
+            if not low.startswith(key + " "):
+                continue
+            value = text[len(key):].strip()
+            if kind == "gpu" and len(value.split()) <= 5:
+                return key, value
+            if kind != "gpu" and re.fullmatch(r"v?\d+(?:\.\d+)+(?:[\w.+]*)", value):
+                return key, value.lstrip("v")
+            return None, ""
+    return None, ""
+
+
+def _model_number_name(name: str) -> str | None:
+    """A GeForce card written as its model number alone ("3090", "GPU3090", "1080 Ti"), as the name
+    the GPU table knows it by (RTX for 20xx and later, GTX before); None when it is not one."""
+    m = _MODEL_NUMBER.match(name)
+    if not m:
+        return None
+    for series in ("RTX", "GTX"):
+        candidate = f"{series} {m.group(1)}{m.group(2) or ''}"
+        if collect_env_text.compute_capability(candidate):
+            return candidate
+    return None
+
+
 def env_list(lines: list[str]) -> dict[str, Any] | None:
     """An issue template's environment list, "Key: value" lines, and the bare GPU-name and driver
     lines people write instead. A value counts only when it reads as one: a version for torch, a GPU
@@ -591,21 +858,48 @@ def env_list(lines: list[str]) -> dict[str, Any] | None:
     gpus: list[dict[str, Any]] = []
     nvidia: dict[str, Any] = {}
     python: dict[str, Any] = {}
+    listed: list[dict[str, Any]] = []  # "torchvision: 0.16.0": what the writer chose to name, a partial list
+    # A1111's/Forge's footer puts its items on one line: "version: v1.9.4  •  python: 3.10.6  •  torch: 2.1.2+cu121".
+    lines = [part.strip() for line in lines for part in (line.split("\u2022") if line.count("\u2022") >= 2 else [line])]
     for line in lines:
+        line = line.rstrip(",;\uff0c\uff1b\u3002 ")  # a hand-written list's trailing commas, also full-width
         bare = line.lstrip("-*+\u2022 ").strip()
+        if len(bare) > 2 and bare[0] == bare[-1] and bare[0] in "'\"":
+            bare = bare[1:-1]  # a REPL's repr: torch.cuda.get_device_name(0) -> 'NVIDIA GeForce RTX 3090'
         m = _BARE_DRIVER.match(bare)
         if m:
             nvidia.setdefault("driver_version", m.group(1))
+            continue
+        m = _BARE_TAGGED_TORCH.match(bare)
+        if m:
+            torch.setdefault("version", m.group(1))
+            continue
+        m = _BARE_OS.match(bare)
+        if m:
+            name = m.group("name").lower()
+            python.setdefault("system", "Windows" if name.startswith("win") else
+                              "Darwin" if name.startswith("mac") else "Linux")
             continue
         if _BARE_GPU.match(bare) and len(bare.split()) <= 6 and collect_env_text.compute_capability(bare):
             if not any(g["name"] == bare for g in gpus):
                 gpus.append(collect_env_text.named_gpu(bare, len(gpus)))
             continue
+        glued = _MODEL_NUMBER.match(bare) if bare[:3].upper() == "GPU" else None
         m = _ITEM.match(line)
-        if not m:
-            continue
-        key, value = m.group(1).strip().lower(), m.group(2).strip().strip("`").strip()
+        if glued:
+            key, value = "gpu", bare
+        elif m:
+            key, value = m.group(1).strip().lower(), m.group(2).strip().strip("`").strip()
+        else:
+            key, value = _bullet_item(line)
+            if key is None:
+                continue
         kind = next((k for k, names in _ITEM_KEYS.items() if key in names), None)
+        if kind == "available":
+            said = value.lower()
+            if said in ("true", "yes", "false", "no"):
+                torch.setdefault("cuda_available", said in ("true", "yes"))
+            continue
         if kind is None or _PLACEHOLDER.match(value):
             continue
         if kind == "torch":
@@ -617,12 +911,17 @@ def env_list(lines: list[str]) -> dict[str, Any] | None:
                 torch.setdefault("version", v.group(1))
         elif kind == "gpu":
             name = re.sub(r"\s*\([^)]*\)\s*$", "", value).strip()
+            name = _model_number_name(name) or name
             if collect_env_text.compute_capability(name) and not any(g["name"] == name for g in gpus):
                 gpus.append(collect_env_text.named_gpu(name, len(gpus)))
         elif kind in ("driver", "cuda"):
             d = _IN_VALUE_DRIVER.search(value) or (re.match(r"^(\d{3}\.\d+(?:\.\d+)?)\b", value) if kind == "driver" else None)
             if d:
                 nvidia.setdefault("driver_version", d.group(1))
+        elif kind in ("torchvision", "torchaudio"):
+            v = _VALUE["torch.__version__"].match(value.split()[0])
+            if v and not any(d["name"] == kind for d in listed):
+                listed.append({"name": kind, "version": v.group(1), "location": "environment list"})
         elif kind == "python":
             v = re.match(r"^(\d+\.\d+(?:\.\d+)?)\b", value)
             if v:
@@ -634,9 +933,11 @@ def env_list(lines: list[str]) -> dict[str, Any] | None:
                       else "Linux" if re.search(r"linux|ubuntu|debian|centos|fedora|rhel|red hat|arch", low) else None)
             if system:
                 python.setdefault("system", system)
-    if not torch and not gpus and "driver_version" not in nvidia:
-        return None
+    if "version" not in torch and not gpus and "driver_version" not in nvidia:
+        return None  # "CUDA available: Yes" alone is no environment list
     facts: dict[str, Any] = {}
+    if "version" not in torch:
+        torch = {}  # whether CUDA was available says little without the torch it was
     if torch:
         torch["import_status"] = "ok"
         cuda = _cuda_from_tag(torch["version"])
@@ -649,14 +950,24 @@ def env_list(lines: list[str]) -> dict[str, Any] | None:
         facts["nvidia"] = nvidia
     if python:
         facts["python"] = python
+    if listed and "version" in torch:
+        facts["packages"] = {"distributions": [{"name": "torch", "version": torch["version"], "location": "environment list"},
+                                               *listed], "distributions_partial": True}
     return facts
 
 
 # `nvcc --version` / `nvcc -V` pasted on its own: its banner, then "Cuda compilation tools, release 9.1,
 # V9.1.85"; `which nvcc` prints the binary that ran.
-_NVCC_BANNER = re.compile(r"^nvcc: NVIDIA \(R\) Cuda compiler driver$")
+# The banner may follow the command on its line ("$ nvcc -V nvcc: NVIDIA ...", "nvcc-V:nvcc: NVIDIA ...").
+_NVCC_BANNER = re.compile(r"(?:^|[\s:>$])nvcc: NVIDIA \(R\) Cuda compiler driver$")
 _NVCC_RELEASE = re.compile(r"^Cuda compilation tools, release (\d+\.\d+), V\d")
 _WHICH_NVCC = re.compile(r"which nvcc\s*$")
+
+
+# A CUDA toolkit's version.txt (CUDA 10.x and older; later ones ship version.json): "CUDA Version 10.1.243"
+# (nvidia-smi's "CUDA Version: 12.2" has a colon), and the `cat <dir>/version.txt` that showed it.
+_TOOLKIT_VERSION_TXT = re.compile(r"^CUDA Version (\d+\.\d+)\.\d+$")
+_CAT_VERSION_TXT = re.compile(r"\bcat\s+(/\S*?)/version\.txt\s*$")
 
 
 def nvcc_version(lines: list[str]) -> dict[str, Any] | None:
@@ -664,7 +975,7 @@ def nvcc_version(lines: list[str]) -> dict[str, Any] | None:
     release line), and where `which nvcc` found it."""
     toolchain: dict[str, Any] = {}
     for i, line in enumerate(lines):
-        if _NVCC_BANNER.match(line):
+        if _NVCC_BANNER.search(line):
             for after in lines[i + 1:i + 6]:
                 m = _NVCC_RELEASE.match(after)
                 if m:
@@ -678,7 +989,51 @@ def nvcc_version(lines: list[str]) -> dict[str, Any] | None:
                 toolchain.setdefault("cuda_home", home)
                 toolchain.setdefault("cuda_home_source", "nvcc on PATH (`which nvcc` in the paste)")
                 toolchain.setdefault("cuda_home_exists", True)
+        m = _TOOLKIT_VERSION_TXT.match(line)
+        if m and "nvcc_version" not in toolchain:
+            # The toolkit's own version file: its nvcc is that release.
+            toolchain["nvcc_version"] = m.group(1)
+            shown = _CAT_VERSION_TXT.search(lines[i - 1]) if i else None
+            if shown:
+                toolchain.setdefault("cuda_home", shown.group(1))
+                toolchain.setdefault("cuda_home_source", f"the toolkit's version file ({shown.group(1)}/version.txt in the paste)")
+                toolchain.setdefault("cuda_home_exists", True)
     return toolchain if "nvcc_version" in toolchain else None
+
+
+# `ldd FILE` and what it printed: "libnvJitLink.so.12 => /usr/local/cuda-12.1/lib64/libnvJitLink.so.12 (0x...)",
+# "libcudart.so.12 => not found", "/lib64/ld-linux-x86-64.so.2 (0x...)". The command may carry a shell
+# prompt and a filter ("(venv) me@box:~$ ldd .../libtorch_cuda.so | grep cuda").
+_LDD_COMMAND = re.compile(r"(?:^|[\s$#>])ldd\s+(?:-\w+\s+)*(?P<file>[^\s|]+)\s*(?:\|.*)?$")
+_LDD_ENTRY = re.compile(r"^(?P<name>[\w.+-]+\.so[\w.]*)\s*=>\s*(?:(?P<path>/\S+)\s*\(0x[0-9a-fA-F]+\)|(?P<missing>not found))$")
+_LDD_DIRECT = re.compile(r"^(?:/\S+|linux-vdso\.so\.\d|linux-gate\.so\.\d)\s*\(0x[0-9a-fA-F]+\)$")
+
+
+def ldd_output(lines: list[str]) -> list[dict[str, Any]] | None:
+    """Each pasted `ldd` output: the file (when its command line is there) and where each library
+    it needs was found. Without the command, two "=>" lines with a load address make one."""
+    out: list[dict[str, Any]] = []
+    block: dict[str, Any] | None = None
+    for line in lines:
+        command = _LDD_COMMAND.search(line)
+        entry = _LDD_ENTRY.match(line)
+        if command and not entry:
+            block = {"file": posixpath.normpath(command.group("file")) if command.group("file").startswith("/")
+                     else command.group("file"), "resolved": {}}
+            out.append(block)
+            continue
+        if entry:
+            if block is None:
+                block = {"file": None, "resolved": {}}
+                out.append(block)
+            block["resolved"][entry.group("name")] = (None if entry.group("missing")
+                                                      else posixpath.normpath(entry.group("path")))
+            continue
+        if _LDD_DIRECT.match(line) or (not line and block is not None and not block["resolved"]):
+            continue
+        block = None
+    found = [b for b in out if len(b["resolved"]) >= (1 if b["file"] else 2)]
+    return found or None
 
 
 def ld_library_path(lines: list[str]) -> list[str] | None:
@@ -753,10 +1108,24 @@ def detectron2_env(lines: list[str]) -> dict[str, Any] | None:
     return facts or None
 
 
+# The loader refusing one of torch's own libraries, pasted without the traceback: the library is named in the
+# message ("Error loading \"...\\torch\\lib\\c10.dll\" or one of its dependencies", ".../torch/lib/libtorch_cuda.so:
+# undefined symbol: ...", "(required by .../torch/lib/libtorch_cpu.so)"); only `import torch` loads them.
+_TORCH_LIB_FAILURE = re.compile(r"^((?:[A-Za-z_]\w*\.)*(?:ImportError|OSError)): (\S.*(?:[/\\]torch[/\\]lib[/\\]|"
+                                r"[/\\]torch[/\\]_C\.)[^/\\\s\"']+\.(?:so|dll|pyd|dylib)\b.*)$")
+
+
 def torch_import_error(lines: list[str]) -> dict[str, Any] | None:
-    """`import torch` failing in a pasted traceback: the exception raised below a torch/__init__.py frame."""
+    """`import torch` failing in a pasted traceback: the exception raised below a torch/__init__.py frame,
+    or the loader's error about one of torch's own libraries, which only that import loads."""
+    for line in lines:
+        m = _TORCH_LIB_FAILURE.match(line)
+        if m:
+            return {"import_status": "import-error", "error_type": m.group(1).rsplit(".", 1)[-1],
+                    "error_message": m.group(2).strip()}
     for i, line in enumerate(lines):
-        if not _TORCH_INIT_FRAME.search(line):
+        # A long frame line wrapped at spaces: "File" / "\".../torch/__init__.py\"," / "line 199, in <module>".
+        if not (_TORCH_INIT_FRAME.search(line) or _TORCH_INIT_FRAME.search(" ".join(lines[i:i + 3]))):
             continue
         for after in lines[i + 1:]:
             m = _EXCEPTION.match(after)
@@ -764,6 +1133,31 @@ def torch_import_error(lines: list[str]) -> dict[str, Any] | None:
                 return {"import_status": "import-error", "error_type": m.group(1).rsplit(".", 1)[-1],
                         "error_message": m.group(2).strip()}
     return None
+
+
+# The paths a paste shows (pip show's Location, traceback frames, a prompt) say which OS it came from.
+_WINDOWS_PATH = re.compile(r"(?<![\w/])[A-Za-z]:\\(?:[^\\\s\"'<>|]+\\)*[^\\\s\"'<>|]*")
+_DEBIAN_PACKAGES = re.compile(r"(?<![\w.])/(?:[\w.@+-]+/)*lib/python[23](?:\.\d+)?/dist-packages\b")
+_POSIX_PACKAGES = re.compile(r"(?<![\w.])/(?:[\w.@+-]+/)*lib/python[23]\.\d+/site-packages\b")
+_LINUX_ONLY = re.compile(r"(?<![\w.])/home/[\w.-]+/|(?<![\w.])/root/|\blinux-gnu\.so\b")
+_MAC_ONLY = re.compile(r"(?<![\w.])/Users/[\w.-]+/|(?<![\w.])/opt/homebrew/|\bdarwin\.so\b")
+
+
+def system_from_paths(text: str, torch_version: str | None) -> str | None:
+    """The OS the paste's paths belong to, or None when they say nothing or disagree. Debian's
+    dist-packages and /home/<user> are Linux; /Users/<user> and Homebrew are macOS; a drive letter is
+    Windows. A plain .../lib/python3.X/site-packages is Linux or macOS: Linux when torch carries a
+    local build tag (+cpu, +cu121, +rocm), which only Linux and Windows wheels have."""
+    said = set()
+    if _WINDOWS_PATH.search(text):
+        said.add("Windows")
+    if _DEBIAN_PACKAGES.search(text) or _LINUX_ONLY.search(text):
+        said.add("Linux")
+    if _MAC_ONLY.search(text):
+        said.add("Darwin")
+    if not said and _POSIX_PACKAGES.search(text) and re.search(r"\+(?:cpu|cu\d+|rocm)", torch_version or ""):
+        said.add("Linux")
+    return said.pop() if len(said) == 1 else None
 
 
 def fact_set(facts: dict[str, Any], section: str, key: str) -> bool:
@@ -799,12 +1193,83 @@ def _undict(text: str) -> str:
     return text[:start.start()] + "\n".join(lines) + "\n" + text[end:]
 
 
+# collect_env's get_env_info() as data rather than its printout: the JSON that A1111's sysinfo nests as
+# "Torch env info" ("torch_version": "2.1.2+cu121", ...), or the SystemEnv(torch_version='2.1.2+cu121', ...)
+# that print(get_env_info()) shows. Its field names, and the lines collect_env prints for them.
+_ENV_INFO_LINES = {"torch_version": "PyTorch version", "is_debug_build": "Is debug build",
+                   "cuda_compiled_version": "CUDA used to build PyTorch", "hip_compiled_version": "ROCM used to build PyTorch",
+                   "os": "OS", "gcc_version": "GCC version", "python_version": "Python version",
+                   "python_platform": "Python platform", "is_cuda_available": "Is CUDA available",
+                   "cuda_runtime_version": "CUDA runtime version", "nvidia_gpu_models": "GPU models and configuration",
+                   "nvidia_driver_version": "Nvidia driver version", "cudnn_version": "cuDNN version"}
+_ENV_INFO_ITEM = re.compile(r"""["']?(?P<key>[a-z_]+)["']?\s*[:=]\s*(?P<value>"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'"""
+                            r"|\[[^\]]*\]|True|False|None|true|false|null)")
+
+
+def _unfields(text: str) -> str:
+    """get_env_info()'s fields, where a paste holds them as data, added as the lines collect_env prints."""
+    if not re.search(r"""["']?torch_version["']?\s*[:=]""", text) or not re.search(
+            r"""["']?(?:cuda_compiled_version|nvidia_driver_version|is_debug_build)["']?\s*[:=]""", text):
+        return text
+    out, packages = [], []
+    for m in _ENV_INFO_ITEM.finditer(text):
+        key, raw = m.group("key"), m.group("value")
+        if raw.startswith("["):
+            items = [re.sub(r"\\(.)", r"\1", x[1:-1]) for x in re.findall(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'', raw)]
+        elif raw[:1] in "'\"":
+            items = [re.sub(r"\\(.)", lambda e: {"n": "\n", "t": "\t"}.get(e.group(1), e.group(1)), raw[1:-1])]
+        else:
+            items = [{"true": "True", "false": "False", "null": "None"}.get(raw, raw)]
+        if key in _ENV_INFO_LINES:
+            out.append(f"{_ENV_INFO_LINES[key]}: {items[0] if items else 'None'}")
+        elif key in ("pip_packages", "conda_packages"):
+            tag = "[pip3]" if key == "pip_packages" else "[conda]"
+            packages += [f"{tag} {row}" for item in items for row in item.split("\n") if row.strip()]
+    if not out:
+        return text
+    return text + "\n\nCollecting environment information...\n" + "\n".join(out) + (
+        "\n\nVersions of relevant libraries:\n" + "\n".join(packages) if packages else "") + "\n"
+
+
+# What a log collector puts before every line of a program's output: Kaggle's notebook log ("  6.9s\t2\t"),
+# journald/syslog ("Nov 26 02:00:01 box python3[1234]: "), docker compose ("app-1  | "), torchrun
+# ("[rank0]: "), a logging timestamp ("2024-06-01 12:00:00,123 - INFO - "). The group named key must be the
+# same on every line that counts, so a table's "|" or one prose line does not qualify.
+_LOG_PREFIXES = (
+    re.compile(r"^\s*\d+(?:\.\d+)?s\s+\d+\s+(?P<key>)"),
+    re.compile(r"^[A-Z][a-z]{2}\s+\d{1,2}\s+\d{2}:\d{2}:\d{2}\s+(?P<key>\S+\s+[^\s:\[]+)(?:\[\d+\])?:\s?"),
+    re.compile(r"^(?P<key>[A-Za-z][\w.-]{0,60})\s+\|\s?"),
+    re.compile(r"^\[(?P<key>rank\d+|default\d+)\]:\s?"),
+    re.compile(r"^\[?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?\s+(?:-\s+)?"
+               r"(?P<key>(?:(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\s*(?:-\s+|:\s*|\s))?)"),
+)
+
+
+def _strip_log_prefixes(text: str) -> str:
+    """The text without a log collector's per-line prefix, where at least three lines carry the same one:
+    torch's multi-line warnings and nvidia-smi's table only read whole without it."""
+    lines = text.split("\n")
+    for pattern in _LOG_PREFIXES:
+        keys: dict[str, int] = {}
+        for line in lines:
+            m = pattern.match(line)
+            if m:
+                keys[m.group("key")] = keys.get(m.group("key"), 0) + 1
+        key, count = max(keys.items(), key=lambda kv: kv[1], default=("", 0))
+        if count >= 3:
+            lines = [line[m.end():] if (m := pattern.match(line)) and m.group("key") == key else line for line in lines]
+    return "\n".join(lines)
+
+
 def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
     """(partial facts JSON dict, what was read: ["collect_env report", "nvidia-smi", ...]), or
     None when the text holds none of the known kinds."""
-    text = _undict(text)
+    text = _unfields(_undict(_strip_log_prefixes(text)))
     lines = _lines(text)
     raw_lines = [re.sub(r"^\s{0,3}(?:>\s?)+", "", raw) for raw in text.replace("\r\n", "\n").split("\n")]
+    # For the readers that match across the whole text: quotes, HTML, bold and full-width colons taken off
+    # ("> " hides "  - CUDA Runtime 11.0", "NVCC\uff1a" is "NVCC:").
+    unquoted = "\n".join(lines)
     partial = False  # a package source that shows only part of what is installed
     kinds: list[str] = []
     facts: dict[str, Any] = {}
@@ -818,11 +1283,19 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
     if smi:
         kinds.append("nvidia-smi")
         _fill(facts, "nvidia", smi)
+    listed = gpu_listings(lines)
+    if listed:
+        kinds.append("GPU listing")
+        _fill(facts, "nvidia", listed)
+    module = next((m.group(1) for line in lines for m in [_NVRM.search(line)] if m), None)
+    if module:
+        kinds.append("/proc/driver/nvidia/version")
+        _fill(facts, "nvidia", {"kernel_module_version": module, "driver_version": module})
 
     # Other projects' environment dumps, read section by section. Those that copy collect_env's
     # fields are read only when torch's own report is not there to say it first.
     own_report = "collect_env report" in kinds
-    for kind, read, beside_report in (("check_env", lambda: check_env(text), False),
+    for kind, read, beside_report in (("check_env", lambda: check_env(unquoted), False),
                                       ("Hugging Face env", lambda: hf_env(lines), False),
                                       ("Lightning environment", lambda: lightning(lines), True),
                                       ("detectron2 collect_env", lambda: detectron2_env(lines), False)):
@@ -834,12 +1307,16 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
 
     ld_path = ld_library_path(lines)
     printed = python_prints(lines)
+    linked = ldd_output(lines)
     for kind, section, values in (("nvcc --version", "toolchain", nvcc_version(lines)),
                                   ("LD_LIBRARY_PATH", "toolchain", ld_path and {"ld_library_path": ld_path}),
-                                  ("torch config", "torch", config_show(text)),
-                                  ("printed torch values", "torch", printed and printed["torch"])):
+                                  ("ldd output", "toolchain", linked and {"linked": linked}),
+                                  ("torch config", "torch", config_show(unquoted)),
+                                  ("printed torch values", "torch", printed and printed.get("torch")),
+                                  ("printed torch values", "nvidia", printed and printed.get("nvidia"))):
         if values:
-            kinds.append(kind)
+            if kind not in kinds:
+                kinds.append(kind)
             _fill(facts, section, values)
 
     # Other projects' start-up and failure lines: machine output, so before a hand-written list.
@@ -848,6 +1325,7 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
                            ("yolo checks", app_reports.yolo_checks(lines)),
                            ("xformers.info", app_reports.xformers_info(lines)),
                            ("ComfyUI system information", app_reports.comfyui_devices(lines)),
+                           ("installer torch check", app_reports.installer_torch_check(lines)),
                            ("Python banner", app_reports.python_banner(lines)),
                            ("extension build's torch version", app_reports.setup_torch_version(lines)),
                            ("apex build log", app_reports.apex_build_log(lines)),
@@ -862,11 +1340,22 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
                 partial = partial or listed_here.get("distributions_partial", False)
                 _add_distributions(facts, listed_here["distributions"])
 
+    images = {(m.group("torch"), m.group("cuda")) for line in lines for m in _PYTORCH_IMAGE.finditer(line)}
+    if len(images) == 1:  # two images named (an upgrade, a comparison): neither is known to be the one
+        version, cuda = images.pop()
+        kinds.append("pytorch/pytorch image")
+        _fill(facts, "torch", {"version": version, "cuda": cuda})
+        _fill(facts, "python", {"system": "Linux"})  # the image is Ubuntu's
+
     listing = None if "collect_env report" in kinds else env_list(lines)
     if listing:
         kinds.append("environment list")
+        listed_here = listing.pop("packages", None)
         for section, values in listing.items():
             _fill(facts, section, values)
+        if listed_here:
+            partial = True
+            _add_distributions(facts, listed_here["distributions"])
 
     installed = pip_log(lines)
     if installed:
@@ -909,9 +1398,25 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
         kinds.append("torch warnings")
         torch = facts.setdefault("torch", {})
         torch["warnings"] = said
+        if any(torch_warnings.NO_DRIVER.search(w) for w in said) and not fact_set(facts, "nvidia", "driver_version"):
+            _fill(facts, "nvidia", {"driver_version": None})  # torch found no driver library in that process
 
     if not kinds:
         return None
+    if not fact_set(facts, "torch", "version"):
+        told = {m.group("version") for line in lines for m in _SAID_TORCH_WHEEL.finditer(line)}
+        if len(told) == 1:  # two builds named ("replaced torch-2.1.0+cpu with torch-2.1.0+cu121"): no verdict
+            version = told.pop()
+            _fill(facts, "torch", {"version": version, "cuda": _cuda_from_tag(version)})
+    if not fact_set(facts, "python", "version"):
+        # Only a single Python told in prose: "works on python 3.8, fails on python 3.10" names two.
+        told = {m.group("version") for line in lines for m in _SAID_PYTHON.finditer(line)}
+        if len(told) == 1:
+            _fill(facts, "python", {"version": told.pop()})
+    if not fact_set(facts, "python", "system"):
+        system = system_from_paths(text, facts.get("torch", {}).get("version"))
+        if system:
+            _fill(facts, "python", {"system": system})
     if partial and facts.get("packages", {}).get("distributions"):
         facts["packages"]["distributions_partial"] = True
     facts["meta"] = {"source": collect_env_text.SOURCE if kinds == ["collect_env report"] else "paste"}

@@ -64,6 +64,9 @@ def collect(target, python: PythonFacts | None = None) -> ToolchainFacts:
         ld_library_path=ld_dirs,
         ld_cuda_lib_dirs=[d for d in (cuda_libraries(p, "LD_LIBRARY_PATH") for p in ld_dirs) if d.libraries],
         compat_libcuda=compat_libcuda(ld_dirs + [d for d in ld_so_conf_dirs() if d not in ld_dirs]),
+        # What the loaded libraries' dependencies resolve to is seen directly (torch.loaded_libraries);
+        # running ldd here would add nothing, so no ldd output is part of this machine's facts.
+        linked=[],
     )
 
 

@@ -8,7 +8,14 @@ The messages, by torch version (torch/cuda/__init__.py):
 
 * `_check_driver` / `CUDAFunctions.cpp`: "The NVIDIA driver on your system is too old (found
   version 11040)": the number is the CUDA version the driver supports (11040 = 11.4).
-* "CUDA driver version is insufficient for CUDA runtime version" (cudaErrorInsufficientDriver).
+* "CUDA driver version is insufficient for CUDA runtime version" (cudaErrorInsufficientDriver), and
+  "the provided PTX was compiled with an unsupported toolchain" (cudaErrorUnsupportedPtxVersion: PTX
+  from a CUDA newer than the driver's JIT compiler).
+* The driver API's "Error 804: forward compatibility was attempted on non supported HW" and "Error 803:
+  system has unsupported display driver / cuda driver combination", relayed by torch: a cuda-compat
+  libcuda on a GPU without forward compatibility, or a libcuda that is not the kernel driver's.
+* "Found no NVIDIA driver on your system" (`_check_driver`): no driver library answered at all; read
+  as the fact that the process saw no NVIDIA driver.
 * torch <= 1.4: "Found GPU0 NAME which is of cuda capability 3.0. PyTorch no longer supports this
   GPU because it is too old. The minimum cuda capability (that we support | supported by this
   library) is 3.5."
@@ -28,6 +35,9 @@ And two verdicts raised rather than warned, just as much torch's own word:
 
 * "Torch not compiled with CUDA enabled" (`torch.cuda._lazy_init`): this torch is a CPU-only build
   and the code asked for CUDA.
+* torch.load's "Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is
+  False" and Ultralytics'/YOLOv5's "Invalid CUDA 'device=0' requested": the code asked for a CUDA
+  device torch cannot give (beside a build known to be CPU-only, TE203's hedged warning).
 * torchvision's "Detected that PyTorch and torchvision were compiled with different CUDA (major)
   versions. PyTorch has CUDA Version=11.7 and torchvision has CUDA Version=11.8"
   (torchvision/extension.py).
@@ -67,12 +77,29 @@ from dataclasses import dataclass
 
 def _phrase(words: str) -> str:
     """A fixed message phrase whose spaces may be line breaks: terminals, rich and Colab wrap
-    torch's and torchvision's long one-line messages ("...compiled with different\nCUDA versions")."""
-    return r"\s+".join(re.escape(w) for w in words.split())
+    torch's and torchvision's long one-line messages ("...compiled with different\nCUDA versions").
+    The space before an opening parenthesis may be gone: people retyping or quoting a message in
+    prose squeeze it ('is too old(found version 8000)'), and retype it in another case ('torch not
+    compiled with cuda enabled')."""
+    out = ""
+    for i, w in enumerate(words.split()):
+        out += ("" if i == 0 else r"\s*" if w.startswith("(") else r"\s+") + re.escape(w)
+    return f"(?i:{out})"
 
 
 _DRIVER_OLD = re.compile(_phrase("NVIDIA driver on your system is too old (found version") + r"\s*(\d+)\)")
 _INSUFFICIENT = re.compile(_phrase("CUDA driver version is insufficient for CUDA runtime version"))
+# cudaErrorUnsupportedPtxVersion (222): PTX (torch's compute_XX code, or Triton's kernels) made by a CUDA
+# newer than the driver's JIT compiler.
+_PTX_TOOLCHAIN = re.compile(_phrase("the provided PTX was compiled with an unsupported toolchain"))
+# The CUDA driver API's refusals that a cuda-compat libcuda causes, as torch relays them ("Unexpected error
+# from cudaGetDeviceCount() ... Error 804: forward compatibility was attempted on non supported HW"; "Error
+# 803: system has unsupported display driver / cuda driver combination").
+_COMPAT_804 = re.compile(_phrase("forward compatibility was attempted on non supported HW"))
+_COMPAT_803 = re.compile(_phrase("system has unsupported display driver / cuda driver combination"))
+# torch's _check_driver when no driver library answers: "Found no NVIDIA driver on your system. Please
+# check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx".
+NO_DRIVER = re.compile(_phrase("Found no NVIDIA driver on your system"))
 _INCOMPATIBLE = re.compile(
     r"(?P<name>[^\n:]{1,120}?) with CUDA capability sm_(?P<sm>\d{2,3})\s+"
     + _phrase("is not compatible with the current PyTorch installation") + r"\.?\s*(?:"
@@ -93,6 +120,14 @@ _CC_ENTRY = re.compile(r"-\s*(\d+)\.(\d+) which supports")
 _TOO_OLD_UNFORMATTED = re.compile(
     r"Found GPU%d %s which is of cuda capability %d\.%d\.?\s*PyTorch no longer supports this GPU because it is too old\.?")
 _NOT_COMPILED = re.compile(_phrase("Torch not compiled with CUDA enabled"))
+# The code asking for a CUDA device that torch cannot give: torch.load's "Attempting to deserialize
+# object on a CUDA device but torch.cuda.is_available() is False", Ultralytics/YOLOv5's select_device
+# ("Invalid CUDA 'device=0' requested", "Invalid CUDA '--device 0' requested", "CUDA unavailable,
+# invalid device 0 requested"). Whether the build or the machine lacks CUDA, they do not say.
+_CUDA_ASKED = re.compile(
+    _phrase("Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False")
+    + r"|Invalid\s+CUDA\s+'(?:--device\s+|device=)[^'\n]{0,40}'\s+requested"
+    + r"|" + _phrase("CUDA unavailable, invalid device") + r"\s+\S{1,40}\s+requested")
 _FAMILY_CUDA = re.compile(
     _phrase("Detected that PyTorch and") + r"\s+(?P<pkg>torchvision|torchaudio)\s+"
     + _phrase("were compiled with different CUDA") + r"\s+(?:major\s+)?versions\.?\s*"
@@ -111,7 +146,8 @@ _NVCC_ARCH = re.compile(r"nvcc fatal\s*:\s*Unsupported gpu architecture '(?:comp
 _TOOLKIT_MIN = re.compile(r"(?P<pkg>FlashAttention) is only supported on CUDA (?P<min>\d+\.\d+) and above")
 # pip finding no wheel of the torch asked for, for this Python and platform: "ERROR: Could not find a
 # version that satisfies the requirement torch==1.13.1+cu117 (from versions: 2.0.0, 2.0.0+cu117)".
-_NO_WHEEL = re.compile(r"Could not find a version that satisfies the requirement torch\s*===?\s*(?P<version>\d[\w.+]*)"
+# Its words in any case: people retype it ("ERROR: could not find a version ...").
+_NO_WHEEL = re.compile(r"(?i:Could not find a version that satisfies the requirement torch)\s*===?\s*(?P<version>\d[\w.+]*)"
                        r"(?:\s*\(from versions:[^)]*\))?")
 # The CUDA runtime finding no kernel for the GPU in what was loaded (cudaErrorNoKernelImageForDevice,
 # 209; torch <= 1.4 printed it as THC's "cuda runtime error (209)").
@@ -152,7 +188,7 @@ class Said:
     """What one warning says. kind: "driver" (driver too old for the build) or "arch" (a GPU
     without kernels in the build). `text` is the warning, on one line."""
 
-    kind: str  # also "cpu-build" (not compiled with CUDA), "family" (torchvision's CUDA differs), "cudnn",
+    kind: str  # also "forward-compat" (Error 804/803, in package), "cpu-build" (not compiled with CUDA), "family" (torchvision's CUDA differs), "cudnn",
     # "toolkit" (cpp_extension: nvcc's CUDA is not torch's), "toolkit-arch" (nvcc predates the architecture cc)
     text: str
     gpu: str | None = None  # None where the warning does not name it (torch 1.8/1.9's unfilled template)
@@ -181,12 +217,20 @@ def _gpu_name(raw: str) -> str:
 def find(text: str) -> list[str]:
     """The warnings in `text`, one line each, in order; a repeated warning once."""
     spans = []
-    for pattern in (_DRIVER_OLD, _INSUFFICIENT, _INCOMPATIBLE, _TOO_OLD, _RANGE, _CC_LIST, _TOO_OLD_UNFORMATTED,
-                    _NOT_COMPILED, _XFORMERS_BUILT, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _TOOLKIT_MIN, _NO_WHEEL, _NVCC_ARCH, _NO_KERNEL, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS):
-        for m in pattern.finditer(text):
+    flat = text.replace("\n", " ")
+    for pattern in (_DRIVER_OLD, _INSUFFICIENT, _PTX_TOOLCHAIN, NO_DRIVER, _COMPAT_804, _COMPAT_803, _INCOMPATIBLE, _TOO_OLD, _RANGE, _CC_LIST, _TOO_OLD_UNFORMATTED,
+                    _NOT_COMPILED, _CUDA_ASKED, _XFORMERS_BUILT, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _TOOLKIT_MIN, _NO_WHEEL, _NVCC_ARCH, _NO_KERNEL, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS):
+        matches = list(pattern.finditer(text))
+        if not matches:
+            # Wrapped by a mail client, a notebook or a terminal at a space: the same message with a line
+            # break for a space (same length, so the spans hold for `text` too).
+            matches = list(pattern.finditer(flat))
+        for m in matches:
             start = m.start()
             if pattern is _INCOMPATIBLE:
-                start += len(m.group("name")) - len(_gpu_name(m.group("name")))
+                name_start, name_end = m.span("name")
+                start = text.rfind("\n", name_start, name_end) + 1 or name_start
+                start += len(text[start:name_end]) - len(_gpu_name(text[start:name_end]))
             spans.append((start, m.end()))
     out: list[str] = []
     for start, end in sorted(spans):
@@ -219,7 +263,10 @@ def interpret(warnings: list[str] | None) -> list[Said]:
             number = int(m.group(1))
             said.append(Said("driver", text, driver_cuda=f"{number // 1000}.{number % 1000 // 10}"))
             continue
-        if _INSUFFICIENT.search(text):
+        if _COMPAT_804.search(text) or _COMPAT_803.search(text):
+            said.append(Said("forward-compat", text, package="804" if _COMPAT_804.search(text) else "803"))
+            continue
+        if _INSUFFICIENT.search(text) or _PTX_TOOLCHAIN.search(text):
             said.append(Said("driver", text))
             continue
         m = _INCOMPATIBLE.search(text)
@@ -233,6 +280,9 @@ def interpret(warnings: list[str] | None) -> list[Said]:
             continue
         if _NOT_COMPILED.search(text):
             said.append(Said("cpu-build", text))
+            continue
+        if _CUDA_ASKED.search(text):
+            said.append(Said("cuda-asked", text))
             continue
         m = _CUDNN.search(text)
         if m:

@@ -262,7 +262,10 @@ def _hits_for(head: Head, parsed: Parsed, stacks: dict[str, _Haystack]) -> list[
         seen = 0
         for (line_no, text), m in stack.matches(rx, None if lits else LITERAL_FREE_CHARS):
             base = {"log": LOG_WEIGHT, "frame": FRAME_WEIGHT}.get(pattern.scope, LINE_WEIGHT)
-            if _WARNING_LINE.search(text) and pattern.scope == "line":
+            # A warning is weaker evidence. A match over several lines (a message and, lines away,
+            # what makes it this failure) is judged by the line where it ends.
+            said = m.group(0).rsplit("\n", 1)[-1] if "\n" in m.group(0) else text
+            if pattern.scope == "line" and _WARNING_LINE.search(said):
                 base = WARNING_LINE_WEIGHT
             hits.append(Hit(pattern.scope, line_no, text[:300], base * pattern.weight, _captures(m)))
             seen += 1
@@ -316,19 +319,30 @@ def _exception_hits(pattern: Pattern, lits: Any, parsed: Parsed, stacks: dict[st
 _NAMED_EXCEPTION = re.compile(r"(?<![\w.])(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Exit)\b")
 
 
+# Per pattern (its fixed words follow from it alone), those words in lower case, or () where a
+# reading from words does not apply: worked out once, not for every silent pattern of every text.
+_TEMPLATE_WORDS: dict[Pattern, tuple[tuple[str, ...], ...]] = {}
+_FOLDED_WORDS: dict[Pattern, tuple[tuple[str, ...], ...]] = {}
+
+
+def _folded_words(lits: Any) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(lit.lower() for lit in group) for group in lits)
+
+
 def _template_hit(pattern: Pattern, lits: Any, stacks: dict[str, _Haystack]) -> Hit | None:
     """The fixed words of a message whose variable parts were written differently: an article's
     `(pid(s) xxx)`, `{uri}`, `(N)` where PyTorch printed values, or another letter case. Only for a
     pattern that names its failure (weight >= TEMPLATE_MIN_WEIGHT) and whose fixed words are long
     enough to be that message and no other, all found in one line. A pattern that says what must
     not be there (a negative lookaround: "not torch's own library") cannot be read from its words."""
-    if pattern.weight < TEMPLATE_MIN_WEIGHT or not lits or pattern.exception_type or pattern.frame:
+    folded = _TEMPLATE_WORDS.get(pattern)
+    if folded is None:
+        eligible = (pattern.weight >= TEMPLATE_MIN_WEIGHT and lits and not pattern.exception_type
+                    and not pattern.frame and "(?!" not in pattern.regex and "(?<!" not in pattern.regex
+                    and sum(min(len(lit) for lit in group) for group in lits) >= TEMPLATE_MIN_CHARS)
+        folded = _TEMPLATE_WORDS[pattern] = _folded_words(lits) if eligible else ()
+    if not folded:
         return None
-    if "(?!" in pattern.regex or "(?<!" in pattern.regex:
-        return None
-    if sum(min(len(lit) for lit in group) for group in lits) < TEMPLATE_MIN_CHARS:
-        return None
-    folded = [[lit.lower() for lit in group] for group in lits]
     for scope in ("exception", "line"):
         stack = stacks[scope]
         if not stack.items or not stack.contains_all(folded, True):
@@ -340,12 +354,168 @@ def _template_hit(pattern: Pattern, lits: Any, stacks: dict[str, _Haystack]) -> 
     return None
 
 
+def _folded_hit(pattern: Pattern, lits: Any, stacks: dict[str, _Haystack]) -> Hit | None:
+    """The whole message in another letter case ("runtimeerror: cuda error: cudnn_status_execution_failed",
+    a title typed in lower case): the pattern itself, matched without regard to case, where its
+    fixed words are too short for `_template_hit` to read. Its type and frame conditions cannot be
+    checked against a retyped line, so a pattern that has them is left out."""
+    folded = _FOLDED_WORDS.get(pattern)
+    if folded is None:
+        eligible = not (pattern.ignore_case or pattern.exception_type or pattern.frame or not lits)
+        folded = _FOLDED_WORDS[pattern] = _folded_words(lits) if eligible else ()
+    stack = stacks["line"]  # every line of a paste, the exception lines among them
+    if not folded or not stack.items or not stack.contains_all(folded, True):
+        return None
+    key = (pattern.matched_regex, True, True)
+    rx = _COMPILED.get(key)
+    if rx is None:
+        rx = _COMPILED[key] = re.compile(pattern.matched_regex, re.IGNORECASE | re.MULTILINE)
+    found = stack.last_match(rx)
+    if found is None:
+        return None
+    (line_no, text), m = found
+    return Hit("line", line_no, text.splitlines()[0][:300] if text else text, TEMPLATE_WEIGHT * pattern.weight,
+               _captures(m))
+
+
+
+# A message the paste cut off: its head must hold this many characters of a pattern's fixed words,
+# and the words left after the last of them no more than CUT_TAIL_CHARS (a variable part the cut fell in).
+CUT_MIN_CHARS = 20
+CUT_TAIL_CHARS = 40
+CUT_WORDS_CHARS = 200  # no fixed word of a pattern is longer: where a cut word can begin
+
+
+def _first_cjk(text: str) -> int:
+    """Where the first Chinese character or CJK punctuation is, or -1. (A loop, not a regex: a
+    character class of the CJK range costs a millisecond to compile.)"""
+    if text.isascii():
+        return -1
+    for i, ch in enumerate(text):
+        if "\u4e00" <= ch <= "\u9fff" or "\u3000" <= ch <= "\u303f" or "\uff00" <= ch <= "\uffef":
+            return i
+    return -1
+
+
+def _cut_message(parsed: Parsed) -> tuple[str, str | None, int] | None:
+    """The text's last line, when it ends with an exception's message or is a bare message, as
+    (message, exception type or None, line): where a title, or a paste that stopped short, cut it."""
+    if not parsed.lines:
+        return None
+    last_no, last = parsed.lines[-1]
+    final = parsed.final
+    if final is not None:
+        # An English message that runs on in Chinese ends where the Chinese begins: a blog quoting
+        # "TypeError: cannot assign 'torch.cuda.FloatTensor' as parameter的报错信息" cut it there.
+        cjk = _first_cjk(final.text)
+        if cjk >= CUT_MIN_CHARS and final.text[:cjk].isascii():
+            return final.text[:cjk].rstrip(), final.type, final.line_no
+    if not last.strip():
+        return None
+    if final is not None and final.text.splitlines()[-1].strip() == last.strip():
+        return _squeeze(final.text) if "\n" in final.text else final.text, final.type, final.line_no
+    if parsed.exceptions:
+        return None  # the last line is not the exception's: the text was not cut inside it
+    return last.strip(), None, last_no
+
+
+def _cut_inside(groups: Any, text: str) -> float:
+    """How many characters of the pattern's fixed words, in order, the text holds before it ends
+    inside the pattern (0 when it does not: a word missing midway, or all of them there)."""
+    pos = 0
+    held = 0
+    for k, group in enumerate(groups):
+        found = None
+        for lit in group:
+            i = text.find(lit, pos)
+            if i >= 0 and (found is None or i < found[0]):
+                found = (i, i + len(lit))
+        if found is not None:
+            pos = found[1]
+            held += min(len(lit) for lit in group)
+            continue
+        tail = text[pos:].rstrip(" \t")[-CUT_WORDS_CHARS:]
+        # The cut fell inside this group's words ("... to have s": the longest end of the text that
+        # begins one of them), or in the variable part before them.
+        need = max(1, CUT_MIN_CHARS - held)
+        inside = max((_cut_word(tail, lit, need) for lit in group), default=0)
+        if inside:
+            return held + inside
+        # A variable part cut short is short, and a cut leaves no closing bracket, quote or full stop
+        # at the end ("... (required by node)" is a whole message that lacks the pattern's words).
+        return held if k and len(tail) <= CUT_TAIL_CHARS and not tail.endswith((")", "]", "}", "'", '"', ".")) else 0
+    return 0
+
+
+def _cut_word(tail: str, word: str, need: int) -> int:
+    """The length of the longest end of `tail` that begins `word`, if it is `need` long at least."""
+    if len(tail) < need or len(word) < need or tail[-need:] not in word:
+        return 0  # (what runs for almost every pattern: one substring test)
+    i = tail.find(word[0], max(0, len(tail) - len(word)))
+    while 0 <= i <= len(tail) - need:
+        if word.startswith(tail[i:]):
+            return len(tail) - i
+        i = tail.find(word[0], i + 1)
+    return 0
+
+
+# Per knowledge base: the patterns a cut message is read against, and their first words joined.
+_CUT_PATTERNS: dict[int, tuple[Any, list[tuple[Head, Pattern, Any]], str]] = {}
+
+
+def _with_cut_hits(parsed: Parsed, kb: KnowledgeBase, scored: list[tuple[Head, list[Hit], float]],
+                   foreign: float) -> list[tuple[Head, list[Hit], float]]:
+    """A message cut short (by a title's length, a paste that stopped, a terminal's last line) is
+    read from the fixed words it still holds. It names its failure only when those words belong
+    to one entry alone; shared by several ("Error(s) in loading state_dict for Net:"), each is a
+    possible cause."""
+    cut = _cut_message(parsed)
+    if cut is None:
+        return scored
+    text, kind, line_no = cut
+    found: dict[str, tuple[Head, float]] = {}
+    cached = _CUT_PATTERNS.get(id(kb.heads))
+    if cached is None or cached[0] is not kb.heads:  # (the entry keeps its heads alive: no reused id)
+        eligible = [(head, pattern, lits) for head in kb.heads.values()
+                    for pattern, lits in zip(head.patterns, head.literals)
+                    if pattern.scope == "exception" and pattern.weight >= TEMPLATE_MIN_WEIGHT and not pattern.frame
+                    and lits]
+        cached = _CUT_PATTERNS[id(kb.heads)] = (kb.heads, eligible,
+                                                "\0".join(lit for _, _, lits in eligible for lit in lits[0]))
+    _, eligible, blob = cached
+    # A cut inside a pattern's first words leaves the text's last CUT_MIN_CHARS characters inside
+    # them; otherwise the first words are in the text. One substring test rules most patterns out.
+    end = text.rstrip(" \t")[-CUT_MIN_CHARS:]
+    ends_inside_first = len(end) == CUT_MIN_CHARS and end in blob
+    for head, pattern, lits in eligible:
+        if not ends_inside_first and not any(lit in text for lit in lits[0]):
+            continue
+        if pattern.exception_type and not (kind and re.search(pattern.exception_type, kind)):
+            continue
+        if _cut_inside(lits, text) >= CUT_MIN_CHARS:
+            strength = TEMPLATE_WEIGHT * pattern.weight
+            if head.id not in found or found[head.id][1] < strength:
+                found[head.id] = (head, strength)
+    if not found:
+        return scored
+    alone = len(found) == 1
+    out = {h.id: (h, hits, c) for h, hits, c in scored}
+    for head, strength in found.values():
+        strength = (strength if alone else min(strength, UNTYPED_WEIGHT)) * foreign
+        hit = Hit("line", line_no, text.splitlines()[0][:300], strength, {})
+        if head.id not in out or out[head.id][2] < strength:
+            out[head.id] = (head, [hit] + (out[head.id][1] if head.id in out else []), strength)
+    return list(out.values())
+
+
 # Another framework's error (TensorFlow, Paddle, Caffe, MXNet, JAX, MindSpore) can share words with a
 # PyTorch failure (CUBLAS_STATUS_EXECUTION_FAILED, "Assertion failed"), but the causes and fixes in
 # the knowledge base are PyTorch's: such a text gets possible causes, not answers.
 FOREIGN_WEIGHT = 0.5
 _FOREIGN = re.compile(r"(?:\btensorflow[\\/.]|\bpaddle[\\/.]|/paddle/|\bcaffe(?:::|[\\/])|\bmxnet[\\/.]|\bjax(?:lib)?[\\/.]"
-                      r"|\bmindspore[\\/.]|\bkeras[\\/.]|\bonnxruntime[\\/.]|\bInvalidArgumentError\b|\bpaddle\.fluid)")
+                      r"|\bmindspore[\\/.]|\bkeras[\\/.]|\bonnxruntime[\\/.]|\bInvalidArgumentError\b|\bpaddle\.fluid"
+                      # cuDNN or MATLAB programmed directly: their statuses are not a PyTorch call's
+                      r"|cuDNN (?:Backend )?Graph API|\bcudnnBackend[A-Z]\w*|\bMATLAB\b)")
 # A driver-level failure (libcuda, the NVIDIA driver) is the same whichever framework met it.
 _DRIVER_LEVEL = re.compile(r"libcuda|\bdriver\b", re.IGNORECASE)
 # PyTorch/XLA's runtime lives under tensorflow/compiler/xla/xla_client: that path is PyTorch's too.
@@ -425,10 +595,14 @@ def _match_all(parsed: Parsed, kb: KnowledgeBase) -> list[Match]:
         # read from its fixed words, and only then (it never outranks a message matched whole).
         for head in silent:
             for pattern, lits in zip(head.patterns, head.literals):
-                hit = _template_hit(pattern, lits, stacks) if pattern.scope == "exception" else None
+                hit = None
+                if pattern.scope == "exception":
+                    hit = _template_hit(pattern, lits, stacks) or _folded_hit(pattern, lits, stacks)
                 if hit is not None:
                     scored.append((head, [hit], hit.strength * (FOREIGN_WEIGHT if foreign else 1.0)))
                     break
+    if not any(c >= CONFIDENT for _, _, c in scored):
+        scored = _with_cut_hits(parsed, kb, scored, FOREIGN_WEIGHT if foreign else 1.0)
     scored = _refine(scored)
     matches: list[Match] = []
     for head, hits, confidence in scored:

@@ -29,6 +29,8 @@ _PREFIX = re.compile(
     r"|\d+:\s(?=\S)"  # 0: (torchrun --role/--tee short form, srun -l)
     r"|\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?(?:\s*[-|]\s*|\s+)"  # 2024-05-01 12:00:00,123 -
     r"|[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+\s+\S+:\d+\]\s"  # glog: W0501 12:00:00.123 1234 file.cpp:12]
+    r"|\([A-Za-z][\w-]*(?:,? \w+=[\w.:-]+)+\)\s"  # vLLM/Ray process: (EngineCore pid=12), (RayWorkerWrapper pid=3, ip=10.0.0.1)
+    r"|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? \[[\w./-]+:\d+\] ?"  # vLLM: ERROR 07-15 21:01:01 [core.py:12]
     r")+"
 )
 
@@ -44,12 +46,30 @@ def normalize_line(line: str) -> str:
 
 # ------------------------------------------------------------------ structure
 # "^C" is the terminal echoing Ctrl-C on the same line as the traceback of the KeyboardInterrupt.
-_TRACEBACK = re.compile(r"^\s*(?:\^C)?(?:Original )?Traceback \(most recent call last\):")
-_FRAME = re.compile(r'^\s+File "(?P<file>[^"]+)", line (?P<line>\d+)(?:,? in (?P<func>.+))?')
+# Jupyter/IPython head a traceback with the exception's class ("RuntimeError    Traceback (most recent
+# call last)"): a paste that lost the final line, or kept only its message, still names the type there.
+_TRACEBACK = re.compile(r"^\s*(?:(?:\^C)?(?:Original )?Traceback \(most recent call last\):"
+                        r"|(?P<ipython>(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*)\s{2,}Traceback \(most recent call last\)\s*$)")
+# An IPython frame or source line the paste clean-up did not rewrite: never a message.
+_IPYTHON_LEFTOVER = re.compile(r"^(?:-*>\s*\d+|\d+\s|\S+\.pyx?\b.* in |<ipython-input|(?:Cell|Input) In\b)")
+# What Colab and IPython put between frames where they hid some: not the end of the traceback.
+_HIDDEN_FRAMES = re.compile(r"^(?:\d+ frames?|\.\.\.|\[\.\.\. skipping (?:hidden )?\d+ frames?\])$")
+# Indented by Python; inside a traceback a paste that lost the indentation still has frames.
+_FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)(?:,? in (?P<func>.+))?')
+def _frame(line: str) -> re.Match[str] | None:
+    """A traceback's frame line. One that lost its indentation must name its function: TorchScript
+    quotes source in its messages as `File "x.py", line 12` at the start of a line."""
+    m = _FRAME.match(line)
+    if m is not None and not m["func"] and not line[:1].isspace():
+        return None
+    return m
+
+
 # Stack dumps of a live or hung process: faulthandler ("Thread 0x... (most recent call first):",
 # frames as `File "x.py", line 12 in wait`) and py-spy ("Thread 123 (idle): "MainThread"", frames
 # as `    wait (threading.py:320)`).
 _DUMP_HEADER = re.compile(r"^\s*(?:(?:Current )?[Tt]hread 0x[0-9a-fA-F]+ \(most recent call first\):"
+                          r"|Timeout \(\d+:\d\d:\d\d(?:\.\d+)?\)!$"  # faulthandler.dump_traceback_later
                           r"|Stack \(most recent call first\):|Thread (?:0x[0-9a-fA-F]+|\d+) \((?:active|idle)[^)]*\))")
 _PYSPY_FRAME = re.compile(r"^\s+(?P<func>[\w<>.]+) \((?P<file>[^()\s]+):(?P<line>\d+)\)\s*$")
 _EXC = re.compile(
@@ -235,6 +255,9 @@ class _Reader:
         self.in_traceback = False
         self.current: ExceptionBlock | None = None  # an exception whose message may continue
         self.worker_pending: int | None = None
+        # The exception type a Jupyter traceback's header named, and its line, until the traceback's
+        # own exception line is read: a paste that cut or stripped that line still has the type.
+        self.named_type: tuple[str, int] | None = None
 
     @property
     def busy(self) -> bool:
@@ -256,6 +279,19 @@ class _Reader:
             while self.log_chars > self.max_chars and len(self.logs) > 1:
                 self.log_chars = max(0, self.log_chars - len(self.logs.popleft()[1]))
 
+    def _close_named(self) -> None:
+        """A Jupyter traceback that ended with no exception line (the paste was cut after its
+        frames): its header's type is the exception, with no message."""
+        if self.named_type is not None:
+            kind, number = self.named_type
+            self.named_type = None
+            self.exceptions.append(ExceptionBlock(type=kind, message="", frames=self.frames, code=self.code,
+                                                  line_no=number))
+
+    def close(self) -> None:
+        """The end of the text."""
+        self._close_named()
+
     def feed(self, raw: str, number: int) -> None:
         if len(raw) > MAX_LINE_CHARS:
             raw = raw[:MAX_LINE_CHARS]
@@ -265,7 +301,7 @@ class _Reader:
         current = self.current
         if current is not None:
             # Continuation of an exception message: non-empty lines that start nothing new.
-            if stripped and not _MESSAGE_STOP.match(line) and not _TRACEBACK.match(line) \
+            if stripped and not _MESSAGE_STOP.match(line) and not ("Traceback" in line and _TRACEBACK.match(line)) \
                     and current.message.count("\n") < MAX_MESSAGE_LINES and len(current.message) < MAX_MESSAGE_CHARS \
                     and not _EXC.match(stripped):
                 current.message += "\n" + stripped
@@ -273,7 +309,11 @@ class _Reader:
                 return
             self.current = None
 
-        if _TRACEBACK.match(line):
+        header = _TRACEBACK.match(line) if "Traceback" in line else None  # (a substring test first: every line comes here)
+        if header:
+            self._close_named()
+            if header["ipython"]:
+                self.named_type = (header["ipython"], number)
             self.in_traceback = True
             self.headerless = False
             self.frames = []
@@ -295,14 +335,16 @@ class _Reader:
             return
         if self.in_traceback and not stripped:
             return  # Python prints none inside a traceback; Jupyter and pastes add them
-        if not self.in_traceback and line.startswith((" ", "\t")) and _FRAME.match(line):
+        if self.in_traceback and _HIDDEN_FRAMES.match(stripped):
+            return  # frames left out: Colab's "5 frames", IPython's "[... skipping hidden 1 frame]", "..."
+        if not self.in_traceback and _frame(line):
             # A paste that lost its "Traceback (most recent call last):" header still has frames.
             self.in_traceback = True
             self.headerless = True
             self.frames = []
             self.code = []
         if self.in_traceback:
-            m = _FRAME.match(line) or _PYSPY_FRAME.match(line)
+            m = _frame(line) or _PYSPY_FRAME.match(line)
             if m:
                 frame = f"{m['file']}:{m['line']} in {(m['func'] or '?').strip()}"
                 self.frames.append(frame)
@@ -323,10 +365,21 @@ class _Reader:
         if exc is None and _LEVEL.match(stripped):
             exc = _EXC.match(_LEVEL.sub("", stripped, count=1))
         what = _CPP_WHAT.match(line) if exc is None else None
-        if exc or what:
+        untyped = None
+        if exc is None and what is None and self.in_traceback and self.named_type \
+                and not _IPYTHON_LEFTOVER.match(stripped):
+            untyped = self.named_type[0]  # the message under a Jupyter header, its type left out
+        if exc or what or untyped:
+            self.named_type = None
+            if untyped:
+                kind, message = untyped, stripped
+            elif exc:
+                kind, message = exc["type"], (exc["msg"] or "").strip()
+            else:
+                kind, message = "c10::Error", what["msg"].strip()
             block = ExceptionBlock(
-                type=exc["type"] if exc else "c10::Error",
-                message=(exc["msg"] or "").strip() if exc else what["msg"].strip(),
+                type=kind,
+                message=message,
                 frames=self.frames if self.in_traceback else [],
                 code=self.code if self.in_traceback else [],
                 line_no=number,
@@ -545,6 +598,7 @@ def _parse_stream(source: str | bytes | IO[str] | IO[bytes] | Iterable[str], kee
                 number += 1
     total_lines = number - 1
 
+    reader.close()
     blocks = list(reader.exceptions)
     _assign_roles(blocks)
     return Parsed(blocks, list(reader.kept), list(reader.logs), total_lines, total_chars, list(reader.frame_lines))

@@ -42,6 +42,8 @@ thanks hi hello anyone know idea work works working fine solve solved question m
 info warning warn print output input see seems seem like look looks make makes made new old time times first
 end many much more less still even every each other another since until without within about over under
 training train trains trained script scripts pytorch torch program programs project application app
+don doesn didn isn wasn aren weren haven hasn hadn won wouldn couldn shouldn ve ll re
+think thought being thank something anything everything nothing really actually maybe sure directly
 """.split())
 
 
