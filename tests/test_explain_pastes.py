@@ -654,3 +654,30 @@ def test_a_terminal_screen_copied_without_line_breaks_is_split_at_its_padding():
     # One wide gap in a long line is alignment, not a screen's padding.
     aligned = "torch 2.3.0+cu121" + pad + "x" * 200
     assert paste.clean(aligned).lines == [aligned]
+
+
+def test_weak_hits_that_agree_stay_a_possible_cause(monkeypatch):
+    """Three prose mentions, each below CONFIDENT, nudge each other up but never into an answer;
+    one confident hit with the same agreement still is one."""
+    from torchdoctor.kb import load
+    from torchdoctor.kb import matcher
+    from torchdoctor.kb.parse import parse
+
+    kb = load()
+    target = "cudnn-execution-failed"
+
+    def hits(strength):
+        def fake(head, parsed, stacks):
+            if head.id != target:
+                return []
+            return [matcher.Hit("line", n, f"line {n}", strength, {}) for n in (1, 2, 3)]
+        return fake
+
+    monkeypatch.setattr(matcher, "_hits_for", hits(0.45))
+    weak = matcher.match_parsed(parse("a\nb\nc\n"), kb)
+    assert [m.id for m in weak] == [target]
+    assert weak[0].confidence < matcher.CONFIDENT
+
+    monkeypatch.setattr(matcher, "_hits_for", hits(0.55))
+    strong = matcher.match_parsed(parse("a\nb\nd\n"), kb)
+    assert strong[0].id == target and strong[0].confidence >= matcher.CONFIDENT

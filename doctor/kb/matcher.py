@@ -587,6 +587,9 @@ def _match_all(parsed: Parsed, kb: KnowledgeBase) -> list[Match]:
         best = hits[0]
         agreeing = len({(h.scope, h.text) for h in hits[1:] if h.strength >= CONFIDENT * 0.8})
         confidence = min(0.99, best.strength + AGREEMENT_BONUS * min(agreeing, 3))
+        if best.strength < CONFIDENT:
+            # Weak hits that agree stay weak: three prose mentions at 0.45 are not an answer.
+            confidence = min(confidence, CONFIDENT - 0.01)
         if foreign and not _DRIVER_LEVEL.search(best.text):
             confidence *= FOREIGN_WEIGHT
         scored.append((head, hits, confidence))
