@@ -681,3 +681,28 @@ def test_weak_hits_that_agree_stay_a_possible_cause(monkeypatch):
     monkeypatch.setattr(matcher, "_hits_for", hits(0.55))
     strong = matcher.match_parsed(parse("a\nb\nd\n"), kb)
     assert strong[0].id == target and strong[0].confidence >= matcher.CONFIDENT
+
+
+# Raised on torch 2.13: nn.BCEWithLogitsLoss()(torch.randn(4, 3), torch.randint(0, 2, (4, 3))).
+BCE_WITH_INTEGER_LABELS = '''Traceback (most recent call last):
+  File "train.py", line 41, in <module>
+    loss = criterion(logits, labels)
+  File "/usr/lib/python3.11/site-packages/torch/nn/modules/loss.py", line 838, in forward
+    return F.binary_cross_entropy_with_logits(
+  File "/usr/lib/python3.11/site-packages/torch/nn/functional.py", line 3693, in binary_cross_entropy_with_logits
+    return torch.binary_cross_entropy_with_logits(
+RuntimeError: result type Float can't be cast to the desired output type Long
+'''
+# cv516Buaa/tph-yolov5#48: the same message from an in-place clamp_ of integer grid indices.
+INPLACE_CLAMP = '''  File "/content/drive/MyDrive/Yolo v5/utils/loss.py", line 240, in build_targets
+    indices.append((b, a, gj.clamp_(0, gain[3] - 1), gi.clamp_(0, gain[2] - 1)))  # image, anchor, grid indices
+RuntimeError: result type Float can't be cast to the desired output type long int
+'''
+
+
+def test_the_cast_message_from_inside_bce_is_the_loss_target():
+    from torchdoctor.kb import explain
+
+    assert [m.id for m in explain(BCE_WITH_INTEGER_LABELS)][:2] == ["loss-target-format", "inplace-result-type-cast"]
+    assert [m.id for m in explain(INPLACE_CLAMP)][0] == "inplace-result-type-cast"
+    assert "loss-target-format" not in [m.id for m in explain(INPLACE_CLAMP)]
