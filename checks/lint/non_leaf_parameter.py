@@ -22,7 +22,7 @@ _INTEGER_DTYPES = frozenset(f"torch.{t}" for t in ("long", "int", "int64", "int3
 
 
 
-_LEAF_WORD = re.compile(r"Parameter\(|requires_grad")
+_LEAF_WORDS = ("Parameter(", "requires_grad")
 _USED_ON_THE_SPOT = re.compile(r"(?:Parameter\(|requires_grad)[^\n]*\)\s*(?:\.\s*[a-z_]+\s*\(|[-+*/@%])")
 
 
@@ -31,13 +31,19 @@ def _leaf_outside_self_or_used_on_the_spot(text: str) -> bool:
     torch.randn(..., requires_grad=True)`: the rule never judges attributes), or one used on the
     spot even on a `self.x =` line (`nn.Parameter(w).cuda()`, `Parameter(w) * 2`). One pass over
     the leaf words: the second pattern is tried only where the first found one (searched on its
-    own it has no literal prefix, and scanned whole model files slowly)."""
-    for m in _LEAF_WORD.finditer(text):
-        start = text.rfind("\n", 0, m.start()) + 1
-        if not text[start:m.start()].lstrip().startswith("self."):
-            return True
-        if _USED_ON_THE_SPOT.match(text, m.start()):
-            return True
+    own it has no literal prefix, and scanned whole model files slowly). Each word is found with
+    str.find: a pattern of the two alternatives has no literal prefix either (0.16 s of prefilter
+    time over five libraries' model files). The words cannot overlap, so every occurrence of
+    each is looked at, as a scan for either would."""
+    for word in _LEAF_WORDS:
+        at = text.find(word)
+        while at != -1:
+            start = text.rfind("\n", 0, at) + 1
+            if not text[start:at].lstrip().startswith("self."):
+                return True
+            if _USED_ON_THE_SPOT.match(text, at):
+                return True
+            at = text.find(word, at + 1)
     return False
 
 
