@@ -352,13 +352,15 @@ def _reassigned(module, node, name, what):
     if not (isinstance(stmt, ast.Assign) and stmt.value is node and len(stmt.targets) == 1
             and isinstance(stmt.targets[0], ast.Name) and stmt.targets[0].id == name.id):
         return None
-    if isinstance(node, ast.BinOp) and under_no_grad(module, node):
-        return None  # `w = w - lr * w.grad` under no_grad is a (clumsy) manual update, not this rule
-    if "requires_grad" not in module.text:
+    # The text tests first, each answered once per file or scope: `x = x + y` is everywhere in
+    # model code, and each of them searched the whole file (and its function) again.
+    if not cached(module, "td107_text_requires_grad", lambda: "requires_grad" in module.text):
         return None
     scope = scope_of(module, stmt)
-    if scope is not module.tree and "requires_grad" not in span(module, pos(scope), end_pos(scope)):
+    if scope is not module.tree and not _scope_says_requires_grad(module, scope):
         return None
+    if isinstance(node, ast.BinOp) and under_no_grad(module, node):
+        return None  # `w = w - lr * w.grad` under no_grad is a (clumsy) manual update, not this rule
     events = [e for e in _scope_events(module, scope).get(name.id, ()) if e[0] < pos(stmt)]
     if not events:
         return None
@@ -386,6 +388,14 @@ def _reassigned(module, node, name, what):
                      LintFix(f"Create `{name.id}` on its device/dtype first and request gradients last "
                              f"(`torch.randn(..., device=dev, requires_grad=True)`), or call "
                              f"`{name.id}.requires_grad_()` after the move"))
+
+
+def _scope_says_requires_grad(module, scope) -> bool:
+    table = cached(module, "td107_scope_requires_grad", dict)
+    said = table.get(id(scope))
+    if said is None:
+        said = table[id(scope)] = "requires_grad" in span(module, pos(scope), end_pos(scope))
+    return said
 
 
 _OPTIMIZER_USES = ("optim", "Optimizer", "param_groups", "add_param_group", "params")
