@@ -20,7 +20,7 @@ from ..registry import LintRule, lint_rules
 from .cache import Cache, content_digest
 from .model import CheckResult, FileError, LintFinding, Violation
 from .module import SourceModule
-from .project import EMPTY, WATCHED, Project, pinned_for_the_run, scan
+from .project import EMPTY, READ_BUDGET_CHARS, WATCHED, Project, pinned_for_the_run, scan
 
 MAX_FILE_BYTES = 10 * 1024 * 1024
 _ALWAYS_SKIPPED_DIRS = {".git", ".hg", ".svn", "__pycache__", ".venv", "venv", ".tox", ".nox", ".mypy_cache",
@@ -300,7 +300,8 @@ def _check_one(path: str, rules: list[LintRule], selection: Selection, project: 
 
 def _check_file(path: str, rules: list[LintRule], selection: Selection, project: Project = EMPTY) -> CheckResult:
     result = CheckResult()
-    text = read_source(path)
+    data = project.take_contents(path)  # read already by the project pass, unless over its budget
+    text = read_source(path) if data is None else decode_source(path, data)
     if isinstance(text, FileError):
         result.errors.append(text)
         return result
@@ -368,6 +369,7 @@ def check_paths(paths: Iterable[str], selection: Selection | None = None, *, job
     for item in found:
         cached = cache.get(item) if cache is not None else None
         if cached is not None:
+            project.take_contents(item)  # not checked again: its bytes need not stay
             _merge(result, cached)
         else:
             todo.append(item)
@@ -399,9 +401,11 @@ def check_paths(paths: Iterable[str], selection: Selection | None = None, *, job
 def _project(paths: list[str], cache: Cache | None = None) -> Project:
     """The cross-file pass: bytes searched for a few words; only files that build DataLoaders with
     workers are decoded and kept (a rule may parse them). The bytes also give the cache its keys,
-    so a warm run reads each file once."""
+    so a warm run reads each file once; a cold run checks each file from the bytes read here."""
     files: list[tuple[str, str]] = []
     hashes: dict[str, str] = {}
+    contents: dict[str, bytes] = {}
+    kept = 0
     for path in paths:
         data = read_regular(path)
         if isinstance(data, FileError):
@@ -409,12 +413,15 @@ def _project(paths: list[str], cache: Cache | None = None) -> Project:
         if cache is not None:
             hashes[path] = digest = content_digest(data)
             cache.note(path, digest)
+        if kept + len(data) <= READ_BUDGET_CHARS:  # each file is then read once (see Project.contents)
+            contents[path] = data
+            kept += len(data)
         if not any(w.encode() in data for w in WATCHED):
             continue
         text = decode_source(path, data)
         if isinstance(text, str):
             files.append((path, text))
-    return scan(files, paths, hashes)
+    return scan(files, paths, hashes, contents)
 
 
 def check_source(text: str, path: str = "<string>", select: tuple[str, ...] = ()) -> CheckResult:

@@ -40,6 +40,13 @@ class Project:
     _read: dict[str, str | None] = field(default_factory=dict, repr=False)
     _read_chars: int = field(default=0, repr=False)
     _stem_holders: dict[str, list[str]] = field(default_factory=dict, repr=False)
+    # path -> the bytes the project pass read (within READ_BUDGET_CHARS): the file is checked
+    # from them instead of being read again, and a helper's importers are looked for in them.
+    contents: dict[str, bytes] = field(default_factory=dict, repr=False)
+
+    def take_contents(self, path: str) -> bytes | None:
+        """The bytes read for `path` by the project pass, handed over once (the checker's copy)."""
+        return self.contents.pop(path, None)
 
     def files_with(self, word: str) -> tuple[str, ...]:
         return self.mentions.get(word, ())
@@ -54,10 +61,14 @@ class Project:
         if path in self._read:
             return self._read[path]
         try:
-            if os.path.getsize(path) > MAX_PROJECT_FILE_BYTES:
+            data = self.contents.get(path)
+            if data is None:
+                if os.path.getsize(path) > MAX_PROJECT_FILE_BYTES:
+                    return None
+                with open(path, "rb") as fh:
+                    data = fh.read()
+            elif len(data) > MAX_PROJECT_FILE_BYTES:
                 return None
-            with open(path, "rb") as fh:
-                data = fh.read()
             text: str | None = data.decode("utf-8")
         except (OSError, UnicodeDecodeError):
             text = None
@@ -222,8 +233,10 @@ def _is_test_path(path: str) -> bool:
             or any(p in ("tests", "test", "testing") for p in parts[:-1]))
 
 
-def scan(files: list[tuple[str, str]], paths: list[str] = (), hashes: dict[str, str] | None = None) -> Project:
-    """`files`: (path, text) of the files that contain a watched word; `paths`: every file of the run."""
+def scan(files: list[tuple[str, str]], paths: list[str] = (), hashes: dict[str, str] | None = None,
+         contents: dict[str, bytes] | None = None) -> Project:
+    """`files`: (path, text) of the files that contain a watched word; `paths`: every file of the
+    run; `contents`: the bytes read of some of them (see Project.contents)."""
     mentions: dict[str, list[str]] = {}
     texts: dict[str, str] = {}
     for path, text in files:
@@ -233,7 +246,8 @@ def scan(files: list[tuple[str, str]], paths: list[str] = (), hashes: dict[str, 
         if "DataLoader" in text and "num_workers" in text:
             texts[path] = text
     stems = frozenset(os.path.splitext(os.path.basename(p))[0] for p in paths)
-    return Project({w: tuple(p) for w, p in mentions.items()}, texts, stems, tuple(paths), dict(hashes or {}))
+    return Project({w: tuple(p) for w, p in mentions.items()}, texts, stems, tuple(paths), dict(hashes or {}),
+                   contents=dict(contents or {}))
 
 
 EMPTY = Project()
