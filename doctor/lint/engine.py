@@ -23,6 +23,7 @@ from .module import SourceModule
 from .project import EMPTY, READ_BUDGET_CHARS, WATCHED, Project, pinned_for_the_run, scan
 
 MAX_FILE_BYTES = 10 * 1024 * 1024
+_WATCHED_BYTES = tuple(w.encode() for w in WATCHED)
 _ALWAYS_SKIPPED_DIRS = {".git", ".hg", ".svn", "__pycache__", ".venv", "venv", ".tox", ".nox", ".mypy_cache",
                         ".pytest_cache", ".ruff_cache", "node_modules", "build", "dist", ".eggs", "site-packages"}
 _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]*(?:\s*,\s*[A-Z]+[0-9]*)*))?", re.IGNORECASE)
@@ -416,7 +417,7 @@ def _project(paths: list[str], cache: Cache | None = None) -> Project:
         if kept + len(data) <= READ_BUDGET_CHARS:  # each file is then read once (see Project.contents)
             contents[path] = data
             kept += len(data)
-        if not any(w.encode() in data for w in WATCHED):
+        if not any(w in data for w in _WATCHED_BYTES):
             continue
         text = decode_source(path, data)
         if isinstance(text, str):
