@@ -263,14 +263,25 @@ _ARRAY_IN_TUPLE = {"soundfile.read": 0, "librosa.load": 0, "librosa.core.load": 
                    "numpy.histogram": 0, "numpy.unique": 0}
 
 
+def _isinstance_tested(module: SourceModule, func: ast.AST) -> frozenset[str]:
+    """The names `isinstance(name, ...)` tests anywhere in the function (walked once per function:
+    a function's every array-like name asked this)."""
+    table = cached(module, "isinstance_tested_names", dict)
+    names = table.get(id(func))
+    if names is None:
+        names = table[id(func)] = frozenset(
+            n.args[0].id for n in ast.walk(func)
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "isinstance"
+            and n.args and isinstance(n.args[0], ast.Name))
+    return names
+
+
 def _array_by_flow(module: SourceModule, node: ast.Name, depth: int, subscripts: bool) -> NumpyArray | None:
     """A name the straight-line lookup cannot resolve (a tuple unpacked from a call, a parameter):
     an array when every origin the value-flow engine finds is one (returns of the file's or the
     project's functions, the arguments at every call site)."""
     func = module.enclosing_function(node)
-    if func is not None and any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "isinstance"
-                                and n.args and isinstance(n.args[0], ast.Name) and n.args[0].id == node.id
-                                for n in ast.walk(func)):
+    if func is not None and node.id in _isinstance_tested(module, func):
         return None  # `if isinstance(data, int): ...`: the function sorts its argument by type itself
     found = []
     for o in module.flow.origins(node, across_files=False):

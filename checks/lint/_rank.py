@@ -219,6 +219,9 @@ _BUCKET = {ast.Call: 1, ast.FunctionDef: 2, ast.AsyncFunctionDef: 2, ast.Assign:
            ast.For: 4, ast.AsyncFor: 4, ast.comprehension: 4, ast.NamedExpr: 4}
 
 
+_LINE_COL = attrgetter("lineno", "col_offset")  # _position for nodes that always have one
+
+
 def _position(node: ast.AST) -> tuple[int, int]:
     if type(node) is ast.comprehension:  # the one bucketed node without a position of its own
         node = node.target
@@ -243,7 +246,7 @@ class RankAnalysis:
         # The buckets come from the engine's node-by-type index, in source order (walking every
         # node of a large model file here cost as much as the rules that use the buckets).
         by_type = module.by_type
-        self.calls = sorted(by_type.get(ast.Call, ()), key=_position)
+        self.calls = sorted(by_type.get(ast.Call, ()), key=_LINE_COL)  # calls have positions: a C key
         for kind, k in _BUCKET.items():
             if k == 1:
                 continue
@@ -260,9 +263,9 @@ class RankAnalysis:
                 else:
                     binders.append(node)
         binders.sort(key=_position)
-        for table in (self.functions, self.attr_assigns):
+        for table in (self.functions, self.attr_assigns):  # definitions and assignments: positioned
             for nodes in table.values():
-                nodes.sort(key=_position)
+                nodes.sort(key=_LINE_COL)
         self._dist_shadowed: bool | None = None
         self._binders = binders
         self._binders_by_scope: dict[int, list[ast.AST]] | None = None

@@ -577,11 +577,32 @@ def loop_trains(module: SourceModule, loop: ast.AST) -> ast.AST | None:
     return facts(module).training_loops().get(id(loop))
 
 
-BACKWARD_CALL = re.compile(r"\.(?:manual_)?backward\s*\(|autograd\.(?:backward|grad)\s*\(|import[^\n]*\bbackward\b")
+_METHOD_BACKWARD = re.compile(r"\.(?:manual_)?backward\s*\(")
+_AUTOGRAD_CALL = re.compile(r"autograd\.(?:backward|grad)\s*\(")
+_BACKWARD_WORD = re.compile(r"\bbackward\b")
+
+
+def calls_backward(text: str) -> bool:
+    """`.backward(`, `.manual_backward(`, `autograd.backward(` / `autograd.grad(`, or `backward`
+    imported (`from torch.autograd import backward`): the text of a file that can run a training
+    step. Looked for from the literal words (str.find) and matched only there: a pattern of
+    these alternatives has no literal prefix, and scanned whole files slowly."""
+    at = text.find("backward")
+    while at != -1:
+        if (at >= 1 and _METHOD_BACKWARD.match(text, at - 1)) or (at >= 8 and _METHOD_BACKWARD.match(text, at - 8)):
+            return True
+        if _BACKWARD_WORD.match(text, at) and "import" in text[text.rfind("\n", 0, at) + 1:at]:
+            return True
+        at = text.find("backward", at + 1)
+    at = text.find("autograd.")
+    while at != -1:
+        if _AUTOGRAD_CALL.match(text, at):
+            return True
+        at = text.find("autograd.", at + 1)
+    return False
 
 
 def mentions_backward(module: SourceModule) -> bool:
     """A cheap gate for the helpers every loop rule asks (loop_trains): no backward call, no
     training loop."""
-    return module.memo("mentions_backward", lambda: "backward" in module.text
-                       and BACKWARD_CALL.search(module.text) is not None)
+    return module.memo("mentions_backward", lambda: "backward" in module.text and calls_backward(module.text))

@@ -42,7 +42,8 @@ def _names_an_eval_loader(text: str) -> bool:
     title="evaluation runs the model with autograd on, or eval() is never undone in the training loop",
     on=(ast.FunctionDef, ast.AsyncFunctionDef, ast.For, ast.AsyncFor, ast.While, ast.Expr),
     requires=((
-        "backward", re.compile(r"\.eval\s*\("),
+        # `model.eval()`, also spelled `model. eval()` or across a line break inside brackets
+        "backward", re.compile(r"\.\s*eval\s*\("),
         # a function named like evaluation: evaluate, run_validation, test_epoch (words of the name)
         re.compile(r"def[ \t]+\w*?(?<![A-Za-z])(?i:evaluate|evaluation|eval|validate|validation|valid|val|test|"
                    r"testing)(?![a-z])"),
@@ -67,6 +68,16 @@ def evaluate(model, loader):
         out = model(x)  # <-
         correct += (out.argmax(1) == y).sum().item()
     return correct
+""",
+        """
+import torch
+
+def predict(model, batches):
+    model. eval()  # the same call, spaced after the dot
+    outputs = []
+    for x in batches:
+        outputs.append(model(x))  # <-
+    return outputs
 """,
         """
 import torch

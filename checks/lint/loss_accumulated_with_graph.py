@@ -2,7 +2,7 @@ import ast
 
 from torchdoctor.lint.model import Edit, LintFix, Violation
 from torchdoctor.lint.module import body_nodes, callee_simple_name
-from torchdoctor.checks.lint._training_loop import BACKWARD_CALL
+from torchdoctor.checks.lint._training_loop import calls_backward
 from torchdoctor.registry import lint_rule
 
 from ._training_loop import (_BACKWARD_OWNER, LOSS_NAME, backward_targets, cached, enclosing_loops, facts, is_atom,
@@ -15,7 +15,7 @@ from ._training_loop import (_BACKWARD_OWNER, LOSS_NAME, backward_targets, cache
     name="loss-accumulated-with-graph",
     title="a loss (or model output) that requires grad is accumulated across training iterations",
     on=(ast.AugAssign, ast.Assign, ast.Expr),
-    requires=("backward", BACKWARD_CALL),
+    requires=("backward", calls_backward),
     related=("cuda-out-of-memory", "backward-twice"),
     invalid=[
         """

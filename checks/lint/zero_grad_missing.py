@@ -2,7 +2,7 @@ import ast
 
 from torchdoctor.lint.model import Edit, LintFix, Violation
 from torchdoctor.lint.module import body_nodes
-from torchdoctor.checks.lint._training_loop import BACKWARD_CALL
+from torchdoctor.checks.lint._training_loop import calls_backward
 from torchdoctor.registry import lint_rule
 
 from ._training_loop import (_NOT_OPTIMIZER, _OPTIMIZER, LOOPS, facts, is_backward, is_zeroing, key_of, loop_nodes,
@@ -14,7 +14,7 @@ from ._training_loop import (_NOT_OPTIMIZER, _OPTIMIZER, LOOPS, facts, is_backwa
     name="zero-grad-missing",
     title="a training loop runs backward() and optimizer.step() but never resets the gradients",
     on=(ast.For, ast.AsyncFor, ast.While),
-    requires=("backward", BACKWARD_CALL),
+    requires=("backward", calls_backward),
     related=("nan-in-backward",),
     invalid=[
         """

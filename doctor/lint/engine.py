@@ -4,11 +4,13 @@ a rule that crashes becomes a reported error for that file, and the run goes on.
 
 from __future__ import annotations
 
+import codecs
 import fnmatch
 import gc
 import os
 import re
 import symtable
+import sys
 import tokenize
 import traceback
 from dataclasses import dataclass, field
@@ -20,9 +22,10 @@ from ..registry import LintRule, lint_rules
 from .cache import Cache, content_digest
 from .model import CheckResult, FileError, LintFinding, Violation
 from .module import SourceModule
-from .project import EMPTY, WATCHED, Project, pinned_for_the_run, scan
+from .project import EMPTY, READ_BUDGET_CHARS, WATCHED, Project, pinned_for_the_run, scan
 
 MAX_FILE_BYTES = 10 * 1024 * 1024
+_WATCHED_BYTES = tuple(w.encode() for w in WATCHED)
 _ALWAYS_SKIPPED_DIRS = {".git", ".hg", ".svn", "__pycache__", ".venv", "venv", ".tox", ".nox", ".mypy_cache",
                         ".pytest_cache", ".ruff_cache", "node_modules", "build", "dist", ".eggs", "site-packages"}
 _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]*(?:\s*,\s*[A-Z]+[0-9]*)*))?", re.IGNORECASE)
@@ -200,6 +203,17 @@ def source_encoding(data: bytes) -> str:
 
 def decode_source(path: str, data: bytes) -> str | FileError:
     """The text of a Python file's bytes, in the encoding it declares (PEP 263; UTF-8 by default)."""
+    # Most files have neither a BOM nor the word `coding` in their first two lines, which is
+    # where a declaration must be: then they are UTF-8, as tokenize.detect_encoding would say
+    # (~10 µs a file of Python-level line reading). Bytes that do not decode get the full
+    # treatment below, so the error says what it said before.
+    first = data.find(b"\n")
+    second = data.find(b"\n", first + 1) if first != -1 else -1
+    if not data.startswith(codecs.BOM_UTF8) and b"coding" not in (data if second == -1 else data[:second + 1]):
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            pass
     try:
         return data.decode(source_encoding(data))
     except (SyntaxError, LookupError, UnicodeDecodeError) as exc:
@@ -300,7 +314,8 @@ def _check_one(path: str, rules: list[LintRule], selection: Selection, project: 
 
 def _check_file(path: str, rules: list[LintRule], selection: Selection, project: Project = EMPTY) -> CheckResult:
     result = CheckResult()
-    text = read_source(path)
+    data = project.take_contents(path)  # read already by the project pass, unless over its budget
+    text = read_source(path) if data is None else decode_source(path, data)
     if isinstance(text, FileError):
         result.errors.append(text)
         return result
@@ -328,7 +343,19 @@ def _check_file(path: str, rules: list[LintRule], selection: Selection, project:
         check_module(module, rules, selection, result, wanted=True)
     finally:
         module.release()
+        if sys.getrefcount(module) <= 2:  # this frame's name and the call's argument: nobody else has it
+            _free_index_first(module)
     return result
+
+
+def _free_index_first(module: SourceModule) -> None:
+    """Let go of the node index before the tree. Both hold every node: freed after the tree, the
+    index's lists free the nodes one by one in type order, scattered over memory; freed first,
+    they only drop references, and the tree then frees its nodes in the order they were
+    allocated (the release of a file's objects: ~25 % less time). Rebinding, not clearing: a
+    holder of the dicts themselves keeps what it holds."""
+    module.parents = {}
+    module.by_type = {}
 
 
 def _merge(into: CheckResult, part: CheckResult) -> None:
@@ -368,6 +395,7 @@ def check_paths(paths: Iterable[str], selection: Selection | None = None, *, job
     for item in found:
         cached = cache.get(item) if cache is not None else None
         if cached is not None:
+            project.take_contents(item)  # not checked again: its bytes need not stay
             _merge(result, cached)
         else:
             todo.append(item)
@@ -399,9 +427,11 @@ def check_paths(paths: Iterable[str], selection: Selection | None = None, *, job
 def _project(paths: list[str], cache: Cache | None = None) -> Project:
     """The cross-file pass: bytes searched for a few words; only files that build DataLoaders with
     workers are decoded and kept (a rule may parse them). The bytes also give the cache its keys,
-    so a warm run reads each file once."""
+    so a warm run reads each file once; a cold run checks each file from the bytes read here."""
     files: list[tuple[str, str]] = []
     hashes: dict[str, str] = {}
+    contents: dict[str, bytes] = {}
+    kept = 0
     for path in paths:
         data = read_regular(path)
         if isinstance(data, FileError):
@@ -409,12 +439,15 @@ def _project(paths: list[str], cache: Cache | None = None) -> Project:
         if cache is not None:
             hashes[path] = digest = content_digest(data)
             cache.note(path, digest)
-        if not any(w.encode() in data for w in WATCHED):
+        if kept + len(data) <= READ_BUDGET_CHARS:  # each file is then read once (see Project.contents)
+            contents[path] = data
+            kept += len(data)
+        if not any(w in data for w in _WATCHED_BYTES):
             continue
         text = decode_source(path, data)
         if isinstance(text, str):
             files.append((path, text))
-    return scan(files, paths, hashes)
+    return scan(files, paths, hashes, contents)
 
 
 def check_source(text: str, path: str = "<string>", select: tuple[str, ...] = ()) -> CheckResult:

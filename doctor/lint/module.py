@@ -142,10 +142,15 @@ class SourceModule:
         # identifiers (NFKC: a fullwidth `Ｆ` is `F`), so a source with other than ASCII in it is
         # searched in that form; the characters around an identifier in valid code are ASCII,
         # which normalisation leaves alone, so the word keeps its boundaries.
-        text = self.text if self.text.isascii() else unicodedata.normalize("NFKC", self.text)
-        candidates = [name for name in candidates if _CONVENTIONAL_WORD[name].search(text)]
-        if not candidates:
-            return set()
+        # A word found in the text as it is needs no normalised copy (558 of the bench packages'
+        # parsed files have other than ASCII; most spell a candidate plainly): the answer then
+        # comes from the nodes, whichever candidate was seen.
+        if not any(_CONVENTIONAL_WORD[name].search(self.text) for name in candidates):
+            if self.text.isascii():
+                return set()
+            text = unicodedata.normalize("NFKC", self.text)
+            if not any(_CONVENTIONAL_WORD[name].search(text) for name in candidates):
+                return set()
         names = self.by_type.get(ast.Name, ())
         written = compress(map(_NAME_ID, names), map(is_not, map(type, map(_NAME_CTX, names)), repeat(ast.Load)))
         bound: set[str] = set(written) & CONVENTIONAL.keys()

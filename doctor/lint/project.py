@@ -40,6 +40,14 @@ class Project:
     _read: dict[str, str | None] = field(default_factory=dict, repr=False)
     _read_chars: int = field(default=0, repr=False)
     _stem_holders: dict[str, list[str]] = field(default_factory=dict, repr=False)
+    _non_tests: list[str] | None = field(default=None, repr=False)  # self.paths without test files
+    # path -> the bytes the project pass read (within READ_BUDGET_CHARS): the file is checked
+    # from them instead of being read again, and a helper's importers are looked for in them.
+    contents: dict[str, bytes] = field(default_factory=dict, repr=False)
+
+    def take_contents(self, path: str) -> bytes | None:
+        """The bytes read for `path` by the project pass, handed over once (the checker's copy)."""
+        return self.contents.pop(path, None)
 
     def files_with(self, word: str) -> tuple[str, ...]:
         return self.mentions.get(word, ())
@@ -54,10 +62,14 @@ class Project:
         if path in self._read:
             return self._read[path]
         try:
-            if os.path.getsize(path) > MAX_PROJECT_FILE_BYTES:
+            data = self.contents.get(path)
+            if data is None:
+                if os.path.getsize(path) > MAX_PROJECT_FILE_BYTES:
+                    return None
+                with open(path, "rb") as fh:
+                    data = fh.read()
+            elif len(data) > MAX_PROJECT_FILE_BYTES:
                 return None
-            with open(path, "rb") as fh:
-                data = fh.read()
             text: str | None = data.decode("utf-8")
         except (OSError, UnicodeDecodeError):
             text = None
@@ -161,9 +173,9 @@ class Project:
         found = self._stem_holders.get(stem)
         if found is None:
             found = []
-            for p in self.paths:
-                if _is_test_path(p):
-                    continue  # tests call helpers with whatever suits the test, not what training passes
+            if self._non_tests is None:  # tests call helpers with whatever suits the test, not what training passes
+                self._non_tests = [p for p in self.paths if not _is_test_path(p)]
+            for p in self._non_tests:
                 text = self._text(p)
                 if text is not None and stem in text:
                     found.append(p)
@@ -174,6 +186,10 @@ class Project:
         import ast
 
         target = os.path.normpath(path)
+        # A dotted name resolves to `<its last name>.py` or `<its last name>/__init__.py`: only one
+        # last name can lead to the target, and the others need no path search.
+        head, base = os.path.split(target)
+        last = os.path.basename(head) if base == "__init__.py" else base[:-3] if base.endswith(".py") else None
         for node in other.nodes(ast.ImportFrom, ast.Import):
             if isinstance(node, ast.ImportFrom):
                 names = [node.module or ""] + [f"{node.module}.{a.name}" if node.module else a.name for a in node.names]
@@ -181,6 +197,8 @@ class Project:
             else:
                 names, level = [a.name for a in node.names], 0
             for dotted in names:
+                if dotted and dotted.rsplit(".", 1)[-1] != last:
+                    continue
                 found = self.import_path(other.path, dotted, level)
                 if found is not None and os.path.normpath(found) == target:
                     return True
@@ -222,8 +240,10 @@ def _is_test_path(path: str) -> bool:
             or any(p in ("tests", "test", "testing") for p in parts[:-1]))
 
 
-def scan(files: list[tuple[str, str]], paths: list[str] = (), hashes: dict[str, str] | None = None) -> Project:
-    """`files`: (path, text) of the files that contain a watched word; `paths`: every file of the run."""
+def scan(files: list[tuple[str, str]], paths: list[str] = (), hashes: dict[str, str] | None = None,
+         contents: dict[str, bytes] | None = None) -> Project:
+    """`files`: (path, text) of the files that contain a watched word; `paths`: every file of the
+    run; `contents`: the bytes read of some of them (see Project.contents)."""
     mentions: dict[str, list[str]] = {}
     texts: dict[str, str] = {}
     for path, text in files:
@@ -233,7 +253,8 @@ def scan(files: list[tuple[str, str]], paths: list[str] = (), hashes: dict[str, 
         if "DataLoader" in text and "num_workers" in text:
             texts[path] = text
     stems = frozenset(os.path.splitext(os.path.basename(p))[0] for p in paths)
-    return Project({w: tuple(p) for w, p in mentions.items()}, texts, stems, tuple(paths), dict(hashes or {}))
+    return Project({w: tuple(p) for w, p in mentions.items()}, texts, stems, tuple(paths), dict(hashes or {}),
+                   contents=dict(contents or {}))
 
 
 EMPTY = Project()
