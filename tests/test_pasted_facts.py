@@ -1771,3 +1771,64 @@ def test_two_images_or_an_image_of_another_project_name_no_torch(tmp_path):
                       "pytorch/pytorch:2.7.0-cuda12.8-cudnn9-runtime\nFROM nvcr.io/nvidia/pytorch:24.01-py3\n"
                       "GPU: NVIDIA GeForce RTX 5090\n", tmp_path)
     assert not known(facts.get("torch.version"))
+
+
+# --------------------------------------------------------------------------- batch 7 dev classes
+
+# berkeley-humanoid-lite#49 (dev): a hand-written environment list naming the stack as a requirement
+# pin and the wheel index it came from, not as a version string.
+STACK_BULLETS = """  ## Environment
+  - GPU: NVIDIA GeForce RTX 5090 (SM_120)
+  - Driver: 590.48.01
+  - OS: Ubuntu 24.04.4 LTS
+  - Default stack in project:
+    - `torch=={torch}`
+    - PyTorch index: `{index}`
+"""
+
+
+def test_a_pinned_torch_and_its_wheel_index_in_a_list_decide_te202(tmp_path):
+    facts = load_text(STACK_BULLETS.format(torch="2.5.1", index="cu121"), tmp_path)
+    assert facts.torch.version == "2.5.1" and facts.torch.cuda == "12.1"
+    assert {f.code: f for f in run_env_checks(facts)}["TE202"].status is Status.ERROR
+
+
+def test_the_same_list_with_a_blackwell_index_is_quiet(tmp_path):
+    facts = load_text(STACK_BULLETS.format(torch="2.7.0", index="https://download.pytorch.org/whl/cu128"), tmp_path)
+    assert facts.torch.cuda == "12.8"
+    assert {f.code: f for f in run_env_checks(facts)}["TE202"].status is Status.OK
+
+
+def test_two_indexes_named_or_a_pin_in_prose_give_no_build(tmp_path):
+    two = STACK_BULLETS.format(torch="2.5.1", index="cu121") + "    - index-url: cu128\n"
+    assert not known(load_text(two, tmp_path).torch.cuda)
+    prose = "I ran pip install torch==2.5.1 and then the GPU: NVIDIA GeForce RTX 5090 failed\n"
+    facts = load_text("- GPU: NVIDIA GeForce RTX 5090\n" + prose, tmp_path)
+    assert not known(facts.torch)
+
+
+# BallonsTranslator#892 (dev): an issue form giving only the Python (full-width colon), and pip's refusal.
+PY_FORM = """### Version Info
+
+branch:dev
+python version\uff1a{python}
+\u7cfb\u7edf\uff1awin10 64\u4f4d
+
+### Description of the Problem
+
+ERROR: Could not find a version that satisfies the requirement torch==2.2.2 (from versions: none)
+ERROR: No matching distribution found for torch==2.2.2
+"""
+
+
+def test_a_python_version_alone_in_a_form_decides_pips_no_wheel(tmp_path):
+    facts = load_text(PY_FORM.format(python="3.7.9"), tmp_path)
+    assert facts.python.version == "3.7.9"
+    te105 = {f.code: f for f in run_env_checks(facts)}["TE105"]
+    assert te105.status is Status.ERROR and "3.7.9" in te105.message
+
+
+def test_a_python_torch_supports_is_not_blamed_for_the_missing_wheel(tmp_path):
+    te105 = checked(PY_FORM.format(python="3.10.11"), tmp_path)["TE105"]
+    assert te105.status is Status.SKIP and "not Python" in te105.message
+

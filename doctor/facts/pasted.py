@@ -184,6 +184,8 @@ _ITEM_KEYS = {
     "available": {"is cuda available", "cuda available", "cuda is available", "torch.cuda.is_available()"},
     "torchvision": {"torchvision", "torchvision version"},
     "torchaudio": {"torchaudio", "torchaudio version"},
+    "index": {"pytorch index", "torch index", "pytorch index url", "torch index url", "index url", "index-url",
+              "wheel index", "pip index", "extra-index-url", "extra index url"},
 }
 # The same list hand-written without colons, one bulleted "key value" per line ("* pytorch 1.7.0",
 # "- gpu rtx 3060ti"): read for the keys whose value is a version or a GPU the name table knows.
@@ -200,6 +202,14 @@ _BARE_OS = re.compile(r"^(?P<name>Windows|Win|Ubuntu|Debian|CentOS|Fedora|Rocky 
                       r"\s*(?:\d+(?:\.\d+)*|XP|Server \d{4})?(?:\s+(?:LTS|Pro|Home|x64|64-bit|arm64))*$", re.I)
 _BARE_DRIVER = re.compile(r"^(?:NVIDIA\s+)?Driver(?:\s+Version)?:?\s+(\d{3}\.\d+(?:\.\d+)?)$", re.I)
 _IN_VALUE_DRIVER = re.compile(r"\bDriver:?\s*(\d{3}\.\d+(?:\.\d+)?)", re.I)
+# torch pinned as pip writes a requirement, on its own line of the list ("- `torch==2.5.1`"): pip installs
+# exactly that release or fails, so in a list of what the stack is, it is the torch (prose naming a pin
+# is only what was asked for, see _SAID_TORCH_WHEEL).
+_BARE_PIN = re.compile(r"^(?:torch|pytorch)\s*==\s*v?(\d+\.\d+(?:\.\d+)?(?:\+(?:cu\d{2,3}|cpu|rocm[\d.]+))?)$", re.I)
+# The wheel index a list names ("PyTorch index: `cu121`", "index-url: https://download.pytorch.org/whl/cu118"):
+# every torch on download.pytorch.org/whl/<tag> is built for that tag's CUDA (or none, for cpu).
+_INDEX_TAG = re.compile(r"^(?:\S*download\.pytorch\.org/whl/(?:(?:nightly|test)/)?)?(cu\d{2,3}|cpu|rocm\d+(?:\.\d+)*)/?$",
+                        re.I)
 _PLACEHOLDER = re.compile(r"^(?:<.*>|\[.*\]|e\.g\..*|n/?a|none|no|yes|unknown|-+)$", re.I)
 # `echo $LD_LIBRARY_PATH` and the line it printed.
 _ECHO_LD = re.compile(r"echo \$\{?LD_LIBRARY_PATH\}?\s*$")
@@ -859,11 +869,12 @@ def env_list(lines: list[str]) -> dict[str, Any] | None:
     nvidia: dict[str, Any] = {}
     python: dict[str, Any] = {}
     listed: list[dict[str, Any]] = []  # "torchvision: 0.16.0": what the writer chose to name, a partial list
+    indexes: set[str] = set()  # the wheel indexes named: "cu121"
     # A1111's/Forge's footer puts its items on one line: "version: v1.9.4  •  python: 3.10.6  •  torch: 2.1.2+cu121".
     lines = [part.strip() for line in lines for part in (line.split("\u2022") if line.count("\u2022") >= 2 else [line])]
     for line in lines:
         line = line.rstrip(",;\uff0c\uff1b\u3002 ")  # a hand-written list's trailing commas, also full-width
-        bare = line.lstrip("-*+\u2022 ").strip()
+        bare = line.lstrip("-*+\u2022 ").strip().strip("`").strip()
         if len(bare) > 2 and bare[0] == bare[-1] and bare[0] in "'\"":
             bare = bare[1:-1]  # a REPL's repr: torch.cuda.get_device_name(0) -> 'NVIDIA GeForce RTX 3090'
         m = _BARE_DRIVER.match(bare)
@@ -871,6 +882,10 @@ def env_list(lines: list[str]) -> dict[str, Any] | None:
             nvidia.setdefault("driver_version", m.group(1))
             continue
         m = _BARE_TAGGED_TORCH.match(bare)
+        if m:
+            torch.setdefault("version", m.group(1))
+            continue
+        m = _BARE_PIN.match(bare)
         if m:
             torch.setdefault("version", m.group(1))
             continue
@@ -918,6 +933,10 @@ def env_list(lines: list[str]) -> dict[str, Any] | None:
             d = _IN_VALUE_DRIVER.search(value) or (re.match(r"^(\d{3}\.\d+(?:\.\d+)?)\b", value) if kind == "driver" else None)
             if d:
                 nvidia.setdefault("driver_version", d.group(1))
+        elif kind == "index":
+            t = _INDEX_TAG.match(value)
+            if t:
+                indexes.add(t.group(1).lower())
         elif kind in ("torchvision", "torchaudio"):
             v = _VALUE["torch.__version__"].match(value.split()[0])
             if v and not any(d["name"] == kind for d in listed):
@@ -933,14 +952,18 @@ def env_list(lines: list[str]) -> dict[str, Any] | None:
                       else "Linux" if re.search(r"linux|ubuntu|debian|centos|fedora|rhel|red hat|arch", low) else None)
             if system:
                 python.setdefault("system", system)
-    if "version" not in torch and not gpus and "driver_version" not in nvidia:
-        return None  # "CUDA available: Yes" alone is no environment list
+    if "version" not in torch and not gpus and "driver_version" not in nvidia and "version" not in python:
+        # "CUDA available: Yes" alone is no environment list; "python version: 3.7.9" is a fact on its own
+        # (which Python pip installed into decides whether a torch wheel exists for it).
+        return None
     facts: dict[str, Any] = {}
     if "version" not in torch:
         torch = {}  # whether CUDA was available says little without the torch it was
     if torch:
         torch["import_status"] = "ok"
         cuda = _cuda_from_tag(torch["version"])
+        if cuda is False and len(indexes) == 1:  # an untagged release from the one index named: that index's build
+            cuda = _cuda_from_tag(f"{torch['version']}+{next(iter(indexes))}")
         if cuda is not False:
             torch["cuda"] = cuda
         facts["torch"] = torch
