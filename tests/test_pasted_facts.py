@@ -1832,3 +1832,26 @@ def test_a_python_torch_supports_is_not_blamed_for_the_missing_wheel(tmp_path):
     te105 = checked(PY_FORM.format(python="3.10.11"), tmp_path)["TE105"]
     assert te105.status is Status.SKIP and "not Python" in te105.message
 
+
+# pytorch#119989 (dev): cuDNN 8 refusing its sub-library taken from a CUDA toolkit's lib64.
+CUDNN_SUBLIB = ("`Could not load library libcudnn_cnn_train.so.8. Error: {path}/libcudnn_cnn_train.so.8: {what}, "
+                "version libcudnn_cnn_infer.so.8`\n")
+SYMBOL = ("undefined symbol: _ZN5cudnn3cnn34layerNormFwd_execute_internal_implERKNS_7backend11VariantPackEP11CUstream_"
+          "stRNS0_18LayerNormFwdParamsERKNS1_20NormForwardOperationEmb")
+
+
+def test_the_loader_refusing_a_cuda_library_for_a_symbol_decides_te204(tmp_path):
+    te204 = checked(CUDNN_SUBLIB.format(path="/usr/local/cuda-12.3/lib64", what=SYMBOL), tmp_path)["TE204"]
+    assert te204.status is Status.ERROR and "/usr/local/cuda-12.3/lib64, outside torch's wheels" in te204.message
+    wheel = "/home/u/.venv/lib/python3.10/site-packages/torch/lib/../../nvidia/cusparse/lib"
+    text = f"ImportError: {wheel}/libcusparse.so.12: undefined symbol: __nvJitLinkComplete_12_4, version libnvJitLink.so.12\n"
+    te204 = checked(text, tmp_path)["TE204"]
+    assert te204.status is Status.ERROR and "wheels' own copy" in te204.message
+
+
+def test_a_missing_cuda_library_or_torchs_own_symbol_error_is_not_te204(tmp_path):
+    own = "OSError: /x/lib/python3.10/site-packages/torch/lib/libtorch_cuda.so: undefined symbol: cudnnGetVersion\n"
+    found = checked(own, tmp_path)
+    assert found["TE101"].status is Status.ERROR and found["TE204"].status is not Status.ERROR
+    missing = "OSError: libcudnn_cnn_infer.so.8: cannot open shared object file: No such file or directory\n"
+    assert not any(s.kind == "cuda-lib-symbol" for s in torch_warnings.interpret(torch_warnings.find(missing)))

@@ -134,6 +134,11 @@ COMPAT = "/usr/local/cuda-13.0/compat"
             "RuntimeError: cuDNN version incompatibility: PyTorch was compiled  against (8, 7, 0) but found runtime "
             "version (8, 2, 4)."]}, "toolchain": {"ld_library_path": ["/opt/cudnn-8.2/lib64", "/usr/lib"]}},
             "only torch's own cuDNN error was pasted, with LD_LIBRARY_PATH", contains="/opt/cudnn-8.2/lib64"),
+        Example("error", {"torch": {"warnings": [
+            "Could not load library libcudnn_cnn_train.so.8. Error: /usr/local/cuda-12.3/lib64/libcudnn_cnn_train.so.8: "
+            "undefined symbol: _ZN5cudnn3cnn34layerNormFwd_execute_internal_implERKNS_7backend11VariantPackE, version "
+            "libcudnn_cnn_infer.so.8"]}},
+            "only cuDNN's own refusal of its sub-library was pasted", contains="outside torch's wheels"),
     ],
 )
 def cuda_libs_conflict(facts):
@@ -171,7 +176,33 @@ def cuda_libs_conflict(facts):
     compat = torch_said(facts, "forward-compat")
     if compat and result.status in (Status.OK, Status.SKIP):
         return _from_compat_error(facts, compat[0])
+    refused = torch_said(facts, "cuda-lib-symbol")
+    if refused and result.status in (Status.OK, Status.SKIP):
+        return _from_symbol_error(facts, refused[0])
     return result
+
+
+def _from_symbol_error(facts, said):
+    """The loader refused a CUDA library for a symbol its own release has: it was paired with another release's."""
+    path = said.package
+    library = path.rsplit("/", 1)[-1]
+    outside = not re.search(r"(?:site|dist)-packages/(?:torch|nvidia)/", path)
+    where = (f"{library} was loaded from {path.rsplit('/', 1)[0]}, outside torch's wheels" if outside
+             else f"{library} is the wheels' own copy, and the library it needs came from another CUDA install")
+    with_lib = f" (the symbol was looked for in {said.requested})" if said.requested else ""
+    current = fact(facts, "toolchain.ld_library_path") or []
+    suspects = list(dict.fromkeys(d for d in current if re.search(r"cudnn|cuda|nvidia|conda", d, re.I)))
+    evidence = {"the loader said": said.text}
+    if current:
+        evidence["LD_LIBRARY_PATH"] = current
+    return error(f"the dynamic loader refused {library} for an undefined symbol{with_lib}: CUDA libraries of two "
+                 f"releases are mixed in this process - {where}",
+                 fix=_fix(facts, suspects) if suspects else Fix(
+                     "Find what puts the other CUDA/cuDNN libraries first (LD_LIBRARY_PATH, /etc/ld.so.conf.d, a "
+                     "system CUDA or cuDNN install) and take it out where torch runs - torch's wheels bring their "
+                     "own; after editing /etc/ld.so.conf.d, run `ldconfig`",
+                     ("echo $LD_LIBRARY_PATH; ldconfig -p | grep -E 'libcudnn|libcublas|libnvJitLink|libcusparse'",)),
+                 evidence=evidence, related=("cuda-libs-conflict",))
 
 
 def _from_compat_error(facts, said):

@@ -65,6 +65,9 @@ And two verdicts raised rather than warned, just as much torch's own word:
   CUDA_HOME (its nvcc) is older than that.
 * nvcc's own "nvcc fatal : Unsupported gpu architecture 'compute_86'" in an extension build: the
   toolkit predates an architecture the build targets (the GPU's, or TORCH_CUDA_ARCH_LIST's).
+* The dynamic loader refusing one of CUDA's own libraries for an undefined symbol (cuDNN 8's "Could
+  not load library libcudnn_cnn_train.so.8. Error: <path>: undefined symbol: ..."; a wheel's
+  libcusparse.so.12 missing __nvJitLinkComplete_12_4): two CUDA releases' libraries are mixed (TE204).
 * The CUDA runtime's "no kernel image is available for execution on the device" (error 209;
   THC's "cuda runtime error (209)"): nothing loaded has code for the GPU.
 """
@@ -170,6 +173,16 @@ _FAMILY_DYLD = re.compile(r"dlopen\((?:[^,()]*[/\\])?(?P<pkg>torchvision|torchau
 _FAMILY_WIN127 = re.compile(r"\[WinError 127\][^\n]*?Error loading \"(?:[^\"]*[/\\])?(?P<pkg>torchvision|torchaudio)"
                             r"[/\\][^\"]*\.(?:pyd|dll)[^\"]*\"")
 _FAMILY_NMS = re.compile(r"operator (?P<pkg>torchvision)::nms does not exist")
+# The dynamic loader refusing one of CUDA's own libraries for a missing symbol: cuDNN 8 loading its
+# sub-libraries ("Could not load library libcudnn_cnn_train.so.8. Error: /usr/local/cuda-12.3/lib64/
+# libcudnn_cnn_train.so.8: undefined symbol: ..., version libcudnn_cnn_infer.so.8"), or a pip wheel's
+# cuSPARSE given an older nvJitLink ("nvidia/cusparse/lib/libcusparse.so.12: undefined symbol:
+# __nvJitLinkComplete_12_4, version libnvJitLink.so.12"). A CUDA library's symbols are there in its own
+# release, so the library and what it was linked with come from two releases: a CUDA library conflict.
+_CUDA_LIB_SYMBOL = re.compile(
+    r"(?:Could not load library \S+?\.?\s+Error:\s*)?(?P<path>(?:[\w.+~-]*/)*lib(?P<lib>cudnn\w*|cublas(?:Lt)?|cusparse\w*"
+    r"|cusolver\w*|cufft\w*|curand|nvJitLink|nvrtc\w*|nccl|cudart|cupti)\.so[\d.]*):\s*undefined symbol:\s*[\w@.]+"
+    r"(?:,\s*version\s+(?P<other>lib[\w.]+?\.so[\d.]*\d))?")
 # xFormers refusing its compiled part (xformers/_cpp_lib.py): "xFormers was built for: PyTorch 2.1.2+cu121
 # with CUDA 1201 (you have 2.1.0+cpu) Python 3.10.11 (you have 3.10.11)".
 _XFORMERS_BUILT = re.compile(
@@ -189,7 +202,9 @@ class Said:
     without kernels in the build). `text` is the warning, on one line."""
 
     kind: str  # also "forward-compat" (Error 804/803, in package), "cpu-build" (not compiled with CUDA), "family" (torchvision's CUDA differs), "cudnn",
-    # "toolkit" (cpp_extension: nvcc's CUDA is not torch's), "toolkit-arch" (nvcc predates the architecture cc)
+    # "toolkit" (cpp_extension: nvcc's CUDA is not torch's), "toolkit-arch" (nvcc predates the architecture cc),
+    # "cuda-lib-symbol" (the loader refused a CUDA library, in package its path; in requested the library
+    # the symbol was looked for in, where the message names it)
     text: str
     gpu: str | None = None  # None where the warning does not name it (torch 1.8/1.9's unfilled template)
     cc: str | None = None
@@ -219,7 +234,7 @@ def find(text: str) -> list[str]:
     spans = []
     flat = text.replace("\n", " ")
     for pattern in (_DRIVER_OLD, _INSUFFICIENT, _PTX_TOOLCHAIN, NO_DRIVER, _COMPAT_804, _COMPAT_803, _INCOMPATIBLE, _TOO_OLD, _RANGE, _CC_LIST, _TOO_OLD_UNFORMATTED,
-                    _NOT_COMPILED, _CUDA_ASKED, _XFORMERS_BUILT, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _TOOLKIT_MIN, _NO_WHEEL, _NVCC_ARCH, _NO_KERNEL, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS):
+                    _NOT_COMPILED, _CUDA_ASKED, _XFORMERS_BUILT, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _TOOLKIT_MIN, _NO_WHEEL, _NVCC_ARCH, _NO_KERNEL, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS, _CUDA_LIB_SYMBOL):
         matches = list(pattern.finditer(text))
         if not matches:
             # Wrapped by a mail client, a notebook or a terminal at a space: the same message with a line
@@ -330,6 +345,10 @@ def interpret(warnings: list[str] | None) -> list[Said]:
              or _FAMILY_NMS.search(text))
         if m:
             said.append(Said("family", text, package=m.group("pkg")))
+            continue
+        m = _CUDA_LIB_SYMBOL.search(text)
+        if m:
+            said.append(Said("cuda-lib-symbol", text, package=m.group("path"), requested=m.group("other")))
             continue
         m = _TOO_OLD.search(text)
         if m:
