@@ -204,8 +204,9 @@ _BARE_DRIVER = re.compile(r"^(?:NVIDIA\s+)?Driver(?:\s+Version)?:?\s+(\d{3}\.\d+
 _IN_VALUE_DRIVER = re.compile(r"\bDriver:?\s*(\d{3}\.\d+(?:\.\d+)?)", re.I)
 # torch pinned as pip writes a requirement, on its own line of the list ("- `torch==2.5.1`"): pip installs
 # exactly that release or fails, so in a list of what the stack is, it is the torch (prose naming a pin
-# is only what was asked for, see _SAID_TORCH_WHEEL).
-_BARE_PIN = re.compile(r"^(?:torch|pytorch)\s*==\s*v?(\d+\.\d+(?:\.\d+)?(?:\+(?:cu\d{2,3}|cpu|rocm[\d.]+))?)$", re.I)
+# is only what was asked for, see _SAID_TORCH_WHEEL). pip's name only: conda's "- pytorch==1.7.0" bullets are
+# also the specs of a PackagesNotFoundError.
+_BARE_PIN = re.compile(r"^torch\s*==\s*v?(\d+\.\d+(?:\.\d+)?(?:\+(?:cu\d{2,3}|cpu|rocm[\d.]+))?)$", re.I)
 # The wheel index a list names ("PyTorch index: `cu121`", "index-url: https://download.pytorch.org/whl/cu118"):
 # every torch on download.pytorch.org/whl/<tag> is built for that tag's CUDA (or none, for cpu).
 _INDEX_TAG = re.compile(r"^(?:\S*download\.pytorch\.org/whl/(?:(?:nightly|test)/)?)?(cu\d{2,3}|cpu|rocm\d+(?:\.\d+)*)/?$",
@@ -870,6 +871,7 @@ def env_list(lines: list[str]) -> dict[str, Any] | None:
     python: dict[str, Any] = {}
     listed: list[dict[str, Any]] = []  # "torchvision: 0.16.0": what the writer chose to name, a partial list
     indexes: set[str] = set()  # the wheel indexes named: "cu121"
+    pinned = False  # torch's version is a requirement pin: what is installed, not that it imports
     # A1111's/Forge's footer puts its items on one line: "version: v1.9.4  •  python: 3.10.6  •  torch: 2.1.2+cu121".
     lines = [part.strip() for line in lines for part in (line.split("\u2022") if line.count("\u2022") >= 2 else [line])]
     for line in lines:
@@ -885,9 +887,10 @@ def env_list(lines: list[str]) -> dict[str, Any] | None:
         if m:
             torch.setdefault("version", m.group(1))
             continue
-        m = _BARE_PIN.match(bare)
+        m = _BARE_PIN.match(bare) if line[:1] in "-*+\u2022" else None  # bare, it is a pip freeze row
         if m:
-            torch.setdefault("version", m.group(1))
+            if "version" not in torch:
+                torch["version"], pinned = m.group(1), True
             continue
         m = _BARE_OS.match(bare)
         if m:
@@ -960,7 +963,8 @@ def env_list(lines: list[str]) -> dict[str, Any] | None:
     if "version" not in torch:
         torch = {}  # whether CUDA was available says little without the torch it was
     if torch:
-        torch["import_status"] = "ok"
+        if not pinned:
+            torch["import_status"] = "ok"
         cuda = _cuda_from_tag(torch["version"])
         if cuda is False and len(indexes) == 1:  # an untagged release from the one index named: that index's build
             cuda = _cuda_from_tag(f"{torch['version']}+{next(iter(indexes))}")
