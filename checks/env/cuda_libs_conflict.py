@@ -168,18 +168,31 @@ def cuda_libs_conflict(facts):
     cuda-compat directory on consumer GPUs and upgrade the host driver instead, and drop it
     wherever the host driver is newer than the compat library.
     """
-    said = torch_said(facts, "cudnn")
     result = _judge(facts)
-    # torch's own cuDNN check failed: whatever the inventory showed, another cuDNN was loaded.
-    if said and result.status in (Status.OK, Status.SKIP):
-        return _from_error(facts, said[0])
-    compat = torch_said(facts, "forward-compat")
-    if compat and result.status in (Status.OK, Status.SKIP):
-        return _from_compat_error(facts, compat[0])
-    refused = torch_said(facts, "cuda-lib-symbol")
-    if refused and result.status in (Status.OK, Status.SKIP):
-        return _from_symbol_error(facts, refused[0])
+    if result.status not in (Status.OK, Status.SKIP):
+        return result
+    # What torch, the driver API or the loader said is evidence whatever the inventory showed:
+    # cuDNN's own version check, Error 803/804, a CUDA library refused for an undefined symbol.
+    for kind, verdict in (("cudnn", _from_error), ("forward-compat", _from_compat_error),
+                          ("cuda-lib-symbol", _from_symbol_error)):
+        said = torch_said(facts, kind)
+        if said:
+            return verdict(facts, said[0])
     return result
+
+
+def _loader_path(facts, label, text):
+    """LD_LIBRARY_PATH as the report gave it, and the evidence of a loader failure: what was said and that path."""
+    current = fact(facts, "toolchain.ld_library_path") or []
+    evidence = {label: text}
+    if current:
+        evidence["LD_LIBRARY_PATH"] = current
+    return current, evidence
+
+
+def _fix_or_search(facts, suspects, summary, command):
+    """Take the suspect directories off the path where there are some; otherwise say where to look."""
+    return _fix(facts, suspects) if suspects else Fix(summary, (command,))
 
 
 def _from_symbol_error(facts, said):
@@ -190,24 +203,22 @@ def _from_symbol_error(facts, said):
     where = (f"{library} was loaded from {path.rsplit('/', 1)[0]}, outside torch's wheels" if outside
              else f"{library} is the wheels' own copy, and the library it needs came from another CUDA install")
     with_lib = f" (the symbol was looked for in {said.requested})" if said.requested else ""
-    current = fact(facts, "toolchain.ld_library_path") or []
+    current, evidence = _loader_path(facts, "the loader said", said.text)
     suspects = list(dict.fromkeys(d for d in current if re.search(r"cudnn|cuda|nvidia|conda", d, re.I)))
-    evidence = {"the loader said": said.text}
-    if current:
-        evidence["LD_LIBRARY_PATH"] = current
     return error(f"the dynamic loader refused {library} for an undefined symbol{with_lib}: CUDA libraries of two "
                  f"releases are mixed in this process - {where}",
-                 fix=_fix(facts, suspects) if suspects else Fix(
-                     "Find what puts the other CUDA/cuDNN libraries first (LD_LIBRARY_PATH, /etc/ld.so.conf.d, a "
-                     "system CUDA or cuDNN install) and take it out where torch runs - torch's wheels bring their "
-                     "own; after editing /etc/ld.so.conf.d, run `ldconfig`",
-                     ("echo $LD_LIBRARY_PATH; ldconfig -p | grep -E 'libcudnn|libcublas|libnvJitLink|libcusparse'",)),
+                 fix=_fix_or_search(facts, suspects,
+                                    "Find what puts the other CUDA/cuDNN libraries first (LD_LIBRARY_PATH, "
+                                    "/etc/ld.so.conf.d, a system CUDA or cuDNN install) and take it out where torch "
+                                    "runs - torch's wheels bring their own; after editing /etc/ld.so.conf.d, run "
+                                    "`ldconfig`",
+                                    "echo $LD_LIBRARY_PATH; ldconfig -p | grep -E 'libcudnn|libcublas|libnvJitLink|libcusparse'"),
                  evidence=evidence, related=("cuda-libs-conflict",))
 
 
 def _from_compat_error(facts, said):
     """The driver API's own Error 804 / 803, where the inventory shows no compat library (or none is known)."""
-    current = fact(facts, "toolchain.ld_library_path") or []
+    current, evidence = _loader_path(facts, "CUDA said", said.text)
     suspects = [d for d in current if re.search(r"compat", d, re.I)]
     if said.package == "804":
         message = ("CUDA refuses to start with Error 804 (forward compatibility was attempted on non supported HW): "
@@ -224,28 +235,22 @@ def _from_compat_error(facts, said):
     commands = ((f"export LD_LIBRARY_PATH={':'.join(d for d in current if d not in suspects)}"
                  if len(suspects) < len(current) else "unset LD_LIBRARY_PATH",) if suspects else ()) + (
         "ldconfig -p | grep -E 'libcuda\\.so'; grep -rn compat /etc/ld.so.conf /etc/ld.so.conf.d",)
-    evidence = {"CUDA said": said.text}
-    if current:
-        evidence["LD_LIBRARY_PATH"] = current
     return error(message, fix=Fix(summary, commands), evidence=evidence,
                  related=("cuda-libs-conflict", "cuda-forward-compat-unsupported"))
 
 
 def _from_error(facts, said):
     built, found = said.cuda_pair
-    current = fact(facts, "toolchain.ld_library_path") or []
+    current, evidence = _loader_path(facts, "torch's error", said.text)
     suspects = list(dict.fromkeys(d for d in current if re.search(r"cudnn|cuda", d, re.I)))
     where = (f"; LD_LIBRARY_PATH holds {', '.join(suspects)}" if suspects else
              ": on LD_LIBRARY_PATH, in /etc/ld.so.conf.d or a system CUDA install")
-    evidence = {"torch's error": said.text}
-    if current:
-        evidence["LD_LIBRARY_PATH"] = current
     return error(f"torch was built against cuDNN {built} but cuDNN {found} was loaded: another cuDNN shadows the one "
                  f"torch's wheels ship{where}",
-                 fix=_fix(facts, suspects) if suspects else Fix(
-                     "Find what puts the other cuDNN first and take it out where torch runs (torch's wheels bring "
-                     "their own cuDNN); after editing /etc/ld.so.conf.d, run `ldconfig`",
-                     ("echo $LD_LIBRARY_PATH; ldconfig -p | grep libcudnn",)),
+                 fix=_fix_or_search(facts, suspects,
+                                    "Find what puts the other cuDNN first and take it out where torch runs (torch's "
+                                    "wheels bring their own cuDNN); after editing /etc/ld.so.conf.d, run `ldconfig`",
+                                    "echo $LD_LIBRARY_PATH; ldconfig -p | grep libcudnn"),
                  evidence=evidence, related=("cuda-libs-conflict",))
 
 

@@ -182,8 +182,8 @@ def _release_binary_beside_another_torch(d, rule: SpecifierSet, torch_text: str)
 
 
 def _minor(torch_text: str) -> str:
-    v = version(torch_text)
-    return f"{v.major}.{v.minor}" if v is not None else torch_text
+    mm = tables.major_minor(torch_text)
+    return f"{mm[0]}.{mm[1]}" if mm is not None else torch_text
 
 
 def _not_release(torch_text: str) -> str:
@@ -460,7 +460,8 @@ def _judge(facts):
             continue
         if rule is not None and _release_binary_beside_another_torch(d, rule[1], torch_text):
             from_source.append(d)
-            nvidia = _not_release(torch_text).startswith("NVIDIA")
+            what = _not_release(torch_text)
+            nvidia = what.startswith("NVIDIA")
             # NVIDIA's Jetson instructions build torchvision from source with BUILD_VERSION=0.x.0, which
             # looks like the release: beside NVIDIA's torch the version alone cannot tell them apart.
             hedge = (f"; unless this {d.name} was built from source here with BUILD_VERSION set, as NVIDIA's "
@@ -468,7 +469,7 @@ def _judge(facts):
             problems.append((Status.WARNING if nvidia else Status.ERROR,
                              f"{d.name} {d.version} is an official release version, whose wheel is built against the "
                              f"official torch {_minor(torch_text)} release and pins that exact version; torch "
-                             f"{torch_text} is {_not_release(torch_text)}, so that library does not load beside it "
+                             f"{torch_text} is {what}, so that library does not load beside it "
                              f"('undefined symbol' or 'operator {d.name}::... does not exist'){hedge}", d.name, ()))
             continue
         build = builds.get(d.name)

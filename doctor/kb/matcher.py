@@ -89,12 +89,14 @@ class Match:
 _COMPILED: dict[tuple[str, bool, bool], re.Pattern[str]] = {}
 
 
-def _compile(pattern: Pattern, multiline: bool) -> re.Pattern[str]:
+def _compile(pattern: Pattern, multiline: bool, ignore_case: bool | None = None) -> re.Pattern[str]:
+    """The pattern's regex, compiled once; `ignore_case` overrides the pattern's own flag."""
     regex = pattern.matched_regex
-    key = (regex, pattern.ignore_case, multiline)
+    fold = pattern.ignore_case if ignore_case is None else ignore_case
+    key = (regex, fold, multiline)
     rx = _COMPILED.get(key)
     if rx is None:
-        flags = (re.IGNORECASE if pattern.ignore_case else 0) | (re.MULTILINE if multiline else 0)
+        flags = (re.IGNORECASE if fold else 0) | (re.MULTILINE if multiline else 0)
         rx = _COMPILED[key] = re.compile(regex, flags)
     return rx
 
@@ -366,17 +368,12 @@ def _folded_hit(pattern: Pattern, lits: Any, stacks: dict[str, _Haystack]) -> Hi
     stack = stacks["line"]  # every line of a paste, the exception lines among them
     if not folded or not stack.items or not stack.contains_all(folded, True):
         return None
-    key = (pattern.matched_regex, True, True)
-    rx = _COMPILED.get(key)
-    if rx is None:
-        rx = _COMPILED[key] = re.compile(pattern.matched_regex, re.IGNORECASE | re.MULTILINE)
-    found = stack.last_match(rx)
+    found = stack.last_match(_compile(pattern, True, ignore_case=True))
     if found is None:
         return None
     (line_no, text), m = found
     return Hit("line", line_no, text.splitlines()[0][:300] if text else text, TEMPLATE_WEIGHT * pattern.weight,
                _captures(m))
-
 
 
 # A message the paste cut off: its head must hold this many characters of a pattern's fixed words,
@@ -464,7 +461,7 @@ _CUT_PATTERNS: dict[int, tuple[Any, list[tuple[Head, Pattern, Any]], str]] = {}
 
 
 def _with_cut_hits(parsed: Parsed, kb: KnowledgeBase, scored: list[tuple[Head, list[Hit], float]],
-                   foreign: float) -> list[tuple[Head, list[Hit], float]]:
+                   foreign_factor: float) -> list[tuple[Head, list[Hit], float]]:
     """A message cut short (by a title's length, a paste that stopped, a terminal's last line) is
     read from the fixed words it still holds. It names its failure only when those words belong
     to one entry alone; shared by several ("Error(s) in loading state_dict for Net:"), each is a
@@ -501,7 +498,7 @@ def _with_cut_hits(parsed: Parsed, kb: KnowledgeBase, scored: list[tuple[Head, l
     alone = len(found) == 1
     out = {h.id: (h, hits, c) for h, hits, c in scored}
     for head, strength in found.values():
-        strength = (strength if alone else min(strength, UNTYPED_WEIGHT)) * foreign
+        strength = (strength if alone else min(strength, UNTYPED_WEIGHT)) * foreign_factor
         hit = Hit("line", line_no, text.splitlines()[0][:300], strength, {})
         if head.id not in out or out[head.id][2] < strength:
             out[head.id] = (head, [hit] + (out[head.id][1] if head.id in out else []), strength)
@@ -576,6 +573,7 @@ def _match_all(parsed: Parsed, kb: KnowledgeBase) -> list[Match]:
         "frame": _Haystack(parsed.frame_lines),
     }
     foreign = other_framework(parsed)
+    foreign_factor = FOREIGN_WEIGHT if foreign else 1.0
     scored = []
     silent = []
     for head in kb.heads.values():
@@ -602,10 +600,10 @@ def _match_all(parsed: Parsed, kb: KnowledgeBase) -> list[Match]:
                 if pattern.scope == "exception":
                     hit = _template_hit(pattern, lits, stacks) or _folded_hit(pattern, lits, stacks)
                 if hit is not None:
-                    scored.append((head, [hit], hit.strength * (FOREIGN_WEIGHT if foreign else 1.0)))
+                    scored.append((head, [hit], hit.strength * foreign_factor))
                     break
     if not any(c >= CONFIDENT for _, _, c in scored):
-        scored = _with_cut_hits(parsed, kb, scored, FOREIGN_WEIGHT if foreign else 1.0)
+        scored = _with_cut_hits(parsed, kb, scored, foreign_factor)
     scored = _refine(scored)
     matches: list[Match] = []
     for head, hits, confidence in scored:

@@ -56,6 +56,8 @@ _IPYTHON_LEFTOVER = re.compile(r"^(?:-*>\s*\d+|\d+\s|\S+\.pyx?\b.* in |<ipython-
 _HIDDEN_FRAMES = re.compile(r"^(?:\d+ frames?|\.\.\.|\[\.\.\. skipping (?:hidden )?\d+ frames?\])$")
 # Indented by Python; inside a traceback a paste that lost the indentation still has frames.
 _FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)(?:,? in (?P<func>.+))?')
+
+
 def _frame(line: str) -> re.Match[str] | None:
     """A traceback's frame line. One that lost its indentation must name its function: TorchScript
     quotes source in its messages as `File "x.py", line 12` at the start of a line."""
