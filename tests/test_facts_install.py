@@ -319,3 +319,17 @@ def test_installed_version_reads_the_metadata_folder_name_only(tmp_path):
     assert installed_version("torch", [str(first)]) is None  # torchvision and torch_tb_profiler are not torch
     (first / "torch-2.1.0-py3.10.egg-info").mkdir()
     assert installed_version("torch", [str(first), str(second)]) == "2.1.0"  # the first on sys.path wins
+
+
+def test_a_package_whose_version_is_unknown_is_refused_not_read_as_a_version():
+    """A saved facts file may mark any fact unknown, but not a record's own identity: a package
+    with an unknown version would reach the checks as a version string (TE204 crashed on one that
+    CI's fuzz test wrote). A package whose installer is unknown is still read."""
+    from torchdoctor.facts.model import FactsError
+
+    dist = {"name": "nvidia-cudnn-cu12", "version": "9.1.0.70", "location": "/venv/lib/python3.11/site-packages"}
+    read = Facts.from_json({"packages": {"distributions": [{**dist, "installer": {"unknown": "not read"}}]}})
+    assert read.packages.distributions[0].version == "9.1.0.70"
+    assert not known(read.packages.distributions[0].installer)
+    with pytest.raises(FactsError, match=r"distributions\[0\]\.version: a required field cannot be unknown"):
+        Facts.from_json({"packages": {"distributions": [{**dist, "version": {"unknown": "fuzzed"}}]}})

@@ -416,12 +416,17 @@ def decode(tp: Any, value: Any, *, strict: bool, reason: str, where: str) -> Any
             raise FactsError(f"{where}: unknown key(s) {', '.join(sorted(extra))}")
         kwargs: dict[str, Any] = {}
         for f in dataclasses.fields(tp):
+            required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
             if f.name in value:
                 kwargs[f.name] = decode(hints[f.name], value[f.name], strict=strict, reason=reason,
                                         where=f"{where}.{f.name}")
+                if required and isinstance(kwargs[f.name], Unknown):
+                    # A record's own identity (a package's name and version, a GPU's index) cannot be
+                    # unknown: a check would read it as the value it must be.
+                    raise FactsError(f"{where}.{f.name}: a required field cannot be unknown")
             elif f.default is NOT_COLLECTED:
                 kwargs[f.name] = Unknown(reason)
-            elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+            elif required:
                 raise FactsError(f"{where}: missing required key {f.name!r}")
         try:
             return tp(**kwargs)
