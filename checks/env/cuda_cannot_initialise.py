@@ -75,7 +75,9 @@ def cuda_cannot_initialise(facts):
     found = gpus(facts)
     available = fact(facts, "torch.cuda_available")
     if available is True:
-        return ok(f"{label} initialises CUDA: {fact(facts, 'torch.device_count', '?')} device(s) visible")
+        count = fact(facts, "torch.device_count")
+        return ok(f"{label} initialises CUDA: {count} device(s) visible" if count is not None
+                  else f"{label} initialises CUDA (torch.cuda.is_available() is True; the device count is not known)")
     if driver == "unknown" and available is None:
         return skip("neither the NVIDIA driver nor torch.cuda.is_available() is known")
     if driver not in (None, "unknown") and found and available is False:

@@ -140,6 +140,11 @@ def gpu_memory_orphaned(facts):
                        evidence=evidence, related=("cuda-out-of-memory",))
 
     hidden_mib = sum(p.used_memory_mib or 0 for _, p in hidden)
+    if hidden and facts.meta.source in ("collect_env", "paste"):
+        # A pasted nvidia-smi lists pids of another machine: a training run there looks the same as a leftover.
+        return skip(f"not checked: whether the {len(hidden)} process(es) the pasted nvidia-smi lists ({hidden_mib} MiB) "
+                    "are alive is unknown (a leftover and a running job look the same in a paste; `torchdoctor env` "
+                    "on that machine tells them apart)", **evidence)
     if hidden_mib >= LARGE_MIB:
         return warning(f"{len(hidden)} process(es) hold {hidden_mib} MiB of GPU memory, and their pids (host pids, "
                        "as NVML reports them) are not visible from this container, so whether they are alive cannot "

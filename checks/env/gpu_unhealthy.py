@@ -94,12 +94,19 @@ def gpu_unhealthy(facts):
     warnings: list[tuple[int, str, str]] = []
     evidence: dict[str, Any] = {}
     read = 0
+    seen: set[str] = set()  # what could be judged on at least one GPU: a pasted table shows only ECC
+    unsupported: set[str] = set()
     for g in gpus:
-        signals = [g.clock_event_reasons, g.ecc_uncorrected_volatile, g.remapped_rows_pending,
-                   g.remapped_rows_failure, g.retired_pages_pending, g.pcie_link_width]
-        if not any(known(s) for s in signals):
+        signals = {"throttling": g.clock_event_reasons, "ECC errors": g.ecc_uncorrected_volatile,
+                   "pending remaps": g.remapped_rows_pending, "failed remaps": g.remapped_rows_failure,
+                   "pending page retirements": g.retired_pages_pending, "degraded PCIe links": g.pcie_link_width}
+        # None: the GPU has no such counter (ECC on a GeForce, page retirement on Hopper): nothing to judge.
+        present = {name for name, value in signals.items() if known(value) and value is not None}
+        unsupported.update(name for name, value in signals.items() if known(value) and value is None)
+        if not present:
             continue
         read += 1
+        seen.update(present)
         i = g.index
         label = f"GPU {i}" + (f" ({g.name})" if known(g.name) else "")
         if _int(g.ecc_uncorrected_volatile) > 0:
@@ -139,7 +146,10 @@ def gpu_unhealthy(facts):
 
     problems = sorted(errors, key=lambda x: x[0]) + sorted(warnings, key=lambda x: x[0])
     if not problems:
-        return ok(f"{read} GPU(s) checked: no throttling, ECC errors, pending remaps or degraded PCIe links")
+        checked = [name for name in _SIGNALS if name in seen]
+        unread = [name for name in _SIGNALS if name not in seen and name not in unsupported]
+        return ok(f"{read} GPU(s) checked: no {_join(checked)}"
+                  + (f" ({_join(unread, 'and')} not in the facts)" if unread else ""))
     message = "; ".join(f"GPU {i}: {p}" for i, p, _ in problems)
     commands = tuple(dict.fromkeys(c for _, _, c in problems))
     if errors:
@@ -147,6 +157,14 @@ def gpu_unhealthy(facts):
                                       "remapping failed", commands), evidence=evidence)
     return warning(message, fix=Fix("Fix cooling, power or the PCIe seating of the GPUs named; reset GPUs with "
                                     "pending remaps at the next opportunity", commands), evidence=evidence)
+
+
+_SIGNALS = ("throttling", "ECC errors", "pending remaps", "failed remaps", "pending page retirements",
+            "degraded PCIe links")
+
+
+def _join(names: list[str], last: str = "or") -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" {last} " + names[-1]
 
 
 def _int(value: Any) -> int:

@@ -23,11 +23,8 @@ from typing import Any
 
 from .. import paste
 from ..data import tables
-from . import app_reports, collect_env_text, extensions, torch_warnings
+from . import app_reports, collect_env_text, extensions, nvidia_smi_text, torch_warnings
 
-# nvidia-smi's banner and its GPU rows, old and new ("|   0  A100-SXM4-40GB   On   | 00000000:04:00.0 Off |").
-_SMI_DRIVER = re.compile(r"Driver Version:\s*(\d+(?:\.\d+)+)(?:\s+CUDA Version:\s*(\d+\.\d+))?")
-_SMI_GPU = re.compile(r"^\|\s*(\d+)\s+(.+?)\s+(?:On|Off|WDDM|TCC)\s*\|\s*[0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.\d")
 # `cat /proc/driver/nvidia/version`: "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.90.07  Fri May 31 ...",
 # "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.65.06  Release Build ...": the loaded driver.
 _NVRM = re.compile(r"NVRM version:\s*NVIDIA\b[^\n]*?Kernel Module(?:\s+for\s+\S+)?\s+(\d{3}\.\d+(?:\.\d+)?)\b")
@@ -249,35 +246,6 @@ def _cuda_from_tag(version: str) -> str | None | bool:
     return False
 
 
-def nvidia_smi(lines: list[str]) -> dict[str, Any] | None:
-    nvidia: dict[str, Any] = {}
-    gpus = []
-    for line in lines:
-        m = _SMI_DRIVER.search(line)
-        if m and "driver_version" not in nvidia:
-            nvidia["driver_version"] = m.group(1)
-            if m.group(2):
-                nvidia["cuda_driver_version"] = m.group(2)
-        g = _SMI_GPU.match(line)
-        if g:
-            name = g.group(2).strip()
-            gpu: dict[str, Any] = {"index": int(g.group(1))}
-            if not name.endswith("..."):  # nvidia-smi truncates long names
-                gpu["name"] = name
-                cc = collect_env_text.compute_capability(name)
-                if cc:
-                    gpu["compute_capability"] = cc
-            elif cc := collect_env_text.truncated_compute_capability(name):
-                gpu["compute_capability"] = cc  # "GeForce RTX 208...": a 2080 of some kind, 7.5 all
-            if not any(x["index"] == gpu["index"] for x in gpus):
-                gpus.append(gpu)
-    if "driver_version" not in nvidia:
-        return None
-    if gpus:
-        nvidia["gpus"] = gpus
-    return nvidia
-
-
 # nvidia-smi's other outputs: `-L` ("GPU 0: NVIDIA GeForce RTX 3090 (UUID: GPU-5a1c...)"), and
 # `--query-gpu=name,driver_version,compute_cap --format=csv` (a header of field names, then rows).
 _SMI_LIST = re.compile(r"^GPU (\d+): (.+?) \(UUID: GPU-[0-9a-fA-F-]+\)$")
@@ -318,6 +286,13 @@ def gpu_listings(lines: list[str]) -> dict[str, Any] | None:
                 gpu = collect_env_text.named_gpu(row["name"], index)
                 if re.fullmatch(r"\d{1,2}\.\d", row.get("compute_cap", "")):
                     gpu["compute_capability"] = row["compute_cap"]
+                for field, key in (("memory.total", "memory_total_mib"), ("memory.used", "memory_used_mib")):
+                    if m := re.fullmatch(r"(\d+)(?: MiB)?", row.get(field, "")):
+                        gpu[key] = int(m.group(1))
+                if re.fullmatch(r"[0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.\d", row.get("pci.bus_id", "")):
+                    gpu["pci_bus_id"] = row["pci.bus_id"]
+                if row.get("uuid", "").startswith("GPU-"):
+                    gpu["uuid"] = row["uuid"]
                 gpus.setdefault(index, gpu)
             if re.fullmatch(r"\d{3}\.\d+(?:\.\d+)?", row.get("driver_version", "")):
                 nvidia.setdefault("driver_version", row["driver_version"])
@@ -1195,7 +1170,24 @@ def _fill(into: dict[str, Any], section: str, values: dict[str, Any]) -> None:
     """Add what `into` lacks; never overwrite what an earlier source said."""
     target = into.setdefault(section, {})
     for key, value in values.items():
-        target.setdefault(key, value)
+        if key == "gpus" and isinstance(target.get(key), list) and isinstance(value, list):
+            _fill_gpus(target[key], value)
+        else:
+            target.setdefault(key, value)
+
+
+def _fill_gpus(into: list[dict[str, Any]], more: list[dict[str, Any]]) -> None:
+    """A second source's GPUs add to the first's fields, GPU by GPU (collect_env names them; nvidia-smi
+    also gives memory, ECC, processes). Where the two name one index differently, the first is kept whole."""
+    by_index = {g.get("index"): g for g in into}
+    for gpu in more:
+        have = by_index.get(gpu.get("index"))
+        if have is None:
+            continue
+        if "name" in have and "name" in gpu and have["name"] != gpu["name"]:
+            continue
+        for key, value in gpu.items():
+            have.setdefault(key, value)
 
 
 # OpenMMLab's collect_env() printed as the dict it returns (`print(collect_env())`):
@@ -1306,10 +1298,10 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
         partial = facts.get("packages", {}).pop("distributions_partial", False)
         kinds.append("collect_env report")
 
-    smi = nvidia_smi(lines)
-    if smi:
-        kinds.append("nvidia-smi")
-        _fill(facts, "nvidia", smi)
+    for kind, smi in (("nvidia-smi -q", nvidia_smi_text.query(raw_lines)), ("nvidia-smi", nvidia_smi_text.table(lines))):
+        if smi:
+            kinds.append(kind)
+            _fill(facts, "nvidia", smi)
     listed = gpu_listings(lines)
     if listed:
         kinds.append("GPU listing")
