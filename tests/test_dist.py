@@ -128,7 +128,7 @@ def _no_rank_left(report_pids):
 
 
 def test_two_healthy_ranks_json():
-    proc, _ = _torchdoctor("dist", "--nproc", "2", "--timeout", "10", "--sizes", "4K", "--iters", "2", "-f", "json")
+    proc, _ = _torchdoctor("dist", "--nproc", "2", "--backend", "gloo", "--timeout", "10", "--sizes", "4K", "--iters", "2", "-f", "json")
     assert proc.returncode == 0, proc.stderr + proc.stdout
     data = json.loads(proc.stdout)
     assert data["schema"] == "torchdoctor.dist/v1" and data["ok"] and data["world_size"] == 2
@@ -142,8 +142,19 @@ def test_two_healthy_ranks_json():
     _no_rank_left([r["pid"] for r in data["ranks"]])
 
 
+def test_one_rank_measures_no_bandwidth():
+    # With no peer, a collective is an in-place copy: an H200 "measured" 13,066 GB/s broadcast that way.
+    proc, _ = _torchdoctor("dist", "--nproc", "1", "--backend", "gloo", "--timeout", "10", "--sizes", "4K", "-f", "json")
+    assert proc.returncode == 0, proc.stderr + proc.stdout
+    data = json.loads(proc.stdout)
+    assert data["ok"] and data["bandwidth"] == []
+    (f,) = data["findings"]
+    assert (f["code"], f["status"]) == ("TR111", "skip") and "single rank has no peer" in f["message"]
+    assert "torchdoctor dist --nproc 2" in json.dumps(f["fix"])
+
+
 def test_a_stalled_rank_is_named_within_the_timeout():
-    proc, took = _torchdoctor("dist", "--nproc", "3", "--timeout", "3", "--no-bandwidth", "-f", "json",
+    proc, took = _torchdoctor("dist", "--nproc", "3", "--backend", "gloo", "--timeout", "3", "--no-bandwidth", "-f", "json",
                               env={dist.STALL_RANK: "1"})
     assert proc.returncode == 1, proc.stderr + proc.stdout
     data = json.loads(proc.stdout)
@@ -156,7 +167,7 @@ def test_a_stalled_rank_is_named_within_the_timeout():
 
 
 def test_a_rank_that_never_arrives_text_report():
-    proc, _ = _torchdoctor("dist", "--nproc", "2", "--timeout", "2", "--no-bandwidth",
+    proc, _ = _torchdoctor("dist", "--nproc", "2", "--backend", "gloo", "--timeout", "2", "--no-bandwidth",
                            env={dist.STALL_RANK: "1", dist.STALL_AT: "presence"})
     assert proc.returncode == 1
     assert "TR103 Rank 1 never arrived within 2 s" in proc.stdout
@@ -164,7 +175,7 @@ def test_a_rank_that_never_arrives_text_report():
 
 
 def test_a_rank_that_crashes_is_named_with_its_error():
-    proc, _ = _torchdoctor("dist", "--nproc", "2", "--timeout", "2", "--no-bandwidth", "-f", "json",
+    proc, _ = _torchdoctor("dist", "--nproc", "2", "--backend", "gloo", "--timeout", "2", "--no-bandwidth", "-f", "json",
                            env={dist.CRASH_RANK: "1"})
     assert proc.returncode == 1
     found = {f["code"]: f for f in json.loads(proc.stdout)["findings"]}
@@ -194,7 +205,7 @@ def test_under_torchrun_rank_0_prints_one_report():
         pytest.skip("torchrun not installed next to this python")
     env = {k: v for k, v in os.environ.items() if k not in (dist.STALL_RANK, dist.STALL_AT, dist.REPORT_FILE)}
     proc = subprocess.run(check=False, args=[torchrun, "--standalone", "--nproc_per_node", "2", "-m", "torchdoctor",
-                                             "dist", "--timeout", "10", "--no-bandwidth", "-f", "json"],
+                                             "dist", "--backend", "gloo", "--timeout", "10", "--no-bandwidth", "-f", "json"],
                           capture_output=True, text=True, env=env, timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]
     data = json.loads(proc.stdout)  # one document: the other rank printed nothing

@@ -268,7 +268,8 @@ def rank_main(opts: Options) -> tuple[int, Report | None]:
     if barrier_ok:
         device = torch.device(f"cuda:{torch.cuda.current_device()}") if backend == "nccl" else torch.device("cpu")
         results.update(check_collectives(torch, dist, rank, world, device))
-        if opts.bandwidth and all(r.get("ok") for r in results.values()):
+        # One rank has no peer: its collectives copy in place, and the "bandwidth" would be a memory copy's.
+        if opts.bandwidth and world > 1 and all(r.get("ok") for r in results.values()):
             try:
                 rep.bandwidth = measure_bandwidth(torch, dist, world, device, opts)
             except Exception as exc:
@@ -294,7 +295,7 @@ def rank_main(opts: Options) -> tuple[int, Report | None]:
         if late:
             rep.findings += C.missing_ranks(world, [r for r in range(world) if r not in late], "report", budget)
     rep.findings += C.collective_results(per_rank)
-    rep.findings += C.bandwidth(rep.bandwidth, world, backend)
+    rep.findings += C.bandwidth(rep.bandwidth, world, backend, requested=opts.bandwidth)
     _finish(dist)
     return (1 if rep.failed() else 0), rep
 

@@ -283,8 +283,13 @@ def crashed(exits: Mapping[int, int], tails: Mapping[int, str] | None = None) ->
                     related=("dataloader-worker-killed",) if any(c == -9 for c in bad.values()) else ())]
 
 
-def bandwidth(rows: list[Mapping[str, Any]], world_size: int, backend: str) -> list[Finding]:
+def bandwidth(rows: list[Mapping[str, Any]], world_size: int, backend: str, *, requested: bool = True) -> list[Finding]:
     """TR111: informational, the measured table (no thresholds on CPU/gloo: loopback TCP says nothing)."""
+    if requested and world_size == 1:
+        return [finding("TR111", Status.SKIP,
+                        "Bandwidth not measured: a single rank has no peer, so its collectives move no data between "
+                        "devices (the figures would be a local copy's).",
+                        fix=Fix("Measure between GPUs with two or more ranks", ("torchdoctor dist --nproc 2",)))]
     if not rows:
         return []
     best = max(rows, key=lambda r: r["busbw_gbps"])
