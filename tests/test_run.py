@@ -183,4 +183,4 @@ def test_without_a_kernel_line_the_assert_stays_generic_and_a_lone_rank_is_not_c
     assert "[cuda-device-side-assert" in text and "[embedding-index-out-of-range" not in text
     (tmp_path / "rank_1_101.json").unlink()
     alone = supervise.explain_failure(["torchrun", "rank_fails.py"], 1, "", no_kernel_line, str(tmp_path))
-    assert "collateral of" not in alone and "no knowledge entry matches this error" in alone
+    assert "collateral of" not in alone and "[gloo-peer-connection-closed" in alone

@@ -370,15 +370,15 @@ def explain_failure(argv: list[str], code: int, out_tail: str, err_tail: str, ru
             lines.append(f"torchdoctor run: {who} {role}: {error}\n")
             traceback_text = rec.get("traceback", "")
             note = rec.get("explanation")
-            if asserts and "device-side assert" in traceback_text:
+            if i > 0 and _PEER_GONE.search(error):
+                first_who = f"rank {first['rank']}" if first.get("rank") is not None else "the first process"
+                note = (f"A peer's exit broke this rank's connection: collateral of {first_who}'s failure above, "
+                        "not a second cause.\n")
+            elif asserts and "device-side assert" in traceback_text:
                 # The kernel's own assertion names the bad index; it reaches the log, not the traceback.
                 note = explanation_text("\n".join(asserts) + "\n" + traceback_text) or note
             elif note is None:
                 note = explanation_text(traceback_text)
-            if not note and i > 0 and _PEER_GONE.search(error):
-                first_who = f"rank {first['rank']}" if first.get("rank") is not None else "the first process"
-                note = (f"A peer's exit broke this rank's connection: collateral of {first_who}'s failure above, "
-                        "not a second cause.\n")
             lines.append(_indent(note) if note else "  no knowledge entry matches this error\n")
         if first.get("rank") is not None:
             lines.append("torchdoctor run: ranks that exited with SIGTERM after it were stopped by torchrun "
