@@ -57,7 +57,9 @@ And two verdicts raised rather than warned, just as much torch's own word:
   be run in NumPy 2.0.0", and torch's "Failed to initialize NumPy: _ARRAY_API not found" (TE104).
 * torch.utils.cpp_extension's "The detected CUDA version (12.1) mismatches the version that was
   used to compile PyTorch (11.8)": the toolkit (nvcc) an extension build found is another CUDA
-  major than torch's (torch before 1.11 raised on any difference).
+  major than torch's. Before pytorch#59665 (mid-2021) any difference raised, and with setuptools
+  < 49.4 a minor difference still raised until pytorch#97602 (2023): a minor mismatch in an old
+  report can be the failure too.
 * pip's "Could not find a version that satisfies the requirement torch==1.13.1+cu117 (from versions:
   2.0.0, ...)": no wheel of that torch for this Python and platform (not torch's words, but the
   installer's verdict on them).
