@@ -221,3 +221,18 @@ def test_nccl_ran_on_the_gpu():
     assert data["schema"] == "torchdoctor.dist/v1" and data["ok"] and data["backend"] == "nccl"
     (rank,) = data["ranks"]
     assert (rank["device"], rank["nccl"], rank["cuda"]) == ("cuda:0", "2.28.9", "13.0")
+
+
+def test_a_report_says_the_loaded_cuda_libraries_were_not_checked(tmp_path):
+    # collect_env lists pip's nvidia-* packages and a system cuDNN 9.14, but not which copy torch loaded
+    # (pip's 9.19, live): the conflict check cannot decide, and the closing line must count it.
+    path = tmp_path / "paste.txt"
+    path.write_text((MACHINE / "collect_env.txt").read_text())
+    findings = run_env_checks(cli_env.load_facts(path))
+    (libs,) = [f for f in findings if f.code == "TE204"]
+    assert libs.status.value == "skip" and libs.message.startswith("not checked: which CUDA libraries torch loads")
+    from torchdoctor.render.summary import closing_line
+
+    assert "TE204" in closing_line(findings)
+    live = {f.code: f for f in run_env_checks(Facts.from_json(LIVE["facts"]))}
+    assert live["TE204"].status.value == "ok"
