@@ -163,6 +163,7 @@ RECORDED_ERRORS = {
     "embedding_oob": "embedding-index-out-of-range",
     "fork_reinit": "cuda-fork-reinit",
     "half_float_mm": "dtype-mismatch",
+    "illegal_memory_access": "cuda-illegal-memory-access",  # a Triton kernel storing far out of bounds (capture3.sh)
     "index_oob": "cuda-device-side-assert",
     "invalid_ordinal": "invalid-device-ordinal",
     "multinomial_nan": "multinomial-invalid-probabilities",
@@ -214,6 +215,13 @@ def test_two_nccl_ranks_on_one_gpu_are_refused_with_the_fix():
 def test_the_whole_torchrun_log_is_explained_by_its_kernel_assertion():
     matches = torchdoctor.explain((MACHINE / "m2-torchrun-rank1-assert.txt").read_text())
     assert matches[0].id == "embedding-index-out-of-range"
+
+
+def test_two_nccl_ranks_on_one_gpu_under_torchrun_are_explained_as_such():
+    text = (MACHINE / "m3-torchrun-nccl-same-gpu.txt").read_text()
+    assert "Duplicate GPU detected : rank 0 and rank 1 both on CUDA device 60" in text
+    matches = torchdoctor.explain(text)
+    assert [m.id for m in matches[:2]] == ["nccl-duplicate-gpu", "nccl-error"]
 
 
 def test_nccl_ran_on_the_gpu():
