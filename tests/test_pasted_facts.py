@@ -1855,3 +1855,57 @@ def test_a_missing_cuda_library_or_torchs_own_symbol_error_is_not_te204(tmp_path
     assert found["TE101"].status is Status.ERROR and found["TE204"].status is not Status.ERROR
     missing = "OSError: libcudnn_cnn_infer.so.8: cannot open shared object file: No such file or directory\n"
     assert not any(s.kind == "cuda-lib-symbol" for s in torch_warnings.interpret(torch_warnings.find(missing)))
+
+
+# pytorch#88852 (dev): a REPL printing torchvision's version beside a nightly torch's.
+FAMILY_REPL = """>>> torchvision.__version__
+'{vision}'
+>>> torch.__version__
+'{torch}'
+"""
+
+
+def test_printed_torchvision_version_beside_a_nightly_torch_decides_te103(tmp_path):
+    found = findings("pytorch88852-jgoo9410-repl-torchvision0140-torch1140dev-nightly.txt")
+    assert found["TE103"].status is Status.ERROR and "torchvision 0.14.0" in found["TE103"].message
+    facts = load_text('python -c "import torch, torchaudio; print(torch.__version__, torchaudio.__version__)"\n'
+                      "2.1.0+cu121 2.0.2+cu118\n", tmp_path)
+    assert [(d.name, d.version) for d in facts.packages.distributions] == [("torch", "2.1.0+cu121"), ("torchaudio", "2.0.2+cu118")]
+    assert facts.packages.distributions_partial is True
+
+
+@pytest.mark.parametrize("vision,torch", [("0.15.0.dev20221110", "1.14.0.dev20221110"), ("0.14.0", "1.13.0")])
+def test_printed_family_versions_that_pair_are_quiet(vision, torch, tmp_path):
+    facts = load_text(FAMILY_REPL.format(vision=vision, torch=torch), tmp_path)
+    assert {d.name: d.version for d in facts.packages.distributions} == {"torch": torch, "torchvision": vision}
+    assert {f.code: f for f in run_env_checks(facts)}["TE103"].status is Status.OK
+
+
+# pytorch#29544 (dev): torch's own library lacking a c10 symbol - two torch builds' files mixed (TE102).
+def test_torchs_library_lacking_a_symbol_of_torchs_own_cxx_decides_te102():
+    found = findings("pytorch29544-jinfagang-traceback-libtorch-python-undefined-symbol-nightly.txt")
+    assert found["TE102"].status is Status.ERROR and "two torch builds" in found["TE102"].message
+    assert found["TE101"].status is Status.ERROR and "two torch versions are mixed" in found["TE101"].message
+
+
+@pytest.mark.parametrize("error", [
+    # A system libtorch shadowing the wheel's (crnn.pytorch#222), below import torch's frame.
+    '  File "/home/me/.venv/lib/python3.8/site-packages/torch/__init__.py", line 197, in <module>\n'
+    "    from torch._C import *  # noqa: F403\n"
+    "ImportError: /usr/lib/libtorch_cpu.so: undefined symbol: _ZNK3c1010TensorImpl35compute_channels_last_contiguous_2dEv",
+    "ImportError: dlopen(/Users/me/venv/lib/python3.9/site-packages/torch/_C.cpython-39-darwin.so, 2): "
+    "Symbol not found: __ZN3c1010Dispatcher8singletonEv",
+])
+def test_a_libtorch_or_macos_refusal_of_torchs_own_symbol_is_te102(error, tmp_path):
+    assert checked(error + "\n", tmp_path)["TE102"].status is Status.ERROR
+
+
+@pytest.mark.parametrize("error", [
+    # A CUDA library's symbol: the toolkit's or NCCL's version, not a second torch.
+    "ImportError: /venv/lib/python3.10/site-packages/torch/lib/libtorch_cuda.so: undefined symbol: ncclCommRegister",
+    # torchvision's own library built for another torch: TE103's, not torch's files mixed.
+    "ImportError: /venv/lib/python3.10/site-packages/torchvision/_C.so: undefined symbol: _ZN3c106detail19maybe_wrap_dim_slowEllb",
+    "OSError: /venv/lib/python3.10/site-packages/torchaudio/lib/libtorchaudio.so: undefined symbol: _ZN3c104impl3cow11cow_deleterEPv",
+])
+def test_other_undefined_symbols_are_no_second_torch(error, tmp_path):
+    assert checked(error + "\n", tmp_path)["TE102"].status is not Status.ERROR

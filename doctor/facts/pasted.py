@@ -116,7 +116,7 @@ _CONDA_FAILED = re.compile(r"PackagesNotFoundError|UnsatisfiableError|ResolvePac
 _CONDA_TORCH_REQUEST = re.compile(r"(?<![\w-])pytorch==?(?P<version>\d+\.\d+\.\d+)(?![\w.*])")
 _CONDA_REQUEST = re.compile(r"(?<![\w-])(?P<name>cudatoolkit|pytorch-cuda)\s*=\s*(?P<version>\d+(?:\.\d+)*)")
 _CONDA_SPEC_LINE = re.compile(r"^-\s+(?P<name>cudatoolkit|pytorch-cuda)\s*=\s*(?P<version>\d+(?:\.\d+)*)\s*$")
-_PRINTED = re.compile(r"torch\.__version__|torch\.version\.cuda|torch\.cuda\.is_available\(\)"
+_PRINTED = re.compile(r"torch(?:vision|audio)?\.__version__|torch\.version\.cuda|torch\.cuda\.is_available\(\)"
                       r"|torch\.cuda\.get_device_name\(\s*\d*\s*\)|torch\.cuda\.get_device_capability\(\s*\d*\s*\)"
                       r"|torch\.cuda\.get_arch_list\(\)")
 # A REPL's ">>> " is gone by now (_lines drops quote marks): an input line is the bare expression.
@@ -132,16 +132,20 @@ _VALUE = {
     "torch.cuda.get_device_capability()": re.compile(r"^\((\d{1,2}),\s*(\d)\)$"),
     "torch.cuda.get_arch_list()": re.compile(r"^\[((?:\s*'(?:sm|compute)_\d{2,3}[a-z]?'\s*,?)+)\]$"),
 }
+# torchvision's and torchaudio's versions print as torch's do ("0.14.0", "0.15.0.dev20221110+cu117").
+_VALUE["torchvision.__version__"] = _VALUE["torchaudio.__version__"] = _VALUE["torch.__version__"]
 _PRINTED_KEY = {"torch.__version__": "version", "torch.version.cuda": "cuda", "torch.cuda.is_available()": "cuda_available",
                 "torch.cuda.get_device_name()": "gpu_name", "torch.cuda.get_device_capability()": "gpu_cc",
-                "torch.cuda.get_arch_list()": "arch_list"}
+                "torch.cuda.get_arch_list()": "arch_list", "torchvision.__version__": "torchvision",
+                "torchaudio.__version__": "torchaudio"}
 
 
 # What print(torch.cuda.get_device_properties(0)) shows, wherever it is pasted: torch's own repr.
 _DEVICE_PROPERTIES = re.compile(r"_CudaDeviceProperties\(name='(?P<name>[^'\n]{1,80})',\s*major=(?P<major>\d{1,2}),"
                                 r"\s*minor=(?P<minor>\d)\b")
 # Values that never hold a space, so that print(a, b, c) shows them on one line: "2.0.1+cu117 11.7 True".
-_ONE_WORD_VALUES = ("torch.__version__", "torch.version.cuda", "torch.cuda.is_available()")
+_ONE_WORD_VALUES = ("torch.__version__", "torch.version.cuda", "torch.cuda.is_available()", "torchvision.__version__",
+                    "torchaudio.__version__")
 
 
 def _values_on_one_line(exprs: list[str], line: str) -> list[Any]:
@@ -724,6 +728,7 @@ def python_prints(lines: list[str]) -> dict[str, Any] | None:
     torch.cuda.is_available() pasted below the command that printed them."""
     torch: dict[str, Any] = {}
     gpu: dict[str, Any] = {}
+    family: dict[str, str] = {}  # torchvision.__version__ / torchaudio.__version__ printed beside torch's
     for i, line in enumerate(lines):
         line, i = _command_line(lines, i)
         exprs = _PRINTED.findall(line)
@@ -753,8 +758,11 @@ def python_prints(lines: list[str]) -> dict[str, Any] | None:
             if key == "version" and torch.get("version", value) != value:
                 # Another torch printed later ("before: 2.2.0+cu121 ... after installing the
                 # requirements: 2.3.0+cpu"): what was printed last is the install the paste is about.
-                torch, gpu = {}, {}
-            if key in ("gpu_name", "gpu_cc"):
+                torch, gpu, family = {}, {}, {}
+            if key in ("torchvision", "torchaudio"):
+                if isinstance(value, str):
+                    family.setdefault(key, value)
+            elif key in ("gpu_name", "gpu_cc"):
                 gpu.setdefault(key, value)
             elif key == "arch_list":
                 torch.setdefault(key, re.findall(r"(?:sm|compute)_\d+[a-z]?", value))
@@ -779,7 +787,11 @@ def python_prints(lines: list[str]) -> dict[str, Any] | None:
         cuda = _cuda_from_tag(torch["version"])
         if cuda is not False:
             torch["cuda"] = cuda
-    return {"torch": torch, **({"nvidia": nvidia} if nvidia else {})}
+    # The versions printed are what the paste chose to show, a partial package list beside this torch.
+    packages = {"distributions": [{"name": name, "version": version, "location": "printed values"}
+                                  for name, version in (("torch", torch["version"]), *family.items())],
+                "distributions_partial": True} if family else None
+    return {"torch": torch, **({"nvidia": nvidia} if nvidia else {}), **({"packages": packages} if packages else {})}
 
 
 def _add_distributions(facts: dict[str, Any], rows: list[dict[str, Any]]) -> None:
@@ -1337,6 +1349,9 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
             if kind not in kinds:
                 kinds.append(kind)
             _fill(facts, section, values)
+    if printed and printed.get("packages"):
+        partial = True
+        _add_distributions(facts, printed["packages"]["distributions"])
 
     # Other projects' start-up and failure lines: machine output, so before a hand-written list.
     for kind, sections in (("xFormers load warning", app_reports.xformers_warning("\n".join(lines))),
