@@ -1909,3 +1909,27 @@ def test_a_libtorch_or_macos_refusal_of_torchs_own_symbol_is_te102(error, tmp_pa
 ])
 def test_other_undefined_symbols_are_no_second_torch(error, tmp_path):
     assert checked(error + "\n", tmp_path)["TE102"].status is not Status.ERROR
+
+
+# sys.version as a REPL shows it (pytorch#88852's transcript), and conda-forge's banner: "| packaged by ... |".
+SYS_VERSION_REPL = """>>> torch.__version__
+'2.1.0+cu121'
+>>> sys.version
+'{python} | packaged by conda-forge | (main, Aug 22 2022, 20:38:29) [GCC 10.4.0]'
+"""
+
+
+def test_a_printed_sys_version_gives_the_python_that_te105_judges(tmp_path):
+    facts = load_text(SYS_VERSION_REPL.format(python="3.12.1"), tmp_path)
+    assert facts.python.version == "3.12.1"
+    te105 = {f.code: f for f in run_env_checks(facts)}["TE105"]
+    assert te105.status is Status.WARNING and "3.12.1" in te105.message
+    banner = "Python 3.10.6 | packaged by conda-forge | (main, Aug 22 2022, 20:38:29) [MSC v.1929 64 bit (AMD64)] on win32\n"
+    facts = load_text(banner, tmp_path)
+    assert facts.python.version == "3.10.6" and facts.python.system == "Windows"
+
+
+def test_a_printed_sys_version_torch_supports_is_quiet(tmp_path):
+    facts = load_text(SYS_VERSION_REPL.format(python="3.10.6"), tmp_path)
+    assert facts.python.version == "3.10.6"
+    assert {f.code: f for f in run_env_checks(facts)}["TE105"].status is Status.OK
