@@ -754,7 +754,7 @@ def test_the_dev_split_figures_hold():
     dev = bench.figures(bench.evaluate(REPORTS), "dev")
     ratio = {key: done / total for key, (done, total) in dev.items()}
     assert ratio["read"] == 1.0 and ratio["healthy clean"] == 1.0
-    assert ratio["problem found"] >= 0.85, dev
+    assert ratio["problem found"] >= 156 / 174, dev  # what bench/env_reports.py printed after batch 8's dev work
 
 
 WINDOWS_REPORT = """Collecting environment information...
@@ -1933,3 +1933,23 @@ def test_a_printed_sys_version_torch_supports_is_quiet(tmp_path):
     facts = load_text(SYS_VERSION_REPL.format(python="3.10.6"), tmp_path)
     assert facts.python.version == "3.10.6"
     assert {f.code: f for f in run_env_checks(facts)}["TE105"].status is Status.OK
+
+
+# torchvision's own hedge when its ops do not load (pytorch#88852's error line), alone or beside paired versions.
+OPS_UNLOADED = ("RuntimeError: Couldn't load custom C++ ops. This can happen if your PyTorch and torchvision versions are "
+                "incompatible, or if you had errors while compiling torchvision from source. For further information on "
+                "the compatible versions, check https://github.com/pytorch/vision#installation for the compatibility matrix.\n")
+
+
+def test_torchvisions_ops_not_loading_is_a_te103_warning(tmp_path):
+    te103 = checked(OPS_UNLOADED, tmp_path)["TE103"]
+    assert te103.status is Status.WARNING and "did not load" in te103.message
+    te103 = checked(FAMILY_REPL.format(vision="0.14.0", torch="1.13.0") + OPS_UNLOADED, tmp_path)["TE103"]
+    assert te103.status is Status.WARNING and "torchvision==0.14" in te103.fix.commands[0]
+    # Where the versions already show the mismatch, that error stands.
+    assert findings("pytorch88852-jgoo9410-repl-torchvision0140-torch1140dev-nightly.txt")["TE103"].status is Status.ERROR
+
+
+def test_torchvisions_compatibility_advice_without_the_failure_is_quiet(tmp_path):
+    advice = "Please check your PyTorch version with torch.__version__ and your torchvision version with torchvision.__version__\n"
+    assert checked(FAMILY_REPL.format(vision="0.14.0", torch="1.13.0") + advice, tmp_path)["TE103"].status is Status.OK
