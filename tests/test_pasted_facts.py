@@ -1953,3 +1953,22 @@ def test_torchvisions_ops_not_loading_is_a_te103_warning(tmp_path):
 def test_torchvisions_compatibility_advice_without_the_failure_is_quiet(tmp_path):
     advice = "Please check your PyTorch version with torch.__version__ and your torchvision version with torchvision.__version__\n"
     assert checked(FAMILY_REPL.format(vision="0.14.0", torch="1.13.0") + advice, tmp_path)["TE103"].status is Status.OK
+
+
+# Chinese issue forms: keys in Chinese ("Python\u7248\u672c\uff1a", mobileagent#60) or in both languages
+# ("Python \u7248\u672c / Python version:", Langchain-Chatchat#2420), and "\u7cfb\u7edf\uff1awin10" (BallonsTranslator#892).
+CJK_FORM = "\u663e\u5361\uff1aNVIDIA GeForce RTX 3090\ntorch\u7248\u672c\uff1a{torch}\n\u64cd\u4f5c\u7cfb\u7edf\uff1awin10 64\u4f4d\n"
+
+
+def test_a_chinese_forms_keys_are_read_and_decide_te203(tmp_path):
+    facts = load_text(CJK_FORM.format(torch="2.1.0+cpu"), tmp_path)
+    assert facts.torch.version == "2.1.0+cpu" and facts.python.system == "Windows"
+    assert [g.name for g in facts.nvidia.gpus] == ["NVIDIA GeForce RTX 3090"]
+    assert {f.code: f for f in run_env_checks(facts)}["TE203"].status is Status.ERROR
+    assert load("mobileagent60-shenyugub-nvsmi-line-475-cuda114-python31011-not-compiled-cuda.txt").python.version == "3.10.11"
+    assert load("chatchat2420-phpdancer-error-then-env-template-centos-cuda116-driver11060.txt").python.version == "3.10.12"
+
+
+def test_the_same_chinese_form_with_a_cuda_build_is_quiet(tmp_path):
+    facts = load_text(CJK_FORM.format(torch="2.1.0+cu121"), tmp_path)
+    assert {f.code: f for f in run_env_checks(facts)}["TE203"].status is Status.OK

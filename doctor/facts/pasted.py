@@ -172,7 +172,11 @@ def _printed_expr(expr: str) -> str:
     return re.sub(r"\(\s*\d*\s*\)$", "()", expr)
 # An issue template's environment list: "- **GPU:** NVIDIA GeForce RTX 4060", "PyTorch Version (e.g., 1.0): 1.3",
 # "- **CUDA Version**: 12.8 (Driver 570.181)", and bare lines ("NVIDIA GeForce RTX 3080", "NVIDIA Driver 591.74").
-_ITEM = re.compile(r"^(?:[-*+\u2022]\s*)?([A-Za-z][\w ./?'-]{0,40}?)\s*(?:\([^)]*\))?\s*[:\uff1a]\s*(\S.*)$")
+_ITEM = re.compile(r"^(?:[-*+\u2022]\s*)?([A-Za-z\u4e00-\u9fff][\w ./?'-]{0,60}?)\s*(?:\([^)]*\))?\s*[:\uff1a]\s*(\S.*)$")
+# Chinese issue forms write the keys in Chinese, or in both ("Python\u7248\u672c\uff1a3.10.11", "Python \u7248\u672c / Python
+# version: 3.10.12", "\u663e\u5361\uff1aRTX 3090"): their words, as the English keys below spell them.
+_CJK_KEY_WORDS = {"\u64cd\u4f5c\u7cfb\u7edf": " operating system ", "\u7cfb\u7edf": " system ", "\u663e\u5361\u578b\u53f7": " gpu model ",
+                  "\u663e\u5361": " graphics card ", "\u9a71\u52a8": " driver ", "\u7248\u672c": " version ", "\u578b\u53f7": " model "}
 _ITEM_KEYS = {
     "torch": {"pytorch version", "pytorch", "torch version", "torch", "pytorch/torch version"},
     "gpu": {"gpu", "gpus", "gpu model", "gpu models", "gpu models and configuration", "gpu type", "graphics card",
@@ -835,6 +839,19 @@ def _bullet_item(line: str) -> tuple[str | None, str]:
     return None, ""
 
 
+def _item_kind(key: str) -> str | None:
+    """Which fact an environment list's key names ("torch version" -> "torch"), its Chinese words read as
+    the English ones; in a bilingual key ("python \u7248\u672c / python version") either half."""
+    for word, english in _CJK_KEY_WORDS.items():
+        key = key.replace(word, english)
+    for part in (key, *key.split(" / ")):
+        part = " ".join(part.split())
+        kind = next((k for k, names in _ITEM_KEYS.items() if part in names), None)
+        if kind:
+            return kind
+    return None
+
+
 def _model_number_name(name: str) -> str | None:
     """A GeForce card written as its model number alone ("3090", "GPU3090", "1080 Ti"), as the name
     the GPU table knows it by (RTX for 20xx and later, GTX before); None when it is not one."""
@@ -899,7 +916,7 @@ def env_list(lines: list[str]) -> dict[str, Any] | None:
             key, value = _bullet_item(line)
             if key is None:
                 continue
-        kind = next((k for k, names in _ITEM_KEYS.items() if key in names), None)
+        kind = _item_kind(key)
         if kind == "available":
             said = value.lower()
             if said in ("true", "yes", "false", "no"):
@@ -938,7 +955,7 @@ def env_list(lines: list[str]) -> dict[str, Any] | None:
         elif kind == "os":
             low = value.lower()
             # ComfyUI prints os.name / sys.platform: "nt", "win32", "posix", "linux", "darwin".
-            system = ("Windows" if "windows" in low or low in ("nt", "win32") else "Darwin" if re.search(r"mac ?os|darwin", low)
+            system = ("Windows" if "windows" in low or low in ("nt", "win32") or re.match(r"win\s?(?:7|8|10|11)\b", low) else "Darwin" if re.search(r"mac ?os|darwin", low)
                       else "Linux" if re.search(r"linux|ubuntu|debian|centos|fedora|rhel|red hat|arch", low) else None)
             if system:
                 python.setdefault("system", system)
