@@ -1972,3 +1972,20 @@ def test_a_chinese_forms_keys_are_read_and_decide_te203(tmp_path):
 def test_the_same_chinese_form_with_a_cuda_build_is_quiet(tmp_path):
     facts = load_text(CJK_FORM.format(torch="2.1.0+cu121"), tmp_path)
     assert {f.code: f for f in run_env_checks(facts)}["TE203"].status is Status.OK
+
+
+# ComfyUI#9650 (dev): a GTX 1080 Ti with torch 2.8.0+cu128 on Windows, whose arch list the tables lack.
+PASCAL_FORM = "### Other\n\n- NVIDIA GeForce {gpu}\n- Windows 10\n- {torch}\n"
+
+
+def test_a_gpu_below_pytorchs_oldest_architecture_for_the_build_decides_te202():
+    te202 = findings("comfyui9650-robotcyclopsgirl-form-list-gtx1080ti-win10-torch280cu128.txt")["TE202"]
+    assert te202.status is Status.ERROR and "below compute capability 7.0" in te202.message
+    assert "cu126" in te202.fix.commands[0]
+
+
+@pytest.mark.parametrize("gpu,torch", [("GTX 1080 Ti", "2.8.0+cu126"), ("RTX 3080", "2.8.0+cu128"),
+                                       ("GTX 1080 Ti", "2.7.1+cu128")])
+def test_a_gpu_the_policy_does_not_rule_out_is_not_an_error(gpu, torch, tmp_path):
+    # cu126 kept Maxwell and Pascal; the RTX 3080 is above the floor; 2.7 predates the recorded policy.
+    assert checked(PASCAL_FORM.format(gpu=gpu, torch=torch), tmp_path)["TE202"].status is not Status.ERROR
