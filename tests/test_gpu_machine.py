@@ -105,6 +105,36 @@ def test_a_gpu_held_by_another_process_is_named_live_but_not_judged_from_a_paste
     assert orphans.status.value == "skip" and "(20998 MiB) are alive is unknown" in orphans.message
 
 
+H100 = json.loads((MACHINE / "h100-env.json").read_text())  # the other lent kind, capture_h100.sh
+
+
+def test_the_h100_passes_every_check_too():
+    findings = run_env_checks(Facts.from_json(H100["facts"]))
+    assert {f.status.value for f in findings} == {"ok"}, [(f.code, f.message) for f in findings if f.status.value != "ok"]
+    (gpu,) = H100["facts"]["nvidia"]["gpus"]
+    assert (gpu["name"], gpu["compute_capability"], gpu["memory_total_mib"]) == ("NVIDIA H100 80GB HBM3", "9.0", 81559)
+
+
+@pytest.mark.parametrize("names", [("h100-collect_env.txt", "h100-nvidia-smi.txt"), ("h100-nvidia-smi-q.txt",)], ids="+".join)
+def test_every_fact_read_from_the_h100_pastes_is_the_live_one(names, tmp_path):
+    live = dict(leaves(H100["facts"]))
+    read = dict(leaves(pasted(*names, tmp_path=tmp_path)))
+    compared = 0
+    for path, value in read.items():
+        if path.startswith("meta.") or path == "packages.distributions" or path.rsplit(".", 1)[-1] in CHANGES_BY_THE_SECOND:
+            continue
+        assert path in live and live[path] == value, (path, value, live.get(path, "<not collected live>"))
+        compared += 1
+    assert compared >= 10
+
+
+def test_the_h100_ran_nccl_and_a_model_step():
+    dist = json.loads((MACHINE / "h100-dist-nproc1.json").read_text())
+    assert dist["ok"] and dist["backend"] == "nccl" and dist["ranks"][0]["gpu_name"] == "NVIDIA H100 80GB HBM3"
+    model = json.loads((MACHINE / "h100-model-healthy.json").read_text())
+    assert model["summary"]["error"] == 0 and model["summary"]["ok"] == 10
+
+
 def test_the_full_nvidia_smi_query_log_gives_every_health_signal(tmp_path):
     (gpu,) = pasted("nvidia-smi-q.txt", tmp_path=tmp_path)["nvidia"]["gpus"]
     (live,) = LIVE["facts"]["nvidia"]["gpus"]
