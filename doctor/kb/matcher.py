@@ -581,16 +581,9 @@ def _match_all(parsed: Parsed, kb: KnowledgeBase) -> list[Match]:
         if not hits:
             silent.append(head)
             continue
-        hits.sort(key=lambda h: (-h.strength, -h.line))
-        best = hits[0]
-        agreeing = len({(h.scope, h.text) for h in hits[1:] if h.strength >= CONFIDENT * 0.8})
-        confidence = min(0.99, best.strength + AGREEMENT_BONUS * min(agreeing, 3))
-        if best.strength < CONFIDENT:
-            # Weak hits that agree stay weak: three prose mentions at 0.45 are not an answer.
-            confidence = min(confidence, CONFIDENT - 0.01)
-        if foreign and not _DRIVER_LEVEL.search(best.text):
-            confidence *= FOREIGN_WEIGHT
-        scored.append((head, hits, confidence))
+        scored.append((head, hits, _confidence(hits, foreign)))
+    if not any(c >= CONFIDENT for _, _, c in scored):
+        scored = _with_hyphen_hits(parsed, kb, scored, foreign)
     if not any(c >= CONFIDENT for _, _, c in scored):
         # Nothing matched as written: a message whose variable parts were written otherwise is
         # read from its fixed words, and only then (it never outranks a message matched whole).
@@ -621,6 +614,74 @@ def _match_all(parsed: Parsed, kb: KnowledgeBase) -> list[Match]:
         matches.append(Match(head.id, head.title, confidence, captures, evidence, kb.entry(head.id)))
     matches.sort(key=lambda m: (-m.confidence, -m.evidence[0].line, m.id))
     return matches
+
+
+def _confidence(hits: list[Hit], foreign: bool) -> float:
+    """An entry's confidence from its hits (sorted here, strongest first): the best one, nudged up
+    for each further line that agrees."""
+    hits.sort(key=lambda h: (-h.strength, -h.line))
+    best = hits[0]
+    agreeing = len({(h.scope, h.text) for h in hits[1:] if h.strength >= CONFIDENT * 0.8})
+    confidence = min(0.99, best.strength + AGREEMENT_BONUS * min(agreeing, 3))
+    if best.strength < CONFIDENT:
+        # Weak hits that agree stay weak: three prose mentions at 0.45 are not an answer.
+        confidence = min(confidence, CONFIDENT - 0.01)
+    if foreign and not _DRIVER_LEVEL.search(best.text):
+        confidence *= FOREIGN_WEIGHT
+    return confidence
+
+
+# Two words joined by a hyphen where the message has a space: prose and titles write "a CUDA
+# out-of-memory error", "Only one-element tensors can be converted ...", "non-contiguous input".
+_HYPHEN_JOIN = re.compile(r"(?<=[A-Za-z])-(?=[A-Za-z])")
+HYPHEN_CHARS = 256 << 10  # of the newest such lines: a long log must not be read twice over
+
+
+def _with_hyphen_hits(parsed: Parsed, kb: KnowledgeBase, scored: list[tuple[Head, list[Hit], float]],
+                      foreign: bool) -> list[tuple[Head, list[Hit], float]]:
+    """When nothing matched as written: the lines whose words a hyphen joins, read with a space
+    there, matched by every pattern of the line scopes (an exception pattern there counts as in any
+    plain line). Only a match that needs the space counts (with a neutral mark in the hyphen's place
+    there is none): a name written with hyphens ("torch-scatter", "nvidia-cudnn-cu12") is not two
+    words, and a pattern that stops at its hyphen must not read it as a space. A hyphen is a
+    spelling, not another message, so the hit keeps its strength; it only ever adds an entry or
+    raises one that matched more weakly."""
+    lines: list[tuple[int, str]] = []
+    written: dict[int, tuple[str, str]] = {}  # line -> (as written, with a neutral mark for each hyphen)
+    size = 0
+    for line_no, text in reversed(parsed.lines):
+        if "-" in text and _HYPHEN_JOIN.search(text):
+            read = _HYPHEN_JOIN.sub(" ", text)
+            lines.append((line_no, read))
+            written[line_no] = (text, _HYPHEN_JOIN.sub("\u2010", text))
+            size += len(text) + 1
+            if size >= HYPHEN_CHARS:
+                break
+    if not lines:
+        return scored
+    lines.reverse()
+    empty = _Haystack([])
+    haystack = _Haystack(lines)
+    stacks = {"exception": empty, "line": haystack, "log": empty, "frame": empty}
+    out = {h.id: (h, hits, c) for h, hits, c in scored}
+    for head in kb.heads.values():
+        hits: list[Hit] = []
+        for pattern, lits in zip(head.patterns, head.literals):
+            if pattern.scope not in ("exception", "line") or not haystack.contains_all(lits, pattern.ignore_case):
+                continue
+            rx = _compile(pattern, multiline=True)
+            for hit in _hits_for(head._replace(patterns=(pattern,), literals=(lits,)), parsed, stacks):
+                if hit.scope != "line" or hit.line not in written:
+                    continue
+                text, neutral = written[hit.line]
+                if not rx.search(neutral):
+                    hits.append(hit._replace(text=text[:300]))  # the line as the user wrote it
+        if not hits:
+            continue
+        confidence = _confidence(hits, foreign)
+        if head.id not in out or out[head.id][2] < confidence:
+            out[head.id] = (head, hits + (out[head.id][1] if head.id in out else []), confidence)
+    return list(out.values())
 
 
 def explain(source: Any, kb: KnowledgeBase | None = None, *, include_weak: bool = False) -> list[Match]:
