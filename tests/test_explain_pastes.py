@@ -744,3 +744,30 @@ def test_a_message_matched_as_written_is_not_read_again_with_hyphens():
     matches = explain(text)
     assert matches[0].id == "cuda-out-of-memory"
     assert "-" not in matches[0].evidence[0].text
+
+
+# ------------------------------------------------------------------ a quoted head, then prose
+
+POST = "在训练的时候遇到了下面的报错:\n\n{}\n\n这个错误通常是因为张量的形状不对,下面说说怎么解决。\n"
+
+
+@pytest.mark.parametrize("quote,expected", [
+    ("RuntimeError: mat1 and mat2 shapes cannot be", "shape-mismatch-matmul"),
+    ("RuntimeError: one of the variables needed for gradient computation has been", "inplace-modified-for-grad"),
+    ("RuntimeError: Sizes of tensors must match except in", "cat-size-mismatch"),
+])
+def test_a_message_quoted_short_before_the_posts_prose_is_read_as_cut(quote, expected):
+    matches = explain(POST.format(quote))
+    assert matches and matches[0].id == expected
+
+
+@pytest.mark.parametrize("quote", [
+    # A whole message of no entry, quoted the same way: nothing to read as cut.
+    "ValueError: too many values to unpack (expected 2)",
+    # A head several entries share names none of them.
+    "RuntimeError: Error(s) in loading state_dict for",
+    # A line that stops mid-word with more text after it was not cut there by the quote.
+    "RuntimeError: mat1 and mat2 shapes cannot be multip",
+])
+def test_a_whole_or_shared_quoted_message_before_prose_is_not_read_as_cut(quote):
+    assert explain(POST.format(quote)) == []

@@ -394,9 +394,10 @@ def _first_cjk(text: str) -> int:
     return -1
 
 
-def _cut_message(parsed: Parsed) -> tuple[str, str | None, int] | None:
+def _cut_message(parsed: Parsed) -> tuple[str, str | None, int, bool] | None:
     """The text's last line, when it ends with an exception's message or is a bare message, as
-    (message, exception type or None, line): where a title, or a paste that stopped short, cut it."""
+    (message, exception type or None, line, quoted): where a title, or a paste that stopped short,
+    cut it. `quoted`: the final message on a line of its own with the post's prose after it."""
     if not parsed.lines:
         return None
     last_no, last = parsed.lines[-1]
@@ -406,14 +407,21 @@ def _cut_message(parsed: Parsed) -> tuple[str, str | None, int] | None:
         # "TypeError: cannot assign 'torch.cuda.FloatTensor' as parameter的报错信息" cut it there.
         cjk = _first_cjk(final.text)
         if cjk >= CUT_MIN_CHARS and final.text[:cjk].isascii():
-            return final.text[:cjk].rstrip(), final.type, final.line_no
+            return final.text[:cjk].rstrip(), final.type, final.line_no, False
     if not last.strip():
         return None
     if final is not None and final.text.splitlines()[-1].strip() == last.strip():
-        return _squeeze(final.text) if "\n" in final.text else final.text, final.type, final.line_no
+        return _squeeze(final.text) if "\n" in final.text else final.text, final.type, final.line_no, False
+    if final is not None and final.text and "\n" not in final.text.strip():
+        # A post quotes the message's head on a line of its own and goes on in prose: the quote may
+        # stop where the message goes on ("RuntimeError: Expected floating point type for target",
+        # then the explanation). Read as cut at its line's end, if that is a word's end (a person
+        # stops a quote after a word; a line cut mid-word with more text after it was not cut
+        # there). A whole message ends outside every pattern's fixed words and reads as nothing.
+        return final.text.strip(), final.type, final.line_no, True
     if parsed.exceptions:
         return None  # the last line is not the exception's: the text was not cut inside it
-    return last.strip(), None, last_no
+    return last.strip(), None, last_no, False
 
 
 def _cut_inside(groups: Any, text: str) -> float:
@@ -444,6 +452,25 @@ def _cut_inside(groups: Any, text: str) -> float:
     return 0
 
 
+_LAST_WORD = re.compile(r"(\w+)\W*$")
+
+
+def _ends_on_a_word_of(groups: Any, text: str) -> bool:
+    """Whether the text's last word is a whole word of the pattern's fixed words ("... for target"
+    in "... for target with class probabilities"), not the start of one ("... assert trig")."""
+    m = _LAST_WORD.search(text)
+    if m is None:
+        return False
+    word = m.group(1)
+    for group in groups:
+        for lit in group:
+            for found in re.finditer(re.escape(word), lit):
+                a, b = found.start(), found.end()
+                if (a == 0 or not lit[a - 1].isalnum()) and (b == len(lit) or not (lit[b].isalnum() or lit[b] == "_")):
+                    return True
+    return False
+
+
 def _cut_word(tail: str, word: str, need: int) -> int:
     """The length of the longest end of `tail` that begins `word`, if it is `need` long at least."""
     if len(tail) < need or len(word) < need or tail[-need:] not in word:
@@ -469,7 +496,7 @@ def _with_cut_hits(parsed: Parsed, kb: KnowledgeBase, scored: list[tuple[Head, l
     cut = _cut_message(parsed)
     if cut is None:
         return scored
-    text, kind, line_no = cut
+    text, kind, line_no, quoted = cut
     found: dict[str, tuple[Head, float]] = {}
     cached = _CUT_PATTERNS.get(id(kb.heads))
     if cached is None or cached[0] is not kb.heads:  # (the entry keeps its heads alive: no reused id)
@@ -489,7 +516,7 @@ def _with_cut_hits(parsed: Parsed, kb: KnowledgeBase, scored: list[tuple[Head, l
             continue
         if pattern.exception_type and not (kind and re.search(pattern.exception_type, kind)):
             continue
-        if _cut_inside(lits, text) >= CUT_MIN_CHARS:
+        if _cut_inside(lits, text) >= CUT_MIN_CHARS and (not quoted or _ends_on_a_word_of(lits, text)):
             strength = TEMPLATE_WEIGHT * pattern.weight
             if head.id not in found or found[head.id][1] < strength:
                 found[head.id] = (head, strength)
