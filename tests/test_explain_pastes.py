@@ -706,3 +706,68 @@ def test_the_cast_message_from_inside_bce_is_the_loss_target():
     assert [m.id for m in explain(BCE_WITH_INTEGER_LABELS)][:2] == ["loss-target-format", "inplace-result-type-cast"]
     assert [m.id for m in explain(INPLACE_CLAMP)][0] == "inplace-result-type-cast"
     assert "loss-target-format" not in [m.id for m in explain(INPLACE_CLAMP)]
+
+
+# ------------------------------------------------------------------ words a hyphen joins
+
+@pytest.mark.parametrize("text,expected", [
+    # A blog's title, the message with its words hyphenated and re-cased.
+    ("Only one-element tensors can be converted to Python scalars\n\n"
+     "Tensors can only be converted to Python scalars if they have a single element.",
+     "tensor-item-multiple-elements"),
+    # Prose that names the failure in its hyphenated spelling.
+    ("When fine-tuning a 7B model on my 24 GB card, PyTorch throws the dreaded CUDA out-of-memory error.",
+     "cuda-out-of-memory"),
+])
+def test_a_message_whose_words_a_hyphen_joins_is_recognised(text, expected):
+    matches = explain(text)
+    assert matches and matches[0].id == expected
+    # The evidence is the line as the user wrote it.
+    assert "-" in matches[0].evidence[0].text
+
+
+@pytest.mark.parametrize("text", [
+    # Hyphenated words, but not the message: one-element tensors converting fine is no failure.
+    "Converting one-element tensors to Python scalars with .item() is cheap and well-defined.",
+    # Out-of-memory on the host, in the same spelling: not the GPU's.
+    "The data-loading step hit an out-of-memory condition on the host after the 3rd epoch.",
+    # A package name written with hyphens is not two words: no torch wheel is missing here.
+    "ERROR: No matching distribution found for torch-scatter==2.1.2+pt21cu121",
+])
+def test_hyphenated_words_that_are_not_the_message_stay_quiet(text):
+    assert first(text) not in ("tensor-item-multiple-elements", "cuda-out-of-memory", "no-wheel-for-python")
+
+
+def test_a_message_matched_as_written_is_not_read_again_with_hyphens():
+    text = ("RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 7.79 GiB total capacity)\n"
+            "This out-of-memory error happens only with the one-element tensors path.")
+    matches = explain(text)
+    assert matches[0].id == "cuda-out-of-memory"
+    assert "-" not in matches[0].evidence[0].text
+
+
+# ------------------------------------------------------------------ a quoted head, then prose
+
+POST = "在训练的时候遇到了下面的报错:\n\n{}\n\n这个错误通常是因为张量的形状不对,下面说说怎么解决。\n"
+
+
+@pytest.mark.parametrize("quote,expected", [
+    ("RuntimeError: mat1 and mat2 shapes cannot be", "shape-mismatch-matmul"),
+    ("RuntimeError: one of the variables needed for gradient computation has been", "inplace-modified-for-grad"),
+    ("RuntimeError: Sizes of tensors must match except in", "cat-size-mismatch"),
+])
+def test_a_message_quoted_short_before_the_posts_prose_is_read_as_cut(quote, expected):
+    matches = explain(POST.format(quote))
+    assert matches and matches[0].id == expected
+
+
+@pytest.mark.parametrize("quote", [
+    # A whole message of no entry, quoted the same way: nothing to read as cut.
+    "ValueError: too many values to unpack (expected 2)",
+    # A head several entries share names none of them.
+    "RuntimeError: Error(s) in loading state_dict for",
+    # A line that stops mid-word with more text after it was not cut there by the quote.
+    "RuntimeError: mat1 and mat2 shapes cannot be multip",
+])
+def test_a_whole_or_shared_quoted_message_before_prose_is_not_read_as_cut(quote):
+    assert explain(POST.format(quote)) == []

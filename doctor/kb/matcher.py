@@ -394,9 +394,10 @@ def _first_cjk(text: str) -> int:
     return -1
 
 
-def _cut_message(parsed: Parsed) -> tuple[str, str | None, int] | None:
+def _cut_message(parsed: Parsed) -> tuple[str, str | None, int, bool] | None:
     """The text's last line, when it ends with an exception's message or is a bare message, as
-    (message, exception type or None, line): where a title, or a paste that stopped short, cut it."""
+    (message, exception type or None, line, quoted): where a title, or a paste that stopped short,
+    cut it. `quoted`: the final message on a line of its own with the post's prose after it."""
     if not parsed.lines:
         return None
     last_no, last = parsed.lines[-1]
@@ -406,14 +407,21 @@ def _cut_message(parsed: Parsed) -> tuple[str, str | None, int] | None:
         # "TypeError: cannot assign 'torch.cuda.FloatTensor' as parameter的报错信息" cut it there.
         cjk = _first_cjk(final.text)
         if cjk >= CUT_MIN_CHARS and final.text[:cjk].isascii():
-            return final.text[:cjk].rstrip(), final.type, final.line_no
+            return final.text[:cjk].rstrip(), final.type, final.line_no, False
     if not last.strip():
         return None
     if final is not None and final.text.splitlines()[-1].strip() == last.strip():
-        return _squeeze(final.text) if "\n" in final.text else final.text, final.type, final.line_no
+        return _squeeze(final.text) if "\n" in final.text else final.text, final.type, final.line_no, False
+    if final is not None and final.text and "\n" not in final.text.strip():
+        # A post quotes the message's head on a line of its own and goes on in prose: the quote may
+        # stop where the message goes on ("RuntimeError: Expected floating point type for target",
+        # then the explanation). Read as cut at its line's end, if that is a word's end (a person
+        # stops a quote after a word; a line cut mid-word with more text after it was not cut
+        # there). A whole message ends outside every pattern's fixed words and reads as nothing.
+        return final.text.strip(), final.type, final.line_no, True
     if parsed.exceptions:
         return None  # the last line is not the exception's: the text was not cut inside it
-    return last.strip(), None, last_no
+    return last.strip(), None, last_no, False
 
 
 def _cut_inside(groups: Any, text: str) -> float:
@@ -444,6 +452,25 @@ def _cut_inside(groups: Any, text: str) -> float:
     return 0
 
 
+_LAST_WORD = re.compile(r"(\w+)\W*$")
+
+
+def _ends_on_a_word_of(groups: Any, text: str) -> bool:
+    """Whether the text's last word is a whole word of the pattern's fixed words ("... for target"
+    in "... for target with class probabilities"), not the start of one ("... assert trig")."""
+    m = _LAST_WORD.search(text)
+    if m is None:
+        return False
+    word = m.group(1)
+    for group in groups:
+        for lit in group:
+            for found in re.finditer(re.escape(word), lit):
+                a, b = found.start(), found.end()
+                if (a == 0 or not lit[a - 1].isalnum()) and (b == len(lit) or not (lit[b].isalnum() or lit[b] == "_")):
+                    return True
+    return False
+
+
 def _cut_word(tail: str, word: str, need: int) -> int:
     """The length of the longest end of `tail` that begins `word`, if it is `need` long at least."""
     if len(tail) < need or len(word) < need or tail[-need:] not in word:
@@ -469,7 +496,7 @@ def _with_cut_hits(parsed: Parsed, kb: KnowledgeBase, scored: list[tuple[Head, l
     cut = _cut_message(parsed)
     if cut is None:
         return scored
-    text, kind, line_no = cut
+    text, kind, line_no, quoted = cut
     found: dict[str, tuple[Head, float]] = {}
     cached = _CUT_PATTERNS.get(id(kb.heads))
     if cached is None or cached[0] is not kb.heads:  # (the entry keeps its heads alive: no reused id)
@@ -489,7 +516,7 @@ def _with_cut_hits(parsed: Parsed, kb: KnowledgeBase, scored: list[tuple[Head, l
             continue
         if pattern.exception_type and not (kind and re.search(pattern.exception_type, kind)):
             continue
-        if _cut_inside(lits, text) >= CUT_MIN_CHARS:
+        if _cut_inside(lits, text) >= CUT_MIN_CHARS and (not quoted or _ends_on_a_word_of(lits, text)):
             strength = TEMPLATE_WEIGHT * pattern.weight
             if head.id not in found or found[head.id][1] < strength:
                 found[head.id] = (head, strength)
@@ -581,16 +608,9 @@ def _match_all(parsed: Parsed, kb: KnowledgeBase) -> list[Match]:
         if not hits:
             silent.append(head)
             continue
-        hits.sort(key=lambda h: (-h.strength, -h.line))
-        best = hits[0]
-        agreeing = len({(h.scope, h.text) for h in hits[1:] if h.strength >= CONFIDENT * 0.8})
-        confidence = min(0.99, best.strength + AGREEMENT_BONUS * min(agreeing, 3))
-        if best.strength < CONFIDENT:
-            # Weak hits that agree stay weak: three prose mentions at 0.45 are not an answer.
-            confidence = min(confidence, CONFIDENT - 0.01)
-        if foreign and not _DRIVER_LEVEL.search(best.text):
-            confidence *= FOREIGN_WEIGHT
-        scored.append((head, hits, confidence))
+        scored.append((head, hits, _confidence(hits, foreign)))
+    if not any(c >= CONFIDENT for _, _, c in scored):
+        scored = _with_hyphen_hits(parsed, kb, scored, foreign)
     if not any(c >= CONFIDENT for _, _, c in scored):
         # Nothing matched as written: a message whose variable parts were written otherwise is
         # read from its fixed words, and only then (it never outranks a message matched whole).
@@ -621,6 +641,74 @@ def _match_all(parsed: Parsed, kb: KnowledgeBase) -> list[Match]:
         matches.append(Match(head.id, head.title, confidence, captures, evidence, kb.entry(head.id)))
     matches.sort(key=lambda m: (-m.confidence, -m.evidence[0].line, m.id))
     return matches
+
+
+def _confidence(hits: list[Hit], foreign: bool) -> float:
+    """An entry's confidence from its hits (sorted here, strongest first): the best one, nudged up
+    for each further line that agrees."""
+    hits.sort(key=lambda h: (-h.strength, -h.line))
+    best = hits[0]
+    agreeing = len({(h.scope, h.text) for h in hits[1:] if h.strength >= CONFIDENT * 0.8})
+    confidence = min(0.99, best.strength + AGREEMENT_BONUS * min(agreeing, 3))
+    if best.strength < CONFIDENT:
+        # Weak hits that agree stay weak: three prose mentions at 0.45 are not an answer.
+        confidence = min(confidence, CONFIDENT - 0.01)
+    if foreign and not _DRIVER_LEVEL.search(best.text):
+        confidence *= FOREIGN_WEIGHT
+    return confidence
+
+
+# Two words joined by a hyphen where the message has a space: prose and titles write "a CUDA
+# out-of-memory error", "Only one-element tensors can be converted ...", "non-contiguous input".
+_HYPHEN_JOIN = re.compile(r"(?<=[A-Za-z])-(?=[A-Za-z])")
+HYPHEN_CHARS = 256 << 10  # of the newest such lines: a long log must not be read twice over
+
+
+def _with_hyphen_hits(parsed: Parsed, kb: KnowledgeBase, scored: list[tuple[Head, list[Hit], float]],
+                      foreign: bool) -> list[tuple[Head, list[Hit], float]]:
+    """When nothing matched as written: the lines whose words a hyphen joins, read with a space
+    there, matched by every pattern of the line scopes (an exception pattern there counts as in any
+    plain line). Only a match that needs the space counts (with a neutral mark in the hyphen's place
+    there is none): a name written with hyphens ("torch-scatter", "nvidia-cudnn-cu12") is not two
+    words, and a pattern that stops at its hyphen must not read it as a space. A hyphen is a
+    spelling, not another message, so the hit keeps its strength; it only ever adds an entry or
+    raises one that matched more weakly."""
+    lines: list[tuple[int, str]] = []
+    written: dict[int, tuple[str, str]] = {}  # line -> (as written, with a neutral mark for each hyphen)
+    size = 0
+    for line_no, text in reversed(parsed.lines):
+        if "-" in text and _HYPHEN_JOIN.search(text):
+            read = _HYPHEN_JOIN.sub(" ", text)
+            lines.append((line_no, read))
+            written[line_no] = (text, _HYPHEN_JOIN.sub("\u2010", text))
+            size += len(text) + 1
+            if size >= HYPHEN_CHARS:
+                break
+    if not lines:
+        return scored
+    lines.reverse()
+    empty = _Haystack([])
+    haystack = _Haystack(lines)
+    stacks = {"exception": empty, "line": haystack, "log": empty, "frame": empty}
+    out = {h.id: (h, hits, c) for h, hits, c in scored}
+    for head in kb.heads.values():
+        hits: list[Hit] = []
+        for pattern, lits in zip(head.patterns, head.literals):
+            if pattern.scope not in ("exception", "line") or not haystack.contains_all(lits, pattern.ignore_case):
+                continue
+            rx = _compile(pattern, multiline=True)
+            for hit in _hits_for(head._replace(patterns=(pattern,), literals=(lits,)), parsed, stacks):
+                if hit.scope != "line" or hit.line not in written:
+                    continue
+                text, neutral = written[hit.line]
+                if not rx.search(neutral):
+                    hits.append(hit._replace(text=text[:300]))  # the line as the user wrote it
+        if not hits:
+            continue
+        confidence = _confidence(hits, foreign)
+        if head.id not in out or out[head.id][2] < confidence:
+            out[head.id] = (head, hits + (out[head.id][1] if head.id in out else []), confidence)
+    return list(out.values())
 
 
 def explain(source: Any, kb: KnowledgeBase | None = None, *, include_weak: bool = False) -> list[Match]:
