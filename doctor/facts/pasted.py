@@ -186,7 +186,12 @@ _ITEM_KEYS = {
     "cuda": {"cuda version", "cuda", "cuda/cudnn version", "cuda driver"},
     "python": {"python", "python version"},
     "os": {"os", "operating system", "system"},
-    "available": {"is cuda available", "cuda available", "cuda is available", "torch.cuda.is_available()"},
+    "available": {"is cuda available", "cuda available", "cuda is available", "torch.cuda.is_available()",
+                  "torch cuda is", "torch cuda available", "pytorch cuda available"},
+    # torch.version.cuda under a label ("torch cuda ver  : 9.0.176" in fastai's show_install, "PyTorch CUDA : 12.8",
+    # "Torch CUDA: 12.8"); scripts print the availability under the same label ("PyTorch CUDA : Available").
+    "torch_cuda": {"torch cuda", "pytorch cuda", "torch cuda ver", "torch cuda version", "pytorch cuda version",
+                   "torch.version.cuda"},
     "torchvision": {"torchvision", "torchvision version"},
     "torchaudio": {"torchaudio", "torchaudio version"},
     "index": {"pytorch index", "torch index", "pytorch index url", "torch index url", "index url", "index-url",
@@ -216,6 +221,9 @@ _BARE_PIN = re.compile(r"^torch\s*==\s*v?(\d+\.\d+(?:\.\d+)?(?:\+(?:cu\d{2,3}|cp
 # every torch on download.pytorch.org/whl/<tag> is built for that tag's CUDA (or none, for cpu).
 _INDEX_TAG = re.compile(r"^(?:\S*download\.pytorch\.org/whl/(?:(?:nightly|test)/)?)?(cu\d{2,3}|cpu|rocm\d+(?:\.\d+)*)/?$",
                         re.I)
+# How a list says whether torch sees CUDA: "True", "yes", fastai's "available" / "**Not available**", "READY".
+_SAID_AVAILABILITY = {"true": True, "yes": True, "available": True, "ready": True, "false": False, "no": False,
+                      "not available": False, "unavailable": False, "not ready": False}
 _PLACEHOLDER = re.compile(r"^(?:<.*>|\[.*\]|e\.g\..*|n/?a|none|no|yes|unknown|-+)$", re.I)
 # `echo $LD_LIBRARY_PATH` and the line it printed.
 _ECHO_LD = re.compile(r"echo \$\{?LD_LIBRARY_PATH\}?\s*$")
@@ -417,6 +425,66 @@ def _conda_cuda(build: str) -> str | None | bool:
     if m and m.group(1) == "0":
         return None  # "py37_cuda0.0_cudnn0.0_1": the 2018 pytorch channel's name for a build without CUDA
     return f"{m.group(1)}.{m.group(2)}" if m else False
+
+
+# `conda info`: "key : value" rows right-aligned on the colon, lists continued on the lines below
+# ("virtual packages : __cuda=12.2=0" / "__glibc=2.35=0"). Its "python version" is the Python conda itself
+# runs on (the base environment's), its "platform" the subdir conda installs for, and "__cuda" the CUDA
+# version conda read from the driver (libcuda's cuDriverGetVersion), what nvidia-smi prints as "CUDA Version".
+_CONDA_INFO_KEYS = {"active environment", "active env location", "shell level", "user config file",
+                    "populated config files", "conda version", "conda-build version", "python version", "solver",
+                    "virtual packages", "base environment", "conda av data dir", "conda av metadata url",
+                    "channel urls", "package cache", "envs directories", "platform", "user-agent", "uid:gid",
+                    "netrc file", "offline mode"}
+_CONDA_INFO_ROW = re.compile(r"^(?P<key>[A-Za-z][\w :-]*?)\s+:\s*(?P<value>.*)$")
+_CONDA_VIRTUAL_PACKAGE = re.compile(r"^(?P<name>__\w+)=(?P<version>[^=\s]+)(?:=\S*)?$")
+_CONDA_PLATFORM_SYSTEM = {"linux": "Linux", "win": "Windows", "osx": "Darwin"}
+
+
+def conda_info(lines: list[str]) -> tuple[dict[str, Any], set[int]] | None:
+    """(facts, the indexes of its lines) of a pasted `conda info`: three or more of its own keys make one.
+    Its Python is the environment's only where the active environment is base (conda runs on base's);
+    otherwise the Python stays unknown, and the block is kept from the environment-list reader, which
+    would take "python version : 3.8.13.final.0" for the environment's."""
+    rows: dict[str, list[str]] = {}
+    taken: set[int] = set()
+    key = None
+    for i, line in enumerate(lines):
+        m = _CONDA_INFO_ROW.match(line)
+        if m and m.group("key").strip().lower() in _CONDA_INFO_KEYS:
+            key = m.group("key").strip().lower()
+            rows.setdefault(key, []).append(m.group("value").strip())
+            taken.add(i)
+        elif key is not None and line and " " not in line.strip() and ":" not in line.replace("://", ""):
+            rows[key].append(line.strip())  # a list continued: "__glibc=2.31=0", "/root/.conda/pkgs"
+            taken.add(i)
+        elif key is not None and line.startswith("http") and key == "channel urls":
+            rows[key].append(line.strip())
+            taken.add(i)
+        else:
+            key = None
+    if len(rows) < 3:
+        return None
+    facts: dict[str, Any] = {}
+    virtual = {m.group("name"): m.group("version") for v in rows.get("virtual packages", [])
+               if (m := _CONDA_VIRTUAL_PACKAGE.match(v))}
+    if re.fullmatch(r"\d+\.\d+", virtual.get("__cuda", "")):
+        facts["nvidia"] = {"cuda_driver_version": virtual["__cuda"]}
+    platform = (rows.get("platform") or [""])[0]
+    system = _CONDA_PLATFORM_SYSTEM.get(platform.split("-", 1)[0])
+    if system is None:
+        system = next((s for name, s in (("__linux", "Linux"), ("__win", "Windows"), ("__osx", "Darwin"))
+                       if name in virtual), None)
+    python: dict[str, Any] = {}
+    if system:
+        python["system"] = system
+    version = re.match(r"^(\d+\.\d+\.\d+)(?:\.(?:final|candidate|beta|alpha)\.\d+)?$",
+                       (rows.get("python version") or [""])[0])
+    if version and (rows.get("active environment") or [""])[0] == "base":
+        python["version"] = version.group(1)
+    if python:
+        facts["python"] = python
+    return facts, taken
 
 
 def _with_continuations(lines: list[str]) -> list[str]:
@@ -727,36 +795,107 @@ def _command_line(lines: list[str], i: int) -> tuple[str, int]:
     return line, i
 
 
+def _values_below(exprs: list[str], below: list[str]) -> list[Any]:
+    """The values `exprs` printed on the lines `below` their command, in order: one a line, or several
+    on one line (print(a, b)); one prose line ("returned:") may stand before them."""
+    values: list[Any] = []
+    skipped = 0
+    for after in below:
+        if not after:
+            continue
+        value = _printed_value(exprs[len(values)], after)
+        if value is _NO:
+            several = _values_on_one_line(exprs[len(values):], after) if len(exprs) - len(values) >= 2 else []
+            if several:
+                values += several
+                if len(values) == len(exprs):
+                    break
+                continue
+            if values or skipped >= 1:
+                break
+            skipped += 1
+            continue
+        values.append(value)
+        if len(values) == len(exprs):
+            break
+    return values
+
+
+# IPython's prompts: "In [2]: torch.__version__", its result on "Out[2]: '2.0.1+cu118'", and "   ...: " before
+# a continued input. Read as the plain REPL's lines: the input bare, the result on its own line.
+_IPYTHON_IN = re.compile(r"^In\s?\[\d*\]:\s?")
+_IPYTHON_OUT = re.compile(r"^Out\[\d+\]:\s?")
+_IPYTHON_MORE = re.compile(r"^\.\.\.+:(?:\s|$)")
+# "import torch; torch.__version__": the import typed on the same line as what it shows.
+_IMPORT_FIRST = re.compile(r"^import torch(?:\s*,\s*\w+)*\s*;\s*")
+# One repr item: a quoted string, or a bare word (True, None, a number).
+_REPR_ITEM = re.compile(r"""\s*('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|[^,()'"\s]+)\s*(?:,|$)""")
+
+
+def _ipython_as_repl(line: str) -> str:
+    """An IPython session line as the plain REPL shows it: without its In/Out prompt; a continuation
+    prompt's line is left out (the values read here are one-line expressions)."""
+    if _IPYTHON_MORE.match(line):
+        return ""
+    return _IPYTHON_OUT.sub("", _IPYTHON_IN.sub("", line, count=1), count=1)
+
+
+def _tuple_parts(line: str) -> list[str] | None:
+    """The expressions of a tuple typed at a prompt ("torch.__version__, torch.cuda.is_available()",
+    also in parentheses), or None when the line is not a tuple of plain dotted names and calls."""
+    body = line.strip()
+    if body.startswith("(") and body.endswith(")"):
+        body = body[1:-1]
+    parts = [p.strip() for p in body.rstrip(",").split(",")]
+    if len(parts) < 2 or not all(re.fullmatch(r"[A-Za-z_][\w.]*(?:\(\s*\d*\s*\))?", p) for p in parts):
+        return None
+    return parts
+
+
+def _tuple_items(line: str) -> list[str] | None:
+    """The items of a tuple's repr ("('1.12.0', True, 'NVIDIA GeForce RTX 4090')"), or None."""
+    body = line.strip()
+    if not (body.startswith("(") and body.endswith(")")):
+        return None
+    body = body[1:-1].strip()
+    items, at = [], 0
+    while at < len(body):
+        m = _REPR_ITEM.match(body, at)
+        if not m or m.end() == at:
+            return None
+        items.append(m.group(1))
+        at = m.end()
+    return items or None
+
+
 def python_prints(lines: list[str]) -> dict[str, Any] | None:
     """torch facts from the output of print(torch.__version__) / torch.version.cuda /
     torch.cuda.is_available() pasted below the command that printed them."""
     torch: dict[str, Any] = {}
     gpu: dict[str, Any] = {}
     family: dict[str, str] = {}  # torchvision.__version__ / torchaudio.__version__ printed beside torch's
+    lines = [_ipython_as_repl(line) for line in lines]
     for i, line in enumerate(lines):
         line, i = _command_line(lines, i)
+        line = _IMPORT_FIRST.sub("", line)
         exprs = _PRINTED.findall(line)
-        if not exprs or not _SHOWS_OUTPUT.search(line):
+        if not exprs:
             continue
-        values, skipped = [], 0
-        for after in lines[i + 1:i + 1 + len(exprs) + 4]:
-            if not after:
-                continue
-            value = _printed_value(exprs[len(values)], after)
-            if value is _NO:
-                several = _values_on_one_line(exprs[len(values):], after) if len(exprs) - len(values) >= 2 else []
-                if several:
-                    values += several
-                    if len(values) == len(exprs):
-                        break
-                    continue
-                if values or skipped >= 1:  # one prose line ("returned:") may stand between
-                    break
-                skipped += 1
-                continue
-            values.append(value)
-            if len(values) == len(exprs):
-                break
+        parts = _tuple_parts(line)
+        if parts:
+            # A tuple typed at the prompt ("torch.__version__, torch.cuda.is_available()") shows its values as
+            # one repr below ("('1.12.0', True)"): each known expression takes the item at its place.
+            exprs, values = [], []
+            shown = next((_tuple_items(after) for after in lines[i + 1:i + 3] if after), None)
+            for part, item in zip(parts, shown if shown and len(shown) == len(parts) else []):
+                value = _printed_value(part, item) if _PRINTED.fullmatch(part) else _NO
+                if value is not _NO:
+                    exprs.append(part)
+                    values.append(value)
+        elif not _SHOWS_OUTPUT.search(line):
+            continue
+        else:
+            values = _values_below(exprs, lines[i + 1:i + 1 + len(exprs) + 4])
         for expr, value in zip(exprs, values):
             key = _PRINTED_KEY[_printed_expr(expr)]
             if key == "version" and torch.get("version", value) != value:
@@ -865,6 +1004,48 @@ def _model_number_name(name: str) -> str | None:
     return None
 
 
+# A markdown table of the environment: "| PyTorch | 2.0.0+cu117 |" rows of two cells, with or without a
+# "| Item | Version |" header; wider tables name the column that holds the value ("| Component | Version |
+# Notes |"). Its separator row is "|---|:---:|".
+_TABLE_SEPARATOR = re.compile(r"^:?-{2,}:?$")
+_TABLE_VALUE_COLUMNS = {"version", "versions", "value", "values", "details", "installed", "installed version",
+                        "configuration", "config", "setting", "baseline", "\u7248\u672c", "\u914d\u7f6e", "\u7248\u672c\u53f7"}
+
+
+def _table_cells(line: str) -> list[str] | None:
+    if not (line.startswith("|") and line.count("|") >= 3):
+        return None
+    return [cell.strip().strip("`").strip() for cell in line.strip().strip("|").split("|")]
+
+
+def table_rows_as_items(lines: list[str]) -> list[str]:
+    """`lines` with each markdown table row written as the "Key: value" line an environment list has,
+    the key from the first cell and the value from the second (or the header's value column)."""
+    out = list(lines)
+    value_column: int | None = None  # the header's value column; None: no header, two-cell rows only
+    for i, line in enumerate(lines):
+        cells = _table_cells(line)
+        if cells is None:
+            value_column = None
+            continue
+        if all(_TABLE_SEPARATOR.match(c) for c in cells if c):
+            out[i] = ""
+            continue
+        below = _table_cells(lines[i + 1]) if i + 1 < len(lines) else None
+        if below and all(_TABLE_SEPARATOR.match(c) for c in below if c):  # this row is the header
+            named = [j for j, c in enumerate(cells) if c.lower() in _TABLE_VALUE_COLUMNS]
+            value_column = named[0] if named else (1 if len(cells) == 2 else -1)
+            out[i] = ""
+            continue
+        column = 1 if value_column is None and len(cells) == 2 else value_column
+        if column is None or not 0 < column < len(cells):
+            continue
+        key, value = cells[0], cells[column]
+        if key and value and ":" not in key:
+            out[i] = f"{key}: {value}"
+    return out
+
+
 def env_list(lines: list[str]) -> dict[str, Any] | None:
     """An issue template's environment list, "Key: value" lines, and the bare GPU-name and driver
     lines people write instead. A value counts only when it reads as one: a version for torch, a GPU
@@ -876,8 +1057,10 @@ def env_list(lines: list[str]) -> dict[str, Any] | None:
     listed: list[dict[str, Any]] = []  # "torchvision: 0.16.0": what the writer chose to name, a partial list
     indexes: set[str] = set()  # the wheel indexes named: "cu121"
     pinned = False  # torch's version is a requirement pin: what is installed, not that it imports
+    torch_cuda = None  # torch.version.cuda under a label: "9.0", or "none" for a CPU build
     # A1111's/Forge's footer puts its items on one line: "version: v1.9.4  •  python: 3.10.6  •  torch: 2.1.2+cu121".
     lines = [part.strip() for line in lines for part in (line.split("\u2022") if line.count("\u2022") >= 2 else [line])]
+    lines = table_rows_as_items(lines)
     for line in lines:
         line = line.rstrip(",;\uff0c\uff1b\u3002 ")  # a hand-written list's trailing commas, also full-width
         bare = line.lstrip("-*+\u2022 ").strip().strip("`").strip()
@@ -916,11 +1099,20 @@ def env_list(lines: list[str]) -> dict[str, Any] | None:
             key, value = _bullet_item(line)
             if key is None:
                 continue
-        kind = _item_kind(key)
-        if kind == "available":
-            said = value.lower()
-            if said in ("true", "yes", "false", "no"):
-                torch.setdefault("cuda_available", said in ("true", "yes"))
+        kind = "gpu" if re.fullmatch(r"gpu\s?\d{1,2}", key) else _item_kind(key)  # fastai's "- gpu0 : ..."
+        if kind in ("available", "torch_cuda"):
+            said = value.lower().strip("*")
+            available = _SAID_AVAILABILITY.get(said)
+            if kind == "torch_cuda":
+                built = re.match(r"^(\d+\.\d+)(?:\.\d+)*\s*(?:/\s*is\s+\**(not\s+)?available\b.*)?$", said)
+                if built:  # fastai 1.0.5x: "torch cuda : 10.0.130 / is available"
+                    torch_cuda = torch_cuda or built.group(1)
+                    if "available" in said:
+                        available = not built.group(2)
+                elif said == "none":
+                    torch_cuda = torch_cuda or "none"  # print(torch.version.cuda) of a CPU build
+            if available is not None:
+                torch.setdefault("cuda_available", available)
             continue
         if kind is None or _PLACEHOLDER.match(value):
             continue
@@ -932,8 +1124,12 @@ def env_list(lines: list[str]) -> dict[str, Any] | None:
             if v:
                 torch.setdefault("version", v.group(1))
         elif kind == "gpu":
+            # fastai's show_install puts the memory first: "7949MB | GeForce RTX 2080".
+            value = re.sub(r"^\d+\s*[MG]i?B\s*\|\s*", "", value)
             name = re.sub(r"\s*\([^)]*\)\s*$", "", value).strip()
             name = _model_number_name(name) or name
+            if "," in name and collect_env_text.compute_capability(name.split(",")[0]):
+                name = name.split(",")[0].strip()  # "NVIDIA GeForce RTX 2060 Super, 8 GB VRAM"
             if collect_env_text.compute_capability(name) and not any(g["name"] == name for g in gpus):
                 gpus.append(collect_env_text.named_gpu(name, len(gpus)))
         elif kind in ("driver", "cuda"):
@@ -970,6 +1166,8 @@ def env_list(lines: list[str]) -> dict[str, Any] | None:
         if not pinned:
             torch["import_status"] = "ok"
         cuda = _cuda_from_tag(torch["version"])
+        if cuda is False and torch_cuda:  # the build torch itself reported, where the version carries no tag
+            cuda = None if torch_cuda == "none" else torch_cuda
         if cuda is False and len(indexes) == 1:  # an untagged release from the one index named: that index's build
             cuda = _cuda_from_tag(f"{torch['version']}+{next(iter(indexes))}")
         if cuda is not False:
@@ -1398,7 +1596,13 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
         _fill(facts, "torch", {"version": version, "cuda": cuda})
         _fill(facts, "python", {"system": "Linux"})  # the image is Ubuntu's
 
-    listing = None if "collect_env report" in kinds else env_list(lines)
+    conda = conda_info(lines)
+    if conda:
+        kinds.append("conda info")
+        for section, values in conda[0].items():
+            _fill(facts, section, values)
+    listing = None if "collect_env report" in kinds else env_list(
+        [("" if conda and i in conda[1] else line) for i, line in enumerate(lines)])
     if listing:
         kinds.append("environment list")
         listed_here = listing.pop("packages", None)

@@ -1,0 +1,278 @@
+"""`env --facts` on environment layouts that pastes use besides collect_env: `conda info`, fastai's
+show_install, IPython sessions (and tuples typed at any prompt), markdown tables.
+
+Each layout is shown read from a realistic paste copied verbatim from a public source (named above
+it), and a close text is shown not read as that layout."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from torchdoctor.cli import env as cli_env
+from torchdoctor.cli.common import UsageError
+from torchdoctor.facts import pasted
+from torchdoctor.facts.model import Facts, known
+from torchdoctor.model import Status
+from torchdoctor.runner import run_env_checks
+
+
+def load_text(text: str, tmp_path: Path) -> Facts:
+    path = tmp_path / "paste.txt"
+    path.write_text(text, encoding="utf-8")
+    return cli_env.load_facts(path)
+
+
+def kinds(text: str) -> list[str]:
+    read = pasted.read(text)
+    return read[1] if read else []
+
+
+# --------------------------------------------------------------------------- conda info
+
+# https://github.com/torchmd/torchmd-net/issues/108 (comment by limin2021, 2022-07-28), verbatim.
+CONDA_INFO_TORCHMD = """1. `conda info`
+
+     active environment : torchmd-net
+    active env location : /opt/conda/envs/torchmd-net
+            shell level : 2
+       user config file : /root/.condarc
+ populated config files : /opt/conda/.condarc
+          conda version : 4.12.0
+    conda-build version : 3.21.8
+         python version : 3.8.13.final.0
+       virtual packages : __cuda=11.7=0
+                          __linux=4.14.0=0
+                          __glibc=2.31=0
+                          __unix=0=0
+                          __archspec=1=x86_64
+       base environment : /opt/conda  (writable)
+      conda av data dir : /opt/conda/etc/conda
+  conda av metadata url : None
+           channel URLs : https://conda.anaconda.org/conda-forge/linux-64
+                          https://conda.anaconda.org/conda-forge/noarch
+          package cache : /opt/conda/pkgs
+                          /root/.conda/pkgs
+       envs directories : /opt/conda/envs
+                          /root/.conda/envs
+               platform : linux-64
+             user-agent : conda/4.12.0 requests/2.23.0 CPython/3.8.13 Linux/4.14.0_1-0-0-36 ubuntu/20.04.4 glibc/2.31
+                UID:GID : 0:0
+             netrc file : None
+           offline mode : False
+"""
+
+
+def test_conda_info_gives_the_drivers_cuda_and_the_platform(tmp_path):
+    facts = load_text(CONDA_INFO_TORCHMD, tmp_path)
+    assert "conda info" in kinds(CONDA_INFO_TORCHMD)
+    # __cuda is the CUDA version conda read from the driver, as nvidia-smi's "CUDA Version" is.
+    assert facts.get("nvidia.cuda_driver_version") == "11.7"
+    assert facts.get("python.system") == "Linux"
+    # "python version" is the Python conda runs on (base's); the active environment is torchmd-net.
+    assert not known(facts.python.version)
+
+
+def test_conda_info_with_base_active_gives_its_python(tmp_path):
+    text = CONDA_INFO_TORCHMD.replace("active environment : torchmd-net", "active environment : base")
+    facts = load_text(text, tmp_path)
+    assert facts.get("python.version") == "3.8.13"
+
+
+def test_a_key_value_list_with_a_platform_line_is_not_conda_info():
+    text = "python version : 3.8.13\nplatform : linux\ntorch version : 2.0.1\n"
+    assert "conda info" not in kinds(text)
+    assert "conda info" not in kinds(FASTAI_SHOW_INSTALL)
+
+
+# --------------------------------------------------------------------------- fastai's show_install
+
+# https://github.com/fastai/fastai/issues/1566 (issue body by tyoc213, 2019-02-04), verbatim from its start.
+FASTAI_SHOW_INSTALL = """```text
+=== Software === 
+python version  : 3.7.0
+fastai version  : 1.0.36
+torch version   : 1.0.0
+nvidia driver   : 415.25
+torch cuda ver  : 9.0.176
+torch cuda is   : available
+torch cudnn ver : 7401
+torch cudnn is  : enabled
+
+=== Hardware === 
+nvidia gpus     : 1
+torch available : 1
+  - gpu0        : 7949MB | GeForce RTX 2080
+
+=== Environment === 
+platform        : Linux-4.15.0-45-generic-x86_64-with-debian-buster-sid
+distro          : Ubuntu 18.04 Bionic Beaver
+conda env       : base
+python          : /home/tyoc213/anaconda3/bin/python
+sys.path        : 
+/home/tyoc213/anaconda3/lib/python37.zip
+"""
+
+
+def test_fastai_show_install_gives_torchs_cuda_build_its_availability_and_the_gpu(tmp_path):
+    facts = load_text(FASTAI_SHOW_INSTALL, tmp_path)
+    assert facts.get("torch.version") == "1.0.0"
+    assert facts.get("torch.cuda") == "9.0"  # torch.version.cuda printed as the toolkit's full version
+    assert facts.get("torch.cuda_available") is True
+    assert facts.get("nvidia.driver_version") == "415.25"
+    assert [(g.name, g.compute_capability) for g in facts.nvidia.gpus] == [("GeForce RTX 2080", "7.5")]
+    assert {f.code: f for f in run_env_checks(facts)}["TE202"].status is not Status.SKIP
+
+
+@pytest.mark.parametrize("line, available", [("PyTorch CUDA       : Not Available", False),
+                                             ("torch cuda       : True", True)])
+def test_a_torch_cuda_label_holding_the_availability_is_not_the_build(line, available, tmp_path):
+    facts = load_text(f"torch version    : 2.1.0\n{line}\n", tmp_path)
+    assert facts.get("torch.cuda_available") is available
+    assert not known(facts.torch.cuda)
+
+
+def test_a_cpu_builds_torch_cuda_none_is_the_cpu_build(tmp_path):
+    facts = load_text("PyTorch            : 2.1.0\nPyTorch CUDA       : None\n", tmp_path)
+    assert facts.get("torch.cuda") is None
+
+
+# --------------------------------------------------------------------------- IPython and tuples
+
+# A public repository's README (found through the code index, id 29713579604; the index names no
+# repository for it), "Veryfing PyTorch installation", verbatim.
+IPYTHON_SESSION = """```bash
+$ ipython
+Python 3.11.3 (main, May 29 2023, 05:18:21) [GCC 13.1.1 20230520]
+Type 'copyright', 'credits' or 'license' for more information
+IPython 8.15.0 -- An enhanced Interactive Python. Type '?' for help.
+
+In [1]: import torch
+
+In [2]: torch.__version__
+Out[2]: '2.0.1+cu118'
+
+In [3]: torch.cuda.is_available()
+Out[3]: True
+
+In [4]: torch.cuda.device_count()
+Out[4]: 1
+
+In [5]: torch.cuda.current_device()
+Out[5]: 0
+
+In [6]: torch.cuda.device(0)
+Out[6]: <torch.cuda.device at 0x7f3348ea1ed0>
+
+In [7]: torch.cuda.get_device_name(0)
+Out[7]: 'NVIDIA GeForce RTX 4090'
+```
+"""
+
+# A public repository's notes (code index id 3679050915, no repository named), verbatim: a tuple typed at IPython's prompt.
+IPYTHON_TUPLE = """(softgym) enyuzhao@blackcoffee:~/code/zero-shot-fabric-manipulation$ ipython
+Python 3.8.18 (default, Sep 11 2023, 13:40:15) 
+Type 'copyright', 'credits' or 'license' for more information
+IPython 8.12.2 -- An enhanced Interactive Python. Type '?' for help.
+
+In [1]: import torch
+
+In [2]: torch.__version__, torch.cuda.is_available(),torch.cuda.get_device_name(0)
+Out[2]: ('1.12.0', True, 'NVIDIA GeForce RTX 4090')
+
+In [3]: exit
+"""
+
+
+def test_an_ipython_session_is_read_as_the_repl_is(tmp_path):
+    facts = load_text(IPYTHON_SESSION, tmp_path)
+    assert (facts.get("torch.version"), facts.get("torch.cuda"), facts.get("torch.cuda_available")) == (
+        "2.0.1+cu118", "11.8", True)
+    assert [(g.name, g.compute_capability) for g in facts.nvidia.gpus] == [("NVIDIA GeForce RTX 4090", "8.9")]
+    assert {f.code: f for f in run_env_checks(facts)}["TE202"].status is Status.OK
+
+
+def test_a_tuple_typed_at_the_prompt_gives_each_value_its_place(tmp_path):
+    facts = load_text(IPYTHON_TUPLE, tmp_path)
+    assert (facts.get("torch.version"), facts.get("torch.cuda_available")) == ("1.12.0", True)
+    assert facts.nvidia.gpus[0].name == "NVIDIA GeForce RTX 4090"
+    # The same tuple at the plain REPL, one of its items another library's version.
+    facts = load_text(">>> torch.__version__, torch_geometric.__version__, torch.version.cuda\n"
+                      "('1.10.0', '2.0.4', '10.2')\n", tmp_path)
+    assert (facts.get("torch.version"), facts.get("torch.cuda")) == ("1.10.0", "10.2")
+
+
+def test_a_tuple_whose_repr_does_not_match_its_expressions_is_not_read(tmp_path):
+    # Two expressions, three items (a paste that lost a line): no item can be placed.
+    with pytest.raises(UsageError):
+        load_text("In [2]: torch.__version__, torch.version.cuda\nOut[2]: ('1.10.0', '2.0.4', '10.2')\n", tmp_path)
+    # An IPython session that shows no torch value.
+    with pytest.raises(UsageError):
+        load_text("In [1]: import torch\n\nIn [2]: torch.cuda.device(0)\nOut[2]: <torch.cuda.device at 0x7f33>\n",
+                  tmp_path)
+
+
+# --------------------------------------------------------------------------- markdown tables
+
+# A public repository's README (code index id 56692303406, no repository named), "训练环境", verbatim.
+MARKDOWN_TABLE = """训练环境：
+
+| 项目 | 配置 |
+| --- | --- |
+| 系统 | Ubuntu WSL2 |
+| Conda 环境 | `ai_trading` |
+| Python | 3.10.20 |
+| PyTorch | 2.0.0+cu117 |
+| Ultralytics | 8.4.46 |
+| GPU | NVIDIA GeForce RTX 4060 Laptop GPU |
+| CUDA | 11.7 |
+"""
+
+# Another (code index id 71616287096), verbatim: a "Component | Details" table, then "Item | Version".
+MARKDOWN_TABLES = """## Hardware
+| Component | Details |
+|---|---|
+| GPU | NVIDIA GeForce RTX 2060 Super, 8 GB VRAM |
+| GPU driver | 595.91.07 (CUDA up to 13.2) |
+| CPU | Intel Core i5-12600K (10 cores / 16 threads) |
+| RAM | 32 GB + 8 GB swap |
+| Disk | 256 GB NVMe SSD |
+| OS | Ubuntu 24.04.5 LTS, kernel 7.0.0-34 |
+
+## Training environment (`.venv`)
+| Item | Version |
+|---|---|
+| Python | 3.12.3 |
+| PyTorch | 2.12.1+cu130 (CUDA 13.0) |
+"""
+
+
+def test_a_markdown_table_of_the_environment_is_read_as_its_list(tmp_path):
+    facts = load_text(MARKDOWN_TABLE, tmp_path)
+    assert (facts.get("torch.version"), facts.get("torch.cuda")) == ("2.0.0+cu117", "11.7")
+    assert facts.get("python.version") == "3.10.20" and facts.get("python.system") == "Linux"
+    assert [(g.name, g.compute_capability) for g in facts.nvidia.gpus] == [("NVIDIA GeForce RTX 4060 Laptop GPU", "8.9")]
+    facts = load_text(MARKDOWN_TABLES, tmp_path)
+    assert facts.get("nvidia.driver_version") == "595.91.07"
+    assert [g.name for g in facts.nvidia.gpus] == ["NVIDIA GeForce RTX 2060 Super"]
+    assert facts.get("torch.cuda") == "13.0"
+
+
+def test_a_results_table_naming_a_gpu_is_not_an_environment_list(tmp_path):
+    # A benchmark's table: the GPU is a row's subject, no column holds a value of the environment.
+    with pytest.raises(UsageError):
+        load_text("| GPU | Batch | Time |\n|---|---|---|\n| RTX 4090 | 32 | 1.2 s |\n| A100 | 64 | 0.9 s |\n", tmp_path)
+    # nvidia-smi's own table keeps being read as nvidia-smi's (three cells a row, no markdown separator).
+    smi_table = """+-----------------------------------------------------------------------------+
+| NVIDIA-SMI 418.87.01    Driver Version: 418.87.01    CUDA Version: 10.1     |
+|-------------------------------+----------------------+----------------------+
+| GPU  Name        Persistence-M| Bus-Id        Disp.A | Volatile Uncorr. ECC |
+| Fan  Temp  Perf  Pwr:Usage/Cap|         Memory-Usage | GPU-Util  Compute M. |
+|===============================+======================+======================|
+|   0  Tesla V100-PCIE...  On   | 0000EC50:00:00.0 Off |                    0 |
+| N/A   33C    P0    35W / 250W |   5416MiB / 16130MiB |      0%      Default |
++-------------------------------+----------------------+----------------------+
+"""
+    assert load_text(smi_table, tmp_path).get("nvidia.driver_version") == "418.87.01"
+    assert kinds(smi_table) == ["nvidia-smi"]
