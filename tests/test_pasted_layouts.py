@@ -276,3 +276,117 @@ def test_a_results_table_naming_a_gpu_is_not_an_environment_list(tmp_path):
 """
     assert load_text(smi_table, tmp_path).get("nvidia.driver_version") == "418.87.01"
     assert kinds(smi_table) == ["nvidia-smi"]
+
+
+# --------------------------------------------------------------------------- lists and prose without a layout
+
+# https://github.com/kzhang2/aoneus/issues/2 (issue body by mn-pang, 2026-01-28), verbatim: pip list's rows without
+# its header, then the driver and toolkit in words.
+NAME_VERSION_ROWS = """torch             2.9.1+cu128
+torchvision       0.24.1+cu128
+Driver 13.0
+CUDA toolkit 12.8
+"""
+
+# https://github.com/zhaohengyin/lightning-grasp/issues/7 (issue body by GaoLon, 2025-11-23), verbatim.
+NAME_VERSION_LIST = """I would like to inquire if my environment supports configuring this project:
+
+Ubuntu22.04
+NVIDIA GeForce 5080
+CUDA12.8
+Python 3.10
+pytorch 2.9.0+cu128
+torchvision 0.24.0+cu128
+"""
+
+# https://github.com/jiepengwang/NeuRIS/issues/12 (issue body by ashj9, 2022-10-06), verbatim from its error line on.
+PROSE = """`    self.intrinsics_all_inv = torch.inverse(self.intrinsics_all) # n, 4, 4
+RuntimeError: CUDA error: no kernel image is available for execution on the device
+`
+
+I am using NVIDIA GeForce RTX 3080 Ti Laptop GPU and I have cuda 11.1 installed. 
+The Pytorch version 1.8.0+cu111. 
+"""
+
+
+@pytest.mark.parametrize("text, version", [(NAME_VERSION_ROWS, "2.9.1+cu128"), (NAME_VERSION_LIST, "2.9.0+cu128")])
+def test_name_and_version_rows_without_a_header_are_a_package_list(text, version, tmp_path):
+    facts = load_text(text, tmp_path)
+    assert (facts.get("torch.version"), facts.get("torch.cuda")) == (version, "12.8")
+    assert [d.name for d in facts.packages.distributions] == ["torch", "torchvision"]
+    assert facts.packages.distributions_partial is True
+    # "Python 3.10" and "CUDA12.8" are not packages.
+    assert {f.code: f for f in run_env_checks(facts)}["TE103"].status is Status.OK
+
+
+def test_a_torch_version_no_release_has_is_not_read_from_a_list(tmp_path):
+    # A typo for 2.7.0 (pytorch#153944's list): torch has had no 7.x, so the row says nothing of the install.
+    facts = load_text("torch                   7.0+cu118\ntorchaudio          2.7.0+cu118\n"
+                      "torchvision 0.22.0+cu118\n", tmp_path)
+    assert not known(facts.torch)
+
+
+def test_torchs_tagged_version_and_one_gpu_told_in_prose_are_facts(tmp_path):
+    facts = load_text(PROSE, tmp_path)
+    assert (facts.get("torch.version"), facts.get("torch.cuda")) == ("1.8.0+cu111", "11.1")
+    assert [(g.name, g.compute_capability) for g in facts.nvidia.gpus] == [("NVIDIA GeForce RTX 3080 Ti Laptop GPU", "8.6")]
+    assert {f.code: f for f in run_env_checks(facts)}["TE202"].status is Status.OK  # cu111 1.8.0 has sm_86
+
+
+@pytest.mark.parametrize("text", [
+    "I run `pip install torch==2.0.1+cu118` and it fails\n",  # a pin is what was asked for
+    "works on the NVIDIA A100 but fails on the NVIDIA GeForce GTX 1080 Ti\n",  # two GPUs: neither is known to be this one
+    "torch 2.0.1+cu118 on one box, torch 2.1.0+cu121 on the other\n",  # two builds
+])
+def test_prose_naming_a_pin_or_two_of_a_kind_is_not_read(text, tmp_path):
+    with pytest.raises(UsageError):
+        load_text(text, tmp_path)
+
+
+def test_collect_env_on_macos_names_the_gpu_without_its_index():
+    # A dev report: macOS's collect_env prints torch.cuda.get_device_name() alone.
+    facts = cli_env.load_facts(Path(__file__).parent / "fixtures" / "env_reports" /
+                               "pt16999-pearu-macos-gtx1060-source-build.txt")
+    assert [(g.name, g.compute_capability) for g in facts.nvidia.gpus] == [("GeForce GTX 1060 with Max-Q Design", "6.1")]
+
+
+# --------------------------------------------------------------------------- nvidia-smi --query-gpu, any fields
+
+# A public repository's run notes (code index id 62703382477, no repository named), verbatim.
+SMI_QUERY_MORE_FIELDS = """$ nvidia-smi --query-gpu=name,driver_version,memory.total,power.limit,temperature.gpu --format=csv
+name, driver_version, memory.total [MiB], power.limit [W], temperature.gpu
+NVIDIA L4, 550.90.07, 24564 MiB, 72.00 W, 33
+"""
+
+# Another (code index id 70512769051), verbatim: clocks fields, then torch's version printed by a script.
+SMI_QUERY_CLOCKS = """python: Python 3.10.22
+index, name, driver_version, memory.total [MiB], clocks.max.sm [MHz], clocks.max.memory [MHz]
+0, NVIDIA L40S, 575.51.03, 46068 MiB, 2520 MHz, 9001 MHz
+1, NVIDIA L40S, 575.51.03, 46068 MiB, 2520 MHz, 9001 MHz
+torch 2.6.0+cu124 cuda 12.4
+flash_attn 2.7.4.post1
+"""
+
+
+def test_nvidia_smi_query_csv_with_any_fields_is_read(tmp_path):
+    facts = load_text(SMI_QUERY_MORE_FIELDS, tmp_path)
+    gpu = facts.nvidia.gpus[0]
+    assert (gpu.name, gpu.memory_total_mib, gpu.power_limit_w, gpu.temperature_c) == ("NVIDIA L4", 24564, 72.0, 33)
+    assert facts.get("nvidia.driver_version") == "550.90.07"
+    facts = load_text(SMI_QUERY_CLOCKS, tmp_path)
+    assert [g.name for g in facts.nvidia.gpus] == ["NVIDIA L40S", "NVIDIA L40S"]
+    assert (facts.get("torch.version"), facts.get("python.version")) == ("2.6.0+cu124", "3.10.22")
+    assert {f.code: f for f in run_env_checks(facts)}["TE201"].status is Status.OK
+
+
+def test_noheader_query_rows_take_their_fields_from_the_command(tmp_path):
+    facts = load_text("$ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader\n"
+                      "NVIDIA GeForce RTX 4090, 550.54.14\n", tmp_path)
+    assert facts.get("nvidia.driver_version") == "550.54.14"
+    assert kinds("$ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader\n"
+                 "NVIDIA GeForce RTX 4090, 550.54.14\n")[:1] == ["GPU listing"]
+
+
+def test_a_csv_of_other_fields_is_not_nvidia_smis():
+    # A package table exported as CSV: "name, version" are no nvidia-smi fields.
+    assert "GPU listing" not in kinds("name, version\ntorch, 2.1.0\nnumpy, 1.26.0\n")

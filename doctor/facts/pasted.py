@@ -102,6 +102,19 @@ _SAID_PYTHON = re.compile(r"\b(?:use|uses|using|used|on|with|running|run|have|in
 # torch named in prose the way pip names what it installs ("falls back to `torch-2.6.0+cpu`",
 # "Downloading torch-2.1.0+cu121-cp311-...whl"): the dash joins the name to an installed version with
 # its build tag, where "torch==2.6.0+cu121" is only what was asked for.
+# torch's tagged version after its name in prose ("The Pytorch version 1.8.0+cu111.", "torch 2.0.1+cu118, RTX
+# 4090", "PyTorch: 2.1.0+cu121"): a local tag is what an installed build reports; "torch==2.0.1+cu118" is a pin.
+_SAID_TORCH_TAGGED = re.compile(r"(?<![\w/.=-])(?:py)?torch(?:\s+version)?(?:\s+is)?(?:\s*[:\uff1a]\s*|\s+)v?"
+                                r"(?P<version>\d+\.\d+(?:\.\d+)?\+(?:cu\d{2,3}|cpu|rocm\d+(?:\.\d+)*))(?![\w+]|\.\w)", re.I)
+# A GPU's full name in prose, as the driver spells it: with NVIDIA's or the series' brand before the model.
+# In a sentence it counts only after a verb or preposition that says the machine has it ("I am using NVIDIA
+# GeForce RTX 3080 Ti Laptop GPU", "running on a Tesla T4"); "I think the NVIDIA GeForce RTX 3080 in my laptop
+# is fine" is an opinion about it.
+_GPU_OWNED = re.compile(r"\b(?:use|uses|using|used|have|has|had|with|on|running|run|runs|got|bought)\s+"
+                        r"(?:an?\s+|my\s+|the\s+|two\s+|\d\s*x\s*)?$", re.I)
+_SAID_GPU = re.compile(r"\b(?:(?:NVIDIA\s+)?GeForce\s+(?:RTX|GTX|GT|MX)\s?\d{3,4}(?:\s?(?:Ti|SUPER|Super))?"
+                       r"(?:\s+Laptop(?:\s+GPU)?)?|NVIDIA\s+(?:RTX\s+)?(?:[AHLB]\d{1,3}|RTX\s+\d{4}|TITAN\s+\w+)"
+                       r"(?:[- ](?:SXM\d?|PCIE|\d+GB)[\w-]*)?|Tesla\s+[KPVT]\d{1,3}\w*|Quadro\s+(?:RTX\s+)?[A-Z]?\d{3,4}\w*)(?![\w-])")
 _SAID_TORCH_WHEEL = re.compile(r"(?<![\w/.-])torch-(?P<version>\d+\.\d+(?:\.\d+)?\+(?:cu\d{2,3}|cpu|rocm\d+(?:\.\d+)*))"
                                r"(?![\w.+])")
 # What a conda install asked for: "conda install pytorch ... cudatoolkit=11.3 -c pytorch" and the
@@ -266,7 +279,12 @@ def _cuda_from_tag(version: str) -> str | None | bool:
 # `--query-gpu=name,driver_version,compute_cap --format=csv` (a header of field names, then rows).
 _SMI_LIST = re.compile(r"^GPU (\d+): (.+?) \(UUID: GPU-[0-9a-fA-F-]+\)$")
 _SMI_QUERY_FIELDS = {"index", "name", "driver_version", "compute_cap", "pci.bus_id", "uuid", "memory.total",
-                     "memory.used", "memory.free", "temperature.gpu", "utilization.gpu"}
+                     "memory.used", "memory.free", "temperature.gpu", "utilization.gpu", "count", "serial", "pstate",
+                     "timestamp"}
+# Any other field of `nvidia-smi --help-query-gpu` is dotted or snake_case ("power.limit", "vbios_version",
+# "clocks.max.sm"); the CSV header writes units after it ("memory.total [MiB]"); "gpu_name" is "name".
+_SMI_FIELD = re.compile(r"^[a-z][a-z0-9]*(?:[._][a-z0-9]+)+$")
+_SMI_QUERY_COMMAND = re.compile(r"nvidia-smi\b.*--query-gpu[= ](?P<fields>[\w.,]+).*--format[= ]csv\S*noheader")
 # `lspci | grep -i nvidia`: "01:00.0 VGA compatible controller: NVIDIA Corporation GA102 [GeForce RTX 3090] (rev a1)".
 _LSPCI_GPU = re.compile(r"^[0-9a-fA-F]{2,4}:[0-9a-fA-F]{2}\.\d\s+(?:VGA compatible|3D) controller:\s+NVIDIA Corporation\s+"
                         r"[^\[\]\n]*\[(?P<name>[^\]\n]+)\]")
@@ -287,9 +305,15 @@ def gpu_listings(lines: list[str]) -> dict[str, Any] | None:
         if m:
             gpus.setdefault(int(m.group(1)), collect_env_text.named_gpu(m.group(2).strip(), int(m.group(1))))
             continue
-        fields = [f.strip().split(" [")[0] for f in line.split(",")]
-        if len(fields) >= 2 and set(fields) <= _SMI_QUERY_FIELDS and ("name" in fields or "driver_version" in fields):
+        fields = ["name" if f == "gpu_name" else f for f in (f.strip().split(" [")[0] for f in line.split(","))]
+        if len(fields) >= 2 and all(f in _SMI_QUERY_FIELDS or _SMI_FIELD.match(f) for f in fields) and (
+                "name" in fields or "driver_version" in fields):
             header = fields
+            continue
+        m = _SMI_QUERY_COMMAND.search(line)
+        if m:  # "--format=csv,noheader": the rows below hold the fields the command asked for
+            fields = ["name" if f == "gpu_name" else f for f in m.group("fields").strip(",").split(",")]
+            header = fields if "name" in fields or "driver_version" in fields else None
             continue
         if header:
             values = [v.strip() for v in line.split(",")]
@@ -309,6 +333,11 @@ def gpu_listings(lines: list[str]) -> dict[str, Any] | None:
                     gpu["pci_bus_id"] = row["pci.bus_id"]
                 if row.get("uuid", "").startswith("GPU-"):
                     gpu["uuid"] = row["uuid"]
+                for field, key in (("power.limit", "power_limit_w"), ("power.draw", "power_draw_w")):
+                    if m := re.fullmatch(r"(\d+(?:\.\d+)?)(?: W)?", row.get(field, "")):
+                        gpu[key] = float(m.group(1))
+                if m := re.fullmatch(r"(\d{1,3})(?: C)?", row.get("temperature.gpu", "")):
+                    gpu["temperature_c"] = int(m.group(1))
                 gpus.setdefault(index, gpu)
             if re.fullmatch(r"\d{3}\.\d+(?:\.\d+)?", row.get("driver_version", "")):
                 nvidia.setdefault("driver_version", row["driver_version"])
@@ -384,15 +413,37 @@ def package_list(lines: list[str]) -> tuple[str, list[dict[str, Any]], bool] | N
             partial)
 
 
+# The same list with the version after spaces, as pip list aligns it without its header ("torch
+# 2.9.1+cu128", "pytorch 2.9.0+cu128"); the lines about the system between them ("Python 3.10",
+# "CUDA 12.8") name no package and keep the list going.
+_NAME_SPACE_VERSION = re.compile(r"^([A-Za-z][A-Za-z0-9_.-]*)\s+v?(\d+(?:\.\d+)+(?:(?:a|b|rc|\.dev|\.post)\d+)?"
+                                 r"(?:\+[\w.]+)?)$")
+_NOT_PACKAGES = {"python", "cuda", "cudnn", "driver", "nvcc", "gcc", "cmake", "ubuntu", "windows", "debian", "centos",
+                 "macos", "os", "nvidia-driver", "rocm"}
+
+
+def _known_torch_major(version: str) -> bool:
+    """Whether `version` has a major version torch has released (0.x to the newest in the tables)."""
+    newest = int(tables.releases()[-1]["torch"].split(".")[0])
+    return int(version.split(".")[0]) <= newest
+
+
 def name_version_lines(lines: list[str]) -> list[dict[str, Any]] | None:
-    """A hand-written package list of "name-version" lines ("torch-2.1.1", "torchaudio-2.0.1"):
-    two or more in a row, one of them torch's family. Always partial: it names what the writer chose."""
+    """A hand-written package list of "name-version" or "name   version" lines ("torch-2.1.1",
+    "torchvision       0.24.1+cu128"): two or more packages in a row, one of them torch's family.
+    Always partial: it names what the writer chose."""
     best: list[dict[str, Any]] = []
     run: list[dict[str, Any]] = []
     for line in lines + [""]:
-        m = _NAME_DASH_VERSION.match(line.lstrip("-*+ ").strip())
+        bare = line.lstrip("-*+ ").strip()
+        m = _NAME_DASH_VERSION.match(bare) or _NAME_SPACE_VERSION.match(bare)
+        if m and m.group(1).lower() in _NOT_PACKAGES:
+            continue
         if m:
-            run.append({"name": _norm(m.group(1)), "version": m.group(2), "location": "hand-written list"})
+            name = "torch" if m.group(1).lower() in collect_env_text.TORCH_NAMES else _norm(m.group(1))
+            if name == "torch" and not _known_torch_major(m.group(2)):
+                continue  # "torch 7.0+cu118": a version no torch has had is a typo, not the install
+            run.append({"name": name, "version": m.group(2), "location": "hand-written list"})
             continue
         if len(run) >= 2 and any(r["name"] in _TORCH_FAMILY for r in run):
             best += run
@@ -1145,7 +1196,7 @@ def env_list(lines: list[str]) -> dict[str, Any] | None:
             if v and not any(d["name"] == kind for d in listed):
                 listed.append({"name": kind, "version": v.group(1), "location": "environment list"})
         elif kind == "python":
-            v = re.match(r"^(\d+\.\d+(?:\.\d+)?)\b", value)
+            v = re.match(r"^(?:python\s*)?(\d+\.\d+(?:\.\d+)?)\b", value, re.I)  # "python: Python 3.10.22"
             if v:
                 python.setdefault("version", v.group(1))
         elif kind == "os":
@@ -1656,13 +1707,25 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
         if any(torch_warnings.NO_DRIVER.search(w) for w in said) and not fact_set(facts, "nvidia", "driver_version"):
             _fill(facts, "nvidia", {"driver_version": None})  # torch found no driver library in that process
 
-    if not kinds:
-        return None
     if not fact_set(facts, "torch", "version"):
-        told = {m.group("version") for line in lines for m in _SAID_TORCH_WHEEL.finditer(line)}
+        told = {m.group("version") for line in lines for pattern in (_SAID_TORCH_WHEEL, _SAID_TORCH_TAGGED)
+                for m in pattern.finditer(line) if _known_torch_major(m.group("version"))}
         if len(told) == 1:  # two builds named ("replaced torch-2.1.0+cpu with torch-2.1.0+cu121"): no verdict
             version = told.pop()
             _fill(facts, "torch", {"version": version, "cuda": _cuda_from_tag(version)})
+            kinds.append("versions told in prose")
+    warned_gpu = any(_SAID_GPU.search(w) for w in facts.get("torch", {}).get("warnings", []))
+    if not fact_set(facts, "nvidia", "gpus") and "collect_env report" not in kinds and not warned_gpu:
+        # torch's warning names its GPU itself (TE202 quotes it); a collect_env report lists the GPUs or none.
+        # One GPU named in prose by its full name ("I am using NVIDIA GeForce RTX 3080 Ti Laptop GPU"); two
+        # named ("works on the NVIDIA A100, fails on the GeForce GTX 1080") say nothing of which is this one.
+        told = {" ".join(m.group(0).split()) for line in lines for m in _SAID_GPU.finditer(line)
+                if _GPU_OWNED.search(line[:m.start()])}
+        if len(told) == 1 and collect_env_text.compute_capability(name := told.pop()):
+            _fill(facts, "nvidia", {"gpus": [collect_env_text.named_gpu(name, 0)]})
+            kinds.append("GPU told in prose")
+    if not kinds:
+        return None
     if not fact_set(facts, "python", "version"):
         # Only a single Python told in prose: "works on python 3.8, fails on python 3.10" names two.
         told = {m.group("version") for line in lines for m in _SAID_PYTHON.finditer(line)}
