@@ -390,3 +390,54 @@ def test_noheader_query_rows_take_their_fields_from_the_command(tmp_path):
 def test_a_csv_of_other_fields_is_not_nvidia_smis():
     # A package table exported as CSV: "name, version" are no nvidia-smi fields.
     assert "GPU listing" not in kinds("name, version\ntorch, 2.1.0\nnumpy, 1.26.0\n")
+
+
+# --------------------------------------------------------------------------- GitHub issue forms
+
+def test_an_issue_forms_one_line_answers_are_its_environment_list():
+    # A dev report (exllamav2#786): "### Python version" / "" / "3.12" and "### Pytorch version" / "" / "2.7.0+cu128".
+    facts = cli_env.load_facts(Path(__file__).parent / "fixtures" / "env_reports" /
+                               "exllamav2-786-neko-box-coder-form-torch270cu128-1080ti-p100-warnings-cut.txt")
+    assert (facts.get("python.version"), facts.get("python.system")) == ("3.12", "Linux")
+    assert facts.get("torch.version") == "2.7.0+cu128"
+
+
+# https://github.com/invoke-ai/InvokeAI/issues/7146 (issue body by max-maag, 2024-10-18), verbatim to its pip output.
+INVOKEAI_FORM = """### Is there an existing issue for this problem?
+
+- [X] I have searched the existing issues
+
+### Operating system
+
+Linux
+
+### GPU vendor
+
+AMD (ROCm)
+
+### GPU model
+
+RX 6650 XT
+
+### GPU VRAM
+
+8GB
+
+### Version number
+
+5.1.1, 5.2.0
+
+### Browser
+
+n/a
+"""
+
+
+def test_an_untagged_torch_answer_is_read_and_an_empty_or_long_answer_is_not(tmp_path):
+    form = INVOKEAI_FORM + "\n### PyTorch version\n\n2.4.1\n\n### Python version\n\n_No response_\n"
+    facts = load_text(form, tmp_path)
+    assert (facts.get("torch.version"), facts.get("python.system")) == ("2.4.1", "Linux")
+    assert not known(facts.python.version)  # "_No response_"
+    # A heading over a log of several lines is no field: its first line is not the answer.
+    with pytest.raises(UsageError):
+        load_text("### Python version\n\n3.10.12\nin base; the venv runs another one\n", tmp_path)

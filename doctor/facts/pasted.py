@@ -237,7 +237,7 @@ _INDEX_TAG = re.compile(r"^(?:\S*download\.pytorch\.org/whl/(?:(?:nightly|test)/
 # How a list says whether torch sees CUDA: "True", "yes", fastai's "available" / "**Not available**", "READY".
 _SAID_AVAILABILITY = {"true": True, "yes": True, "available": True, "ready": True, "false": False, "no": False,
                       "not available": False, "unavailable": False, "not ready": False}
-_PLACEHOLDER = re.compile(r"^(?:<.*>|\[.*\]|e\.g\..*|n/?a|none|no|yes|unknown|-+)$", re.I)
+_PLACEHOLDER = re.compile(r"^(?:<.*>|\[.*\]|e\.g\..*|n/?a|none|no|yes|unknown|-+|_?no response_?)$", re.I)
 # `echo $LD_LIBRARY_PATH` and the line it printed.
 _ECHO_LD = re.compile(r"echo \$\{?LD_LIBRARY_PATH\}?\s*$")
 # detectron2's collect_env: a two-column table ("PyTorch    1.5.1+cpu @/site-packages/torch",
@@ -1097,6 +1097,27 @@ def table_rows_as_items(lines: list[str]) -> list[str]:
     return out
 
 
+# A GitHub issue form renders each field as a heading, a blank line and the answer ("### Python version" /
+# "" / "3.10.12"; "_No response_" where the field was left empty).
+_FORM_HEADING = re.compile(r"^#{2,4}\s+(\S.{0,60}?)\s*$")
+
+
+def form_fields_as_items(lines: list[str]) -> list[str]:
+    """`lines` with each issue-form field whose answer is one line written as "Label: answer"."""
+    out = list(lines)
+    for i, line in enumerate(lines):
+        m = _FORM_HEADING.match(line)
+        if not m or ":" in m.group(1):
+            continue
+        j = next((k for k in range(i + 1, min(i + 4, len(lines))) if lines[k]), None)
+        if j is None or _FORM_HEADING.match(lines[j]) or lines[j].startswith(("- [", "* [")) or len(lines[j]) > 120:
+            continue
+        if j + 1 < len(lines) and lines[j + 1] and not _FORM_HEADING.match(lines[j + 1]):
+            continue  # an answer of several lines (a log, a list) is read by the readers of its own kind
+        out[i], out[j] = "", f"{m.group(1)}: {lines[j]}"
+    return out
+
+
 def env_list(lines: list[str]) -> dict[str, Any] | None:
     """An issue template's environment list, "Key: value" lines, and the bare GPU-name and driver
     lines people write instead. A value counts only when it reads as one: a version for torch, a GPU
@@ -1111,7 +1132,7 @@ def env_list(lines: list[str]) -> dict[str, Any] | None:
     torch_cuda = None  # torch.version.cuda under a label: "9.0", or "none" for a CPU build
     # A1111's/Forge's footer puts its items on one line: "version: v1.9.4  •  python: 3.10.6  •  torch: 2.1.2+cu121".
     lines = [part.strip() for line in lines for part in (line.split("\u2022") if line.count("\u2022") >= 2 else [line])]
-    lines = table_rows_as_items(lines)
+    lines = form_fields_as_items(table_rows_as_items(lines))
     for line in lines:
         line = line.rstrip(",;\uff0c\uff1b\u3002 ")  # a hand-written list's trailing commas, also full-width
         bare = line.lstrip("-*+\u2022 ").strip().strip("`").strip()
