@@ -441,3 +441,10 @@ def test_an_untagged_torch_answer_is_read_and_an_empty_or_long_answer_is_not(tmp
     # A heading over a log of several lines is no field: its first line is not the answer.
     with pytest.raises(UsageError):
         load_text("### Python version\n\n3.10.12\nin base; the venv runs another one\n", tmp_path)
+
+
+def test_the_torch_pip_is_replacing_is_not_the_install(tmp_path):
+    # A pip log cut before "Successfully installed": the torch it names is the one being removed.
+    with pytest.raises(UsageError):
+        load_text("Installing collected packages: torch, torchvision, torchaudio\n  Attempting uninstall: torch\n"
+                  "    Found existing installation: torch 2.7.0+cu128\n    Uninstalling torch-2.7.0+cu128:\n", tmp_path)

@@ -115,6 +115,7 @@ _GPU_OWNED = re.compile(r"\b(?:use|uses|using|used|have|has|had|with|on|running|
 _SAID_GPU = re.compile(r"\b(?:(?:NVIDIA\s+)?GeForce\s+(?:RTX|GTX|GT|MX)\s?\d{3,4}(?:\s?(?:Ti|SUPER|Super))?"
                        r"(?:\s+Laptop(?:\s+GPU)?)?|NVIDIA\s+(?:RTX\s+)?(?:[AHLB]\d{1,3}|RTX\s+\d{4}|TITAN\s+\w+)"
                        r"(?:[- ](?:SXM\d?|PCIE|\d+GB)[\w-]*)?|Tesla\s+[KPVT]\d{1,3}\w*|Quadro\s+(?:RTX\s+)?[A-Z]?\d{3,4}\w*)(?![\w-])")
+_PIP_REPLACED = re.compile(r"Found existing installation:|Uninstalling |Successfully uninstalled |Attempting uninstall:")
 _SAID_TORCH_WHEEL = re.compile(r"(?<![\w/.-])torch-(?P<version>\d+\.\d+(?:\.\d+)?\+(?:cu\d{2,3}|cpu|rocm\d+(?:\.\d+)*))"
                                r"(?![\w.+])")
 # What a conda install asked for: "conda install pytorch ... cudatoolkit=11.3 -c pytorch" and the
@@ -1729,7 +1730,9 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
             _fill(facts, "nvidia", {"driver_version": None})  # torch found no driver library in that process
 
     if not fact_set(facts, "torch", "version"):
-        told = {m.group("version") for line in lines for pattern in (_SAID_TORCH_WHEEL, _SAID_TORCH_TAGGED)
+        # pip's uninstall lines name the torch being replaced ("Found existing installation: torch 2.7.0+cu128").
+        told = {m.group("version") for line in lines if not _PIP_REPLACED.search(line)
+                for pattern in (_SAID_TORCH_WHEEL, _SAID_TORCH_TAGGED)
                 for m in pattern.finditer(line) if _known_torch_major(m.group("version"))}
         if len(told) == 1:  # two builds named ("replaced torch-2.1.0+cpu with torch-2.1.0+cu121"): no verdict
             version = told.pop()
