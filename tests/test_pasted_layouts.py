@@ -448,3 +448,52 @@ def test_the_torch_pip_is_replacing_is_not_the_install(tmp_path):
     with pytest.raises(UsageError):
         load_text("Installing collected packages: torch, torchvision, torchaudio\n  Attempting uninstall: torch\n"
                   "    Found existing installation: torch 2.7.0+cu128\n    Uninstalling torch-2.7.0+cu128:\n", tmp_path)
+
+
+# --------------------------------------------------------------------------- nvidia-smi failing
+
+# https://github.com/mattshma/bigdata/issues/108, verbatim (also a knowledge-base example of nvidia-driver-not-found).
+SMI_NO_DRIVER = """$ nvidia-smi
+NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.
+"""
+
+# https://github.com/tinygrad/open-gpu-kernel-modules/issues/47 (issue body by lionelman450, 2025-10-15), its terminal output.
+SMI_MISMATCH = """nvidia-smi 
+Failed to initialize NVML: Driver/library version mismatch
+NVML library version: 570.124
+"""
+
+
+def test_nvidia_smi_failing_to_reach_the_driver_is_no_driver_as_nvml_reports_it(tmp_path):
+    facts = load_text(SMI_NO_DRIVER, tmp_path)
+    assert facts.nvidia.driver_version is None and facts.nvidia.gpus == []
+    assert "couldn't communicate" in facts.nvidia.nvml_error
+    # Beside a CUDA build of torch (a line of the same thread's kind added), TE211 names the missing driver.
+    te211 = {f.code: f for f in run_env_checks(load_text(SMI_NO_DRIVER + ">>> torch.__version__\n'2.1.0+cu121'\n",
+                                                         tmp_path))}["TE211"]
+    assert te211.status is Status.WARNING and "there is no NVIDIA driver" in te211.message
+    # The same torch alone: nothing says whether a driver is there.
+    te211 = {f.code: f for f in run_env_checks(load_text(">>> torch.__version__\n'2.1.0+cu121'\n", tmp_path))}["TE211"]
+    assert te211.status is Status.SKIP
+
+
+def test_a_driver_library_mismatch_keeps_the_driver_unknown_with_nvmls_text(tmp_path):
+    facts = load_text(SMI_MISMATCH, tmp_path)
+    assert not known(facts.nvidia.driver_version)
+    assert facts.nvidia.nvml_error == "Driver/library version mismatch (NVML library version: 570.124)"
+
+
+def test_a_table_after_the_failure_wins(tmp_path):
+    # The paste shows the failure, then nvidia-smi working after a reboot: the working table is the machine now.
+    facts = load_text(SMI_NO_DRIVER + """
++-----------------------------------------------------------------------------+
+| NVIDIA-SMI 418.87.01    Driver Version: 418.87.01    CUDA Version: 10.1     |
+|-------------------------------+----------------------+----------------------+
+| GPU  Name        Persistence-M| Bus-Id        Disp.A | Volatile Uncorr. ECC |
+| Fan  Temp  Perf  Pwr:Usage/Cap|         Memory-Usage | GPU-Util  Compute M. |
+|===============================+======================+======================|
+|   0  Tesla V100-PCIE...  On   | 0000EC50:00:00.0 Off |                    0 |
+| N/A   33C    P0    35W / 250W |   5416MiB / 16130MiB |      0%      Default |
++-------------------------------+----------------------+----------------------+
+""", tmp_path)
+    assert facts.nvidia.driver_version == "418.87.01" and len(facts.nvidia.gpus) == 1

@@ -1602,6 +1602,11 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
         if smi:
             kinds.append(kind)
             _fill(facts, "nvidia", smi)
+    failed_smi = None if fact_set(facts, "nvidia", "driver_version") else nvidia_smi_text.failure(lines)
+    if failed_smi and not (fact_set(facts, "nvidia", "gpus") and "driver_version" in failed_smi):
+        # A report or table that shows the driver working wins (the paste may show the failure, then the fix).
+        kinds.append("nvidia-smi failure")
+        _fill(facts, "nvidia", failed_smi)
     listed = gpu_listings(lines)
     if listed:
         kinds.append("GPU listing")
