@@ -497,3 +497,53 @@ def test_a_table_after_the_failure_wins(tmp_path):
 +-------------------------------+----------------------+----------------------+
 """, tmp_path)
     assert facts.nvidia.driver_version == "418.87.01" and len(facts.nvidia.gpus) == 1
+
+
+# --------------------------------------------------------------------------- pipdeptree
+
+# A public repository's notes (code index id 55893253249, no repository named), verbatim.
+DEPTREE_UNICODE = """**Evidence**:
+```bash
+$ pipdeptree -p realtimetts
+realtimetts==0.4.47
+├── stream2sentence [required: ==0.3.0, installed: 0.3.0]
+│   └── stanza [required: ==1.9.2, installed: 1.9.2]
+│       └── torch [required: >=1.3.0, installed: 2.6.0+cu124]
+```
+"""
+
+# Another (code index id 30485820630), verbatim: the ASCII tree of older pipdeptree.
+DEPTREE_ASCII = """skipthoughts==0.0.1
+  - numpy [required: Any, installed: 1.16.5]
+  - torch [required: Any, installed: 1.3.0]
+    - future [required: Any, installed: 0.18.0]
+    - numpy [required: Any, installed: 1.16.5]
+"""
+
+
+def test_pipdeptree_gives_the_installed_versions(tmp_path):
+    facts = load_text(DEPTREE_UNICODE, tmp_path)
+    assert (facts.get("torch.version"), facts.get("torch.cuda")) == ("2.6.0+cu124", "12.4")
+    assert facts.packages.distributions_partial is True
+    stanza = next(d for d in facts.packages.distributions if d.name == "stanza")
+    assert stanza.requires == ["torch>=1.3.0"]
+    facts = load_text(DEPTREE_ASCII, tmp_path)
+    assert facts.get("torch.version") == "1.3.0"
+    assert {d.name for d in facts.packages.distributions} == {"skipthoughts", "numpy", "torch", "future"}
+
+
+def test_a_tree_under_a_top_level_pin_gives_the_pins_requirements_to_te103(tmp_path):
+    facts = load_text("torchvision==0.16.0\n  - numpy [required: Any, installed: 1.26.4]\n"
+                      "  - torch [required: ==2.1.0, installed: 2.2.0]\n", tmp_path)
+    assert {f.code: f for f in run_env_checks(facts)}["TE103"].status is Status.ERROR
+    facts = load_text("torchvision==0.16.0\n  - torch [required: ==2.1.0, installed: 2.1.0]\n", tmp_path)
+    assert {f.code: f for f in run_env_checks(facts)}["TE103"].status is Status.OK
+
+
+def test_a_requirement_pipdeptree_shows_missing_is_not_installed(tmp_path):
+    # pipdeptree's warning block: "installed: ?" is a requirement with nothing installed for it.
+    facts = load_text("Warning!!! Possibly conflicting dependencies found:\n* accelerate==0.32.1\n"
+                      " - numpy [required: >=1.17,<2.0.0, installed: 2.4.2]\n"
+                      " - torch [required: >=1.10.0, installed: ?]\n", tmp_path)
+    assert "torch" not in {d.name for d in facts.packages.distributions}
+    assert not known(facts.torch)

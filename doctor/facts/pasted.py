@@ -468,6 +468,51 @@ def pip_show(lines: list[str]) -> list[dict[str, Any]] | None:
     return rows or None
 
 
+# pipdeptree's tree: a top-level "torchvision==0.16.0", then indented children "├── torch [required: ==2.1.0,
+# installed: 2.1.0]" ("installed: ?" where the requirement is missing); `-r` and plain ASCII trees use "- ".
+_DEPTREE_TOP = re.compile(r"^([A-Za-z0-9][\w.-]*)==(\d[\w.+!-]*)$")
+_DEPTREE_CHILD = re.compile(r"^(?P<indent>[\s\u2502\u251c\u2514\u2500|`*-]*?)(?:[\u251c\u2514]\u2500\u2500|-)\s*"
+                            r"(?P<name>[A-Za-z0-9][\w.-]*) \[required: (?P<spec>[^,\]]+(?:,[^,\]]+)*?), "
+                            r"installed: (?P<installed>[^\]\s]+)\]$")
+
+
+def pipdeptree(raw_lines: list[str]) -> list[dict[str, Any]] | None:
+    """The distributions a pasted `pipdeptree` shows installed, each with the requirements of its own
+    that the tree shows under it (what TE103 compares with the installed torch). A child shown
+    "installed: ?" is missing: no row for it."""
+    rows: dict[str, dict[str, Any]] = {}
+    parents: list[tuple[int, str]] = []  # (indent, name) of the branch above the current line
+    children = 0
+    for raw in raw_lines:
+        line = raw.rstrip().lstrip("`")
+        top = _DEPTREE_TOP.match(line.strip())
+        if top and not line[:1].isspace():
+            name = _norm(top.group(1))
+            rows.setdefault(name, {"name": name, "version": top.group(2), "location": "pipdeptree"})
+            parents = [(-1, name)]
+            continue
+        m = _DEPTREE_CHILD.match(line)
+        if not m:
+            if line.strip():
+                parents = []
+            continue
+        children += 1
+        depth = len(m.group("indent"))
+        while parents and parents[-1][0] >= depth:
+            parents.pop()
+        name, spec = _norm(m.group("name")), m.group("spec").strip()
+        if parents and spec.lower() != "any":
+            parent = rows.get(parents[-1][1])
+            if parent is not None:
+                requirement = f"{name}{spec.replace(' ', '')}"
+                if requirement not in parent.setdefault("requires", []):
+                    parent["requires"].append(requirement)
+        if m.group("installed") != "?":
+            rows.setdefault(name, {"name": name, "version": m.group("installed"), "location": "pipdeptree"})
+        parents.append((depth, name))
+    return list(rows.values()) if children and rows else None
+
+
 def _conda_cuda(build: str) -> str | None | bool:
     """A conda build string as torch.version.cuda: "py3.6_cpu_0" / "cpu_py37h..." -> None,
     "py3.8_cuda11.3_cudnn8_0" / "cuda112py39h..." -> "11.3" / "11.2"; else False (unknown)."""
@@ -993,7 +1038,11 @@ def _add_distributions(facts: dict[str, Any], rows: list[dict[str, Any]]) -> Non
     """A list's packages into the facts, after those already there (the report's own lines come
     first). A row's CUDA tag is a fact of torch's build (`_torch_from_rows`), not a field of it."""
     have = facts.setdefault("packages", {}).setdefault("distributions", [])
-    names = {d["name"] for d in have}
+    names = {d["name"]: d for d in have}
+    for r in rows:
+        same = names.get(r["name"])
+        if same is not None and same["version"] == r["version"] and r.get("requires") and "requires" not in same:
+            same["requires"] = r["requires"]  # pipdeptree's tree under a top-level line pip freeze's reader took
     have += [{k: v for k, v in r.items() if k != "cuda"} for r in rows if r["name"] not in names]
 
 
@@ -1713,7 +1762,7 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
         _add_distributions(facts, rows)
         _torch_from_rows(facts, rows)
 
-    for kind, rows in (("pip show", pip_show(lines)), ("conda plan", conda_plan(lines))):
+    for kind, rows in (("pip show", pip_show(lines)), ("conda plan", conda_plan(lines)), ("pipdeptree", pipdeptree(raw_lines))):
         if not rows:
             continue
         partial = True  # `pip show` and a conda plan name only some packages
