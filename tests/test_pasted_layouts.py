@@ -547,3 +547,40 @@ def test_a_requirement_pipdeptree_shows_missing_is_not_installed(tmp_path):
                       " - torch [required: >=1.10.0, installed: ?]\n", tmp_path)
     assert "torch" not in {d.name for d in facts.packages.distributions}
     assert not known(facts.torch)
+
+
+# --------------------------------------------------------------------------- transformers env, 4.4x and later
+
+# A transformers issue's "System Info" as copied into a public repository (code index id 61080004452; the index
+# names no repository), verbatim: values in backticks, the torch line naming the accelerator.
+HF_ACCELERATOR = """### System Info
+
+* `transformers` version: `5.0.0.dev0`
+* Platform: `Linux-5.15.167.4-microsoft-standard-WSL2-x86_64-with-glibc2.39`
+* Python version: `3.12.3`
+* `huggingface_hub` version: `1.3.2`
+* `safetensors` version: `0.7.0`
+* `accelerate` version: `1.12.0`
+* Accelerate config: `not installed`
+* DeepSpeed version: `not installed`
+* PyTorch version (accelerator?): `2.9.1+cu128 (CUDA)`
+* GPU type: `NVIDIA L4`
+* NVIDIA driver version: `550.90.07`
+* CUDA version: `12.4`
+"""
+
+
+def test_transformers_env_naming_the_accelerator_gives_availability_and_the_platform(tmp_path):
+    facts = load_text(HF_ACCELERATOR, tmp_path)
+    assert (facts.get("torch.version"), facts.get("torch.cuda_available")) == ("2.9.1+cu128", True)
+    assert (facts.get("python.system"), facts.get("python.wsl")) == ("Linux", True)
+    assert facts.nvidia.gpus[0].name == "NVIDIA L4" and facts.get("nvidia.driver_version") == "550.90.07"
+
+
+@pytest.mark.parametrize("accelerator, available", [("NA", False), ("MPS", False), ("ROCm", None)])
+def test_an_accelerator_other_than_cuda(accelerator, available, tmp_path):
+    facts = load_text(f"- PyTorch version (accelerator?): 2.5.1 ({accelerator})\n- Platform: macOS-14.5-arm64-arm-64bit\n",
+                      tmp_path)
+    assert facts.get("torch.version") == "2.5.1"
+    assert (facts.get("torch.cuda_available") if available is not None else known(facts.torch.cuda_available)) is (
+        available if available is not None else False)

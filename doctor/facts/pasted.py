@@ -55,10 +55,13 @@ _KV_GPU = re.compile(r"(?:^|\s)GPU ((?:\d+,)*\d+):\s*(.+?)(?=\s+GPU (?:\d+,)*\d+
 _KV_CC = re.compile(r"GPU ((?:\d+,)*\d+) Compute Capability:\s*(\d+\.\d+)")
 # `transformers-cli env`, `diffusers-cli env`, `accelerate env` (what Hugging Face's templates ask for):
 # "- PyTorch version (GPU?): 2.1.2+cu121 (True)", "- GPU type: NVIDIA A100-SXM4-80GB", "- Platform: Linux-...".
-_HF_TORCH = re.compile(r"^[-*]?\s*PyTorch version \(GPU\?\):\s*(\d+\.\d+[\w.+]*)\s*\((True|False)\)")
-_HF_GPU = re.compile(r"^[-*]?\s*GPU type:\s*(\S.*)$", re.I)
-_HF_PLATFORM = re.compile(r"^[-*]?\s*Platform:\s*((?:Linux|Windows|macOS|Darwin)-\S+)")
-_HF_PYTHON = re.compile(r"^[-*]?\s*Python version:\s*(\d+\.\d+(?:\.\d+)?)\s*$")
+# From transformers 4.4x the torch line names the accelerator instead: "PyTorch version (accelerator?): 2.9.1+cu128
+# (CUDA)" ("(NA)" with none, "(MPS)", "(XPU)"); values may sit in backticks ("* GPU type: `NVIDIA L4`").
+_HF_TORCH = re.compile(r"^[-*]?\s*PyTorch version \((?:GPU|accelerator)\?\):\s*`?(\d+\.\d+[\w.+]*)\s*"
+                       r"\((True|False|CUDA|NA|MPS|XPU|NPU|MLU|HPU|MUSA|ROCm|HIP)\)`?")
+_HF_GPU = re.compile(r"^[-*]?\s*GPU type:\s*`?(\S[^`]*)`?$", re.I)
+_HF_PLATFORM = re.compile(r"^[-*]?\s*Platform:\s*`?((?:Linux|Windows|macOS|Darwin)-[^\s`]+)")
+_HF_PYTHON = re.compile(r"^[-*]?\s*Python version:\s*`?(\d+\.\d+(?:\.\d+)?)`?\s*$")
 # Lightning's bug-report environment ("* CUDA:" / "- GPU:" / "- NVIDIA A100..." / "- torch: 2.1.0").
 _LIT_SECTION = re.compile(r"^\*\s*(CUDA|Lightning|Packages|System):\s*$")
 _LIT_ITEM = re.compile(r"^-\s*([A-Za-z0-9][\w.-]*):\s*(\S.*)?$")
@@ -792,7 +795,9 @@ def hf_env(lines: list[str]) -> dict[str, Any] | None:
     for line in lines:
         m = _HF_TORCH.match(line)
         if m and "version" not in torch:
-            torch = {"version": m.group(1), "import_status": "ok", "cuda_available": m.group(2) == "True"}
+            # "(CUDA)" is torch.cuda.is_available(); ROCm builds answer it too, so "(ROCm)"/"(HIP)" do not say no.
+            said = {"True": True, "CUDA": True, "False": False, "NA": False, "MPS": False}.get(m.group(2))
+            torch = {"version": m.group(1), "import_status": "ok", **({"cuda_available": said} if said is not None else {})}
             cuda = _cuda_from_tag(m.group(1))
             if cuda is not False:
                 torch["cuda"] = cuda
@@ -805,6 +810,8 @@ def hf_env(lines: list[str]) -> dict[str, Any] | None:
         if m:
             python["platform"] = m.group(1)
             head = m.group(1).split("-", 1)[0].lower()
+            if head == "linux":
+                python["wsl"] = "microsoft" in m.group(1).lower()  # as collect_env's "Python platform" says it
             python["system"] = {"linux": "Linux", "windows": "Windows", "macos": "Darwin", "darwin": "Darwin"}[head]
             continue
         m = _HF_PYTHON.match(line)
