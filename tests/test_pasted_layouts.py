@@ -584,3 +584,21 @@ def test_an_accelerator_other_than_cuda(accelerator, available, tmp_path):
     assert facts.get("torch.version") == "2.5.1"
     assert (facts.get("torch.cuda_available") if available is not None else known(facts.torch.cuda_available)) is (
         available if available is not None else False)
+
+
+# --------------------------------------------------------------------------- ROCm builds
+
+def test_a_rocm_wheel_is_no_cuda_build_and_names_its_rocm(tmp_path):
+    facts = load_text("torch             2.3.0+rocm6.0\ntorchvision       0.18.0+rocm6.0\n", tmp_path)
+    assert (facts.torch.cuda, facts.torch.hip) == (None, "6.0")
+    # A public repository's notes (code index id 57015597461, no repository named), its IPython session, verbatim.
+    facts = load_text("In [1]: import torch\n\nIn [2]: torch.__version__\nOut[2]: '2.2.0.dev20231010+rocm5.7'\n\n"
+                      "In [3]: torch.cuda.is_available()\nOut[3]: True\n", tmp_path)
+    assert (facts.torch.cuda, facts.torch.hip, facts.torch.cuda_available) == (None, "5.7", True)
+
+
+def test_hip_printed_by_torch_is_taken_as_printed_and_a_cuda_tag_names_no_rocm(tmp_path):
+    facts = load_text(">>> torch.__version__\n'2.5.1'\n>>> torch.version.hip\n'6.2.41133-dd7f95766'\n", tmp_path)
+    assert facts.torch.hip == "6.2.41133-dd7f95766"
+    facts = load_text("torch             2.3.0+cu121\ntorchvision       0.18.0+cu121\n", tmp_path)
+    assert facts.torch.cuda == "12.1" and not known(facts.torch.hip)

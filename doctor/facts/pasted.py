@@ -133,7 +133,7 @@ _CONDA_FAILED = re.compile(r"PackagesNotFoundError|UnsatisfiableError|ResolvePac
 _CONDA_TORCH_REQUEST = re.compile(r"(?<![\w-])pytorch==?(?P<version>\d+\.\d+\.\d+)(?![\w.*])")
 _CONDA_REQUEST = re.compile(r"(?<![\w-])(?P<name>cudatoolkit|pytorch-cuda)\s*=\s*(?P<version>\d+(?:\.\d+)*)")
 _CONDA_SPEC_LINE = re.compile(r"^-\s+(?P<name>cudatoolkit|pytorch-cuda)\s*=\s*(?P<version>\d+(?:\.\d+)*)\s*$")
-_PRINTED = re.compile(r"torch(?:vision|audio)?\.__version__|torch\.version\.cuda|torch\.cuda\.is_available\(\)"
+_PRINTED = re.compile(r"torch(?:vision|audio)?\.__version__|torch\.version\.cuda|torch\.version\.hip|torch\.cuda\.is_available\(\)"
                       r"|torch\.cuda\.get_device_name\(\s*\d*\s*\)|torch\.cuda\.get_device_capability\(\s*\d*\s*\)"
                       r"|torch\.cuda\.get_arch_list\(\)")
 # A REPL's ">>> " is gone by now (_lines drops quote marks): an input line is the bare expression.
@@ -143,6 +143,8 @@ _VALUE = {
     # torch 1.2 and older printed the toolkit's full version ("10.0.130", "9.0.176"): its major.minor is the build.
     "torch.version.cuda": re.compile(r"^(None|\d+\.\d+)(?:\.\d+)?$"),
     "torch.cuda.is_available()": re.compile(r"^(True|False)$"),
+    # ROCm's version as HIP reports it ("6.0.32830-d62f6a171", "7.1.25424"); None on CUDA and CPU builds.
+    "torch.version.hip": re.compile(r"^(None|\d+\.\d+(?:\.\d+)?(?:-[0-9a-f]+)?)$"),
     # The current GPU's name and compute capability ("(8, 6)"), and the build's arch list
     # ("['sm_50', ..., 'sm_90']"; [] wherever no GPU is usable, so an empty list says nothing of the build).
     "torch.cuda.get_device_name()": re.compile(r"^((?:NVIDIA|Tesla|Quadro|GeForce|TITAN)\b[\w .-]{1,60})$"),
@@ -151,7 +153,7 @@ _VALUE = {
 }
 # torchvision's and torchaudio's versions print as torch's do ("0.14.0", "0.15.0.dev20221110+cu117").
 _VALUE["torchvision.__version__"] = _VALUE["torchaudio.__version__"] = _VALUE["torch.__version__"]
-_PRINTED_KEY = {"torch.__version__": "version", "torch.version.cuda": "cuda", "torch.cuda.is_available()": "cuda_available",
+_PRINTED_KEY = {"torch.__version__": "version", "torch.version.cuda": "cuda", "torch.version.hip": "hip", "torch.cuda.is_available()": "cuda_available",
                 "torch.cuda.get_device_name()": "gpu_name", "torch.cuda.get_device_capability()": "gpu_cc",
                 "torch.cuda.get_arch_list()": "arch_list", "torchvision.__version__": "torchvision",
                 "torchaudio.__version__": "torchaudio"}
@@ -1820,6 +1822,10 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
         system = system_from_paths(text, facts.get("torch", {}).get("version"))
         if system:
             _fill(facts, "python", {"system": system})
+    rocm = re.search(r"\+rocm(\d+(?:\.\d+)*)", str(facts.get("torch", {}).get("version", "")))
+    if rocm:
+        # A ROCm wheel ("2.3.0+rocm6.0") reports torch.version.cuda None and torch.version.hip its ROCm.
+        _fill(facts, "torch", {"cuda": None, "hip": rocm.group(1)})
     if partial and facts.get("packages", {}).get("distributions"):
         facts["packages"]["distributions_partial"] = True
     facts["meta"] = {"source": collect_env_text.SOURCE if kinds == ["collect_env report"] else "paste"}
