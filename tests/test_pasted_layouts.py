@@ -602,3 +602,14 @@ def test_hip_printed_by_torch_is_taken_as_printed_and_a_cuda_tag_names_no_rocm(t
     assert facts.torch.hip == "6.2.41133-dd7f95766"
     facts = load_text("torch             2.3.0+cu121\ntorchvision       0.18.0+cu121\n", tmp_path)
     assert facts.torch.cuda == "12.1" and not known(facts.torch.hip)
+
+
+def test_a_notebooks_shell_escape_is_the_list_command(tmp_path):
+    # Colab/Jupyter: "!pip list | grep torch" - a filtered pip list, not a hand-written one.
+    facts = load_text("!pip list | grep torch\ntorch                            2.1.0+cu121\n"
+                      "torchvision                      0.16.0+cu121\n", tmp_path)
+    assert [d.location for d in facts.packages.distributions] == ["pip list", "pip list"]
+    assert facts.packages.distributions_partial is True
+    # The same rows without the command are a hand-written list.
+    facts = load_text("torch                            2.1.0+cu121\ntorchvision                      0.16.0+cu121\n", tmp_path)
+    assert [d.location for d in facts.packages.distributions] == ["hand-written list", "hand-written list"]

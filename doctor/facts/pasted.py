@@ -80,7 +80,8 @@ _PIP_CONFLICT = re.compile(
 # REPL (">>> torch.__version__" then "'2.0.1+cu117'") or a `python -c "...; print(...); print(...)"`.
 # `pip show torch`: "Name: torch", then "Version: 2.7.0+cpu".
 # The command a pasted table came from: "pip list | grep torch", "$ conda list", "pip3 freeze".
-_LIST_COMMAND = re.compile(r"^(?:(?:\([^()\n]{1,60}\)\s*)?(?:PS\s+)?\S*[$#>%]\s*)?(?:python3?\s+-m\s+)?(?P<tool>pip3?|conda|mamba|micromamba)\s+"
+# Jupyter and Colab run it as a shell escape or magic: "!pip list | grep torch", "%pip list".
+_LIST_COMMAND = re.compile(r"^(?:(?:\([^()\n]{1,60}\)\s*)?(?:PS\s+)?\S*[$#>%!]\s*)?(?:python3?\s+-m\s+)?(?P<tool>pip3?|conda|mamba|micromamba)\s+"
                            r"(?P<verb>list|freeze)\b[^|]*(?P<filter>\|\s*(?:grep|findstr|select-string|rg)\b.*)?$", re.I)
 _NAME_DASH_VERSION = re.compile(r"^([A-Za-z][A-Za-z0-9_.]*?(?:-[A-Za-z][A-Za-z0-9_]*)*)-(\d+(?:\.\d+)+(?:[a-z]+\d*)?(?:\+[\w.]+)?)$")
 _SHOW_NAME = re.compile(r"^Name:\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*$")
