@@ -601,6 +601,10 @@ def _nvidia(values: dict[str, str], extra: dict[str, list[str]], system: str | N
                 if cc:
                     gpu["compute_capability"] = cc
                 gpus.append(gpu)
+        if not gpus and compute_capability(gpu_value.strip()) and len(gpu_value.split()) <= 8:
+            # On macOS (and wherever nvidia-smi is missing but CUDA works) collect_env prints
+            # torch.cuda.get_device_name() alone: "GeForce GTX 1060 with Max-Q Design" (pytorch#16999).
+            gpus.append(named_gpu(gpu_value.strip(), 0))
     if gpus:
         nvidia["gpus"] = gpus
 

@@ -24,6 +24,27 @@ _PROCESS_ROW = re.compile(r"^\|\s*(\d+)\s+(?:(?:N/A|\d+)\s+(?:N/A|\d+)\s+)?(\d+)
                           r"(?:(\d+)\s*MiB|N/A)\s*\|$")
 
 
+# nvidia-smi failing: NVML could not reach a loaded driver (NVML_ERROR_DRIVER_NOT_LOADED, what the live
+# collector reads as "no driver"), or the kernel module and the user-space library are of two releases.
+_NOT_LOADED = re.compile(r"NVIDIA-SMI has failed because it couldn.t communicate with the NVIDIA driver")
+_MISMATCH = re.compile(r"Failed to initialize NVML: (Driver/library version mismatch)")
+
+
+def failure(lines: list[str]) -> dict[str, Any] | None:
+    """The nvidia facts of nvidia-smi's own failure message, as the live collector records NVML failing
+    to start: no driver reachable (driver None, no GPUs), or a mismatch (driver unknown, the error kept)."""
+    for i, line in enumerate(lines):
+        if _NOT_LOADED.search(line):
+            return {"driver_version": None, "cuda_driver_version": None, "gpus": [],
+                    "nvml_error": "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver"}
+        m = _MISMATCH.search(line)
+        if m:
+            # Drivers from about R535 add the user-space library's version on the next line.
+            library = re.match(r"^NVML library version:\s*(\d+\.\d+(?:\.\d+)?)$", lines[i + 1] if i + 1 < len(lines) else "")
+            return {"nvml_error": m.group(1) + (f" (NVML library version: {library.group(1)})" if library else "")}
+    return None
+
+
 def table(lines: list[str]) -> dict[str, Any] | None:
     """The nvidia facts of a pasted `nvidia-smi` table (lines already stripped of quote marks), or None."""
     nvidia: dict[str, Any] = {}

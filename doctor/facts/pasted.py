@@ -55,10 +55,13 @@ _KV_GPU = re.compile(r"(?:^|\s)GPU ((?:\d+,)*\d+):\s*(.+?)(?=\s+GPU (?:\d+,)*\d+
 _KV_CC = re.compile(r"GPU ((?:\d+,)*\d+) Compute Capability:\s*(\d+\.\d+)")
 # `transformers-cli env`, `diffusers-cli env`, `accelerate env` (what Hugging Face's templates ask for):
 # "- PyTorch version (GPU?): 2.1.2+cu121 (True)", "- GPU type: NVIDIA A100-SXM4-80GB", "- Platform: Linux-...".
-_HF_TORCH = re.compile(r"^[-*]?\s*PyTorch version \(GPU\?\):\s*(\d+\.\d+[\w.+]*)\s*\((True|False)\)")
-_HF_GPU = re.compile(r"^[-*]?\s*GPU type:\s*(\S.*)$", re.I)
-_HF_PLATFORM = re.compile(r"^[-*]?\s*Platform:\s*((?:Linux|Windows|macOS|Darwin)-\S+)")
-_HF_PYTHON = re.compile(r"^[-*]?\s*Python version:\s*(\d+\.\d+(?:\.\d+)?)\s*$")
+# From transformers 4.4x the torch line names the accelerator instead: "PyTorch version (accelerator?): 2.9.1+cu128
+# (CUDA)" ("(NA)" with none, "(MPS)", "(XPU)"); values may sit in backticks ("* GPU type: `NVIDIA L4`").
+_HF_TORCH = re.compile(r"^[-*]?\s*PyTorch version \((?:GPU|accelerator)\?\):\s*`?(\d+\.\d+[\w.+]*)\s*"
+                       r"\((True|False|CUDA|NA|MPS|XPU|NPU|MLU|HPU|MUSA|ROCm|HIP)\)`?")
+_HF_GPU = re.compile(r"^[-*]?\s*GPU type:\s*`?(\S[^`]*)`?$", re.I)
+_HF_PLATFORM = re.compile(r"^[-*]?\s*Platform:\s*`?((?:Linux|Windows|macOS|Darwin)-[^\s`]+)")
+_HF_PYTHON = re.compile(r"^[-*]?\s*Python version:\s*`?(\d+\.\d+(?:\.\d+)?)`?\s*$")
 # Lightning's bug-report environment ("* CUDA:" / "- GPU:" / "- NVIDIA A100..." / "- torch: 2.1.0").
 _LIT_SECTION = re.compile(r"^\*\s*(CUDA|Lightning|Packages|System):\s*$")
 _LIT_ITEM = re.compile(r"^-\s*([A-Za-z0-9][\w.-]*):\s*(\S.*)?$")
@@ -77,7 +80,8 @@ _PIP_CONFLICT = re.compile(
 # REPL (">>> torch.__version__" then "'2.0.1+cu117'") or a `python -c "...; print(...); print(...)"`.
 # `pip show torch`: "Name: torch", then "Version: 2.7.0+cpu".
 # The command a pasted table came from: "pip list | grep torch", "$ conda list", "pip3 freeze".
-_LIST_COMMAND = re.compile(r"^(?:(?:\([^()\n]{1,60}\)\s*)?(?:PS\s+)?\S*[$#>%]\s*)?(?:python3?\s+-m\s+)?(?P<tool>pip3?|conda|mamba|micromamba)\s+"
+# Jupyter and Colab run it as a shell escape or magic: "!pip list | grep torch", "%pip list".
+_LIST_COMMAND = re.compile(r"^(?:(?:\([^()\n]{1,60}\)\s*)?(?:PS\s+)?\S*[$#>%!]\s*)?(?:python3?\s+-m\s+)?(?P<tool>pip3?|conda|mamba|micromamba)\s+"
                            r"(?P<verb>list|freeze)\b[^|]*(?P<filter>\|\s*(?:grep|findstr|select-string|rg)\b.*)?$", re.I)
 _NAME_DASH_VERSION = re.compile(r"^([A-Za-z][A-Za-z0-9_.]*?(?:-[A-Za-z][A-Za-z0-9_]*)*)-(\d+(?:\.\d+)+(?:[a-z]+\d*)?(?:\+[\w.]+)?)$")
 _SHOW_NAME = re.compile(r"^Name:\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*$")
@@ -102,6 +106,20 @@ _SAID_PYTHON = re.compile(r"\b(?:use|uses|using|used|on|with|running|run|have|in
 # torch named in prose the way pip names what it installs ("falls back to `torch-2.6.0+cpu`",
 # "Downloading torch-2.1.0+cu121-cp311-...whl"): the dash joins the name to an installed version with
 # its build tag, where "torch==2.6.0+cu121" is only what was asked for.
+# torch's tagged version after its name in prose ("The Pytorch version 1.8.0+cu111.", "torch 2.0.1+cu118, RTX
+# 4090", "PyTorch: 2.1.0+cu121"): a local tag is what an installed build reports; "torch==2.0.1+cu118" is a pin.
+_SAID_TORCH_TAGGED = re.compile(r"(?<![\w/.=-])(?:py)?torch(?:\s+version)?(?:\s+is)?(?:\s*[:\uff1a]\s*|\s+)v?"
+                                r"(?P<version>\d+\.\d+(?:\.\d+)?\+(?:cu\d{2,3}|cpu|rocm\d+(?:\.\d+)*))(?![\w+]|\.\w)", re.I)
+# A GPU's full name in prose, as the driver spells it: with NVIDIA's or the series' brand before the model.
+# In a sentence it counts only after a verb or preposition that says the machine has it ("I am using NVIDIA
+# GeForce RTX 3080 Ti Laptop GPU", "running on a Tesla T4"); "I think the NVIDIA GeForce RTX 3080 in my laptop
+# is fine" is an opinion about it.
+_GPU_OWNED = re.compile(r"\b(?:use|uses|using|used|have|has|had|with|on|running|run|runs|got|bought)\s+"
+                        r"(?:an?\s+|my\s+|the\s+|two\s+|\d\s*x\s*)?$", re.I)
+_SAID_GPU = re.compile(r"\b(?:(?:NVIDIA\s+)?GeForce\s+(?:RTX|GTX|GT|MX)\s?\d{3,4}(?:\s?(?:Ti|SUPER|Super))?"
+                       r"(?:\s+Laptop(?:\s+GPU)?)?|NVIDIA\s+(?:RTX\s+)?(?:[AHLB]\d{1,3}|RTX\s+\d{4}|TITAN\s+\w+)"
+                       r"(?:[- ](?:SXM\d?|PCIE|\d+GB)[\w-]*)?|Tesla\s+[KPVT]\d{1,3}\w*|Quadro\s+(?:RTX\s+)?[A-Z]?\d{3,4}\w*)(?![\w-])")
+_PIP_REPLACED = re.compile(r"Found existing installation:|Uninstalling |Successfully uninstalled |Attempting uninstall:")
 _SAID_TORCH_WHEEL = re.compile(r"(?<![\w/.-])torch-(?P<version>\d+\.\d+(?:\.\d+)?\+(?:cu\d{2,3}|cpu|rocm\d+(?:\.\d+)*))"
                                r"(?![\w.+])")
 # What a conda install asked for: "conda install pytorch ... cudatoolkit=11.3 -c pytorch" and the
@@ -116,7 +134,7 @@ _CONDA_FAILED = re.compile(r"PackagesNotFoundError|UnsatisfiableError|ResolvePac
 _CONDA_TORCH_REQUEST = re.compile(r"(?<![\w-])pytorch==?(?P<version>\d+\.\d+\.\d+)(?![\w.*])")
 _CONDA_REQUEST = re.compile(r"(?<![\w-])(?P<name>cudatoolkit|pytorch-cuda)\s*=\s*(?P<version>\d+(?:\.\d+)*)")
 _CONDA_SPEC_LINE = re.compile(r"^-\s+(?P<name>cudatoolkit|pytorch-cuda)\s*=\s*(?P<version>\d+(?:\.\d+)*)\s*$")
-_PRINTED = re.compile(r"torch(?:vision|audio)?\.__version__|torch\.version\.cuda|torch\.cuda\.is_available\(\)"
+_PRINTED = re.compile(r"torch(?:vision|audio)?\.__version__|torch\.version\.cuda|torch\.version\.hip|torch\.cuda\.is_available\(\)"
                       r"|torch\.cuda\.get_device_name\(\s*\d*\s*\)|torch\.cuda\.get_device_capability\(\s*\d*\s*\)"
                       r"|torch\.cuda\.get_arch_list\(\)")
 # A REPL's ">>> " is gone by now (_lines drops quote marks): an input line is the bare expression.
@@ -126,6 +144,8 @@ _VALUE = {
     # torch 1.2 and older printed the toolkit's full version ("10.0.130", "9.0.176"): its major.minor is the build.
     "torch.version.cuda": re.compile(r"^(None|\d+\.\d+)(?:\.\d+)?$"),
     "torch.cuda.is_available()": re.compile(r"^(True|False)$"),
+    # ROCm's version as HIP reports it ("6.0.32830-d62f6a171", "7.1.25424"); None on CUDA and CPU builds.
+    "torch.version.hip": re.compile(r"^(None|\d+\.\d+(?:\.\d+)?(?:-[0-9a-f]+)?)$"),
     # The current GPU's name and compute capability ("(8, 6)"), and the build's arch list
     # ("['sm_50', ..., 'sm_90']"; [] wherever no GPU is usable, so an empty list says nothing of the build).
     "torch.cuda.get_device_name()": re.compile(r"^((?:NVIDIA|Tesla|Quadro|GeForce|TITAN)\b[\w .-]{1,60})$"),
@@ -134,7 +154,7 @@ _VALUE = {
 }
 # torchvision's and torchaudio's versions print as torch's do ("0.14.0", "0.15.0.dev20221110+cu117").
 _VALUE["torchvision.__version__"] = _VALUE["torchaudio.__version__"] = _VALUE["torch.__version__"]
-_PRINTED_KEY = {"torch.__version__": "version", "torch.version.cuda": "cuda", "torch.cuda.is_available()": "cuda_available",
+_PRINTED_KEY = {"torch.__version__": "version", "torch.version.cuda": "cuda", "torch.version.hip": "hip", "torch.cuda.is_available()": "cuda_available",
                 "torch.cuda.get_device_name()": "gpu_name", "torch.cuda.get_device_capability()": "gpu_cc",
                 "torch.cuda.get_arch_list()": "arch_list", "torchvision.__version__": "torchvision",
                 "torchaudio.__version__": "torchaudio"}
@@ -186,7 +206,12 @@ _ITEM_KEYS = {
     "cuda": {"cuda version", "cuda", "cuda/cudnn version", "cuda driver"},
     "python": {"python", "python version"},
     "os": {"os", "operating system", "system"},
-    "available": {"is cuda available", "cuda available", "cuda is available", "torch.cuda.is_available()"},
+    "available": {"is cuda available", "cuda available", "cuda is available", "torch.cuda.is_available()",
+                  "torch cuda is", "torch cuda available", "pytorch cuda available"},
+    # torch.version.cuda under a label ("torch cuda ver  : 9.0.176" in fastai's show_install, "PyTorch CUDA : 12.8",
+    # "Torch CUDA: 12.8"); scripts print the availability under the same label ("PyTorch CUDA : Available").
+    "torch_cuda": {"torch cuda", "pytorch cuda", "torch cuda ver", "torch cuda version", "pytorch cuda version",
+                   "torch.version.cuda"},
     "torchvision": {"torchvision", "torchvision version"},
     "torchaudio": {"torchaudio", "torchaudio version"},
     "index": {"pytorch index", "torch index", "pytorch index url", "torch index url", "index url", "index-url",
@@ -216,7 +241,10 @@ _BARE_PIN = re.compile(r"^torch\s*==\s*v?(\d+\.\d+(?:\.\d+)?(?:\+(?:cu\d{2,3}|cp
 # every torch on download.pytorch.org/whl/<tag> is built for that tag's CUDA (or none, for cpu).
 _INDEX_TAG = re.compile(r"^(?:\S*download\.pytorch\.org/whl/(?:(?:nightly|test)/)?)?(cu\d{2,3}|cpu|rocm\d+(?:\.\d+)*)/?$",
                         re.I)
-_PLACEHOLDER = re.compile(r"^(?:<.*>|\[.*\]|e\.g\..*|n/?a|none|no|yes|unknown|-+)$", re.I)
+# How a list says whether torch sees CUDA: "True", "yes", fastai's "available" / "**Not available**", "READY".
+_SAID_AVAILABILITY = {"true": True, "yes": True, "available": True, "ready": True, "false": False, "no": False,
+                      "not available": False, "unavailable": False, "not ready": False}
+_PLACEHOLDER = re.compile(r"^(?:<.*>|\[.*\]|e\.g\..*|n/?a|none|no|yes|unknown|-+|_?no response_?)$", re.I)
 # `echo $LD_LIBRARY_PATH` and the line it printed.
 _ECHO_LD = re.compile(r"echo \$\{?LD_LIBRARY_PATH\}?\s*$")
 # detectron2's collect_env: a two-column table ("PyTorch    1.5.1+cpu @/site-packages/torch",
@@ -258,7 +286,12 @@ def _cuda_from_tag(version: str) -> str | None | bool:
 # `--query-gpu=name,driver_version,compute_cap --format=csv` (a header of field names, then rows).
 _SMI_LIST = re.compile(r"^GPU (\d+): (.+?) \(UUID: GPU-[0-9a-fA-F-]+\)$")
 _SMI_QUERY_FIELDS = {"index", "name", "driver_version", "compute_cap", "pci.bus_id", "uuid", "memory.total",
-                     "memory.used", "memory.free", "temperature.gpu", "utilization.gpu"}
+                     "memory.used", "memory.free", "temperature.gpu", "utilization.gpu", "count", "serial", "pstate",
+                     "timestamp"}
+# Any other field of `nvidia-smi --help-query-gpu` is dotted or snake_case ("power.limit", "vbios_version",
+# "clocks.max.sm"); the CSV header writes units after it ("memory.total [MiB]"); "gpu_name" is "name".
+_SMI_FIELD = re.compile(r"^[a-z][a-z0-9]*(?:[._][a-z0-9]+)+$")
+_SMI_QUERY_COMMAND = re.compile(r"nvidia-smi\b.*--query-gpu[= ](?P<fields>[\w.,]+).*--format[= ]csv\S*noheader")
 # `lspci | grep -i nvidia`: "01:00.0 VGA compatible controller: NVIDIA Corporation GA102 [GeForce RTX 3090] (rev a1)".
 _LSPCI_GPU = re.compile(r"^[0-9a-fA-F]{2,4}:[0-9a-fA-F]{2}\.\d\s+(?:VGA compatible|3D) controller:\s+NVIDIA Corporation\s+"
                         r"[^\[\]\n]*\[(?P<name>[^\]\n]+)\]")
@@ -279,9 +312,15 @@ def gpu_listings(lines: list[str]) -> dict[str, Any] | None:
         if m:
             gpus.setdefault(int(m.group(1)), collect_env_text.named_gpu(m.group(2).strip(), int(m.group(1))))
             continue
-        fields = [f.strip().split(" [")[0] for f in line.split(",")]
-        if len(fields) >= 2 and set(fields) <= _SMI_QUERY_FIELDS and ("name" in fields or "driver_version" in fields):
+        fields = ["name" if f == "gpu_name" else f for f in (f.strip().split(" [")[0] for f in line.split(","))]
+        if len(fields) >= 2 and all(f in _SMI_QUERY_FIELDS or _SMI_FIELD.match(f) for f in fields) and (
+                "name" in fields or "driver_version" in fields):
             header = fields
+            continue
+        m = _SMI_QUERY_COMMAND.search(line)
+        if m:  # "--format=csv,noheader": the rows below hold the fields the command asked for
+            fields = ["name" if f == "gpu_name" else f for f in m.group("fields").strip(",").split(",")]
+            header = fields if "name" in fields or "driver_version" in fields else None
             continue
         if header:
             values = [v.strip() for v in line.split(",")]
@@ -301,6 +340,11 @@ def gpu_listings(lines: list[str]) -> dict[str, Any] | None:
                     gpu["pci_bus_id"] = row["pci.bus_id"]
                 if row.get("uuid", "").startswith("GPU-"):
                     gpu["uuid"] = row["uuid"]
+                for field, key in (("power.limit", "power_limit_w"), ("power.draw", "power_draw_w")):
+                    if m := re.fullmatch(r"(\d+(?:\.\d+)?)(?: W)?", row.get(field, "")):
+                        gpu[key] = float(m.group(1))
+                if m := re.fullmatch(r"(\d{1,3})(?: C)?", row.get("temperature.gpu", "")):
+                    gpu["temperature_c"] = int(m.group(1))
                 gpus.setdefault(index, gpu)
             if re.fullmatch(r"\d{3}\.\d+(?:\.\d+)?", row.get("driver_version", "")):
                 nvidia.setdefault("driver_version", row["driver_version"])
@@ -376,15 +420,37 @@ def package_list(lines: list[str]) -> tuple[str, list[dict[str, Any]], bool] | N
             partial)
 
 
+# The same list with the version after spaces, as pip list aligns it without its header ("torch
+# 2.9.1+cu128", "pytorch 2.9.0+cu128"); the lines about the system between them ("Python 3.10",
+# "CUDA 12.8") name no package and keep the list going.
+_NAME_SPACE_VERSION = re.compile(r"^([A-Za-z][A-Za-z0-9_.-]*)\s+v?(\d+(?:\.\d+)+(?:(?:a|b|rc|\.dev|\.post)\d+)?"
+                                 r"(?:\+[\w.]+)?)$")
+_NOT_PACKAGES = {"python", "cuda", "cudnn", "driver", "nvcc", "gcc", "cmake", "ubuntu", "windows", "debian", "centos",
+                 "macos", "os", "nvidia-driver", "rocm"}
+
+
+def _known_torch_major(version: str) -> bool:
+    """Whether `version` has a major version torch has released (0.x to the newest in the tables)."""
+    newest = int(tables.releases()[-1]["torch"].split(".")[0])
+    return int(version.split(".")[0]) <= newest
+
+
 def name_version_lines(lines: list[str]) -> list[dict[str, Any]] | None:
-    """A hand-written package list of "name-version" lines ("torch-2.1.1", "torchaudio-2.0.1"):
-    two or more in a row, one of them torch's family. Always partial: it names what the writer chose."""
+    """A hand-written package list of "name-version" or "name   version" lines ("torch-2.1.1",
+    "torchvision       0.24.1+cu128"): two or more packages in a row, one of them torch's family.
+    Always partial: it names what the writer chose."""
     best: list[dict[str, Any]] = []
     run: list[dict[str, Any]] = []
     for line in lines + [""]:
-        m = _NAME_DASH_VERSION.match(line.lstrip("-*+ ").strip())
+        bare = line.lstrip("-*+ ").strip()
+        m = _NAME_DASH_VERSION.match(bare) or _NAME_SPACE_VERSION.match(bare)
+        if m and m.group(1).lower() in _NOT_PACKAGES:
+            continue
         if m:
-            run.append({"name": _norm(m.group(1)), "version": m.group(2), "location": "hand-written list"})
+            name = "torch" if m.group(1).lower() in collect_env_text.TORCH_NAMES else _norm(m.group(1))
+            if name == "torch" and not _known_torch_major(m.group(2)):
+                continue  # "torch 7.0+cu118": a version no torch has had is a typo, not the install
+            run.append({"name": name, "version": m.group(2), "location": "hand-written list"})
             continue
         if len(run) >= 2 and any(r["name"] in _TORCH_FAMILY for r in run):
             best += run
@@ -408,6 +474,51 @@ def pip_show(lines: list[str]) -> list[dict[str, Any]] | None:
     return rows or None
 
 
+# pipdeptree's tree: a top-level "torchvision==0.16.0", then indented children "├── torch [required: ==2.1.0,
+# installed: 2.1.0]" ("installed: ?" where the requirement is missing); `-r` and plain ASCII trees use "- ".
+_DEPTREE_TOP = re.compile(r"^([A-Za-z0-9][\w.-]*)==(\d[\w.+!-]*)$")
+_DEPTREE_CHILD = re.compile(r"^(?P<indent>[\s\u2502\u251c\u2514\u2500|`*-]*?)(?:[\u251c\u2514]\u2500\u2500|-)\s*"
+                            r"(?P<name>[A-Za-z0-9][\w.-]*) \[required: (?P<spec>[^,\]]+(?:,[^,\]]+)*?), "
+                            r"installed: (?P<installed>[^\]\s]+)\]$")
+
+
+def pipdeptree(raw_lines: list[str]) -> list[dict[str, Any]] | None:
+    """The distributions a pasted `pipdeptree` shows installed, each with the requirements of its own
+    that the tree shows under it (what TE103 compares with the installed torch). A child shown
+    "installed: ?" is missing: no row for it."""
+    rows: dict[str, dict[str, Any]] = {}
+    parents: list[tuple[int, str]] = []  # (indent, name) of the branch above the current line
+    children = 0
+    for raw in raw_lines:
+        line = raw.rstrip().lstrip("`")
+        top = _DEPTREE_TOP.match(line.strip())
+        if top and not line[:1].isspace():
+            name = _norm(top.group(1))
+            rows.setdefault(name, {"name": name, "version": top.group(2), "location": "pipdeptree"})
+            parents = [(-1, name)]
+            continue
+        m = _DEPTREE_CHILD.match(line)
+        if not m:
+            if line.strip():
+                parents = []
+            continue
+        children += 1
+        depth = len(m.group("indent"))
+        while parents and parents[-1][0] >= depth:
+            parents.pop()
+        name, spec = _norm(m.group("name")), m.group("spec").strip()
+        if parents and spec.lower() != "any":
+            parent = rows.get(parents[-1][1])
+            if parent is not None:
+                requirement = f"{name}{spec.replace(' ', '')}"
+                if requirement not in parent.setdefault("requires", []):
+                    parent["requires"].append(requirement)
+        if m.group("installed") != "?":
+            rows.setdefault(name, {"name": name, "version": m.group("installed"), "location": "pipdeptree"})
+        parents.append((depth, name))
+    return list(rows.values()) if children and rows else None
+
+
 def _conda_cuda(build: str) -> str | None | bool:
     """A conda build string as torch.version.cuda: "py3.6_cpu_0" / "cpu_py37h..." -> None,
     "py3.8_cuda11.3_cudnn8_0" / "cuda112py39h..." -> "11.3" / "11.2"; else False (unknown)."""
@@ -417,6 +528,66 @@ def _conda_cuda(build: str) -> str | None | bool:
     if m and m.group(1) == "0":
         return None  # "py37_cuda0.0_cudnn0.0_1": the 2018 pytorch channel's name for a build without CUDA
     return f"{m.group(1)}.{m.group(2)}" if m else False
+
+
+# `conda info`: "key : value" rows right-aligned on the colon, lists continued on the lines below
+# ("virtual packages : __cuda=12.2=0" / "__glibc=2.35=0"). Its "python version" is the Python conda itself
+# runs on (the base environment's), its "platform" the subdir conda installs for, and "__cuda" the CUDA
+# version conda read from the driver (libcuda's cuDriverGetVersion), what nvidia-smi prints as "CUDA Version".
+_CONDA_INFO_KEYS = {"active environment", "active env location", "shell level", "user config file",
+                    "populated config files", "conda version", "conda-build version", "python version", "solver",
+                    "virtual packages", "base environment", "conda av data dir", "conda av metadata url",
+                    "channel urls", "package cache", "envs directories", "platform", "user-agent", "uid:gid",
+                    "netrc file", "offline mode"}
+_CONDA_INFO_ROW = re.compile(r"^(?P<key>[A-Za-z][\w :-]*?)\s+:\s*(?P<value>.*)$")
+_CONDA_VIRTUAL_PACKAGE = re.compile(r"^(?P<name>__\w+)=(?P<version>[^=\s]+)(?:=\S*)?$")
+_CONDA_PLATFORM_SYSTEM = {"linux": "Linux", "win": "Windows", "osx": "Darwin"}
+
+
+def conda_info(lines: list[str]) -> tuple[dict[str, Any], set[int]] | None:
+    """(facts, the indexes of its lines) of a pasted `conda info`: three or more of its own keys make one.
+    Its Python is the environment's only where the active environment is base (conda runs on base's);
+    otherwise the Python stays unknown, and the block is kept from the environment-list reader, which
+    would take "python version : 3.8.13.final.0" for the environment's."""
+    rows: dict[str, list[str]] = {}
+    taken: set[int] = set()
+    key = None
+    for i, line in enumerate(lines):
+        m = _CONDA_INFO_ROW.match(line)
+        if m and m.group("key").strip().lower() in _CONDA_INFO_KEYS:
+            key = m.group("key").strip().lower()
+            rows.setdefault(key, []).append(m.group("value").strip())
+            taken.add(i)
+        elif key is not None and line and " " not in line.strip() and ":" not in line.replace("://", ""):
+            rows[key].append(line.strip())  # a list continued: "__glibc=2.31=0", "/root/.conda/pkgs"
+            taken.add(i)
+        elif key is not None and line.startswith("http") and key == "channel urls":
+            rows[key].append(line.strip())
+            taken.add(i)
+        else:
+            key = None
+    if len(rows) < 3:
+        return None
+    facts: dict[str, Any] = {}
+    virtual = {m.group("name"): m.group("version") for v in rows.get("virtual packages", [])
+               if (m := _CONDA_VIRTUAL_PACKAGE.match(v))}
+    if re.fullmatch(r"\d+\.\d+", virtual.get("__cuda", "")):
+        facts["nvidia"] = {"cuda_driver_version": virtual["__cuda"]}
+    platform = (rows.get("platform") or [""])[0]
+    system = _CONDA_PLATFORM_SYSTEM.get(platform.split("-", 1)[0])
+    if system is None:
+        system = next((s for name, s in (("__linux", "Linux"), ("__win", "Windows"), ("__osx", "Darwin"))
+                       if name in virtual), None)
+    python: dict[str, Any] = {}
+    if system:
+        python["system"] = system
+    version = re.match(r"^(\d+\.\d+\.\d+)(?:\.(?:final|candidate|beta|alpha)\.\d+)?$",
+                       (rows.get("python version") or [""])[0])
+    if version and (rows.get("active environment") or [""])[0] == "base":
+        python["version"] = version.group(1)
+    if python:
+        facts["python"] = python
+    return facts, taken
 
 
 def _with_continuations(lines: list[str]) -> list[str]:
@@ -627,7 +798,9 @@ def hf_env(lines: list[str]) -> dict[str, Any] | None:
     for line in lines:
         m = _HF_TORCH.match(line)
         if m and "version" not in torch:
-            torch = {"version": m.group(1), "import_status": "ok", "cuda_available": m.group(2) == "True"}
+            # "(CUDA)" is torch.cuda.is_available(); ROCm builds answer it too, so "(ROCm)"/"(HIP)" do not say no.
+            said = {"True": True, "CUDA": True, "False": False, "NA": False, "MPS": False}.get(m.group(2))
+            torch = {"version": m.group(1), "import_status": "ok", **({"cuda_available": said} if said is not None else {})}
             cuda = _cuda_from_tag(m.group(1))
             if cuda is not False:
                 torch["cuda"] = cuda
@@ -640,6 +813,8 @@ def hf_env(lines: list[str]) -> dict[str, Any] | None:
         if m:
             python["platform"] = m.group(1)
             head = m.group(1).split("-", 1)[0].lower()
+            if head == "linux":
+                python["wsl"] = "microsoft" in m.group(1).lower()  # as collect_env's "Python platform" says it
             python["system"] = {"linux": "Linux", "windows": "Windows", "macos": "Darwin", "darwin": "Darwin"}[head]
             continue
         m = _HF_PYTHON.match(line)
@@ -727,36 +902,107 @@ def _command_line(lines: list[str], i: int) -> tuple[str, int]:
     return line, i
 
 
+def _values_below(exprs: list[str], below: list[str]) -> list[Any]:
+    """The values `exprs` printed on the lines `below` their command, in order: one a line, or several
+    on one line (print(a, b)); one prose line ("returned:") may stand before them."""
+    values: list[Any] = []
+    skipped = 0
+    for after in below:
+        if not after:
+            continue
+        value = _printed_value(exprs[len(values)], after)
+        if value is _NO:
+            several = _values_on_one_line(exprs[len(values):], after) if len(exprs) - len(values) >= 2 else []
+            if several:
+                values += several
+                if len(values) == len(exprs):
+                    break
+                continue
+            if values or skipped >= 1:
+                break
+            skipped += 1
+            continue
+        values.append(value)
+        if len(values) == len(exprs):
+            break
+    return values
+
+
+# IPython's prompts: "In [2]: torch.__version__", its result on "Out[2]: '2.0.1+cu118'", and "   ...: " before
+# a continued input. Read as the plain REPL's lines: the input bare, the result on its own line.
+_IPYTHON_IN = re.compile(r"^In\s?\[\d*\]:\s?")
+_IPYTHON_OUT = re.compile(r"^Out\[\d+\]:\s?")
+_IPYTHON_MORE = re.compile(r"^\.\.\.+:(?:\s|$)")
+# "import torch; torch.__version__": the import typed on the same line as what it shows.
+_IMPORT_FIRST = re.compile(r"^import torch(?:\s*,\s*\w+)*\s*;\s*")
+# One repr item: a quoted string, or a bare word (True, None, a number).
+_REPR_ITEM = re.compile(r"""\s*('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|[^,()'"\s]+)\s*(?:,|$)""")
+
+
+def _ipython_as_repl(line: str) -> str:
+    """An IPython session line as the plain REPL shows it: without its In/Out prompt; a continuation
+    prompt's line is left out (the values read here are one-line expressions)."""
+    if _IPYTHON_MORE.match(line):
+        return ""
+    return _IPYTHON_OUT.sub("", _IPYTHON_IN.sub("", line, count=1), count=1)
+
+
+def _tuple_parts(line: str) -> list[str] | None:
+    """The expressions of a tuple typed at a prompt ("torch.__version__, torch.cuda.is_available()",
+    also in parentheses), or None when the line is not a tuple of plain dotted names and calls."""
+    body = line.strip()
+    if body.startswith("(") and body.endswith(")"):
+        body = body[1:-1]
+    parts = [p.strip() for p in body.rstrip(",").split(",")]
+    if len(parts) < 2 or not all(re.fullmatch(r"[A-Za-z_][\w.]*(?:\(\s*\d*\s*\))?", p) for p in parts):
+        return None
+    return parts
+
+
+def _tuple_items(line: str) -> list[str] | None:
+    """The items of a tuple's repr ("('1.12.0', True, 'NVIDIA GeForce RTX 4090')"), or None."""
+    body = line.strip()
+    if not (body.startswith("(") and body.endswith(")")):
+        return None
+    body = body[1:-1].strip()
+    items, at = [], 0
+    while at < len(body):
+        m = _REPR_ITEM.match(body, at)
+        if not m or m.end() == at:
+            return None
+        items.append(m.group(1))
+        at = m.end()
+    return items or None
+
+
 def python_prints(lines: list[str]) -> dict[str, Any] | None:
     """torch facts from the output of print(torch.__version__) / torch.version.cuda /
     torch.cuda.is_available() pasted below the command that printed them."""
     torch: dict[str, Any] = {}
     gpu: dict[str, Any] = {}
     family: dict[str, str] = {}  # torchvision.__version__ / torchaudio.__version__ printed beside torch's
+    lines = [_ipython_as_repl(line) for line in lines]
     for i, line in enumerate(lines):
         line, i = _command_line(lines, i)
+        line = _IMPORT_FIRST.sub("", line)
         exprs = _PRINTED.findall(line)
-        if not exprs or not _SHOWS_OUTPUT.search(line):
+        if not exprs:
             continue
-        values, skipped = [], 0
-        for after in lines[i + 1:i + 1 + len(exprs) + 4]:
-            if not after:
-                continue
-            value = _printed_value(exprs[len(values)], after)
-            if value is _NO:
-                several = _values_on_one_line(exprs[len(values):], after) if len(exprs) - len(values) >= 2 else []
-                if several:
-                    values += several
-                    if len(values) == len(exprs):
-                        break
-                    continue
-                if values or skipped >= 1:  # one prose line ("returned:") may stand between
-                    break
-                skipped += 1
-                continue
-            values.append(value)
-            if len(values) == len(exprs):
-                break
+        parts = _tuple_parts(line)
+        if parts:
+            # A tuple typed at the prompt ("torch.__version__, torch.cuda.is_available()") shows its values as
+            # one repr below ("('1.12.0', True)"): each known expression takes the item at its place.
+            exprs, values = [], []
+            shown = next((_tuple_items(after) for after in lines[i + 1:i + 3] if after), None)
+            for part, item in zip(parts, shown if shown and len(shown) == len(parts) else []):
+                value = _printed_value(part, item) if _PRINTED.fullmatch(part) else _NO
+                if value is not _NO:
+                    exprs.append(part)
+                    values.append(value)
+        elif not _SHOWS_OUTPUT.search(line):
+            continue
+        else:
+            values = _values_below(exprs, lines[i + 1:i + 1 + len(exprs) + 4])
         for expr, value in zip(exprs, values):
             key = _PRINTED_KEY[_printed_expr(expr)]
             if key == "version" and torch.get("version", value) != value:
@@ -802,7 +1048,11 @@ def _add_distributions(facts: dict[str, Any], rows: list[dict[str, Any]]) -> Non
     """A list's packages into the facts, after those already there (the report's own lines come
     first). A row's CUDA tag is a fact of torch's build (`_torch_from_rows`), not a field of it."""
     have = facts.setdefault("packages", {}).setdefault("distributions", [])
-    names = {d["name"] for d in have}
+    names = {d["name"]: d for d in have}
+    for r in rows:
+        same = names.get(r["name"])
+        if same is not None and same["version"] == r["version"] and r.get("requires") and "requires" not in same:
+            same["requires"] = r["requires"]  # pipdeptree's tree under a top-level line pip freeze's reader took
     have += [{k: v for k, v in r.items() if k != "cuda"} for r in rows if r["name"] not in names]
 
 
@@ -865,6 +1115,69 @@ def _model_number_name(name: str) -> str | None:
     return None
 
 
+# A markdown table of the environment: "| PyTorch | 2.0.0+cu117 |" rows of two cells, with or without a
+# "| Item | Version |" header; wider tables name the column that holds the value ("| Component | Version |
+# Notes |"). Its separator row is "|---|:---:|".
+_TABLE_SEPARATOR = re.compile(r"^:?-{2,}:?$")
+_TABLE_VALUE_COLUMNS = {"version", "versions", "value", "values", "details", "installed", "installed version",
+                        "configuration", "config", "setting", "baseline", "\u7248\u672c", "\u914d\u7f6e", "\u7248\u672c\u53f7"}
+
+
+def _table_cells(line: str) -> list[str] | None:
+    if not (line.startswith("|") and line.count("|") >= 3):
+        return None
+    return [cell.strip().strip("`").strip() for cell in line.strip().strip("|").split("|")]
+
+
+def table_rows_as_items(lines: list[str]) -> list[str]:
+    """`lines` with each markdown table row written as the "Key: value" line an environment list has,
+    the key from the first cell and the value from the second (or the header's value column)."""
+    out = list(lines)
+    value_column: int | None = None  # the header's value column; None: no header, two-cell rows only
+    for i, line in enumerate(lines):
+        cells = _table_cells(line)
+        if cells is None:
+            value_column = None
+            continue
+        if all(_TABLE_SEPARATOR.match(c) for c in cells if c):
+            out[i] = ""
+            continue
+        below = _table_cells(lines[i + 1]) if i + 1 < len(lines) else None
+        if below and all(_TABLE_SEPARATOR.match(c) for c in below if c):  # this row is the header
+            named = [j for j, c in enumerate(cells) if c.lower() in _TABLE_VALUE_COLUMNS]
+            value_column = named[0] if named else (1 if len(cells) == 2 else -1)
+            out[i] = ""
+            continue
+        column = 1 if value_column is None and len(cells) == 2 else value_column
+        if column is None or not 0 < column < len(cells):
+            continue
+        key, value = cells[0], cells[column]
+        if key and value and ":" not in key:
+            out[i] = f"{key}: {value}"
+    return out
+
+
+# A GitHub issue form renders each field as a heading, a blank line and the answer ("### Python version" /
+# "" / "3.10.12"; "_No response_" where the field was left empty).
+_FORM_HEADING = re.compile(r"^#{2,4}\s+(\S.{0,60}?)\s*$")
+
+
+def form_fields_as_items(lines: list[str]) -> list[str]:
+    """`lines` with each issue-form field whose answer is one line written as "Label: answer"."""
+    out = list(lines)
+    for i, line in enumerate(lines):
+        m = _FORM_HEADING.match(line)
+        if not m or ":" in m.group(1):
+            continue
+        j = next((k for k in range(i + 1, min(i + 4, len(lines))) if lines[k]), None)
+        if j is None or _FORM_HEADING.match(lines[j]) or lines[j].startswith(("- [", "* [")) or len(lines[j]) > 120:
+            continue
+        if j + 1 < len(lines) and lines[j + 1] and not _FORM_HEADING.match(lines[j + 1]):
+            continue  # an answer of several lines (a log, a list) is read by the readers of its own kind
+        out[i], out[j] = "", f"{m.group(1)}: {lines[j]}"
+    return out
+
+
 def env_list(lines: list[str]) -> dict[str, Any] | None:
     """An issue template's environment list, "Key: value" lines, and the bare GPU-name and driver
     lines people write instead. A value counts only when it reads as one: a version for torch, a GPU
@@ -876,8 +1189,10 @@ def env_list(lines: list[str]) -> dict[str, Any] | None:
     listed: list[dict[str, Any]] = []  # "torchvision: 0.16.0": what the writer chose to name, a partial list
     indexes: set[str] = set()  # the wheel indexes named: "cu121"
     pinned = False  # torch's version is a requirement pin: what is installed, not that it imports
+    torch_cuda = None  # torch.version.cuda under a label: "9.0", or "none" for a CPU build
     # A1111's/Forge's footer puts its items on one line: "version: v1.9.4  •  python: 3.10.6  •  torch: 2.1.2+cu121".
     lines = [part.strip() for line in lines for part in (line.split("\u2022") if line.count("\u2022") >= 2 else [line])]
+    lines = form_fields_as_items(table_rows_as_items(lines))
     for line in lines:
         line = line.rstrip(",;\uff0c\uff1b\u3002 ")  # a hand-written list's trailing commas, also full-width
         bare = line.lstrip("-*+\u2022 ").strip().strip("`").strip()
@@ -916,11 +1231,20 @@ def env_list(lines: list[str]) -> dict[str, Any] | None:
             key, value = _bullet_item(line)
             if key is None:
                 continue
-        kind = _item_kind(key)
-        if kind == "available":
-            said = value.lower()
-            if said in ("true", "yes", "false", "no"):
-                torch.setdefault("cuda_available", said in ("true", "yes"))
+        kind = "gpu" if re.fullmatch(r"gpu\s?\d{1,2}", key) else _item_kind(key)  # fastai's "- gpu0 : ..."
+        if kind in ("available", "torch_cuda"):
+            said = value.lower().strip("*")
+            available = _SAID_AVAILABILITY.get(said)
+            if kind == "torch_cuda":
+                built = re.match(r"^(\d+\.\d+)(?:\.\d+)*\s*(?:/\s*is\s+\**(not\s+)?available\b.*)?$", said)
+                if built:  # fastai 1.0.5x: "torch cuda : 10.0.130 / is available"
+                    torch_cuda = torch_cuda or built.group(1)
+                    if "available" in said:
+                        available = not built.group(2)
+                elif said == "none":
+                    torch_cuda = torch_cuda or "none"  # print(torch.version.cuda) of a CPU build
+            if available is not None:
+                torch.setdefault("cuda_available", available)
             continue
         if kind is None or _PLACEHOLDER.match(value):
             continue
@@ -932,8 +1256,12 @@ def env_list(lines: list[str]) -> dict[str, Any] | None:
             if v:
                 torch.setdefault("version", v.group(1))
         elif kind == "gpu":
+            # fastai's show_install puts the memory first: "7949MB | GeForce RTX 2080".
+            value = re.sub(r"^\d+\s*[MG]i?B\s*\|\s*", "", value)
             name = re.sub(r"\s*\([^)]*\)\s*$", "", value).strip()
             name = _model_number_name(name) or name
+            if "," in name and collect_env_text.compute_capability(name.split(",")[0]):
+                name = name.split(",")[0].strip()  # "NVIDIA GeForce RTX 2060 Super, 8 GB VRAM"
             if collect_env_text.compute_capability(name) and not any(g["name"] == name for g in gpus):
                 gpus.append(collect_env_text.named_gpu(name, len(gpus)))
         elif kind in ("driver", "cuda"):
@@ -949,7 +1277,7 @@ def env_list(lines: list[str]) -> dict[str, Any] | None:
             if v and not any(d["name"] == kind for d in listed):
                 listed.append({"name": kind, "version": v.group(1), "location": "environment list"})
         elif kind == "python":
-            v = re.match(r"^(\d+\.\d+(?:\.\d+)?)\b", value)
+            v = re.match(r"^(?:python\s*)?(\d+\.\d+(?:\.\d+)?)\b", value, re.I)  # "python: Python 3.10.22"
             if v:
                 python.setdefault("version", v.group(1))
         elif kind == "os":
@@ -970,6 +1298,8 @@ def env_list(lines: list[str]) -> dict[str, Any] | None:
         if not pinned:
             torch["import_status"] = "ok"
         cuda = _cuda_from_tag(torch["version"])
+        if cuda is False and torch_cuda:  # the build torch itself reported, where the version carries no tag
+            cuda = None if torch_cuda == "none" else torch_cuda
         if cuda is False and len(indexes) == 1:  # an untagged release from the one index named: that index's build
             cuda = _cuda_from_tag(f"{torch['version']}+{next(iter(indexes))}")
         if cuda is not False:
@@ -1331,6 +1661,11 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
         if smi:
             kinds.append(kind)
             _fill(facts, "nvidia", smi)
+    failed_smi = None if fact_set(facts, "nvidia", "driver_version") else nvidia_smi_text.failure(lines)
+    if failed_smi and not (fact_set(facts, "nvidia", "gpus") and "driver_version" in failed_smi):
+        # A report or table that shows the driver working wins (the paste may show the failure, then the fix).
+        kinds.append("nvidia-smi failure")
+        _fill(facts, "nvidia", failed_smi)
     listed = gpu_listings(lines)
     if listed:
         kinds.append("GPU listing")
@@ -1398,7 +1733,13 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
         _fill(facts, "torch", {"version": version, "cuda": cuda})
         _fill(facts, "python", {"system": "Linux"})  # the image is Ubuntu's
 
-    listing = None if "collect_env report" in kinds else env_list(lines)
+    conda = conda_info(lines)
+    if conda:
+        kinds.append("conda info")
+        for section, values in conda[0].items():
+            _fill(facts, section, values)
+    listing = None if "collect_env report" in kinds else env_list(
+        [("" if conda and i in conda[1] else line) for i, line in enumerate(lines)])
     if listing:
         kinds.append("environment list")
         listed_here = listing.pop("packages", None)
@@ -1431,7 +1772,7 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
         _add_distributions(facts, rows)
         _torch_from_rows(facts, rows)
 
-    for kind, rows in (("pip show", pip_show(lines)), ("conda plan", conda_plan(lines))):
+    for kind, rows in (("pip show", pip_show(lines)), ("conda plan", conda_plan(lines)), ("pipdeptree", pipdeptree(raw_lines))):
         if not rows:
             continue
         partial = True  # `pip show` and a conda plan name only some packages
@@ -1452,13 +1793,27 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
         if any(torch_warnings.NO_DRIVER.search(w) for w in said) and not fact_set(facts, "nvidia", "driver_version"):
             _fill(facts, "nvidia", {"driver_version": None})  # torch found no driver library in that process
 
-    if not kinds:
-        return None
     if not fact_set(facts, "torch", "version"):
-        told = {m.group("version") for line in lines for m in _SAID_TORCH_WHEEL.finditer(line)}
+        # pip's uninstall lines name the torch being replaced ("Found existing installation: torch 2.7.0+cu128").
+        told = {m.group("version") for line in lines if not _PIP_REPLACED.search(line)
+                for pattern in (_SAID_TORCH_WHEEL, _SAID_TORCH_TAGGED)
+                for m in pattern.finditer(line) if _known_torch_major(m.group("version"))}
         if len(told) == 1:  # two builds named ("replaced torch-2.1.0+cpu with torch-2.1.0+cu121"): no verdict
             version = told.pop()
             _fill(facts, "torch", {"version": version, "cuda": _cuda_from_tag(version)})
+            kinds.append("versions told in prose")
+    warned_gpu = any(_SAID_GPU.search(w) for w in facts.get("torch", {}).get("warnings", []))
+    if not fact_set(facts, "nvidia", "gpus") and "collect_env report" not in kinds and not warned_gpu:
+        # torch's warning names its GPU itself (TE202 quotes it); a collect_env report lists the GPUs or none.
+        # One GPU named in prose by its full name ("I am using NVIDIA GeForce RTX 3080 Ti Laptop GPU"); two
+        # named ("works on the NVIDIA A100, fails on the GeForce GTX 1080") say nothing of which is this one.
+        told = {" ".join(m.group(0).split()) for line in lines for m in _SAID_GPU.finditer(line)
+                if _GPU_OWNED.search(line[:m.start()])}
+        if len(told) == 1 and collect_env_text.compute_capability(name := told.pop()):
+            _fill(facts, "nvidia", {"gpus": [collect_env_text.named_gpu(name, 0)]})
+            kinds.append("GPU told in prose")
+    if not kinds:
+        return None
     if not fact_set(facts, "python", "version"):
         # Only a single Python told in prose: "works on python 3.8, fails on python 3.10" names two.
         told = {m.group("version") for line in lines for m in _SAID_PYTHON.finditer(line)}
@@ -1468,6 +1823,10 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
         system = system_from_paths(text, facts.get("torch", {}).get("version"))
         if system:
             _fill(facts, "python", {"system": system})
+    rocm = re.search(r"\+rocm(\d+(?:\.\d+)*)", str(facts.get("torch", {}).get("version", "")))
+    if rocm:
+        # A ROCm wheel ("2.3.0+rocm6.0") reports torch.version.cuda None and torch.version.hip its ROCm.
+        _fill(facts, "torch", {"cuda": None, "hip": rocm.group(1)})
     if partial and facts.get("packages", {}).get("distributions"):
         facts["packages"]["distributions_partial"] = True
     facts["meta"] = {"source": collect_env_text.SOURCE if kinds == ["collect_env report"] else "paste"}
