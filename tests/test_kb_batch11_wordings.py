@@ -79,6 +79,11 @@ installation page: https://pytorch.org/get-started/locally/ and follow the ones 
     import torch
 ModuleNotFoundError: No module named 'torch'
 '''),
+    # A title cut before the constraint.
+    ("distribution-params-nan", "ValueError: Expected parameter loc (Tensor of shape (64, 6)) of distribution Normal(loc: torch.Size([64, 6]), scale: torch.Size([64, 6]"),
+    # Prose.
+    ("dynamo-recompile-limit", "With torch.compile the model hits the recompile limit after a few batches and then runs slower than eager."),
+    ("inductor-cxx-compiler-missing", "On Windows torch.compile fails because cl.exe is not found, even though Visual Studio is installed."),
     # apex's compiled modules.
     ("apex-cuda-ext-missing", "ModuleNotFoundError: No module named 'fused_adam_cuda'"),
     ("apex-cuda-ext-missing", "Warning: apex was installed without --cuda_ext. Fused syncbn kernels will be unavailable.  "
@@ -98,6 +103,10 @@ NOT_THESE = [
     # One operator missing at an opset torch does support.
     ("onnx-opset-too-new-for-torch", "torch.onnx.errors.UnsupportedOperatorError: Exporting the operator "
                                      "'aten::scaled_dot_product_attention' to ONNX opset version 13 is not supported."),
+    # Recompiling one's own code or extension, no limit.
+    ("dynamo-recompile-limit", "I had to recompile the CUDA extension after upgrading torch."),
+    # cl.exe missing for a C++ extension build, not for torch.compile.
+    ("inductor-cxx-compiler-missing", "error: Microsoft Visual C++ 14.0 or greater is required. cl.exe not found while building the extension"),
     # A torch submodule that moved, not a missing torch.
     ("torch-not-installed", "ModuleNotFoundError: No module named 'torch._six'"),
     ("torch-not-installed", "ModuleNotFoundError: No module named 'torchvision'"),
