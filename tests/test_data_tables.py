@@ -322,3 +322,15 @@ def test_windows_arch_lists_are_for_shipped_builds():
         "sm_37", "compute_37", "sm_50", "sm_60", "sm_61", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90"]
     assert tables.arch_list_for("2.5.1", "cu124", "Windows")[-1] == "sm_90"
     assert tables.arch_list_for("2.7.0", "cu126", "Windows") is None  # from 2.6 in pytorch/pytorch: not read
+
+
+def test_pytorchs_oldest_architecture_per_build_holds_from_its_release_on():
+    assert tables.release_min_cc("2.8.0", "cu128") == "7.0"
+    assert tables.release_min_cc("2.10.1+cu129", "cu129") == "7.0"
+    assert tables.release_min_cc("2.7.1", "cu128") is None  # before the recorded policy
+    assert tables.release_min_cc("2.8.0", "cu126") is None  # cu126 kept Maxwell and Pascal
+    # Never above what a known Linux arch list of the same build starts at.
+    for r in load("torch_releases")["arch_lists"]["rows"]:
+        floor = tables.release_min_cc(r["torch"], r["tag"])
+        if floor:
+            assert min(tables.cc_int(a.split("+")[0]) for a in r["archs"]) >= tables.cc_int(floor), r

@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 from torchdoctor.runtime import supervise
@@ -146,3 +147,40 @@ def test_torchrun_rank_failure_is_explained_per_rank_and_in_root_cause(tmp_path)
     assert "rank 1 failed" in ours and "ValueError: Expected more than 1 value per channel" in ours
     assert "more: torchdoctor kb show batchnorm-single-value" in ours
     assert "rank 0 failed" not in ours  # rank 0 was stopped by torchrun: collateral
+
+
+def _recorded_rank_records(run_dir, log):
+    """The per-rank records the child hook wrote for the H200 torchrun job in tests/fixtures/gpu_machine."""
+    from torchdoctor.hook import explanation_text
+
+    def rank_traceback(rank):
+        return "\n".join(line[len(f"[rank{rank}]: "):] for line in log.splitlines() if line.startswith(f"[rank{rank}]: "))
+
+    for rank, error, when in ((1, "AcceleratorError: CUDA error: device-side assert triggered", 1.0),
+                              (0, "RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:547] "
+                                  "Connection closed by peer [127.0.0.1]:1415", 2.0)):
+        tb = rank_traceback(rank)
+        (run_dir / f"rank_{rank}_{100 + rank}.json").write_text(json.dumps(
+            {"rank": rank, "pid": 100 + rank, "error": error, "traceback": tb,
+             "explanation": explanation_text(tb), "time": when}))
+
+
+def test_a_rank_s_device_side_assert_is_explained_by_the_kernel_line_in_the_log(tmp_path):
+    # Recorded on an H200: the kernel's assertion reaches stderr unprefixed, never a traceback.
+    log = (Path(__file__).parent / "fixtures" / "gpu_machine" / "m2-torchrun-rank1-assert.txt").read_text()
+    _recorded_rank_records(tmp_path, log)
+    text = supervise.explain_failure(["torchrun", "--nproc_per_node", "2", "rank_fails.py"], 1, "", log, str(tmp_path))
+    root, collateral = text.split("torchdoctor run: rank 0 failed:")
+    assert "rank 1 failed first (the root cause)" in root and "[embedding-index-out-of-range" in root
+    assert "collateral of rank 1's failure above" in collateral and "no knowledge entry" not in collateral
+
+
+def test_without_a_kernel_line_the_assert_stays_generic_and_a_lone_rank_is_not_called_collateral(tmp_path):
+    log = (Path(__file__).parent / "fixtures" / "gpu_machine" / "m2-torchrun-rank1-assert.txt").read_text()
+    _recorded_rank_records(tmp_path, log)
+    no_kernel_line = "\n".join(line for line in log.splitlines() if "Assertion `" not in line)
+    text = supervise.explain_failure(["torchrun", "rank_fails.py"], 1, "", no_kernel_line, str(tmp_path))
+    assert "[cuda-device-side-assert" in text and "[embedding-index-out-of-range" not in text
+    (tmp_path / "rank_1_101.json").unlink()
+    alone = supervise.explain_failure(["torchrun", "rank_fails.py"], 1, "", no_kernel_line, str(tmp_path))
+    assert "collateral of" not in alone and "[gloo-peer-connection-closed" in alone

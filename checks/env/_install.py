@@ -75,6 +75,30 @@ def index_url(torch_text: str | None) -> str:
     return f" --index-url {INDEX_URL}/{tag}" if tag else ""
 
 
+# The loader refusing one of torch's own compiled files (torch/lib/*, torch/_C*, a libtorch's libtorch_cpu.so
+# or libc10.so wherever it lies: "torch/lib/libtorch_python.so: undefined symbol:
+# _ZTIN3c1014WarningHandlerE"; macOS: "dlopen(.../torch/_C.cpython-39-darwin.so, 2): Symbol not found:
+# __ZN3c10...") for a symbol of torch's own C++ namespaces (c10::, at::, torch::, caffe2::, in a name or as
+# "typeinfo/vtable for"). One build's libraries always define each other's symbols, so the library that
+# lacks it was loaded beside another build's: files of two torch installs (or versions) are mixed.
+_TORCH_OWN_FILE = (r"(?:\S*[/\\])?(?:torch[/\\](?:lib[/\\][\w.+-]+|_C[\w.+-]*)|lib(?:torch|c10|caffe2)(?:_\w+)?|libshm)"
+                   r"\.(?:so|dylib)[\w.]*")
+_TORCH_OWN_REFUSAL = re.compile(r"(?P<file>" + _TORCH_OWN_FILE + r")(?:,[^)\n]*\))?:\s*(?:undefined symbol|Symbol not found):\s*"
+                                r"_?(?P<symbol>_Z(?:T[IVS])?N[KVR]*(?:3c10|2at|5torch|6caffe2)\w*)")
+
+
+def torch_own_symbol_missing(facts: Any) -> tuple[str, str] | None:
+    """(torch's file, the torch C++ symbol it lacks) when `import torch` failed that way, else None."""
+    if fact(facts, "torch.import_status") != "import-error":
+        return None
+    for part in ("torch.error_message", "torch.traceback", "torch.stderr_tail"):
+        text = fact(facts, part)
+        m = _TORCH_OWN_REFUSAL.search(text) if isinstance(text, str) else None
+        if m:
+            return m.group("file").removeprefix("dlopen("), m.group("symbol")
+    return None
+
+
 def torch_dist(name: str, version_text: str) -> dict[str, str]:
     """For examples: a dist-info entry in a venv's site-packages."""
     return {"name": name, "version": version_text, "location": SITE,
@@ -82,4 +106,4 @@ def torch_dist(name: str, version_text: str) -> dict[str, str]:
 
 
 __all__ = ["NUMPY_ABI", "SITE", "base_version", "dists", "fact", "first", "flavour", "index_url", "major_minor",
-           "no_torch", "pip", "python_cmd", "torch_dist", "torch_version", "version"]
+           "no_torch", "pip", "python_cmd", "torch_dist", "torch_own_symbol_missing", "torch_version", "version"]

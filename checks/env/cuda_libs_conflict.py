@@ -265,6 +265,10 @@ def _judge(facts):
     wheel_ldd = [x for x in fact(facts, "toolchain.linked") or [] if x.file and _PIP_WHEEL_DIR.search(x.file)]
     taken = _taken_from_outside(wheel_ldd)
     if not pip_libs and not ld_dirs and loaded is None and not compat and not wheel_ldd:
+        if facts.meta.source in ("collect_env", "paste"):
+            # A report lists the nvidia-* packages, never where their libraries are or which copy torch loaded.
+            return skip("not checked: which CUDA libraries torch loads is unknown (a pasted report names installed "
+                        "packages, not LD_LIBRARY_PATH or the libraries loaded; `torchdoctor env` on the machine reads them)")
         return skip("nothing to compare: no pip CUDA libraries, LD_LIBRARY_PATH or loaded libraries known")
 
     problems, bad_dirs, statuses = [], [], []

@@ -96,6 +96,9 @@ def gpu_arch_unsupported(facts):
     toolkit per architecture, from NVIDIA's compatibility guides): the cuBLAS, cuDNN and NVRTC of an
     older CUDA have nothing for it, and torch itself warns the GPU is not compatible. It also checks
     the cuDNN that torch loads: cuDNN 9.11 and newer refuse GPUs below compute capability 7.5.
+    Where the wheel's list is not in the tables (Windows wheels from torch 2.6), the build's CUDA
+    and PyTorch's oldest architecture for that release and CUDA build (7.0 for the CUDA 12.8/12.9
+    wheels from 2.8, on Linux and Windows alike) still rule out the GPUs below them.
 
     ## Why it matters
     Without a matching kernel every CUDA op fails with "no kernel image is available for
@@ -224,9 +227,11 @@ def _judge(facts):
 def _toolkit_bounds(facts, known_gpus, version, tag, cuda, label):
     """Without the build's arch list, what its CUDA alone decides: a GPU newer than that CUDA
     (no native code, and the CUDA libraries it ships have nothing for it), or older than the oldest
-    architecture that CUDA still compiles for. None when every GPU is within both bounds."""
+    architecture that CUDA still compiles for, or than the oldest PyTorch's policy builds that release's
+    wheels for (tables.release_min_cc). None when every GPU is within the bounds."""
     problems, bad = [], []
     floor = tables.toolkit_min_cc(cuda)
+    policy = tables.release_min_cc(version, tag)  # PyTorch's own floor for the build, on every platform
     for g, cc in known_gpus:
         first = tables.family_first_toolkit(cc)
         if first and tables.major_minor(cuda) and tables.major_minor(cuda) < tables.major_minor(first):
@@ -239,12 +244,20 @@ def _toolkit_bounds(facts, known_gpus, version, tag, cuda, label):
             bad.append((g, cc))
             problems.append(f"{gpu_label(g, cc)} is below compute capability {floor}, the oldest that CUDA {cuda} "
                             f"compiles for: {label} has no kernels for it, native or PTX")
+        elif policy and tables.cc_int(cc) < tables.cc_int(policy):
+            bad.append((g, cc))
+            problems.append(f"{gpu_label(g, cc)} is below compute capability {policy}, the oldest that PyTorch builds its "
+                            f"torch {tables.torch_minor(version)} {tag} wheels for (Linux and Windows alike): {label} has "
+                            "no kernels for it, native or PTX, so CUDA ops fail ('no kernel image is available for "
+                            "execution on the device')")
     if not problems:
         return None
     fine = [(g, cc) for g, cc in known_gpus if (g, cc) not in bad]
     seen = sorted({cc for _, cc in known_gpus}, key=tables.cc_int)
     evidence = {"torch CUDA": cuda, "GPUs": [gpu_label(g, cc) for g, cc in known_gpus],
-                "arch list": "unknown: decided from the build's CUDA version alone"}
+                "arch list": "unknown: decided from the build's CUDA version alone" if not policy else
+                "unknown: decided from the build's CUDA version and PyTorch's oldest architecture for it "
+                f"({policy} from torch {tables.torch_minor(version)} {tag})"}
     return error("; ".join(problems), fix=_fix(facts, version, tag, cuda, bad, [], None, fine, seen),
                  evidence=evidence, related=("cuda-no-kernel-image",))
 

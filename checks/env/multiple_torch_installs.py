@@ -2,10 +2,12 @@ from __future__ import annotations
 
 import os
 
-from torchdoctor.model import Fix, error, ok, skip, warning
+from torchdoctor.model import Fix, Status, error, ok, skip, warning
 from torchdoctor.registry import Example, env_check
 
-from ._install import SITE, base_version, dists, fact, flavour, index_url, no_torch, pip, python_cmd
+from ._cuda import unknown_need
+from ._install import (SITE, base_version, dists, fact, flavour, index_url, no_torch, pip, python_cmd,
+                       torch_own_symbol_missing)
 
 USER_SITE = "/home/ada/.local/lib/python3.11/site-packages"
 
@@ -53,7 +55,6 @@ def _install(facts, d) -> str:
     name="multiple-torch-installs",
     title="One torch install on the path",
     area="Python & packages",
-    needs=("packages.distributions",),
     examples=[
         Example("ok", {"packages": {"distributions": [{"name": "torch", "version": "2.13.0+cpu", "location": SITE}],
                                     "torch_version_file": {"path": f"{SITE}/torch/version.py", "version": "2.13.0+cpu"}}}),
@@ -93,6 +94,13 @@ def _install(facts, d) -> str:
             {"name": "torch", "version": "2.1.2", "location": "collect_env report"},
             {"name": "torch", "version": "2.1.2", "location": "collect_env report", "installer": "conda"}]}},
                 "pip and conda listing the same install"),
+        Example("error", {"torch": {"import_status": "import-error", "error_type": "ImportError",
+                                    "error_message": "/usr/local/lib/python3.6/dist-packages/torch/lib/libtorch_python.so: "
+                                                     "undefined symbol: _ZTIN3c1014WarningHandlerE"}},
+                "a pasted import failure: torch's library lacks a c10 symbol (pytorch#29544)", contains="two torch builds"),
+        Example("skip", {"torch": {"import_status": "import-error", "error_type": "ImportError",
+                                   "error_message": "/x/torch/lib/libtorch_cuda.so: undefined symbol: cudnnGetVersion"}},
+                "a CUDA library's symbol is no sign of a second torch"),
     ],
 )
 def multiple_torch_installs(facts):
@@ -109,10 +117,42 @@ def multiple_torch_installs(facts):
     one site-packages, or metadata that says 2.8 over files that say 2.6, mean an upgrade was
     interrupted and the torch folder holds files of two versions.
 
+    The same mix shows when `import torch` fails because one of torch's own files lacks a symbol
+    of torch's own C++ (`libtorch_python.so: undefined symbol: _ZTIN3c1014WarningHandlerE`): that
+    is the verdict where no package list was given.
+
     ## How to fix
     Keep one: uninstall every copy, then install the version you want in this interpreter. Set
     `PYTHONNOUSERSITE=1` to stop the user site from shadowing a virtualenv.
     """
+    mixed = torch_own_symbol_missing(facts)
+    gap = unknown_need(facts, "packages.distributions")
+    if gap is not None:
+        return _mixed_files(facts, mixed) if mixed else gap
+    result = _judge(facts)
+    # The loader's refusal is the ground truth, whatever the metadata seemed to say.
+    return _mixed_files(facts, mixed) if mixed and result.status is not Status.ERROR else result
+
+
+def _mixed_files(facts, mixed: tuple[str, str]):
+    file, symbol = mixed
+    torches = dists(facts, "torch")
+    evidence = {"import error": f"{file}: undefined symbol: {symbol}"}
+    if torches:
+        evidence["torch installs"] = [f"{d.version} in {d.location}" for d in torches]
+    return error(
+        f"import torch fails: {file.rsplit('/', 1)[-1]} lacks {symbol}, a symbol of torch's own C++ that every "
+        "library of one torch build defines: files of two torch builds are mixed (a second torch on the path, "
+        "a nightly or source build over a release, a libtorch on LD_LIBRARY_PATH, or an interrupted upgrade)",
+        fix=Fix("Uninstall torch until pip finds none, check that no other torch or libtorch is on the path, "
+                "then install one torch",
+                (f"{pip(facts)} uninstall -y torch   # repeat until it says torch is not installed",
+                 "echo $LD_LIBRARY_PATH $PYTHONPATH   # no libtorch or other torch folder here",
+                 f"{pip(facts)} install torch")),
+        evidence=evidence, related=("libtorch-pytorch-mixed",))
+
+
+def _judge(facts):
     torches = dists(facts, "torch")
     found = _package_dir(facts)
     if not torches and found is None:

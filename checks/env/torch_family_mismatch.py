@@ -339,12 +339,27 @@ def torch_family_mismatch(facts):
     them paired, from the same index URL as torch.
     """
     said = torch_said(facts, "family")
+    unloaded = torch_said(facts, "family-ops")
     gap = unknown_need(facts, "packages.distributions")
     if gap is not None:
-        return _from_error(facts, said[0]) if said else gap
+        return _from_error(facts, said[0]) if said else _ops_unloaded(facts, unloaded[0]) if unloaded else gap
     result = _judge(facts)
     # torchvision refusing to load is the ground truth, whatever the versions seemed to say.
-    return _from_error(facts, said[0]) if said and result.status is not Status.ERROR else result
+    if said and result.status is not Status.ERROR:
+        return _from_error(facts, said[0])
+    return _ops_unloaded(facts, unloaded[0]) if unloaded and result.status is Status.OK else result
+
+
+def _ops_unloaded(facts, said):
+    """torchvision's "Couldn't load custom C++ ops": a warning, since it names two causes and not which."""
+    torch_text, command = _paired_reinstall(facts, said.package)
+    what = f"torch {torch_text}" if torch_text else "the torch it runs with"
+    return warning(f"torchvision's compiled operators did not load beside {what} (torchvision's own error): its "
+                   "binary was built for another torch release or CUDA variant, or a source build of it failed",
+                   fix=Fix("Reinstall torchvision together with torch in one pip command, from the same index, so the "
+                           "resolver pairs them (a source build: rebuild it against this torch and read its build log)",
+                           (command,)),
+                   evidence={"torchvision's error": said.text}, related=("torchvision-torch-mismatch",))
 
 
 def _from_error(facts, said):
@@ -387,22 +402,27 @@ def _from_built_for(facts, said):
                  evidence={"xformers' warning": said.text}, related=("torchvision-torch-mismatch",))
 
 
-def _from_loader(facts, said):
-    name = said.package
-    if said.built_for is not None:
-        return _from_built_for(facts, said)
+def _paired_reinstall(facts, name: str) -> tuple[str | None, str]:
+    """(torch's version or None, the pip command reinstalling `name` with the release paired to that torch)."""
     found = torch_version(facts)
     torch_text = found[0] if found else None
     paired = (tables.family_requirement(name, torch_text) if torch_text else None) or name
     torch_pin = f"torch=={base_version(torch_text)}" if torch_text else "torch==<torch-version>"
     pin = f'{torch_pin} "{paired}"' if any(c in paired for c in "<>=*") else f"{torch_pin} {paired}"
     index = index_url(torch_text) if torch_text else ""
+    return torch_text, f"{pip(facts)} install --force-reinstall {pin}{index}"
+
+
+def _from_loader(facts, said):
+    name = said.package
+    if said.built_for is not None:
+        return _from_built_for(facts, said)
+    torch_text, command = _paired_reinstall(facts, name)
     what = f"torch {torch_text}" if torch_text else "the torch it loads"
     return error(f"{name}'s compiled library does not fit {what}: it was built for another torch release or CUDA "
                  f"variant, so its operators do not load",
                  fix=Fix(f"Reinstall {name} together with torch in one pip command, from the same index, so the "
-                         "resolver pairs them",
-                         (f"{pip(facts)} install --force-reinstall {pin}{index}",)),
+                         "resolver pairs them", (command,)),
                  evidence={f"{name}'s error": said.text}, related=("torchvision-torch-mismatch",))
 
 

@@ -8,7 +8,7 @@ from torchdoctor.model import Fix, Result, error, ok, warning
 from torchdoctor.registry import Example, env_check
 
 from ._cuda import suggest
-from ._install import NUMPY_ABI, SITE, fact, first, index_url, pip, python_cmd, torch_version
+from ._install import NUMPY_ABI, SITE, fact, first, index_url, pip, python_cmd, torch_own_symbol_missing, torch_version
 
 _MISSING_LIB = re.compile(r"(lib[\w+.-]*?\.so(?:\.\d+)*): cannot open shared object file")
 _UNDEFINED = re.compile(r"(\S+\.so(?:\.\d+)*): undefined symbol: ([\w@.]+)")
@@ -141,7 +141,7 @@ def _undefined_symbol(facts, lib: str, symbol: str, evidence: dict) -> Result:
                     ("ldconfig -p | grep libcuda.so", "nvidia-smi   # the 'CUDA Version' the driver supports",
                      _older_cuda_build(facts))),
             evidence=evidence, related=("cuda-driver-symbol-missing",))
-    if symbol.startswith("_ZN") and "/torch/" in lib:
+    if torch_own_symbol_missing(facts) or (symbol.startswith("_ZN") and "/torch/" in lib):
         return error(
             f"import torch fails: {lib} needs {symbol}, a torch C++ symbol that the other torch libraries do "
             "not have: files of two torch versions are mixed (an interrupted upgrade, or a libtorch on "

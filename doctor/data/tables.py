@@ -417,6 +417,16 @@ def toolkit_min_cc(cuda: str | None) -> str | None:
     return max(rows, key=lambda r: major_minor(r["cuda"]))["min_cc"] if rows else None
 
 
+def release_min_cc(torch_version: str, tag: str | None) -> str | None:
+    """The oldest compute capability an official build of this torch release and CUDA tag has kernels for,
+    by PyTorch's policy on every x86_64 platform (torch_releases.json arch_floors): ("2.8.0", "cu128") -> "7.0";
+    None where no policy is recorded."""
+    minor = major_minor(torch_version)
+    rows = [r for r in _rows("torch_releases", "arch_floors")
+            if minor and tag in r["tags"] and minor >= major_minor(r["from_torch"])]
+    return max((r["min_cc"] for r in rows), key=cc_int) if rows else None
+
+
 def ptx_only_predates(entry: str, device: str | int, cuda: str | None) -> str | None:
     """When `entry` (what kernel_for picked) is PTX of another major and the build's CUDA is older
     than the device's architecture, the first CUDA that supports it (torch's own kernels JIT, the

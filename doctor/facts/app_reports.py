@@ -53,7 +53,11 @@ _INSTALLER_TORCH = re.compile(r"^(?:.*\bINFO\s+)?Torch (?P<version>\d+\.\d+(?:\.
 _INSTALLER_BACKEND = re.compile(r"(?:^|\s)Torch backend: nVidia CUDA (?P<cuda>\d+\.\d+) cuDNN (?:\d+|N/A)\b")
 _INSTALLER_GPU = re.compile(r"(?:^|\s)Torch detected GPU: (?P<name>.+?) VRAM \d+\s*(?:MB)? Arch "
                             r"(?:\((?P<major>\d+), (?P<minor>\d+)\)|(?P<dmajor>\d+)\.(?P<dminor>\d+)) Cores \d+")
-_SYS_VERSION = re.compile(r"^Python\s+(?P<py>\d+\.\d+\.\d+)\S*\s+\((?:tags/|heads/|main|default|v\d|[\w.:-]+,)[^)]*\)\s*"
+# sys.version itself, as a REPL shows its repr or print() shows it, starts at the version ("'3.10.6 | packaged by
+# conda-forge | (main, Aug 22 2022, 20:38:29) [Clang 13.0.1 ]'"); conda-forge's and Anaconda's builds put
+# "| packaged by ... |" between the version and the build tuple, in the banner too.
+_SYS_VERSION = re.compile(r"^(?:Python\s+|['\"])?(?P<py>[23]\.\d+\.\d+)\S*\s+(?:\|[^|\n]{1,60}\|\s+)?"
+                          r"\((?:tags/|heads/|main|default|v\d|[\w.:-]+,)[^)]*\)\s*"
                           r"\[(?P<compiler>MSC|GCC|Clang)\b[^\]]*\](?:\s+on\s+(?P<platform>linux|win32|cygwin|darwin)\b)?")
 # The interactive interpreter's banner ends with sys.platform: "Python 3.11.14 (main, ...) [GCC 11.4.0] on linux".
 _SYS_PLATFORM = {"linux": "Linux", "win32": "Windows", "cygwin": "Windows", "darwin": "Darwin"}

@@ -116,7 +116,7 @@ _CONDA_FAILED = re.compile(r"PackagesNotFoundError|UnsatisfiableError|ResolvePac
 _CONDA_TORCH_REQUEST = re.compile(r"(?<![\w-])pytorch==?(?P<version>\d+\.\d+\.\d+)(?![\w.*])")
 _CONDA_REQUEST = re.compile(r"(?<![\w-])(?P<name>cudatoolkit|pytorch-cuda)\s*=\s*(?P<version>\d+(?:\.\d+)*)")
 _CONDA_SPEC_LINE = re.compile(r"^-\s+(?P<name>cudatoolkit|pytorch-cuda)\s*=\s*(?P<version>\d+(?:\.\d+)*)\s*$")
-_PRINTED = re.compile(r"torch\.__version__|torch\.version\.cuda|torch\.cuda\.is_available\(\)"
+_PRINTED = re.compile(r"torch(?:vision|audio)?\.__version__|torch\.version\.cuda|torch\.cuda\.is_available\(\)"
                       r"|torch\.cuda\.get_device_name\(\s*\d*\s*\)|torch\.cuda\.get_device_capability\(\s*\d*\s*\)"
                       r"|torch\.cuda\.get_arch_list\(\)")
 # A REPL's ">>> " is gone by now (_lines drops quote marks): an input line is the bare expression.
@@ -132,16 +132,20 @@ _VALUE = {
     "torch.cuda.get_device_capability()": re.compile(r"^\((\d{1,2}),\s*(\d)\)$"),
     "torch.cuda.get_arch_list()": re.compile(r"^\[((?:\s*'(?:sm|compute)_\d{2,3}[a-z]?'\s*,?)+)\]$"),
 }
+# torchvision's and torchaudio's versions print as torch's do ("0.14.0", "0.15.0.dev20221110+cu117").
+_VALUE["torchvision.__version__"] = _VALUE["torchaudio.__version__"] = _VALUE["torch.__version__"]
 _PRINTED_KEY = {"torch.__version__": "version", "torch.version.cuda": "cuda", "torch.cuda.is_available()": "cuda_available",
                 "torch.cuda.get_device_name()": "gpu_name", "torch.cuda.get_device_capability()": "gpu_cc",
-                "torch.cuda.get_arch_list()": "arch_list"}
+                "torch.cuda.get_arch_list()": "arch_list", "torchvision.__version__": "torchvision",
+                "torchaudio.__version__": "torchaudio"}
 
 
 # What print(torch.cuda.get_device_properties(0)) shows, wherever it is pasted: torch's own repr.
 _DEVICE_PROPERTIES = re.compile(r"_CudaDeviceProperties\(name='(?P<name>[^'\n]{1,80})',\s*major=(?P<major>\d{1,2}),"
                                 r"\s*minor=(?P<minor>\d)\b")
 # Values that never hold a space, so that print(a, b, c) shows them on one line: "2.0.1+cu117 11.7 True".
-_ONE_WORD_VALUES = ("torch.__version__", "torch.version.cuda", "torch.cuda.is_available()")
+_ONE_WORD_VALUES = ("torch.__version__", "torch.version.cuda", "torch.cuda.is_available()", "torchvision.__version__",
+                    "torchaudio.__version__")
 
 
 def _values_on_one_line(exprs: list[str], line: str) -> list[Any]:
@@ -168,7 +172,11 @@ def _printed_expr(expr: str) -> str:
     return re.sub(r"\(\s*\d*\s*\)$", "()", expr)
 # An issue template's environment list: "- **GPU:** NVIDIA GeForce RTX 4060", "PyTorch Version (e.g., 1.0): 1.3",
 # "- **CUDA Version**: 12.8 (Driver 570.181)", and bare lines ("NVIDIA GeForce RTX 3080", "NVIDIA Driver 591.74").
-_ITEM = re.compile(r"^(?:[-*+\u2022]\s*)?([A-Za-z][\w ./?'-]{0,40}?)\s*(?:\([^)]*\))?\s*[:\uff1a]\s*(\S.*)$")
+_ITEM = re.compile(r"^(?:[-*+\u2022]\s*)?([A-Za-z\u4e00-\u9fff][\w ./?'-]{0,60}?)\s*(?:\([^)]*\))?\s*[:\uff1a]\s*(\S.*)$")
+# Chinese issue forms write the keys in Chinese, or in both ("Python\u7248\u672c\uff1a3.10.11", "Python \u7248\u672c / Python
+# version: 3.10.12", "\u663e\u5361\uff1aRTX 3090"): their words, as the English keys below spell them.
+_CJK_KEY_WORDS = {"\u64cd\u4f5c\u7cfb\u7edf": " operating system ", "\u7cfb\u7edf": " system ", "\u663e\u5361\u578b\u53f7": " gpu model ",
+                  "\u663e\u5361": " graphics card ", "\u9a71\u52a8": " driver ", "\u7248\u672c": " version ", "\u578b\u53f7": " model "}
 _ITEM_KEYS = {
     "torch": {"pytorch version", "pytorch", "torch version", "torch", "pytorch/torch version"},
     "gpu": {"gpu", "gpus", "gpu model", "gpu models", "gpu models and configuration", "gpu type", "graphics card",
@@ -724,6 +732,7 @@ def python_prints(lines: list[str]) -> dict[str, Any] | None:
     torch.cuda.is_available() pasted below the command that printed them."""
     torch: dict[str, Any] = {}
     gpu: dict[str, Any] = {}
+    family: dict[str, str] = {}  # torchvision.__version__ / torchaudio.__version__ printed beside torch's
     for i, line in enumerate(lines):
         line, i = _command_line(lines, i)
         exprs = _PRINTED.findall(line)
@@ -753,8 +762,11 @@ def python_prints(lines: list[str]) -> dict[str, Any] | None:
             if key == "version" and torch.get("version", value) != value:
                 # Another torch printed later ("before: 2.2.0+cu121 ... after installing the
                 # requirements: 2.3.0+cpu"): what was printed last is the install the paste is about.
-                torch, gpu = {}, {}
-            if key in ("gpu_name", "gpu_cc"):
+                torch, gpu, family = {}, {}, {}
+            if key in ("torchvision", "torchaudio"):
+                if isinstance(value, str):
+                    family.setdefault(key, value)
+            elif key in ("gpu_name", "gpu_cc"):
                 gpu.setdefault(key, value)
             elif key == "arch_list":
                 torch.setdefault(key, re.findall(r"(?:sm|compute)_\d+[a-z]?", value))
@@ -779,7 +791,11 @@ def python_prints(lines: list[str]) -> dict[str, Any] | None:
         cuda = _cuda_from_tag(torch["version"])
         if cuda is not False:
             torch["cuda"] = cuda
-    return {"torch": torch, **({"nvidia": nvidia} if nvidia else {})}
+    # The versions printed are what the paste chose to show, a partial package list beside this torch.
+    packages = {"distributions": [{"name": name, "version": version, "location": "printed values"}
+                                  for name, version in (("torch", torch["version"]), *family.items())],
+                "distributions_partial": True} if family else None
+    return {"torch": torch, **({"nvidia": nvidia} if nvidia else {}), **({"packages": packages} if packages else {})}
 
 
 def _add_distributions(facts: dict[str, Any], rows: list[dict[str, Any]]) -> None:
@@ -821,6 +837,19 @@ def _bullet_item(line: str) -> tuple[str | None, str]:
                 return key, value.lstrip("v")
             return None, ""
     return None, ""
+
+
+def _item_kind(key: str) -> str | None:
+    """Which fact an environment list's key names ("torch version" -> "torch"), its Chinese words read as
+    the English ones; in a bilingual key ("python \u7248\u672c / python version") either half."""
+    for word, english in _CJK_KEY_WORDS.items():
+        key = key.replace(word, english)
+    for part in (key, *key.split(" / ")):
+        part = " ".join(part.split())
+        kind = next((k for k, names in _ITEM_KEYS.items() if part in names), None)
+        if kind:
+            return kind
+    return None
 
 
 def _model_number_name(name: str) -> str | None:
@@ -887,7 +916,7 @@ def env_list(lines: list[str]) -> dict[str, Any] | None:
             key, value = _bullet_item(line)
             if key is None:
                 continue
-        kind = next((k for k, names in _ITEM_KEYS.items() if key in names), None)
+        kind = _item_kind(key)
         if kind == "available":
             said = value.lower()
             if said in ("true", "yes", "false", "no"):
@@ -926,7 +955,7 @@ def env_list(lines: list[str]) -> dict[str, Any] | None:
         elif kind == "os":
             low = value.lower()
             # ComfyUI prints os.name / sys.platform: "nt", "win32", "posix", "linux", "darwin".
-            system = ("Windows" if "windows" in low or low in ("nt", "win32") else "Darwin" if re.search(r"mac ?os|darwin", low)
+            system = ("Windows" if "windows" in low or low in ("nt", "win32") or re.match(r"win\s?(?:7|8|10|11)\b", low) else "Darwin" if re.search(r"mac ?os|darwin", low)
                       else "Linux" if re.search(r"linux|ubuntu|debian|centos|fedora|rhel|red hat|arch", low) else None)
             if system:
                 python.setdefault("system", system)
@@ -1337,6 +1366,9 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
             if kind not in kinds:
                 kinds.append(kind)
             _fill(facts, section, values)
+    if printed and printed.get("packages"):
+        partial = True
+        _add_distributions(facts, printed["packages"]["distributions"])
 
     # Other projects' start-up and failure lines: machine output, so before a hand-written list.
     for kind, sections in (("xFormers load warning", app_reports.xformers_warning("\n".join(lines))),

@@ -51,13 +51,18 @@ And two verdicts raised rather than warned, just as much torch's own word:
 * The dynamic loader refusing torchvision's or torchaudio's compiled library ("torchaudio/lib/
   libtorchaudio.so: undefined symbol: ...") and torchvision's "operator torchvision::nms does not
   exist": the package's C++ part was built for another torch release (or CUDA variant).
+* torchvision's "Couldn't load custom C++ ops. This can happen if your PyTorch and torchvision
+  versions are incompatible, or if you had errors while compiling torchvision from source": its
+  ops did not load, by its own hedge for one of two reasons (kind "family-ops").
 * xFormers' "xFormers can't load C++/CUDA extensions. xFormers was built for: PyTorch 2.1.2+cu121
   with CUDA 1201 (you have 2.1.0+cpu)": its compiled part was built for another torch (or Python).
 * NumPy's refusal printed while torch imports: "A module that was compiled using NumPy 1.x cannot
   be run in NumPy 2.0.0", and torch's "Failed to initialize NumPy: _ARRAY_API not found" (TE104).
 * torch.utils.cpp_extension's "The detected CUDA version (12.1) mismatches the version that was
   used to compile PyTorch (11.8)": the toolkit (nvcc) an extension build found is another CUDA
-  major than torch's (torch before 1.11 raised on any difference).
+  major than torch's. Before pytorch#59665 (mid-2021) any difference raised, and with setuptools
+  < 49.4 a minor difference still raised until pytorch#97602 (2023): a minor mismatch in an old
+  report can be the failure too.
 * pip's "Could not find a version that satisfies the requirement torch==1.13.1+cu117 (from versions:
   2.0.0, ...)": no wheel of that torch for this Python and platform (not torch's words, but the
   installer's verdict on them).
@@ -173,6 +178,11 @@ _FAMILY_DYLD = re.compile(r"dlopen\((?:[^,()]*[/\\])?(?P<pkg>torchvision|torchau
 _FAMILY_WIN127 = re.compile(r"\[WinError 127\][^\n]*?Error loading \"(?:[^\"]*[/\\])?(?P<pkg>torchvision|torchaudio)"
                             r"[/\\][^\"]*\.(?:pyd|dll)[^\"]*\"")
 _FAMILY_NMS = re.compile(r"operator (?P<pkg>torchvision)::nms does not exist")
+# torchvision's _assert_has_ops (torchvision/extension.py) when its compiled ops did not load: "Couldn't load custom
+# C++ ops. This can happen if your PyTorch and torchvision versions are incompatible, or if you had errors while
+# compiling torchvision from source." Its own hedge: another torch's build, or a failed source build.
+_FAMILY_OPS = re.compile(_phrase("Couldn't load custom C++ ops. This can happen if your PyTorch and torchvision "
+                                 "versions are incompatible"))
 # The dynamic loader refusing one of CUDA's own libraries for a missing symbol: cuDNN 8 loading its
 # sub-libraries ("Could not load library libcudnn_cnn_train.so.8. Error: /usr/local/cuda-12.3/lib64/
 # libcudnn_cnn_train.so.8: undefined symbol: ..., version libcudnn_cnn_infer.so.8"), or a pip wheel's
@@ -201,7 +211,8 @@ class Said:
     """What one warning says. kind: "driver" (driver too old for the build) or "arch" (a GPU
     without kernels in the build). `text` is the warning, on one line."""
 
-    kind: str  # also "forward-compat" (Error 804/803, in package), "cpu-build" (not compiled with CUDA), "family" (torchvision's CUDA differs), "cudnn",
+    kind: str  # also "forward-compat" (Error 804/803, in package), "cpu-build" (not compiled with CUDA), "family" (torchvision's CUDA differs),
+    # "family-ops" (torchvision's ops did not load: another torch's build or a failed source build), "cudnn",
     # "toolkit" (cpp_extension: nvcc's CUDA is not torch's), "toolkit-arch" (nvcc predates the architecture cc),
     # "cuda-lib-symbol" (the loader refused a CUDA library, in package its path; in requested the library
     # the symbol was looked for in, where the message names it)
@@ -234,7 +245,7 @@ def find(text: str) -> list[str]:
     spans = []
     flat = text.replace("\n", " ")
     for pattern in (_DRIVER_OLD, _INSUFFICIENT, _PTX_TOOLCHAIN, NO_DRIVER, _COMPAT_804, _COMPAT_803, _INCOMPATIBLE, _TOO_OLD, _RANGE, _CC_LIST, _TOO_OLD_UNFORMATTED,
-                    _NOT_COMPILED, _CUDA_ASKED, _XFORMERS_BUILT, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _TOOLKIT_MIN, _NO_WHEEL, _NVCC_ARCH, _NO_KERNEL, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS, _CUDA_LIB_SYMBOL):
+                    _NOT_COMPILED, _CUDA_ASKED, _XFORMERS_BUILT, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _TOOLKIT_MIN, _NO_WHEEL, _NVCC_ARCH, _NO_KERNEL, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS, _FAMILY_OPS, _CUDA_LIB_SYMBOL):
         matches = list(pattern.finditer(text))
         if not matches:
             # Wrapped by a mail client, a notebook or a terminal at a space: the same message with a line
@@ -345,6 +356,9 @@ def interpret(warnings: list[str] | None) -> list[Said]:
              or _FAMILY_NMS.search(text))
         if m:
             said.append(Said("family", text, package=m.group("pkg")))
+            continue
+        if _FAMILY_OPS.search(text):
+            said.append(Said("family-ops", text, package="torchvision"))
             continue
         m = _CUDA_LIB_SYMBOL.search(text)
         if m:

@@ -7,6 +7,7 @@ restores the mode afterwards. ONNX is tried only when the `onnx` package is impo
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import inspect
 import io
@@ -53,8 +54,11 @@ def try_exports(model: Any, args: tuple, kwargs: dict, mark: Callable[[str], Non
         if mark is not None:
             mark(f"export: {name}")
         start = time.monotonic()
+        # The exporters narrate ("[torch.onnx] Obtain model graph ... ✅") and tracing re-runs forward's
+        # prints: none of it belongs in the report, which records each attempt's outcome.
+        chatter = io.StringIO()
         try:
-            with warnings.catch_warnings():
+            with warnings.catch_warnings(), contextlib.redirect_stdout(chatter), contextlib.redirect_stderr(chatter):
                 warnings.simplefilter("ignore")
                 fn()
             out[name] = {"status": "ok", "seconds": round(time.monotonic() - start, 3)}

@@ -28,6 +28,7 @@ import collections
 import glob
 import json
 import os
+import re
 import shlex
 import signal
 import subprocess
@@ -312,8 +313,6 @@ def read_rank_records(run_dir: str | None, tail: str) -> list[dict[str, Any]]:
             if rec.get("error_file"):
                 seen_files.add(rec["error_file"])
     # Ranks whose script used @record (and --no-hook runs): torchrun's summary names their files.
-    import re
-
     for m in re.finditer(r"rank\s*:\s*(\d+).*?error_file:\s*(\S+)", tail, re.DOTALL):
         rank, path = int(m.group(1)), m.group(2)
         if path in seen_files or path == "<N/A>" or not os.path.exists(path):
@@ -336,6 +335,23 @@ def read_rank_records(run_dir: str | None, tail: str) -> list[dict[str, Any]]:
     return records
 
 
+# A CUDA kernel's device-side assertion, printed by the GPU (no rank prefix, not in any traceback):
+# "/pytorch/aten/src/ATen/native/cuda/Indexing.cu:1515: indexSelectSmallIndex: block: [0,0,0], thread: [0,0,0]
+# Assertion `srcIndex < srcSelectDimSize` failed."
+_KERNEL_ASSERT = re.compile(r"^\S*\.cu:\d+: .{0,200}Assertion `.+` failed\.?\s*$", re.M)
+# How a surviving rank's collective fails once a peer process is gone (gloo's TCP pair, NCCL's abort).
+_PEER_GONE = re.compile(r"Connection (?:closed|reset) by peer|remote process exited|NCCL communicator was aborted")
+
+
+def _kernel_assertions(text: str) -> list[str]:
+    """The first few distinct kernel assertions of a log (one per kernel and condition)."""
+    seen: dict[str, str] = {}
+    for m in _KERNEL_ASSERT.finditer(text):
+        line = m.group(0).strip()
+        seen.setdefault(re.sub(r"block: \[[^\]]*\], thread: \[[^\]]*\]", "", line), line)
+    return list(seen.values())[:4]
+
+
 def explain_failure(argv: list[str], code: int, out_tail: str, err_tail: str, run_dir: str | None) -> str:
     from ..hook import explanation_text
 
@@ -346,13 +362,23 @@ def explain_failure(argv: list[str], code: int, out_tail: str, err_tail: str, ru
     records = read_rank_records(run_dir, err_tail + out_tail)
     if records:
         first = records[0]
+        asserts = _kernel_assertions(err_tail + out_tail)
         for i, rec in enumerate(records):
             who = f"rank {rec['rank']}" if rec.get("rank") is not None else f"pid {rec.get('pid')}"
             role = "failed first (the root cause)" if i == 0 and len(records) > 1 else "failed"
-            lines.append(f"torchdoctor run: {who} {role}: {rec.get('error', '').strip()}\n")
+            error = rec.get("error", "").strip()
+            lines.append(f"torchdoctor run: {who} {role}: {error}\n")
+            traceback_text = rec.get("traceback", "")
             note = rec.get("explanation")
-            if note is None:
-                note = explanation_text(rec.get("traceback", ""))
+            if i > 0 and _PEER_GONE.search(error):
+                first_who = f"rank {first['rank']}" if first.get("rank") is not None else "the first process"
+                note = (f"A peer's exit broke this rank's connection: collateral of {first_who}'s failure above, "
+                        "not a second cause.\n")
+            elif asserts and "device-side assert" in traceback_text:
+                # The kernel's own assertion names the bad index; it reaches the log, not the traceback.
+                note = explanation_text("\n".join(asserts) + "\n" + traceback_text) or note
+            elif note is None:
+                note = explanation_text(traceback_text)
             lines.append(_indent(note) if note else "  no knowledge entry matches this error\n")
         if first.get("rank") is not None:
             lines.append("torchdoctor run: ranks that exited with SIGTERM after it were stopped by torchrun "
