@@ -84,6 +84,10 @@ ModuleNotFoundError: No module named 'torch'
     # Prose.
     ("dynamo-recompile-limit", "With torch.compile the model hits the recompile limit after a few batches and then runs slower than eager."),
     ("inductor-cxx-compiler-missing", "On Windows torch.compile fails because cl.exe is not found, even though Visual Studio is installed."),
+    # "No module named 'torch'" while pip builds a package is build isolation, not a missing torch.
+    ("build-isolation-no-torch", "pip install flash-attn fails with ModuleNotFoundError: No module named 'torch'"),
+    ("build-isolation-no-torch", "Collecting flash-attn\n  Preparing metadata (setup.py) ... error\n  error: subprocess-exited-with-error\n"
+                                 "      ModuleNotFoundError: No module named 'torch'\n"),
     # apex's compiled modules.
     ("apex-cuda-ext-missing", "ModuleNotFoundError: No module named 'fused_adam_cuda'"),
     ("apex-cuda-ext-missing", "Warning: apex was installed without --cuda_ext. Fused syncbn kernels will be unavailable.  "
