@@ -70,6 +70,18 @@ _GPU = example_gpu("NVIDIA GeForce RTX 4090", "8.9")
         Example("ok", {"torch": {"version": "2.8.0+cu128", "cuda": "12.8"},
                        "nvidia": {"driver_version": "580.95.05", "cuda_driver_version": "13.0"}},
                 "a newer driver runs older CUDA builds"),
+        Example("error", {"torch": {"version": "2.4.1+cu121", "cuda": "12.1"},
+                          "nvidia": {"driver_version": {"unknown": "not in the report"}, "cuda_driver_version": "11.4"},
+                          "python": {"system": "Linux", "version": "3.10.12"}},
+                "only the driver's CUDA is known (nvidia-smi's banner cut, conda's __cuda): 11.4 cannot run a CUDA 12 build",
+                contains="torch==2.4.1+cu118"),
+        Example("ok", {"torch": {"version": "2.8.0+cu128", "cuda": "12.8"},
+                       "nvidia": {"driver_version": {"unknown": "not in the report"}, "cuda_driver_version": "12.2"}},
+                "only the driver's CUDA is known, same major: minor-version compatibility",
+                contains="minor-version compatibility"),
+        Example("skip", {"torch": {"version": "2.1.0+cu118", "cuda": "11.8"},
+                         "nvidia": {"driver_version": {"unknown": "not in the report"}, "cuda_driver_version": "11.0"}},
+                "CUDA 11.0's driver may be below the 11.x family floor: the driver's CUDA alone cannot decide"),
         Example("skip", {"torch": {"version": "2.13.0+cpu", "cuda": None},
                          "nvidia": {"driver_version": "580.65.06"}}, "CPU build: TE203's business"),
         Example("skip", {"torch": {"version": "2.13.0+cu130", "cuda": "13.0"},
@@ -110,7 +122,8 @@ def driver_too_old(facts):
 def _judge(facts):
     gap = unknown_need(facts, "torch.cuda", "nvidia.driver_version")
     if gap is not None:
-        return gap
+        by_cuda = _from_driver_cuda(facts) if gap.message.startswith("not checked: nvidia.driver_version") else None
+        return by_cuda or gap
     cuda = facts.torch.cuda
     driver = facts.nvidia.driver_version
     if cuda is None:
@@ -171,6 +184,44 @@ def _judge(facts):
                    f"Python runs on it: upgrade the driver. Until then {symptom}")
         fix = Fix(f"Upgrade the NVIDIA driver ({need}, {branch} branch)")
     return error(message, fix=fix, evidence=evidence, related=("cuda-driver-too-old",))
+
+
+def _from_driver_cuda(facts):
+    """The driver's number is missing but the CUDA version it supports is known (nvidia-smi's banner
+    cut after "CUDA Version: 12.2", conda's `__cuda` virtual package, deviceQuery): that decides
+    whenever the majors differ or the driver's CUDA is new enough. Within one major, below torch's
+    minor, it decides where that driver meets the family floor (11.1 on; 11.0's driver does not)."""
+    cuda, max_cuda = fact(facts, "torch.cuda"), fact(facts, "nvidia.cuda_driver_version")
+    if not cuda or not max_cuda:
+        return None
+    label = torch_label(facts)
+    evidence = {"driver": "unknown", "driver's CUDA": max_cuda, "torch CUDA": cuda}
+    have, need = Version(max_cuda), Version(cuda)
+    # A driver that supports CUDA X.Y with Y at or past the family floor's release (11.1: 455.23 >= 450.80.02;
+    # 12.0 and 13.0: the floor itself) runs every X.* build through minor-version compatibility.
+    family = have.major >= 12 or (have.major == 11 and have >= Version("11.1"))
+    if have >= need:
+        return ok(f"the driver supports CUDA {max_cuda}, enough for {label}", **evidence)
+    if have.major == need.major and family:
+        return ok(f"the driver supports CUDA {max_cuda}: {label} runs through CUDA minor-version compatibility "
+                  f"(JIT-compiling its PTX needs a driver for CUDA {cuda})", **evidence)
+    if have.major < need.major:
+        def runs_here(_minor, build):  # what this driver's CUDA runs: its own release and older, or its major from 12 on
+            b = Version(build["cuda"])
+            return b <= have or (b.major == have.major and family)
+
+        tag = tables.build_tag(fact(facts, "torch.version") or "", cuda)
+        alternative = suggest(facts, exclude_tag=tag, driver=False, accept=runs_here)
+        install = alternative.command(pip(facts)) if alternative else None
+        floor, _ = tables.wheel_driver(tag, system(facts))
+        need_text = f"a driver >= {floor}" if floor and "." in floor else f"a driver for CUDA {need.major}"
+        message = (f"{label} needs {need_text}; this driver supports CUDA {max_cuda} at most: upgrade the driver"
+                   + (f", or install {alternative.label}: {install}" if install else "")
+                   + ". Until then CUDA cannot initialise (torch.cuda.is_available() is False)")
+        fix = Fix(f"Upgrade the NVIDIA driver ({need_text})" + (f", or install {alternative.label}; {COMPANIONS}" if install else ""),
+                  (install,) if install else ())
+        return error(message, fix=fix, evidence=evidence, related=("cuda-driver-too-old",))
+    return None
 
 
 def _from_warning(facts, said):
