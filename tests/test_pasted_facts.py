@@ -1989,3 +1989,35 @@ def test_a_gpu_below_pytorchs_oldest_architecture_for_the_build_decides_te202():
 def test_a_gpu_the_policy_does_not_rule_out_is_not_an_error(gpu, torch, tmp_path):
     # cu126 kept Maxwell and Pascal; the RTX 3080 is above the floor; 2.7 predates the recorded policy.
     assert checked(PASCAL_FORM.format(gpu=gpu, torch=torch), tmp_path)["TE202"].status is not Status.ERROR
+
+
+# mmdetection#3991 / #4291 (batch 9 dev): environment lists written without bullets or colons, one
+# "key=value", "keyversion" or "key version" per line.
+_PLAIN_LIST = "The environment infomation is\n    Ubuntu=18.04\n    python=3.7\n    pytorch={torch}\n    cuda 10.1\nRTX 3090\n"
+
+
+def test_plain_key_value_and_glued_environment_lines_are_read():
+    facts = load("mmdet3991-reallysmelly-env-lines-pytorch140-cuda101-mmcv115.txt")
+    assert (facts.torch.version, facts.python.version, facts.python.system) == ("1.4.0", "3.7", "Linux")
+    facts = load("mmdet4291-liuyanzhi1214-env-lines-pytorch171-cuda101-mmdet270.txt")
+    assert (facts.torch.version, facts.python.version, facts.python.system) == ("1.7.1", "3.7", "Linux")
+    # torch with its conda build string glued on gives the build's CUDA (pytorch#28752).
+    facts = load("pytorch28752-limingxing00-device-block-rtx2080ti-torch041-cuda92.txt")
+    assert (facts.torch.version, facts.torch.cuda) == ("0.4.1", "9.2")
+
+
+def test_a_plain_list_with_a_cpu_build_beside_a_gpu_decides_te203(tmp_path):
+    assert checked(_PLAIN_LIST.format(torch="2.1.0+cpu"), tmp_path)["TE203"].status is Status.ERROR
+    assert checked(_PLAIN_LIST.format(torch="2.1.0+cu121"), tmp_path)["TE203"].status is Status.OK
+
+
+@pytest.mark.parametrize("text", [
+    "I run it with python 3.7 and it crashes.\npytorch=1.4.0\n",  # one list-like line alone is prose
+    "torch 2.0.1\ntorchvision 0.15.2\n",  # spaced "torch 2.0.1" is a pip row: installed, not said to import
+])
+def test_a_lone_plain_line_or_a_pip_row_is_not_an_environment_list(text, tmp_path):
+    facts = load_text(text, tmp_path) if "torchvision" in text else None
+    if facts is not None:
+        assert not known(facts.torch.import_status)
+    else:
+        assert pasted.plain_lines_as_items(pasted._lines(text)) == pasted._lines(text)
