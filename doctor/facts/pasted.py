@@ -1179,8 +1179,9 @@ def form_fields_as_items(lines: list[str]) -> list[str]:
 
 
 # A hand-written list without bullets or colons, one "key=value" ("pytorch=1.4.0", "Ubuntu=18.04"), "keyversion"
-# ("pytorch1.7.1", "cuda10.1") or "key version" ("python 3.7") per line.
-_PLAIN_ITEM = re.compile(r"^(?P<key>[A-Za-z][A-Za-z-]*(?: [A-Za-z][A-Za-z-]*)?)(?P<sep>\s*=\s*|\s+|(?<=[A-Za-z])(?=\d))"
+# ("pytorch1.7.1", "cuda10.1") or "key version" ("python 3.7") per line; one space: columns aligned with several
+# are a tool's table, read by its own reader.
+_PLAIN_ITEM = re.compile(r"^(?P<key>[A-Za-z][A-Za-z-]*(?: [A-Za-z][A-Za-z-]*)?)(?P<sep>\s*=\s*| |(?<=[A-Za-z])(?=\d))"
                          r"v?(?P<value>\d+(?:\.\d+)+[\w.+-]*)$")
 # torch written with its conda build string glued on ("pytorch 0.4.1_cuda9.2_cudnn7.1.4"): the build it is.
 _VERSION_CONDA_BUILD = re.compile(r"^(\d+\.\d+(?:\.\d+)?)_((?:py[\d.]+_)?(?:cuda\d+\.?\d[\w.]*|cpu\w*))$")
