@@ -2021,3 +2021,31 @@ def test_a_lone_plain_line_or_a_pip_row_is_not_an_environment_list(text, tmp_pat
         assert not known(facts.torch.import_status)
     else:
         assert pasted.plain_lines_as_items(pasted._lines(text)) == pasted._lines(text)
+
+
+# mmdetection#4291 (batch 9 dev): the loader refusing a third-party compiled extension for a symbol of torch's C++.
+_EXTENSION_REFUSED = ("ImportError: /home/me/venv/lib/python3.8/site-packages/torch_scatter/_scatter_cuda.so: "
+                      "undefined symbol: {symbol}\nmy environment:\nubuntu20.04\npython 3.8\npytorch=1.9.0\n")
+
+
+def test_an_extension_lacking_a_torch_cxx_symbol_is_te103():
+    te103 = findings("mmdet4291-liuyanzhi1214-env-lines-pytorch171-cuda101-mmdet270.txt")["TE103"]
+    assert te103.status is Status.ERROR and te103.message.startswith("mmcv's compiled library lacks _ZTIN3c10")
+    assert "torch 1.7.1" in te103.message
+
+
+@pytest.mark.parametrize("symbol,fires", [
+    ("_ZNK2at6Tensor7is_cudaEv", True),  # at::Tensor::is_cuda() const: built against another torch
+    ("_ZN3c106Symbol14fromQualStringERKSs", True),  # the other C++ ABI's std::string
+    ("cudaLaunchKernel", False),  # a CUDA runtime symbol: not torch's, another cause
+    ("_ZN5boost6python6detail", False),  # another library's C++
+])
+def test_only_torchs_own_cxx_symbols_make_an_extension_te103(symbol, fires, tmp_path):
+    te103 = checked(_EXTENSION_REFUSED.format(symbol=symbol), tmp_path)["TE103"]
+    assert (te103.status is Status.ERROR) is fires
+
+
+def test_torchs_own_library_lacking_its_symbol_is_not_an_extension():
+    said = torch_warnings.interpret(torch_warnings.find(
+        "/x/lib/python3.8/site-packages/torch/lib/libtorch_python.so: undefined symbol: _ZTIN3c1014WarningHandlerE"))
+    assert not [s for s in said if s.kind == "extension-symbol"]

@@ -338,13 +338,13 @@ def torch_family_mismatch(facts):
     Install the matching release together with torch in one pip command, so the resolver keeps
     them paired, from the same index URL as torch.
     """
-    said = torch_said(facts, "family")
+    said = torch_said(facts, "family") or torch_said(facts, "extension-symbol")
     unloaded = torch_said(facts, "family-ops")
     gap = unknown_need(facts, "packages.distributions")
     if gap is not None:
         return _from_error(facts, said[0]) if said else _ops_unloaded(facts, unloaded[0]) if unloaded else gap
     result = _judge(facts)
-    # torchvision refusing to load is the ground truth, whatever the versions seemed to say.
+    # torchvision (or an extension) refused by the loader is the ground truth, whatever the versions seemed to say.
     if said and result.status is not Status.ERROR:
         return _from_error(facts, said[0])
     return _ops_unloaded(facts, unloaded[0]) if unloaded and result.status is Status.OK else result
@@ -417,6 +417,8 @@ def _from_loader(facts, said):
     name = said.package
     if said.built_for is not None:
         return _from_built_for(facts, said)
+    if said.kind == "extension-symbol":
+        return _extension_refused(facts, said)
     torch_text, command = _paired_reinstall(facts, name)
     what = f"torch {torch_text}" if torch_text else "the torch it loads"
     return error(f"{name}'s compiled library does not fit {what}: it was built for another torch release or CUDA "
@@ -424,6 +426,21 @@ def _from_loader(facts, said):
                  fix=Fix(f"Reinstall {name} together with torch in one pip command, from the same index, so the "
                          "resolver pairs them", (command,)),
                  evidence={f"{name}'s error": said.text}, related=("torchvision-torch-mismatch",))
+
+
+def _extension_refused(facts, said):
+    """A third-party compiled extension (mmcv's ops, torch-scatter, detectron2, apex) lacking a symbol of torch's
+    own C++: it was compiled against another torch's headers. Its distribution name and index are the project's
+    own (mmcv's ops ship as mmcv-full before 2.0), so the fix names what to install, not one command."""
+    found = torch_version(facts)
+    torch_text = found[0] if found else None
+    what = f"torch {torch_text}" if torch_text else "the torch it loads beside"
+    return error(f"{said.package}'s compiled library lacks {said.requested}, a symbol of torch's own C++: it was built "
+                 f"against another torch build than {what} (another release, or the other C++ ABI), so it does not load",
+                 fix=Fix(f"Install the {said.package} build made for {what} and its CUDA (projects that ship compiled "
+                         "wheels, such as mmcv-full, torch-scatter and detectron2, publish one wheel index per torch and "
+                         "CUDA version), or rebuild it from source in this environment, after torch is installed"),
+                 evidence={f"{said.package}'s error": said.text}, related=("torchvision-torch-mismatch",))
 
 
 def _judge(facts):

@@ -177,6 +177,15 @@ _FAMILY_DYLD = re.compile(r"dlopen\((?:[^,()]*[/\\])?(?P<pkg>torchvision|torchau
                           r"\s*Symbol not found:\s*\S+")
 _FAMILY_WIN127 = re.compile(r"\[WinError 127\][^\n]*?Error loading \"(?:[^\"]*[/\\])?(?P<pkg>torchvision|torchaudio)"
                             r"[/\\][^\"]*\.(?:pyd|dll)[^\"]*\"")
+# The loader refusing a third-party compiled extension installed beside torch (mmcv's _ext, torch_scatter's,
+# detectron2's _C, apex's) for a symbol of torch's own C++ (c10::, at::, torch::, caffe2::, also "typeinfo for"):
+# "site-packages/mmcv/_ext.cpython-37m-x86_64-linux-gnu.so: undefined symbol: _ZTIN3c1021AutogradMetaInterfaceE".
+# Such a library is compiled against one torch's headers, so it was built for another torch release (or ABI).
+# torch's own files (TE102) and torchvision's/torchaudio's (above) are not matched here.
+_EXTENSION_SYMBOL = re.compile(
+    r"(?P<file>(?:[~\w.:+-]*[/\\])*?(?:site|dist)-packages[/\\](?!(?:torch|torchvision|torchaudio|nvidia)[/\\.])"
+    r"(?P<pkg>[A-Za-z_][\w-]*)(?:[/\\][\w.+-]+)*?\.(?:so|pyd)[\w.]*):\s*undefined symbol:\s*"
+    r"(?P<symbol>_Z(?:T[IVS])?N[KVR]*(?:3c10|2at|5torch|6caffe2)\w*)")
 _FAMILY_NMS = re.compile(r"operator (?P<pkg>torchvision)::nms does not exist")
 # torchvision's _assert_has_ops (torchvision/extension.py) when its compiled ops did not load: "Couldn't load custom
 # C++ ops. This can happen if your PyTorch and torchvision versions are incompatible, or if you had errors while
@@ -215,7 +224,9 @@ class Said:
     # "family-ops" (torchvision's ops did not load: another torch's build or a failed source build), "cudnn",
     # "toolkit" (cpp_extension: nvcc's CUDA is not torch's), "toolkit-arch" (nvcc predates the architecture cc),
     # "cuda-lib-symbol" (the loader refused a CUDA library, in package its path; in requested the library
-    # the symbol was looked for in, where the message names it)
+    # the symbol was looked for in, where the message names it), "extension-symbol" (the loader refused a
+    # third-party compiled extension for a symbol of torch's C++: in package its top-level directory, in
+    # requested the symbol)
     text: str
     gpu: str | None = None  # None where the warning does not name it (torch 1.8/1.9's unfilled template)
     cc: str | None = None
@@ -245,7 +256,7 @@ def find(text: str) -> list[str]:
     spans = []
     flat = text.replace("\n", " ")
     for pattern in (_DRIVER_OLD, _INSUFFICIENT, _PTX_TOOLCHAIN, NO_DRIVER, _COMPAT_804, _COMPAT_803, _INCOMPATIBLE, _TOO_OLD, _RANGE, _CC_LIST, _TOO_OLD_UNFORMATTED,
-                    _NOT_COMPILED, _CUDA_ASKED, _XFORMERS_BUILT, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _TOOLKIT_MIN, _NO_WHEEL, _NVCC_ARCH, _NO_KERNEL, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS, _FAMILY_OPS, _CUDA_LIB_SYMBOL):
+                    _NOT_COMPILED, _CUDA_ASKED, _XFORMERS_BUILT, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _TOOLKIT_MIN, _NO_WHEEL, _NVCC_ARCH, _NO_KERNEL, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS, _FAMILY_OPS, _CUDA_LIB_SYMBOL, _EXTENSION_SYMBOL):
         matches = list(pattern.finditer(text))
         if not matches:
             # Wrapped by a mail client, a notebook or a terminal at a space: the same message with a line
@@ -356,6 +367,10 @@ def interpret(warnings: list[str] | None) -> list[Said]:
              or _FAMILY_NMS.search(text))
         if m:
             said.append(Said("family", text, package=m.group("pkg")))
+            continue
+        m = _EXTENSION_SYMBOL.search(text)
+        if m:
+            said.append(Said("extension-symbol", text, package=m.group("pkg").split(".")[0], requested=m.group("symbol")))
             continue
         if _FAMILY_OPS.search(text):
             said.append(Said("family-ops", text, package="torchvision"))
