@@ -2049,3 +2049,24 @@ def test_torchs_own_library_lacking_its_symbol_is_not_an_extension():
     said = torch_warnings.interpret(torch_warnings.find(
         "/x/lib/python3.8/site-packages/torch/lib/libtorch_python.so: undefined symbol: _ZTIN3c1014WarningHandlerE"))
     assert not [s for s in said if s.kind == "extension-symbol"]
+
+
+# pytorch#20860 / #28752 (batch 9 dev): a Turing GPU (7.5) on a CUDA 9.x build runs its sm_70 kernels, but torch's
+# _check_capability warns for CUDA <= 9.0 builds ("requires CUDA_VERSION >= 10000") and maintainers say CUDA 9 does
+# not support RTX cards.
+_OLD_COLLECT_ENV = ("PyTorch version: 1.1.0\nIs debug build: No\nCUDA used to build PyTorch: {cuda}\n\n"
+                    "OS: Ubuntu 16.04.6 LTS\nPython version: 3.6\nIs CUDA available: Yes\n"
+                    "GPU models and configuration: GPU 0: {gpu}\nNvidia driver version: 418.67\n")
+
+
+def test_turing_on_a_cuda_9_build_is_te202():
+    te202 = findings("pytorch20860-pbloem-collect-env-110-cu90-rtx2080ti-cublas.txt")["TE202"]
+    assert te202.status is Status.ERROR and "requires CUDA_VERSION >= 10000" in te202.message
+    assert "cu100" in te202.fix.commands[0]
+    # CUDA 9.2: torch's check lets it pass, so the maintainers' word is a warning.
+    assert findings("pytorch28752-limingxing00-device-block-rtx2080ti-torch041-cuda92.txt")["TE202"].status is Status.WARNING
+
+
+@pytest.mark.parametrize("cuda,gpu", [("10.0.130", "GeForce RTX 2080 Ti"), ("9.0.176", "Tesla V100-SXM2-16GB")])
+def test_turing_on_cuda_10_or_volta_on_cuda_9_is_quiet(cuda, gpu, tmp_path):
+    assert checked(_OLD_COLLECT_ENV.format(cuda=cuda, gpu=gpu), tmp_path)["TE202"].status is Status.OK
