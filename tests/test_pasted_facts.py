@@ -2070,3 +2070,23 @@ def test_turing_on_a_cuda_9_build_is_te202():
 @pytest.mark.parametrize("cuda,gpu", [("10.0.130", "GeForce RTX 2080 Ti"), ("9.0.176", "Tesla V100-SXM2-16GB")])
 def test_turing_on_cuda_10_or_volta_on_cuda_9_is_quiet(cuda, gpu, tmp_path):
     assert checked(_OLD_COLLECT_ENV.format(cuda=cuda, gpu=gpu), tmp_path)["TE202"].status is Status.OK
+
+
+_NEEDS_CUDA_WARNING = ("/opt/conda/lib/python3.6/site-packages/torch/cuda/__init__.py:{line}: UserWarning:\n"
+                       "    Found GPU0 {gpu} which requires CUDA_VERSION >= {need} {why}, but your PyTorch was compiled\n"
+                       "     with CUDA_VERSION {have}. Please install the correct PyTorch binary\n"
+                       "     using instructions from https://pytorch.org\n")
+
+
+def test_torchs_requires_cuda_version_warning_decides_te202(tmp_path):
+    text = _NEEDS_CUDA_WARNING.format(line=134, gpu="GeForce RTX 2080 Ti", need=10000, have=9000,
+                                      why="to\n     work properly")
+    te202 = checked(text, tmp_path)["TE202"]
+    assert te202.status is Status.ERROR and "needs CUDA 10.0 or newer" in te202.message and "CUDA 9.0" in te202.message
+
+
+def test_torch_04s_optimal_performance_variant_is_not_a_failure(tmp_path):
+    # torch 0.3/0.4 said this of a V100 under a CUDA 8 build: kernels JIT-compile from PTX, slowly, and run.
+    text = _NEEDS_CUDA_WARNING.format(line=89, gpu="Tesla V100-PCIE-16GB", need=8000, have=8000,
+                                      why="for\n     optimal performance and fast startup time")
+    assert not [s for s in torch_warnings.interpret(torch_warnings.find(text)) if s.kind == "arch-cuda"]

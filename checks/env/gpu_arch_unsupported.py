@@ -117,6 +117,10 @@ def gpu_arch_unsupported(facts):
     covers need a source build with `TORCH_CUDA_ARCH_LIST` set to their compute capability.
     """
     result = _judge(facts)
+    needs = torch_said(facts, "arch-cuda")
+    if needs and result.status is not Status.ERROR:
+        # torch's own verdict on that machine, whatever the facts here left open.
+        return _needs_newer_cuda(facts, needs)
     if result.status is Status.SKIP:
         # The facts to judge are missing (a pasted report cut short, only a warning pasted):
         # torch's own warning, printed on that machine, is the evidence left.
@@ -228,6 +232,22 @@ def _judge(facts):
     seen = sorted({cc for _, cc in known_gpus}, key=tables.cc_int)  # the GPUs torch sees
     fix = _fix(facts, version, tag, cuda, missing, refused, cudnn_from, fine, seen)
     return error("; ".join(problems), fix=fix, evidence=evidence, related=("cuda-no-kernel-image",))
+
+
+def _needs_newer_cuda(facts, said):
+    """torch's "Found GPU0 ... which requires CUDA_VERSION >= 10000 to work properly, but your PyTorch was compiled
+    with CUDA_VERSION 9000" as the verdict."""
+    s = said[0]
+    label = torch_label(facts)
+    where = label if label != "torch" else "the installed torch"
+    alternative = suggest(facts, driver=False, accept=lambda _minor, build: (
+        tables.major_minor(build.get("cuda") or "0.0") or (0, 0)) >= tables.major_minor(s.needs_cuda)) if gpus(facts) else None
+    fix = (Fix(f"Install {alternative.label}; {COMPANIONS}", (alternative.command(pip(facts)),)) if alternative else
+           Fix(f"Install a torch build made with CUDA {s.needs_cuda} or newer: the selector at "
+               "https://pytorch.org/get-started/locally/ (or its previous-versions page) gives the command"))
+    return error(f"torch says {s.gpu} needs CUDA {s.needs_cuda} or newer to work properly, and {where} was built with "
+                 f"CUDA {s.requested}: the CUDA libraries of that build fail on the GPU", fix=fix,
+                 evidence={"torch's warning": s.text}, related=("cuda-no-kernel-image",))
 
 
 def _turing_on_cuda9(cc, cuda):

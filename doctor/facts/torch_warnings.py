@@ -116,6 +116,12 @@ _TOO_OLD = re.compile(
     r"Found GPU(?P<idx>\d+) (?P<name>[^\n]{1,120}?) which is of cuda capability (?P<cc>\d+\.\d+)\.?\s*"
     r"PyTorch no longer supports this GPU because it is too old\.?\s*"
     r"(?:The minimum cuda capability (?:that we support|supported by this library) is (?P<min>\d+\.\d+))?")
+# torch's _check_capability (torch 1.2 on) for a Turing GPU under a CUDA <= 9.0 build: "Found GPU0 GeForce RTX 2080 Ti
+# which requires CUDA_VERSION >= 10000 to work properly, but your PyTorch was compiled with CUDA_VERSION 9000."
+# (torch 0.3/0.4's "... for optimal performance and fast startup time" variant is about PTX JIT, not failure.)
+_NEEDS_CUDA = re.compile(
+    r"Found GPU(?P<idx>\d+) (?P<name>[^\n]{1,120}?) which requires CUDA_VERSION >= (?P<need>\d{4,5})\s+to\s+work\s+"
+    r"properly,\s+but your PyTorch was compiled\s+with CUDA_VERSION (?P<have>\d{4,5})")
 _RANGE = re.compile(
     r"Found GPU(?P<idx>\d+) (?P<name>[^\n]{1,120}?) which is of cuda capability (?P<cc>\d+\.\d+)\.?\s*"
     r"Minimum and Maximum cuda capability supported by this version of PyTorch is\s*"
@@ -226,7 +232,8 @@ class Said:
     # "cuda-lib-symbol" (the loader refused a CUDA library, in package its path; in requested the library
     # the symbol was looked for in, where the message names it), "extension-symbol" (the loader refused a
     # third-party compiled extension for a symbol of torch's C++: in package its top-level directory, in
-    # requested the symbol)
+    # requested the symbol), "arch-cuda" (torch: the GPU needs a newer CUDA than the build's: needs_cuda, and the
+    # build's in requested)
     text: str
     gpu: str | None = None  # None where the warning does not name it (torch 1.8/1.9's unfilled template)
     cc: str | None = None
@@ -256,7 +263,7 @@ def find(text: str) -> list[str]:
     spans = []
     flat = text.replace("\n", " ")
     for pattern in (_DRIVER_OLD, _INSUFFICIENT, _PTX_TOOLCHAIN, NO_DRIVER, _COMPAT_804, _COMPAT_803, _INCOMPATIBLE, _TOO_OLD, _RANGE, _CC_LIST, _TOO_OLD_UNFORMATTED,
-                    _NOT_COMPILED, _CUDA_ASKED, _XFORMERS_BUILT, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _TOOLKIT_MIN, _NO_WHEEL, _NVCC_ARCH, _NO_KERNEL, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS, _FAMILY_OPS, _CUDA_LIB_SYMBOL, _EXTENSION_SYMBOL):
+                    _NOT_COMPILED, _NEEDS_CUDA, _CUDA_ASKED, _XFORMERS_BUILT, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _TOOLKIT_MIN, _NO_WHEEL, _NVCC_ARCH, _NO_KERNEL, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS, _FAMILY_OPS, _CUDA_LIB_SYMBOL, _EXTENSION_SYMBOL):
         matches = list(pattern.finditer(text))
         if not matches:
             # Wrapped by a mail client, a notebook or a terminal at a space: the same message with a line
@@ -378,6 +385,13 @@ def interpret(warnings: list[str] | None) -> list[Said]:
         m = _CUDA_LIB_SYMBOL.search(text)
         if m:
             said.append(Said("cuda-lib-symbol", text, package=m.group("path"), requested=m.group("other")))
+            continue
+        m = _NEEDS_CUDA.search(text)
+        if m:
+            need, have = int(m.group("need")), int(m.group("have"))
+            if need > have:
+                said.append(Said("arch-cuda", text, m.group("name").strip(), needs_cuda=f"{need // 1000}.{need % 1000 // 10}",
+                                 requested=f"{have // 1000}.{have % 1000 // 10}"))
             continue
         m = _TOO_OLD.search(text)
         if m:
