@@ -2090,3 +2090,25 @@ def test_torch_04s_optimal_performance_variant_is_not_a_failure(tmp_path):
     text = _NEEDS_CUDA_WARNING.format(line=89, gpu="Tesla V100-PCIE-16GB", need=8000, have=8000,
                                       why="for\n     optimal performance and fast startup time")
     assert not [s for s in torch_warnings.interpret(torch_warnings.find(text)) if s.kind == "arch-cuda"]
+
+
+# mmcv#1734 (batch 9 dev): mmcv-full installed from OpenMMLab's index for torch 1.6 beside torch 1.10.
+_INDEX_CELLS = ("!conda install pytorch={torch} torchvision cudatoolkit=11.1 -c pytorch\n"
+                "!pip install {package} -f {url}\n")
+
+
+def test_an_extension_installed_from_its_index_for_another_torch_is_te103():
+    te103 = findings("mmcv1734-garyhsu29-colab-install-cells-torch1100-mmcv-cu101-torch16.txt")["TE103"]
+    assert te103.status is Status.ERROR and "for torch 1.6 (cu101)" in te103.message
+    assert te103.fix.commands[0].endswith("-f https://download.openmmlab.com/mmcv/dist/cu111/torch1.10/index.html")
+
+
+@pytest.mark.parametrize("package,url,fires", [
+    ("mmcv-full", "https://download.openmmlab.com/mmcv/dist/cu111/torch1.10/index.html", False),
+    ("torch-scatter", "https://data.pyg.org/whl/torch-1.10.0+cu111.html", False),
+    ("torch-scatter", "https://data.pyg.org/whl/torch-1.9.0+cu111.html", True),
+    ("detectron2", "https://dl.fbaipublicfiles.com/detectron2/wheels/cu111/torch1.8/index.html", True),
+])
+def test_an_index_for_the_same_torch_minor_is_quiet(package, url, fires, tmp_path):
+    te103 = checked(_INDEX_CELLS.format(torch="1.10.0", package=package, url=url), tmp_path)["TE103"]
+    assert (te103.status is Status.ERROR) is fires

@@ -192,6 +192,19 @@ _EXTENSION_SYMBOL = re.compile(
     r"(?P<file>(?:[~\w.:+-]*[/\\])*?(?:site|dist)-packages[/\\](?!(?:torch|torchvision|torchaudio|nvidia)[/\\.])"
     r"(?P<pkg>[A-Za-z_][\w-]*)(?:[/\\][\w.+-]+)*?\.(?:so|pyd)[\w.]*):\s*undefined symbol:\s*"
     r"(?P<symbol>_Z(?:T[IVS])?N[KVR]*(?:3c10|2at|5torch|6caffe2)\w*)")
+# pip installing a compiled extension from its project's wheel index, whose URL names the torch (and CUDA) the
+# wheels were built for: OpenMMLab's ("pip install mmcv-full -f https://download.openmmlab.com/mmcv/dist/cu101/
+# torch1.6/index.html"), detectron2's (".../detectron2/wheels/cu102/torch1.9/index.html") and PyG's
+# ("-f https://data.pyg.org/whl/torch-1.10.0+cu113.html"). Each wheel there is built against that torch minor.
+_INDEX_INSTALL = re.compile(r"pip3?\s+install\b[^\n]*?(?:download\.openmmlab\.com/mmcv/dist/|/detectron2/wheels/|"
+                            r"(?:data\.pyg\.org|pytorch-geometric\.com)/whl/)[^\n]*")
+_INDEX_BUILT_FOR = (
+    re.compile(r"download\.openmmlab\.com/mmcv/dist/(?P<cu>cu\d+|cpu)/torch(?P<torch>\d+\.\d+)(?:\.\d+)?/index\.html"),
+    re.compile(r"/detectron2/wheels/(?P<cu>cu\d+|cpu)/torch(?P<torch>\d+\.\d+)/index\.html"),
+    re.compile(r"(?:data\.pyg\.org|pytorch-geometric\.com)/whl/torch-(?P<torch>\d+\.\d+)(?:\.\d+)?\+(?P<cu>cu\d+|cpu)\.html"),
+)
+_INDEXED_PACKAGE = re.compile(r"(?<![\w/.-])(mmcv-full|mmcv|detectron2|torch[-_](?:scatter|sparse|cluster|spline[-_]conv)|"
+                              r"pyg[-_]lib|torch[-_]geometric)(?=[\s=<>~!]|$)", re.I)
 _FAMILY_NMS = re.compile(r"operator (?P<pkg>torchvision)::nms does not exist")
 # torchvision's _assert_has_ops (torchvision/extension.py) when its compiled ops did not load: "Couldn't load custom
 # C++ ops. This can happen if your PyTorch and torchvision versions are incompatible, or if you had errors while
@@ -233,7 +246,8 @@ class Said:
     # the symbol was looked for in, where the message names it), "extension-symbol" (the loader refused a
     # third-party compiled extension for a symbol of torch's C++: in package its top-level directory, in
     # requested the symbol), "arch-cuda" (torch: the GPU needs a newer CUDA than the build's: needs_cuda, and the
-    # build's in requested)
+    # build's in requested), "index-built-for" (pip installing a compiled extension from its project's index for
+    # one torch: built_for is (that torch's minor, its CUDA tag))
     text: str
     gpu: str | None = None  # None where the warning does not name it (torch 1.8/1.9's unfilled template)
     cc: str | None = None
@@ -263,7 +277,7 @@ def find(text: str) -> list[str]:
     spans = []
     flat = text.replace("\n", " ")
     for pattern in (_DRIVER_OLD, _INSUFFICIENT, _PTX_TOOLCHAIN, NO_DRIVER, _COMPAT_804, _COMPAT_803, _INCOMPATIBLE, _TOO_OLD, _RANGE, _CC_LIST, _TOO_OLD_UNFORMATTED,
-                    _NOT_COMPILED, _NEEDS_CUDA, _CUDA_ASKED, _XFORMERS_BUILT, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _TOOLKIT_MIN, _NO_WHEEL, _NVCC_ARCH, _NO_KERNEL, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS, _FAMILY_OPS, _CUDA_LIB_SYMBOL, _EXTENSION_SYMBOL):
+                    _NOT_COMPILED, _NEEDS_CUDA, _CUDA_ASKED, _XFORMERS_BUILT, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _TOOLKIT_MIN, _NO_WHEEL, _NVCC_ARCH, _NO_KERNEL, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS, _FAMILY_OPS, _CUDA_LIB_SYMBOL, _EXTENSION_SYMBOL, _INDEX_INSTALL):
         matches = list(pattern.finditer(text))
         if not matches:
             # Wrapped by a mail client, a notebook or a terminal at a space: the same message with a line
@@ -374,6 +388,14 @@ def interpret(warnings: list[str] | None) -> list[Said]:
              or _FAMILY_NMS.search(text))
         if m:
             said.append(Said("family", text, package=m.group("pkg")))
+            continue
+        m = _INDEX_INSTALL.search(text)
+        if m:
+            url = next((u for u in (p.search(text) for p in _INDEX_BUILT_FOR) if u), None)
+            package = _INDEXED_PACKAGE.search(text)
+            if url and package:
+                said.append(Said("index-built-for", text, package=package.group(1).lower().replace("_", "-"),
+                                 built_for=(url.group("torch"), url.group("cu"))))
             continue
         m = _EXTENSION_SYMBOL.search(text)
         if m:
