@@ -754,7 +754,7 @@ def test_the_dev_split_figures_hold():
     dev = bench.figures(bench.evaluate(REPORTS), "dev")
     ratio = {key: done / total for key, (done, total) in dev.items()}
     assert ratio["read"] == 1.0 and ratio["healthy clean"] == 1.0
-    assert ratio["problem found"] >= 157 / 174, dev  # what bench/env_reports.py printed after batch 8's dev work
+    assert ratio["problem found"] >= 163 / 182, dev  # what bench/env_reports.py printed after batch 9's dev work
 
 
 WINDOWS_REPORT = """Collecting environment information...
