@@ -864,8 +864,11 @@ def test_the_loader_refusing_torchaudio_or_torchvision_is_their_verdict(tmp_path
                     "torch==2.7.1\ntorchvision==0.21.0\n", tmp_path)
     te103 = {f.code: f for f in run_env_checks(nms)}["TE103"]
     assert te103.status is Status.ERROR and '"torchvision==0.22.*"' in te103.fix.commands[0]
-    # An undefined symbol in another package's library says nothing about torchvision/torchaudio.
-    assert not torch_warnings.find("OSError: /venv/lib/python3.10/site-packages/mmcv/_ext.so: undefined symbol: _ZN3c10")
+    # An undefined symbol in another package's library says nothing about torchvision/torchaudio (it is that
+    # package's own refusal: see test_an_extension_lacking_a_torch_cxx_symbol_is_te103).
+    said = torch_warnings.interpret(torch_warnings.find(
+        "OSError: /venv/lib/python3.10/site-packages/mmcv/_ext.so: undefined symbol: _ZN3c10"))
+    assert [(s.kind, s.package) for s in said] == [("extension-symbol", "mmcv")]
 
 
 CONDA_LIST = """# packages in environment at /home/u/anaconda3/envs/env2:
