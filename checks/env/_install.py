@@ -11,7 +11,7 @@ from typing import Any
 from packaging.version import InvalidVersion, Version
 
 from torchdoctor.data.tables import INDEX_URL, base_version, local_tag, major_minor  # noqa: F401  (re-exported)
-from torchdoctor.facts.model import Distribution
+from torchdoctor.facts.model import Distribution, Unknown
 
 from ._cuda import SITE, dists, fact, pip  # noqa: F401  (re-exported for the TE1xx checks)
 
@@ -59,7 +59,12 @@ def torch_version(facts: Any) -> tuple[str, str] | None:
 
 
 def no_torch(facts: Any) -> str:
-    """Why a check has no torch to judge: not installed, or not named in a partial pasted list."""
+    """Why a check has no torch to judge: not installed, not named in a partial pasted list, or a pasted
+    report that holds neither a package list nor torch's version (which says nothing about torch; collect_env's
+    "PyTorch version: N/A" does: torch did not import)."""
+    listed = facts.get("packages.distributions")
+    if isinstance(listed, Unknown) and isinstance(facts.get("torch.version"), Unknown):
+        return f"not checked: packages.distributions is unknown ({listed.reason})"
     if fact(facts, "packages.distributions_partial") is True:
         return "torch is not named in the pasted package list, which is partial (cut short or filtered)"
     return "torch is not installed"

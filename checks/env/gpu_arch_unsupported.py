@@ -2,7 +2,7 @@ from dataclasses import replace
 
 from torchdoctor.data import tables
 from torchdoctor.facts.model import known
-from torchdoctor.model import Fix, Status, error, ok, skip
+from torchdoctor.model import Fix, Status, error, ok, skip, warning
 from torchdoctor.registry import Example, env_check
 
 from .cuda_visible_devices_invalid import _order_is_nvml_order, parse_visible_devices
@@ -95,7 +95,10 @@ def gpu_arch_unsupported(facts):
     architecture family counts only when the build's CUDA already supports the GPU (the first
     toolkit per architecture, from NVIDIA's compatibility guides): the cuBLAS, cuDNN and NVRTC of an
     older CUDA have nothing for it, and torch itself warns the GPU is not compatible. It also checks
-    the cuDNN that torch loads: cuDNN 9.11 and newer refuse GPUs below compute capability 7.5.
+    the cuDNN that torch loads: cuDNN 9.11 and newer refuse GPUs below compute capability 7.5. A Turing
+    GPU (7.5) on a CUDA 9.x build runs its sm_70 code, but torch's own check (from 1.2) warns it "requires
+    CUDA_VERSION >= 10000" on CUDA 9.0 builds, whose cuBLAS fails there (an error); on 9.1/9.2, which
+    that check lets pass, a warning.
     Where the wheel's list is not in the tables (Windows wheels from torch 2.6), the build's CUDA
     and PyTorch's oldest architecture for that release and CUDA build (7.0 for the CUDA 12.8/12.9
     wheels from 2.8, on Linux and Windows alike) still rule out the GPUs below them.
@@ -114,6 +117,10 @@ def gpu_arch_unsupported(facts):
     covers need a source build with `TORCH_CUDA_ARCH_LIST` set to their compute capability.
     """
     result = _judge(facts)
+    needs = torch_said(facts, "arch-cuda")
+    if needs and result.status is not Status.ERROR:
+        # torch's own verdict on that machine, whatever the facts here left open.
+        return _needs_newer_cuda(facts, needs)
     if result.status is Status.SKIP:
         # The facts to judge are missing (a pasted report cut short, only a warning pasted):
         # torch's own warning, printed on that machine, is the evidence left.
@@ -188,6 +195,9 @@ def _judge(facts):
     if cudnn:
         evidence["cuDNN"] = f"{cudnn} ({cudnn_from})"
 
+    turing = [(g, cc, kernel) for g, cc, kernel in kernels if kernel and _turing_on_cuda9(cc, cuda)]
+    if turing and not missing and not refused:
+        return _turing_verdict(facts, version, tag, cuda, label, turing, evidence)
     if not missing and not refused:
         runs = [f"{gpu_label(g, cc)} runs {_kind(kernel)}" for g, cc, kernel in kernels]
         if ptx:
@@ -222,6 +232,53 @@ def _judge(facts):
     seen = sorted({cc for _, cc in known_gpus}, key=tables.cc_int)  # the GPUs torch sees
     fix = _fix(facts, version, tag, cuda, missing, refused, cudnn_from, fine, seen)
     return error("; ".join(problems), fix=fix, evidence=evidence, related=("cuda-no-kernel-image",))
+
+
+def _needs_newer_cuda(facts, said):
+    """torch's "Found GPU0 ... which requires CUDA_VERSION >= 10000 to work properly, but your PyTorch was compiled
+    with CUDA_VERSION 9000" as the verdict."""
+    s = said[0]
+    label = torch_label(facts)
+    where = label if label != "torch" else "the installed torch"
+    alternative = suggest(facts, driver=False, accept=lambda _minor, build: (
+        tables.major_minor(build.get("cuda") or "0.0") or (0, 0)) >= tables.major_minor(s.needs_cuda)) if gpus(facts) else None
+    fix = (Fix(f"Install {alternative.label}; {COMPANIONS}", (alternative.command(pip(facts)),)) if alternative else
+           Fix(f"Install a torch build made with CUDA {s.needs_cuda} or newer: the selector at "
+               "https://pytorch.org/get-started/locally/ (or its previous-versions page) gives the command"))
+    return error(f"torch says {s.gpu} needs CUDA {s.needs_cuda} or newer to work properly, and {where} was built with "
+                 f"CUDA {s.requested}: the CUDA libraries of that build fail on the GPU", fix=fix,
+                 evidence={"torch's warning": s.text}, related=("cuda-no-kernel-image",))
+
+
+def _turing_on_cuda9(cc, cuda):
+    """Whether a Turing GPU (7.5) runs a CUDA 9.x build: it runs the build's sm_70 SASS, but torch's own
+    _check_capability (torch 1.2 on) warns "Found GPU0 ... which requires CUDA_VERSION >= 10000 to work
+    properly, but your PyTorch was compiled with CUDA_VERSION 9000" for CUDA <= 9.0 builds (cuBLAS 9.0 fails
+    there: pytorch#20860), and CUDA 10.0 is the first toolkit for Turing."""
+    mm = tables.major_minor(cuda) if cuda else None
+    return bool(mm) and mm[0] == 9 and tables.cc_int(cc) // 10 == 7 and tables.cc_int(cc) % 10 >= 5
+
+
+def _turing_verdict(facts, version, tag, cuda, label, turing, evidence):
+    """An error where torch itself warns (CUDA <= 9.0); for 9.1/9.2, which torch's check lets pass but which
+    also predate Turing (PyTorch's maintainers: CUDA 9 does not support RTX cards, pytorch#28752), a warning."""
+    torch_warns = tables.major_minor(cuda) <= (9, 0)
+    names = ", ".join(gpu_label(g, cc) for g, cc, _ in turing)
+    if torch_warns:
+        message = (f"{names} is a Turing GPU and {label} is a CUDA {cuda} build: torch's own check (from torch 1.2) "
+                   "warns such a GPU 'requires CUDA_VERSION >= 10000 to work properly' - the build's sm_70 kernels start, but the CUDA 9.0 "
+                   "libraries it ships fail on the GPU (cuBLAS: 'cublas runtime error')")
+    else:
+        message = (f"{names} is a Turing GPU and {label} is a CUDA {cuda} build, which predates Turing (CUDA 10.0 is "
+                   "the first toolkit for compute capability 7.5): torch's own check (from torch 1.2) warns only for "
+                   "CUDA 9.0 and older builds, but PyTorch's maintainers answer that CUDA 9 builds do not support RTX cards")
+    seen = sorted({cc for _, cc, _ in turing}, key=tables.cc_int)
+    alternative = suggest(facts, exclude_tag=tag, ccs=seen,
+                          accept=lambda _minor, build: (tables.major_minor(build.get("cuda") or "0.0") or (0, 0)) >= (10, 0))
+    fix = (Fix(f"Install {alternative.label}, whose CUDA supports Turing; {COMPANIONS}", (alternative.command(pip(facts)),))
+           if alternative else Fix("Install a torch build made with CUDA 10.0 or newer: the selector at "
+                                   "https://pytorch.org/get-started/locally/ gives the command"))
+    return (error if torch_warns else warning)(message, fix=fix, evidence=evidence, related=("cuda-no-kernel-image",))
 
 
 def _toolkit_bounds(facts, known_gpus, version, tag, cuda, label):

@@ -326,7 +326,10 @@ def torch_family_mismatch(facts):
     (CPU, CUDA 12, CUDA 13, ROCm) of torchvision/torchaudio, read from the libraries their compiled
     extension links (`libcudart.so.13`, `libc10_cuda.so`) and their version.py, with torch's:
     PyPI serves `torchvision 0.28.0` as a CUDA 13 build whose metadata says no `+cu130`. And it
-    checks torch's own triton pin.
+    checks torch's own triton pin. In a pasted report, a compiled extension (mmcv-full, detectron2,
+    torch-scatter) refused by the loader for a symbol of torch's own C++, or pip-installed from its
+    project's wheel index for another torch minor (OpenMMLab's `.../cu101/torch1.6/index.html`, PyG's
+    `torch-1.9.0+cu111.html`), is evidence too.
 
     ## Why it matters
     torchvision and torchaudio up to 0.29.0 / 2.10 are built against one exact torch. Upgrading
@@ -338,13 +341,17 @@ def torch_family_mismatch(facts):
     Install the matching release together with torch in one pip command, so the resolver keeps
     them paired, from the same index URL as torch.
     """
-    said = torch_said(facts, "family")
+    said = torch_said(facts, "family") or torch_said(facts, "extension-symbol")
     unloaded = torch_said(facts, "family-ops")
+    indexed = _indexed_for_another_torch(facts)
     gap = unknown_need(facts, "packages.distributions")
     if gap is not None:
-        return _from_error(facts, said[0]) if said else _ops_unloaded(facts, unloaded[0]) if unloaded else gap
+        return (_from_error(facts, said[0]) if said else _ops_unloaded(facts, unloaded[0]) if unloaded
+                else _from_index(facts, indexed[0]) if indexed else gap)
     result = _judge(facts)
-    # torchvision refusing to load is the ground truth, whatever the versions seemed to say.
+    if indexed and not said and result.status is not Status.ERROR:
+        return _from_index(facts, indexed[0])
+    # torchvision (or an extension) refused by the loader is the ground truth, whatever the versions seemed to say.
     if said and result.status is not Status.ERROR:
         return _from_error(facts, said[0])
     return _ops_unloaded(facts, unloaded[0]) if unloaded and result.status is Status.OK else result
@@ -417,6 +424,8 @@ def _from_loader(facts, said):
     name = said.package
     if said.built_for is not None:
         return _from_built_for(facts, said)
+    if said.kind == "extension-symbol":
+        return _extension_refused(facts, said)
     torch_text, command = _paired_reinstall(facts, name)
     what = f"torch {torch_text}" if torch_text else "the torch it loads"
     return error(f"{name}'s compiled library does not fit {what}: it was built for another torch release or CUDA "
@@ -424,6 +433,53 @@ def _from_loader(facts, said):
                  fix=Fix(f"Reinstall {name} together with torch in one pip command, from the same index, so the "
                          "resolver pairs them", (command,)),
                  evidence={f"{name}'s error": said.text}, related=("torchvision-torch-mismatch",))
+
+
+# Each project's wheel index per torch minor and CUDA tag, as its install instructions spell it.
+_WHEEL_INDEXES = (("download.openmmlab.com", "https://download.openmmlab.com/mmcv/dist/{tag}/torch{minor}/index.html"),
+                  ("/detectron2/wheels/", "https://dl.fbaipublicfiles.com/detectron2/wheels/{tag}/torch{minor}/index.html"),
+                  ("/whl/torch-", "https://data.pyg.org/whl/torch-{minor}.0+{tag}.html"))
+
+
+def _indexed_for_another_torch(facts):
+    """The pip installs from a project's wheel index built for another torch minor than the one here."""
+    found = torch_version(facts)
+    if not found:
+        return []
+    minor = major_minor(found[0])
+    return [s for s in torch_said(facts, "index-built-for") if minor and major_minor(s.built_for[0]) != minor]
+
+
+def _from_index(facts, said):
+    """pip installing mmcv-full / detectron2 / PyG's compiled packages from their index for another torch."""
+    torch_text = torch_version(facts)[0]
+    built_minor, built_cuda = said.built_for
+    cuda = fact(facts, "torch.cuda", "unknown")
+    tag = "<cuda-tag>" if cuda == "unknown" else "cpu" if cuda is None else f"cu{''.join(cuda.split('.')[:2])}"
+    minor_text = ".".join(str(n) for n in major_minor(torch_text))
+    fixed = next((template.format(tag=tag, minor=minor_text) for host, template in _WHEEL_INDEXES if host in said.text), None)
+    return error(f"{said.package} was installed from its project's wheel index for torch {built_minor} ({built_cuda}), and "
+                 f"this torch is {torch_text}: those wheels are compiled against torch {built_minor}, so its compiled ops "
+                 "do not load here ('undefined symbol' at import)",
+                 fix=Fix(f"Install {said.package} from the index for torch {minor_text} and this torch's CUDA, where the "
+                         "project publishes that pair (else build it from source in this environment)",
+                         (f"{pip(facts)} install --force-reinstall --no-cache-dir {said.package} -f {fixed}",) if fixed else ()),
+                 evidence={"install command": said.text}, related=("torchvision-torch-mismatch",))
+
+
+def _extension_refused(facts, said):
+    """A third-party compiled extension (mmcv's ops, torch-scatter, detectron2, apex) lacking a symbol of torch's
+    own C++: it was compiled against another torch's headers. Its distribution name and index are the project's
+    own (mmcv's ops ship as mmcv-full before 2.0), so the fix names what to install, not one command."""
+    found = torch_version(facts)
+    torch_text = found[0] if found else None
+    what = f"torch {torch_text}" if torch_text else "the torch it loads beside"
+    return error(f"{said.package}'s compiled library lacks {said.requested}, a symbol of torch's own C++: it was built "
+                 f"against another torch build than {what} (another release, or the other C++ ABI), so it does not load",
+                 fix=Fix(f"Install the {said.package} build made for {what} and its CUDA (projects that ship compiled "
+                         "wheels, such as mmcv-full, torch-scatter and detectron2, publish one wheel index per torch and "
+                         "CUDA version), or rebuild it from source in this environment, after torch is installed"),
+                 evidence={f"{said.package}'s error": said.text}, related=("torchvision-torch-mismatch",))
 
 
 def _judge(facts):

@@ -1178,6 +1178,43 @@ def form_fields_as_items(lines: list[str]) -> list[str]:
     return out
 
 
+# A hand-written list without bullets or colons, one "key=value" ("pytorch=1.4.0", "Ubuntu=18.04"), "keyversion"
+# ("pytorch1.7.1", "cuda10.1") or "key version" ("python 3.7") per line; one space: columns aligned with several
+# are a tool's table, read by its own reader.
+_PLAIN_ITEM = re.compile(r"^(?P<key>[A-Za-z][A-Za-z-]*(?: [A-Za-z][A-Za-z-]*)?)(?P<sep>\s*=\s*| |(?<=[A-Za-z])(?=\d))"
+                         r"v?(?P<value>\d+(?:\.\d+)+[\w.+-]*)$")
+# torch written with its conda build string glued on ("pytorch 0.4.1_cuda9.2_cudnn7.1.4"): the build it is.
+_VERSION_CONDA_BUILD = re.compile(r"^(\d+\.\d+(?:\.\d+)?)_((?:py[\d.]+_)?(?:cuda\d+\.?\d[\w.]*|cpu\w*))$")
+
+
+def plain_lines_as_items(lines: list[str]) -> list[str]:
+    """`lines` with a hand-written list's un-bulleted "key=value", "keyversion" and "key version" lines
+    written as "Key: value", where two or more lines of the paste read as list items (those, bare GPU
+    names, systems, drivers): one such line alone is prose. torch's version counts in the "=" and glued
+    forms, or with a conda build string: "torch 2.0.1" spaced is also a pip list row, which says only that
+    it is installed (name_version_lines reads those)."""
+    found: dict[int, str] = {}
+    bare = 0
+    for i, line in enumerate(lines):
+        m = _PLAIN_ITEM.match(line)
+        if m:
+            key, value = m.group("key"), m.group("value")
+            kind = _item_kind(key.lower())
+            if _BARE_OS.match(f"{key} {value}"):
+                found[i] = f"{key} {value}"
+                continue
+            if kind == "torch" and not m.group("sep").strip() and m.group("sep") and not _VERSION_CONDA_BUILD.match(value):
+                continue
+            if kind in ("torch", "python", "driver", "cuda"):
+                found[i] = f"{key}: {value}"
+                continue
+        elif _BARE_GPU.match(line) or _BARE_OS.match(line) or _BARE_DRIVER.match(line):
+            bare += 1
+    if len(found) + bare < 2:
+        return lines
+    return [found.get(i, line) for i, line in enumerate(lines)]
+
+
 def env_list(lines: list[str]) -> dict[str, Any] | None:
     """An issue template's environment list, "Key: value" lines, and the bare GPU-name and driver
     lines people write instead. A value counts only when it reads as one: a version for torch, a GPU
@@ -1192,7 +1229,7 @@ def env_list(lines: list[str]) -> dict[str, Any] | None:
     torch_cuda = None  # torch.version.cuda under a label: "9.0", or "none" for a CPU build
     # A1111's/Forge's footer puts its items on one line: "version: v1.9.4  •  python: 3.10.6  •  torch: 2.1.2+cu121".
     lines = [part.strip() for line in lines for part in (line.split("\u2022") if line.count("\u2022") >= 2 else [line])]
-    lines = form_fields_as_items(table_rows_as_items(lines))
+    lines = plain_lines_as_items(form_fields_as_items(table_rows_as_items(lines)))
     for line in lines:
         line = line.rstrip(",;\uff0c\uff1b\u3002 ")  # a hand-written list's trailing commas, also full-width
         bare = line.lstrip("-*+\u2022 ").strip().strip("`").strip()
@@ -1253,8 +1290,14 @@ def env_list(lines: list[str]) -> dict[str, Any] | None:
             if len(words) > 1 and words[0].lower() in ("pytorch", "torch"):
                 words = words[1:]  # "PyTorch 2.0.1+cu121"
             v = _VALUE["torch.__version__"].match(words[0])
+            built = _VERSION_CONDA_BUILD.match(words[0])
             if v:
                 torch.setdefault("version", v.group(1))
+            elif built and "version" not in torch:
+                torch["version"] = built.group(1)
+                cuda = _conda_cuda(built.group(2))
+                if cuda is not False:
+                    torch_cuda = torch_cuda or ("none" if cuda is None else cuda)
         elif kind == "gpu":
             # fastai's show_install puts the memory first: "7949MB | GeForce RTX 2080".
             value = re.sub(r"^\d+\s*[MG]i?B\s*\|\s*", "", value)

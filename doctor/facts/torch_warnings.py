@@ -116,6 +116,12 @@ _TOO_OLD = re.compile(
     r"Found GPU(?P<idx>\d+) (?P<name>[^\n]{1,120}?) which is of cuda capability (?P<cc>\d+\.\d+)\.?\s*"
     r"PyTorch no longer supports this GPU because it is too old\.?\s*"
     r"(?:The minimum cuda capability (?:that we support|supported by this library) is (?P<min>\d+\.\d+))?")
+# torch's _check_capability (torch 1.2 on) for a Turing GPU under a CUDA <= 9.0 build: "Found GPU0 GeForce RTX 2080 Ti
+# which requires CUDA_VERSION >= 10000 to work properly, but your PyTorch was compiled with CUDA_VERSION 9000."
+# (torch 0.3/0.4's "... for optimal performance and fast startup time" variant is about PTX JIT, not failure.)
+_NEEDS_CUDA = re.compile(
+    r"Found GPU(?P<idx>\d+) (?P<name>[^\n]{1,120}?) which requires CUDA_VERSION >= (?P<need>\d{4,5})\s+to\s+work\s+"
+    r"properly,\s+but your PyTorch was compiled\s+with CUDA_VERSION (?P<have>\d{4,5})")
 _RANGE = re.compile(
     r"Found GPU(?P<idx>\d+) (?P<name>[^\n]{1,120}?) which is of cuda capability (?P<cc>\d+\.\d+)\.?\s*"
     r"Minimum and Maximum cuda capability supported by this version of PyTorch is\s*"
@@ -177,6 +183,28 @@ _FAMILY_DYLD = re.compile(r"dlopen\((?:[^,()]*[/\\])?(?P<pkg>torchvision|torchau
                           r"\s*Symbol not found:\s*\S+")
 _FAMILY_WIN127 = re.compile(r"\[WinError 127\][^\n]*?Error loading \"(?:[^\"]*[/\\])?(?P<pkg>torchvision|torchaudio)"
                             r"[/\\][^\"]*\.(?:pyd|dll)[^\"]*\"")
+# The loader refusing a third-party compiled extension installed beside torch (mmcv's _ext, torch_scatter's,
+# detectron2's _C, apex's) for a symbol of torch's own C++ (c10::, at::, torch::, caffe2::, also "typeinfo for"):
+# "site-packages/mmcv/_ext.cpython-37m-x86_64-linux-gnu.so: undefined symbol: _ZTIN3c1021AutogradMetaInterfaceE".
+# Such a library is compiled against one torch's headers, so it was built for another torch release (or ABI).
+# torch's own files (TE102) and torchvision's/torchaudio's (above) are not matched here.
+_EXTENSION_SYMBOL = re.compile(
+    r"(?P<file>(?:[~\w.:+-]*[/\\])*?(?:site|dist)-packages[/\\](?!(?:torch|torchvision|torchaudio|nvidia)[/\\.])"
+    r"(?P<pkg>[A-Za-z_][\w-]*)(?:[/\\][\w.+-]+)*?\.(?:so|pyd)[\w.]*):\s*undefined symbol:\s*"
+    r"(?P<symbol>_Z(?:T[IVS])?N[KVR]*(?:3c10|2at|5torch|6caffe2)\w*)")
+# pip installing a compiled extension from its project's wheel index, whose URL names the torch (and CUDA) the
+# wheels were built for: OpenMMLab's ("pip install mmcv-full -f https://download.openmmlab.com/mmcv/dist/cu101/
+# torch1.6/index.html"), detectron2's (".../detectron2/wheels/cu102/torch1.9/index.html") and PyG's
+# ("-f https://data.pyg.org/whl/torch-1.10.0+cu113.html"). Each wheel there is built against that torch minor.
+_INDEX_INSTALL = re.compile(r"pip3?\s+install\b[^\n]*?(?:download\.openmmlab\.com/mmcv/dist/|/detectron2/wheels/|"
+                            r"(?:data\.pyg\.org|pytorch-geometric\.com)/whl/)[^\n]*")
+_INDEX_BUILT_FOR = (
+    re.compile(r"download\.openmmlab\.com/mmcv/dist/(?P<cu>cu\d+|cpu)/torch(?P<torch>\d+\.\d+)(?:\.\d+)?/index\.html"),
+    re.compile(r"/detectron2/wheels/(?P<cu>cu\d+|cpu)/torch(?P<torch>\d+\.\d+)/index\.html"),
+    re.compile(r"(?:data\.pyg\.org|pytorch-geometric\.com)/whl/torch-(?P<torch>\d+\.\d+)(?:\.\d+)?\+(?P<cu>cu\d+|cpu)\.html"),
+)
+_INDEXED_PACKAGE = re.compile(r"(?<![\w/.-])(mmcv-full|mmcv|detectron2|torch[-_](?:scatter|sparse|cluster|spline[-_]conv)|"
+                              r"pyg[-_]lib|torch[-_]geometric)(?=[\s=<>~!]|$)", re.I)
 _FAMILY_NMS = re.compile(r"operator (?P<pkg>torchvision)::nms does not exist")
 # torchvision's _assert_has_ops (torchvision/extension.py) when its compiled ops did not load: "Couldn't load custom
 # C++ ops. This can happen if your PyTorch and torchvision versions are incompatible, or if you had errors while
@@ -215,7 +243,11 @@ class Said:
     # "family-ops" (torchvision's ops did not load: another torch's build or a failed source build), "cudnn",
     # "toolkit" (cpp_extension: nvcc's CUDA is not torch's), "toolkit-arch" (nvcc predates the architecture cc),
     # "cuda-lib-symbol" (the loader refused a CUDA library, in package its path; in requested the library
-    # the symbol was looked for in, where the message names it)
+    # the symbol was looked for in, where the message names it), "extension-symbol" (the loader refused a
+    # third-party compiled extension for a symbol of torch's C++: in package its top-level directory, in
+    # requested the symbol), "arch-cuda" (torch: the GPU needs a newer CUDA than the build's: needs_cuda, and the
+    # build's in requested), "index-built-for" (pip installing a compiled extension from its project's index for
+    # one torch: built_for is (that torch's minor, its CUDA tag))
     text: str
     gpu: str | None = None  # None where the warning does not name it (torch 1.8/1.9's unfilled template)
     cc: str | None = None
@@ -245,7 +277,7 @@ def find(text: str) -> list[str]:
     spans = []
     flat = text.replace("\n", " ")
     for pattern in (_DRIVER_OLD, _INSUFFICIENT, _PTX_TOOLCHAIN, NO_DRIVER, _COMPAT_804, _COMPAT_803, _INCOMPATIBLE, _TOO_OLD, _RANGE, _CC_LIST, _TOO_OLD_UNFORMATTED,
-                    _NOT_COMPILED, _CUDA_ASKED, _XFORMERS_BUILT, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _TOOLKIT_MIN, _NO_WHEEL, _NVCC_ARCH, _NO_KERNEL, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS, _FAMILY_OPS, _CUDA_LIB_SYMBOL):
+                    _NOT_COMPILED, _NEEDS_CUDA, _CUDA_ASKED, _XFORMERS_BUILT, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _TOOLKIT_MIN, _NO_WHEEL, _NVCC_ARCH, _NO_KERNEL, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS, _FAMILY_OPS, _CUDA_LIB_SYMBOL, _EXTENSION_SYMBOL, _INDEX_INSTALL):
         matches = list(pattern.finditer(text))
         if not matches:
             # Wrapped by a mail client, a notebook or a terminal at a space: the same message with a line
@@ -357,12 +389,31 @@ def interpret(warnings: list[str] | None) -> list[Said]:
         if m:
             said.append(Said("family", text, package=m.group("pkg")))
             continue
+        m = _INDEX_INSTALL.search(text)
+        if m:
+            url = next((u for u in (p.search(text) for p in _INDEX_BUILT_FOR) if u), None)
+            package = _INDEXED_PACKAGE.search(text)
+            if url and package:
+                said.append(Said("index-built-for", text, package=package.group(1).lower().replace("_", "-"),
+                                 built_for=(url.group("torch"), url.group("cu"))))
+            continue
+        m = _EXTENSION_SYMBOL.search(text)
+        if m:
+            said.append(Said("extension-symbol", text, package=m.group("pkg").split(".")[0], requested=m.group("symbol")))
+            continue
         if _FAMILY_OPS.search(text):
             said.append(Said("family-ops", text, package="torchvision"))
             continue
         m = _CUDA_LIB_SYMBOL.search(text)
         if m:
             said.append(Said("cuda-lib-symbol", text, package=m.group("path"), requested=m.group("other")))
+            continue
+        m = _NEEDS_CUDA.search(text)
+        if m:
+            need, have = int(m.group("need")), int(m.group("have"))
+            if need > have:
+                said.append(Said("arch-cuda", text, m.group("name").strip(), needs_cuda=f"{need // 1000}.{need % 1000 // 10}",
+                                 requested=f"{have // 1000}.{have % 1000 // 10}"))
             continue
         m = _TOO_OLD.search(text)
         if m:
