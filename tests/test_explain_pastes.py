@@ -533,6 +533,21 @@ def test_another_frameworks_error_is_not_answered_as_pytorchs():
                  "a non-contiguous input.") == "cudnn-execution-failed"
 
 
+def test_a_post_whose_environment_names_another_framework_is_not_answered_as_pytorchs():
+    """A forum post's environment header names its framework ("MindSpore版本: mindspore=2.6.0",
+    "tensorflow==2.12.0"): a NaN loss there is that framework's, a possible cause at most."""
+    symptom = "在FP32模式下训练正常,但开启混合精度后几个epoch就会出现NaN,随后loss突变为NaN。\n"
+    assert first(symptom) == "nan-in-backward"
+    assert first("MindSpore版本: mindspore=2.6.0\nPython版本: Python=3.9\n" + symptom) is None
+    assert first("Environment: tensorflow==2.12.0, CUDA 11.8\nmy loss becomes nan after a few hundred steps\n") is None
+    # The same header beside PyTorch's own: the post is PyTorch's again.
+    assert first("tensorflow==2.12.0\ntorch==2.1.0\npytorch loss becomes nan after a few hundred steps\n") \
+        == "nan-in-backward"
+    # A framework named in passing, with no version, does not make the post another framework's.
+    assert first("I ported this model from TensorFlow and now the loss becomes nan after 300 steps\n") \
+        == "nan-in-backward"
+
+
 def test_a_match_over_several_lines_is_judged_by_the_line_it_ends_on():
     """A warning line is weaker evidence; a pattern that needs two lines (a generic build message
     and, lines before, torch's extension build) is judged by where the message is, not where the

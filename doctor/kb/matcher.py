@@ -539,7 +539,11 @@ FOREIGN_WEIGHT = 0.5
 _FOREIGN = re.compile(r"(?:\btensorflow[\\/.]|\bpaddle[\\/.]|/paddle/|\bcaffe(?:::|[\\/])|\bmxnet[\\/.]|\bjax(?:lib)?[\\/.]"
                       r"|\bmindspore[\\/.]|\bkeras[\\/.]|\bonnxruntime[\\/.]|\bInvalidArgumentError\b|\bpaddle\.fluid"
                       # cuDNN or MATLAB programmed directly: their statuses are not a PyTorch call's
-                      r"|cuDNN (?:Backend )?Graph API|\bcudnnBackend[A-Z]\w*|\bMATLAB\b)")
+                      r"|cuDNN (?:Backend )?Graph API|\bcudnnBackend[A-Z]\w*|\bMATLAB\b"
+                      # a forum post's environment header names its framework and version
+                      # ("MindSpore版本: mindspore=2.6.0", "tensorflow==2.12.0", "PaddlePaddle version: 2.5")
+                      r"|(?i:\b(?:mindspore|tensorflow(?:-gpu)?|paddlepaddle(?:-gpu)?|mxnet|jaxlib|keras)"
+                      r"\s*(?:={1,2}|版本\s*[:：=]?|\s+version\s*[:：=]?)\s*v?\d+\.\d+))")
 # A driver-level failure (libcuda, the NVIDIA driver) is the same whichever framework met it.
 _DRIVER_LEVEL = re.compile(r"libcuda|\bdriver\b", re.IGNORECASE)
 # PyTorch/XLA's runtime lives under tensorflow/compiler/xla/xla_client: that path is PyTorch's too.
