@@ -420,6 +420,19 @@ def test_a_whole_message_or_too_short_a_head_is_not_read_as_cut():
     assert "cuda-illegal-memory-access" not in [m.id for m in explain(other, include_weak=True)]
 
 
+def test_an_operating_system_error_string_ends_a_message_whole():
+    """strerror texts ("No such file or directory") are complete: a message ending with one was not
+    cut inside a pattern whose words only begin with it ("No such file or directory: 'ninja'")."""
+    for whole in ("OSError: libGL.so.1: cannot open shared object file: No such file or directory",
+                  "FileNotFoundError: [Errno 2] No such file or directory"):
+        assert first(whole) is None
+    assert first("OSError: [Errno 2] No such file or directory: 'ninja'") == "ninja-missing"
+    # A message cut short elsewhere is still read from the words it has.
+    assert first("RuntimeError: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before "
+                 "calling NumCudaDevices() that might have already set an error? Error 804: forward compatibility "
+                 "was att") == "cuda-forward-compat-unsupported"
+
+
 def test_a_message_inside_prose_beside_other_exceptions_is_weaker_evidence():
     text = ("an earlier run said mat1 and mat2 shapes cannot be multiplied (2x15 and 16x32) somewhere\n\n"
             "Traceback (most recent call last):\n  File \"run.py\", line 3, in <module>\n"
