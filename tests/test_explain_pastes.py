@@ -420,6 +420,19 @@ def test_a_whole_message_or_too_short_a_head_is_not_read_as_cut():
     assert "cuda-illegal-memory-access" not in [m.id for m in explain(other, include_weak=True)]
 
 
+def test_an_operating_system_error_string_ends_a_message_whole():
+    """strerror texts ("No such file or directory") are complete: a message ending with one was not
+    cut inside a pattern whose words only begin with it ("No such file or directory: 'ninja'")."""
+    for whole in ("OSError: libGL.so.1: cannot open shared object file: No such file or directory",
+                  "FileNotFoundError: [Errno 2] No such file or directory"):
+        assert first(whole) is None
+    assert first("OSError: [Errno 2] No such file or directory: 'ninja'") == "ninja-missing"
+    # A message cut short elsewhere is still read from the words it has.
+    assert first("RuntimeError: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before "
+                 "calling NumCudaDevices() that might have already set an error? Error 804: forward compatibility "
+                 "was att") == "cuda-forward-compat-unsupported"
+
+
 def test_a_message_inside_prose_beside_other_exceptions_is_weaker_evidence():
     text = ("an earlier run said mat1 and mat2 shapes cannot be multiplied (2x15 and 16x32) somewhere\n\n"
             "Traceback (most recent call last):\n  File \"run.py\", line 3, in <module>\n"
@@ -531,6 +544,21 @@ def test_another_frameworks_error_is_not_answered_as_pytorchs():
     assert first(graph_api) is None
     assert first("RuntimeError: cuDNN error: CUDNN_STATUS_NOT_SUPPORTED. This error may appear if you passed in "
                  "a non-contiguous input.") == "cudnn-execution-failed"
+
+
+def test_a_post_whose_environment_names_another_framework_is_not_answered_as_pytorchs():
+    """A forum post's environment header names its framework ("MindSpore版本: mindspore=2.6.0",
+    "tensorflow==2.12.0"): a NaN loss there is that framework's, a possible cause at most."""
+    symptom = "在FP32模式下训练正常,但开启混合精度后几个epoch就会出现NaN,随后loss突变为NaN。\n"
+    assert first(symptom) == "nan-in-backward"
+    assert first("MindSpore版本: mindspore=2.6.0\nPython版本: Python=3.9\n" + symptom) is None
+    assert first("Environment: tensorflow==2.12.0, CUDA 11.8\nmy loss becomes nan after a few hundred steps\n") is None
+    # The same header beside PyTorch's own: the post is PyTorch's again.
+    assert first("tensorflow==2.12.0\ntorch==2.1.0\npytorch loss becomes nan after a few hundred steps\n") \
+        == "nan-in-backward"
+    # A framework named in passing, with no version, does not make the post another framework's.
+    assert first("I ported this model from TensorFlow and now the loss becomes nan after 300 steps\n") \
+        == "nan-in-backward"
 
 
 def test_a_match_over_several_lines_is_judged_by_the_line_it_ends_on():

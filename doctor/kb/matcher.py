@@ -483,6 +483,15 @@ def _cut_word(tail: str, word: str, need: int) -> int:
     return 0
 
 
+# The operating system's error strings (strerror) end a message whole: "OSError: libGL.so.1: cannot
+# open shared object file: No such file or directory" was not cut inside "No such file or directory:
+# 'ninja'", whose own words only begin with them.
+_OS_ERROR_END = re.compile(r"(?:No such file or directory|Permission denied|Cannot allocate memory|Connection refused"
+                           r"|Connection reset by peer|Broken pipe|Input/output error|Too many open files"
+                           r"|Resource temporarily unavailable|Device or resource busy|No space left on device"
+                           r"|Address already in use|Operation not permitted|Is a directory|Not a directory"
+                           r"|cannot open shared object file)[\s.:]*$")
+
 # Per knowledge base: the patterns a cut message is read against, and their first words joined.
 _CUT_PATTERNS: dict[int, tuple[Any, list[tuple[Head, Pattern, Any]], str]] = {}
 
@@ -497,6 +506,8 @@ def _with_cut_hits(parsed: Parsed, kb: KnowledgeBase, scored: list[tuple[Head, l
     if cut is None:
         return scored
     text, kind, line_no, quoted = cut
+    if _OS_ERROR_END.search(text):
+        return scored
     found: dict[str, tuple[Head, float]] = {}
     cached = _CUT_PATTERNS.get(id(kb.heads))
     if cached is None or cached[0] is not kb.heads:  # (the entry keeps its heads alive: no reused id)
@@ -539,7 +550,11 @@ FOREIGN_WEIGHT = 0.5
 _FOREIGN = re.compile(r"(?:\btensorflow[\\/.]|\bpaddle[\\/.]|/paddle/|\bcaffe(?:::|[\\/])|\bmxnet[\\/.]|\bjax(?:lib)?[\\/.]"
                       r"|\bmindspore[\\/.]|\bkeras[\\/.]|\bonnxruntime[\\/.]|\bInvalidArgumentError\b|\bpaddle\.fluid"
                       # cuDNN or MATLAB programmed directly: their statuses are not a PyTorch call's
-                      r"|cuDNN (?:Backend )?Graph API|\bcudnnBackend[A-Z]\w*|\bMATLAB\b)")
+                      r"|cuDNN (?:Backend )?Graph API|\bcudnnBackend[A-Z]\w*|\bMATLAB\b"
+                      # a forum post's environment header names its framework and version
+                      # ("MindSpore版本: mindspore=2.6.0", "tensorflow==2.12.0", "PaddlePaddle version: 2.5")
+                      r"|(?i:\b(?:mindspore|tensorflow(?:-gpu)?|paddlepaddle(?:-gpu)?|mxnet|jaxlib|keras)"
+                      r"\s*(?:={1,2}|版本\s*[:：=]?|\s+version\s*[:：=]?)\s*v?\d+\.\d+))")
 # A driver-level failure (libcuda, the NVIDIA driver) is the same whichever framework met it.
 _DRIVER_LEVEL = re.compile(r"libcuda|\bdriver\b", re.IGNORECASE)
 # PyTorch/XLA's runtime lives under tensorflow/compiler/xla/xla_client: that path is PyTorch's too.
