@@ -1,0 +1,44 @@
+"""The readers' own regexes (not the knowledge base's: test_kb_robustness covers those) stay linear on
+long input: a pasted log can hold a line of tens of thousands of characters without a space (a base64
+blob, a path repeated by a loop), and a search whose every start position rescans the rest of it turns
+a paste into minutes of CPU.
+
+How the cost grows, not how long it took, as in test_kb_robustness: four times the input costs about
+four times as much when the search is linear and sixteen times when it is quadratic. Costs too small to
+time reliably (under 40 ms on the larger input) are not judged."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from torchdoctor.checks.env import _install
+from torchdoctor.facts import torch_warnings
+from torchdoctor.kb import matcher
+
+N = 2500
+
+
+def _best_of(rx, text: str) -> float:
+    times = []
+    for _ in range(3):
+        t0 = time.perf_counter()
+        rx.search(text)
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+@pytest.mark.parametrize(("rx", "unit"), [
+    (_install._TORCH_OWN_REFUSAL, "x"),          # one long token: every start rescanned it to its end
+    (_install._TORCH_OWN_REFUSAL, "a/"),
+    (torch_warnings._EXTENSION_SYMBOL, "a/"),
+    (matcher._LAST_WORD, "a"),                   # a long last word followed by a non-word and a word
+], ids=["torch-own-refusal-token", "torch-own-refusal-path", "extension-symbol-path", "last-word"])
+def test_reader_regex_cost_grows_linearly(rx, unit):
+    tail = "!x" if rx is matcher._LAST_WORD else ""
+    once = _best_of(rx, unit * (N // len(unit)) + tail)
+    four = _best_of(rx, unit * (4 * N // len(unit)) + tail)
+    if four < 0.04:
+        return
+    assert four / max(once, 1e-4) <= 8.0, f"cost grows {four / max(once, 1e-4):.1f}x on 4x the input ({four:.2f}s)"
