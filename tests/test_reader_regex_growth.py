@@ -14,7 +14,7 @@ import time
 import pytest
 
 from torchdoctor.checks.env import _install
-from torchdoctor.facts import torch_warnings
+from torchdoctor.facts import nvidia_smi_text, torch_warnings
 from torchdoctor.kb import matcher
 
 N = 2500
@@ -34,7 +34,8 @@ def _best_of(rx, text: str) -> float:
     (_install._TORCH_OWN_REFUSAL, "a/"),
     (torch_warnings._EXTENSION_SYMBOL, "a/"),
     (matcher._LAST_WORD, "a"),                   # a long last word followed by a non-word and a word
-], ids=["torch-own-refusal-token", "torch-own-refusal-path", "extension-symbol-path", "last-word"])
+    (nvidia_smi_text._QUERY_BANNER, "="),        # a long rule of '=' that is not nvidia-smi -q's banner
+], ids=["torch-own-refusal-token", "torch-own-refusal-path", "extension-symbol-path", "last-word", "nvsmi-log-banner"])
 def test_reader_regex_cost_grows_linearly(rx, unit):
     tail = "!x" if rx is matcher._LAST_WORD else ""
     once = _best_of(rx, unit * (N // len(unit)) + tail)

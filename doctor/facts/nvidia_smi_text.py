@@ -133,7 +133,8 @@ def _cells(line: str) -> list[str]:
 
 
 # `nvidia-smi -q`: "==============NVSMI LOG==============", then "Key   : value" lines nested by indentation.
-_QUERY_BANNER = re.compile(r"=+\s*NVSMI LOG\s*=+")
+# From the start of a run of "=" only: from inside one, =+ would rescan the rest of a long rule at every "=".
+_QUERY_BANNER = re.compile(r"(?<!=)=+\s*NVSMI LOG\s*=+")
 _QUERY_LINE = re.compile(r"^(?P<indent> *)(?P<key>\S.*?)(?:\s+:\s?(?P<value>.*?))?\s*$")
 _QUERY_GPU = re.compile(r"^GPU ([0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.\d)$")
 # NVML's clock-event bits, by the names -q prints (older drivers say "Clocks Throttle Reasons").
