@@ -29,17 +29,18 @@ def _best_of(rx, text: str) -> float:
     return min(times)
 
 
-@pytest.mark.parametrize(("rx", "unit"), [
-    (_install._TORCH_OWN_REFUSAL, "x"),          # one long token: every start rescanned it to its end
-    (_install._TORCH_OWN_REFUSAL, "a/"),
-    (torch_warnings._EXTENSION_SYMBOL, "a/"),
-    (matcher._LAST_WORD, "a"),                   # a long last word followed by a non-word and a word
-    (nvidia_smi_text._QUERY_BANNER, "="),        # a long rule of '=' that is not nvidia-smi -q's banner
-], ids=["torch-own-refusal-token", "torch-own-refusal-path", "extension-symbol-path", "last-word", "nvsmi-log-banner"])
-def test_reader_regex_cost_grows_linearly(rx, unit):
-    tail = "!x" if rx is matcher._LAST_WORD else ""
-    once = _best_of(rx, unit * (N // len(unit)) + tail)
-    four = _best_of(rx, unit * (4 * N // len(unit)) + tail)
+@pytest.mark.parametrize(("rx", "head", "unit", "tail"), [
+    (_install._TORCH_OWN_REFUSAL, "", "x", ""),          # one long token: every start rescanned it to its end
+    (_install._TORCH_OWN_REFUSAL, "", "a/", ""),
+    (torch_warnings._EXTENSION_SYMBOL, "", "a/", ""),
+    (matcher._LAST_WORD, "", "a", "!x"),                 # a long word followed by a non-word and a word
+    (nvidia_smi_text._QUERY_BANNER, "", "=", ""),        # a long rule of '=' that is not nvidia-smi -q's banner
+    (nvidia_smi_text._QUERY_LINE, "a", " ", "b"),        # a -q line padded by a long run of spaces
+], ids=["torch-own-refusal-token", "torch-own-refusal-path", "extension-symbol-path", "last-word", "nvsmi-log-banner",
+        "nvsmi-query-line"])
+def test_reader_regex_cost_grows_linearly(rx, head, unit, tail):
+    once = _best_of(rx, head + unit * (N // len(unit)) + tail)
+    four = _best_of(rx, head + unit * (4 * N // len(unit)) + tail)
     if four < 0.04:
         return
     assert four / max(once, 1e-4) <= 8.0, f"cost grows {four / max(once, 1e-4):.1f}x on 4x the input ({four:.2f}s)"
