@@ -14,7 +14,7 @@ import time
 import pytest
 
 from torchdoctor.checks.env import _install
-from torchdoctor.facts import nvidia_smi_text, torch_warnings
+from torchdoctor.facts import nvidia_smi_text, pasted, torch_warnings
 from torchdoctor.kb import matcher
 
 N = 2500
@@ -36,8 +36,9 @@ def _best_of(rx, text: str) -> float:
     (matcher._LAST_WORD, "", "a", "!x"),                 # a long word followed by a non-word and a word
     (nvidia_smi_text._QUERY_BANNER, "", "=", ""),        # a long rule of '=' that is not nvidia-smi -q's banner
     (nvidia_smi_text._QUERY_LINE, "a", " ", "b"),        # a -q line padded by a long run of spaces
+    (pasted._ITEM, "a", " ", "b"),                       # an environment list's line padded so
 ], ids=["torch-own-refusal-token", "torch-own-refusal-path", "extension-symbol-path", "last-word", "nvsmi-log-banner",
-        "nvsmi-query-line"])
+        "nvsmi-query-line", "environment-list-item"])
 def test_reader_regex_cost_grows_linearly(rx, head, unit, tail):
     once = _best_of(rx, head + unit * (N // len(unit)) + tail)
     four = _best_of(rx, head + unit * (4 * N // len(unit)) + tail)
