@@ -37,8 +37,9 @@ def _best_of(rx, text: str) -> float:
     (nvidia_smi_text._QUERY_BANNER, "", "=", ""),        # a long rule of '=' that is not nvidia-smi -q's banner
     (nvidia_smi_text._QUERY_LINE, "a", " ", "b"),        # a -q line padded by a long run of spaces
     (pasted._ITEM, "a", " ", "b"),                       # an environment list's line padded so
+    (pasted._PLAIN_ITEM, "a", "1.", "x:"),               # a long dotted number that is no version after all
 ], ids=["torch-own-refusal-token", "torch-own-refusal-path", "extension-symbol-path", "last-word", "nvsmi-log-banner",
-        "nvsmi-query-line", "environment-list-item"])
+        "nvsmi-query-line", "environment-list-item", "plain-list-item"])
 def test_reader_regex_cost_grows_linearly(rx, head, unit, tail):
     once = _best_of(rx, head + unit * (N // len(unit)) + tail)
     four = _best_of(rx, head + unit * (4 * N // len(unit)) + tail)

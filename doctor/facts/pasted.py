@@ -1184,7 +1184,7 @@ def form_fields_as_items(lines: list[str]) -> list[str]:
 # ("pytorch1.7.1", "cuda10.1") or "key version" ("python 3.7") per line; one space: columns aligned with several
 # are a tool's table, read by its own reader.
 _PLAIN_ITEM = re.compile(r"^(?P<key>[A-Za-z][A-Za-z-]*(?: [A-Za-z][A-Za-z-]*)?)(?P<sep>\s*=\s*| |(?<=[A-Za-z])(?=\d))"
-                         r"v?(?P<value>\d+(?:\.\d+)+[\w.+-]*)$")
+                         r"v?(?P<value>\d+\.\d+[\w.+-]*)$")  # (not "(?:\.\d+)+[\w.+-]*": both take ".1", quadratic on a long one)
 # torch written with its conda build string glued on ("pytorch 0.4.1_cuda9.2_cudnn7.1.4"): the build it is.
 _VERSION_CONDA_BUILD = re.compile(r"^(\d+\.\d+(?:\.\d+)?)_((?:py[\d.]+_)?(?:cuda\d+\.?\d[\w.]*|cpu\w*))$")
 
