@@ -94,15 +94,16 @@ _TORCH_OWN_REFUSAL = re.compile(r"(?P<file>" + _TORCH_OWN_FILE + r")(?:,[^)\n]*\
                                 r"_?(?P<symbol>_Z(?:T[IVS])?N[KVR]*(?:3c10|2at|5torch|6caffe2)\w*)")
 
 
-def torch_own_symbol_missing(facts: Any) -> tuple[str, str] | None:
-    """(torch's file, the torch C++ symbol it lacks) when `import torch` failed that way, else None."""
+def torch_own_symbol_missing(facts: Any) -> tuple[str, str, str] | None:
+    """(torch's file, the torch C++ symbol it lacks, the loader's words as printed) when `import torch` failed
+    that way, else None."""
     if fact(facts, "torch.import_status") != "import-error":
         return None
     for part in ("torch.error_message", "torch.traceback", "torch.stderr_tail"):
         text = fact(facts, part)
         m = _TORCH_OWN_REFUSAL.search(text) if isinstance(text, str) else None
         if m:
-            return m.group("file").removeprefix("dlopen("), m.group("symbol")
+            return m.group("file").removeprefix("dlopen("), m.group("symbol"), m.group(0)
     return None
 
 
