@@ -58,3 +58,14 @@ def test_a_gpu_whose_compute_capability_cannot_be_read_is_named_as_not_checked(w
 def test_every_gpu_read_is_every_gpu_checked():
     te202 = run_check(next(c for c in env_checks() if c.code == "TE202"), _h100_node_with("9.0"))
     assert te202.status.name == "OK" and "has kernels for every GPU" in te202.message
+
+
+def test_two_torch_builds_mixed_quote_the_loader_as_it_printed_on_macos():
+    # macOS's dlopen says "Symbol not found" with one more leading underscore; the evidence is what was printed.
+    said = ("dlopen(/Users/ada/venv/lib/python3.9/site-packages/torch/_C.cpython-39-darwin.so, 2): "
+            "Symbol not found: __ZN3c1019UndefinedTensorImpl10_singletonE")
+    facts = Facts.partial(torch={"import_status": "import-error", "error_type": "ImportError", "error_message": said})
+    finding = run_check(next(c for c in env_checks() if c.name == "multiple-torch-installs"), facts)
+    assert finding.status.value == "error", finding.message
+    assert "_C.cpython-39-darwin.so lacks _ZN3c1019UndefinedTensorImpl10_singletonE" in finding.message
+    assert finding.evidence["import error"] == said

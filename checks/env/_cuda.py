@@ -105,6 +105,12 @@ def suggest(facts: Any, *, exclude_tag: str | None = None, driver: bool = True,
 COMPANIONS = "reinstall torchvision/torchaudio from the same index if you use them"
 
 
+def from_pasted_report(facts: Any) -> bool:
+    """Whether the facts were read from a pasted report (collect_env or any other paste), which shows what its
+    writer pasted, not the machine: no pid there can be looked up, no library path read."""
+    return facts.meta.source in ("collect_env", "paste")
+
+
 def unknown_need(facts: Any, *dotted: str) -> Any:
     """The runner's skip for a needed fact that is unknown, for checks that first look at
     torch's own warnings (which need none of those facts) and only then at the facts."""

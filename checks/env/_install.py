@@ -86,21 +86,24 @@ def index_url(torch_text: str | None) -> str:
 # __ZN3c10...") for a symbol of torch's own C++ namespaces (c10::, at::, torch::, caffe2::, in a name or as
 # "typeinfo/vtable for"). One build's libraries always define each other's symbols, so the library that
 # lacks it was loaded beside another build's: files of two torch installs (or versions) are mixed.
-_TORCH_OWN_FILE = (r"(?:\S*[/\\])?(?:torch[/\\](?:lib[/\\][\w.+-]+|_C[\w.+-]*)|lib(?:torch|c10|caffe2)(?:_\w+)?|libshm)"
+# The path starts where its token does: searched from every character of one long token, the leading \S*
+# would rescan the rest of it each time (quadratic on a paste's blob).
+_TORCH_OWN_FILE = (r"(?<!\S)(?:\S*[/\\])?(?:torch[/\\](?:lib[/\\][\w.+-]+|_C[\w.+-]*)|lib(?:torch|c10|caffe2)(?:_\w+)?|libshm)"
                    r"\.(?:so|dylib)[\w.]*")
 _TORCH_OWN_REFUSAL = re.compile(r"(?P<file>" + _TORCH_OWN_FILE + r")(?:,[^)\n]*\))?:\s*(?:undefined symbol|Symbol not found):\s*"
                                 r"_?(?P<symbol>_Z(?:T[IVS])?N[KVR]*(?:3c10|2at|5torch|6caffe2)\w*)")
 
 
-def torch_own_symbol_missing(facts: Any) -> tuple[str, str] | None:
-    """(torch's file, the torch C++ symbol it lacks) when `import torch` failed that way, else None."""
+def torch_own_symbol_missing(facts: Any) -> tuple[str, str, str] | None:
+    """(torch's file, the torch C++ symbol it lacks, the loader's words as printed) when `import torch` failed
+    that way, else None."""
     if fact(facts, "torch.import_status") != "import-error":
         return None
     for part in ("torch.error_message", "torch.traceback", "torch.stderr_tail"):
         text = fact(facts, part)
         m = _TORCH_OWN_REFUSAL.search(text) if isinstance(text, str) else None
         if m:
-            return m.group("file").removeprefix("dlopen("), m.group("symbol")
+            return m.group("file").removeprefix("dlopen("), m.group("symbol"), m.group(0)
     return None
 
 

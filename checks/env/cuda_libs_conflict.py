@@ -5,7 +5,7 @@ from torchdoctor.data import tables
 from torchdoctor.model import Fix, Status, error, ok, skip, warning
 from torchdoctor.registry import Example, env_check
 
-from ._cuda import SITE, fact, gpus, torch_said
+from ._cuda import SITE, fact, from_pasted_report, gpus, torch_said
 
 # Forward compatibility (cuda-compat) "is applicable only for systems with NVIDIA Data Center
 # GPUs, select NGC Server Ready SKUs of RTX cards, Jetson boards" (docs.nvidia.com/deploy/
@@ -265,7 +265,7 @@ def _judge(facts):
     wheel_ldd = [x for x in fact(facts, "toolchain.linked") or [] if x.file and _PIP_WHEEL_DIR.search(x.file)]
     taken = _taken_from_outside(wheel_ldd)
     if not pip_libs and not ld_dirs and loaded is None and not compat and not wheel_ldd:
-        if facts.meta.source in ("collect_env", "paste"):
+        if from_pasted_report(facts):
             # A report lists the nvidia-* packages, never where their libraries are or which copy torch loaded.
             return skip("not checked: which CUDA libraries torch loads is unknown (a pasted report names installed "
                         "packages, not LD_LIBRARY_PATH or the libraries loaded; `torchdoctor env` on the machine reads them)")

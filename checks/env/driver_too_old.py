@@ -122,8 +122,8 @@ def driver_too_old(facts):
 def _judge(facts):
     gap = unknown_need(facts, "torch.cuda", "nvidia.driver_version")
     if gap is not None:
-        by_cuda = _from_driver_cuda(facts) if gap.message.startswith("not checked: nvidia.driver_version") else None
-        return by_cuda or gap
+        # Without the driver's number, the CUDA version it supports may still decide (None when that or torch's CUDA is unknown).
+        return _from_driver_cuda(facts) or gap
     cuda = facts.torch.cuda
     driver = facts.nvidia.driver_version
     if cuda is None:

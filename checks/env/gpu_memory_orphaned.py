@@ -6,6 +6,8 @@ from torchdoctor.facts.model import known
 from torchdoctor.model import Fix, error, ok, skip, warning
 from torchdoctor.registry import Example, env_check
 
+from ._cuda import from_pasted_report
+
 # An alive process holding at least this much GPU memory is worth naming; desktops keep a few
 # hundred MiB in Xorg and the compositor, which is nobody's problem.
 LARGE_MIB = 1024
@@ -140,7 +142,7 @@ def gpu_memory_orphaned(facts):
                        evidence=evidence, related=("cuda-out-of-memory",))
 
     hidden_mib = sum(p.used_memory_mib or 0 for _, p in hidden)
-    if hidden and facts.meta.source in ("collect_env", "paste"):
+    if hidden and from_pasted_report(facts):
         # A pasted nvidia-smi lists pids of another machine: a training run there looks the same as a leftover.
         return skip(f"not checked: whether the {len(hidden)} process(es) the pasted nvidia-smi lists ({hidden_mib} MiB) "
                     "are alive is unknown (a leftover and a running job look the same in a paste; `torchdoctor env` "

@@ -134,10 +134,10 @@ def multiple_torch_installs(facts):
     return _mixed_files(facts, mixed) if mixed and result.status is not Status.ERROR else result
 
 
-def _mixed_files(facts, mixed: tuple[str, str]):
-    file, symbol = mixed
+def _mixed_files(facts, mixed: tuple[str, str, str]):
+    file, symbol, said = mixed
     torches = dists(facts, "torch")
-    evidence = {"import error": f"{file}: undefined symbol: {symbol}"}
+    evidence = {"import error": said}  # as printed: macOS's loader says "Symbol not found", not "undefined symbol"
     if torches:
         evidence["torch installs"] = [f"{d.version} in {d.location}" for d in torches]
     return error(

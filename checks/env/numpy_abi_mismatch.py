@@ -8,7 +8,7 @@ from torchdoctor.data import load, tables
 from torchdoctor.model import Fix, error, ok, skip, warning
 from torchdoctor.registry import Example, env_check
 
-from ._cuda import unknown_need
+from ._cuda import from_pasted_report, unknown_need
 from ._install import NUMPY_ABI, fact, first, no_torch, pip, torch_dist, torch_version, version
 
 _NUMPY_2_MESSAGE = ("A module that was compiled using NumPy 1.x cannot be run in\nNumPy 2.1.2 as it may crash. "
@@ -121,7 +121,7 @@ def numpy_abi_mismatch(facts):
                              (f"{pip(facts)} install --upgrade {module}", pin_numpy)),
                      evidence=evidence, related=("numpy-abi-mismatch",))
     if nv is None:
-        if facts.meta.source in ("collect_env", "paste"):
+        if from_pasted_report(facts):
             # A pasted list (`pip show torch`, `pip list | grep torch`, collect_env's few lines)
             # shows what was pasted, not everything installed.
             return skip("NumPy is not named in the pasted text, so the NumPy/torch ABI could not be checked")

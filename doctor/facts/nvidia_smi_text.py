@@ -133,8 +133,11 @@ def _cells(line: str) -> list[str]:
 
 
 # `nvidia-smi -q`: "==============NVSMI LOG==============", then "Key   : value" lines nested by indentation.
-_QUERY_BANNER = re.compile(r"=+\s*NVSMI LOG\s*=+")
-_QUERY_LINE = re.compile(r"^(?P<indent> *)(?P<key>\S.*?)(?:\s+:\s?(?P<value>.*?))?\s*$")
+# From the start of a run of "=" only: from inside one, =+ would rescan the rest of a long rule at every "=".
+_QUERY_BANNER = re.compile(r"(?<!=)=+\s*NVSMI LOG\s*=+")
+# The two whitespace runs are tried from a run's start only: the key and value grow one character at a time,
+# and from inside a long run of spaces each try would rescan it (quadratic on a line of padding).
+_QUERY_LINE = re.compile(r"^(?P<indent> *)(?P<key>\S.*?)(?:(?<!\s)\s+:\s?(?P<value>.*?))?(?<!\s)\s*$")
 _QUERY_GPU = re.compile(r"^GPU ([0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.\d)$")
 # NVML's clock-event bits, by the names -q prints (older drivers say "Clocks Throttle Reasons").
 _CLOCK_EVENT_BITS = {"idle": 0x1, "applications clocks setting": 0x2, "sw power cap": 0x4, "hw slowdown": 0x8,

@@ -192,7 +192,9 @@ def _printed_expr(expr: str) -> str:
     return re.sub(r"\(\s*\d*\s*\)$", "()", expr)
 # An issue template's environment list: "- **GPU:** NVIDIA GeForce RTX 4060", "PyTorch Version (e.g., 1.0): 1.3",
 # "- **CUDA Version**: 12.8 (Driver 570.181)", and bare lines ("NVIDIA GeForce RTX 3080", "NVIDIA Driver 591.74").
-_ITEM = re.compile(r"^(?:[-*+\u2022]\s*)?([A-Za-z\u4e00-\u9fff][\w ./?'-]{0,60}?)\s*(?:\([^)]*\))?\s*[:\uff1a]\s*(\S.*)$")
+# One whitespace run between the key and its unit: "\s*(?:\(...\))?\s*" split each run of spaces between two
+# \s* in every way, for every length of the key (a line padded with spaces cost seconds).
+_ITEM = re.compile(r"^(?:[-*+\u2022]\s*)?([A-Za-z\u4e00-\u9fff][\w ./?'-]{0,60}?)\s*(?:\([^)]*\)\s*)?[:\uff1a]\s*(\S.*)$")
 # Chinese issue forms write the keys in Chinese, or in both ("Python\u7248\u672c\uff1a3.10.11", "Python \u7248\u672c / Python
 # version: 3.10.12", "\u663e\u5361\uff1aRTX 3090"): their words, as the English keys below spell them.
 _CJK_KEY_WORDS = {"\u64cd\u4f5c\u7cfb\u7edf": " operating system ", "\u7cfb\u7edf": " system ", "\u663e\u5361\u578b\u53f7": " gpu model ",
@@ -1182,7 +1184,7 @@ def form_fields_as_items(lines: list[str]) -> list[str]:
 # ("pytorch1.7.1", "cuda10.1") or "key version" ("python 3.7") per line; one space: columns aligned with several
 # are a tool's table, read by its own reader.
 _PLAIN_ITEM = re.compile(r"^(?P<key>[A-Za-z][A-Za-z-]*(?: [A-Za-z][A-Za-z-]*)?)(?P<sep>\s*=\s*| |(?<=[A-Za-z])(?=\d))"
-                         r"v?(?P<value>\d+(?:\.\d+)+[\w.+-]*)$")
+                         r"v?(?P<value>\d+\.\d+[\w.+-]*)$")  # (not "(?:\.\d+)+[\w.+-]*": both take ".1", quadratic on a long one)
 # torch written with its conda build string glued on ("pytorch 0.4.1_cuda9.2_cudnn7.1.4"): the build it is.
 _VERSION_CONDA_BUILD = re.compile(r"^(\d+\.\d+(?:\.\d+)?)_((?:py[\d.]+_)?(?:cuda\d+\.?\d[\w.]*|cpu\w*))$")
 

@@ -188,8 +188,10 @@ _FAMILY_WIN127 = re.compile(r"\[WinError 127\][^\n]*?Error loading \"(?:[^\"]*[/
 # "site-packages/mmcv/_ext.cpython-37m-x86_64-linux-gnu.so: undefined symbol: _ZTIN3c1021AutogradMetaInterfaceE".
 # Such a library is compiled against one torch's headers, so it was built for another torch release (or ABI).
 # torch's own files (TE102) and torchvision's/torchaudio's (above) are not matched here.
+# The path starts where its run of path characters does (searched from inside one, the directories would be
+# rescanned from every character: quadratic on a long path-like token).
 _EXTENSION_SYMBOL = re.compile(
-    r"(?P<file>(?:[~\w.:+-]*[/\\])*?(?:site|dist)-packages[/\\](?!(?:torch|torchvision|torchaudio|nvidia)[/\\.])"
+    r"(?P<file>(?<![~\w.:+\-/\\])(?:[~\w.:+-]*[/\\])*?(?:site|dist)-packages[/\\](?!(?:torch|torchvision|torchaudio|nvidia)[/\\.])"
     r"(?P<pkg>[A-Za-z_][\w-]*)(?:[/\\][\w.+-]+)*?\.(?:so|pyd)[\w.]*):\s*undefined symbol:\s*"
     r"(?P<symbol>_Z(?:T[IVS])?N[KVR]*(?:3c10|2at|5torch|6caffe2)\w*)")
 # pip installing a compiled extension from its project's wheel index, whose URL names the torch (and CUDA) the

@@ -452,7 +452,8 @@ def _cut_inside(groups: Any, text: str) -> float:
     return 0
 
 
-_LAST_WORD = re.compile(r"(\w+)\W*$")
+# From a word's start only: from inside one, \w+ would rescan the rest of a long word at every character.
+_LAST_WORD = re.compile(r"(?<!\w)(\w+)\W*$")
 
 
 def _ends_on_a_word_of(groups: Any, text: str) -> bool:

@@ -1,0 +1,48 @@
+"""The readers' own regexes (not the knowledge base's: test_kb_robustness covers those) stay linear on
+long input: a pasted log can hold a line of tens of thousands of characters without a space (a base64
+blob, a path repeated by a loop), and a search whose every start position rescans the rest of it turns
+a paste into minutes of CPU.
+
+How the cost grows, not how long it took, as in test_kb_robustness: four times the input costs about
+four times as much when the search is linear and sixteen times when it is quadratic. Costs too small to
+time reliably (under 40 ms on the larger input) are not judged."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from torchdoctor.checks.env import _install
+from torchdoctor.facts import nvidia_smi_text, pasted, torch_warnings
+from torchdoctor.kb import matcher
+
+N = 2500
+
+
+def _best_of(rx, text: str) -> float:
+    times = []
+    for _ in range(3):
+        t0 = time.perf_counter()
+        rx.search(text)
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+@pytest.mark.parametrize(("rx", "head", "unit", "tail"), [
+    (_install._TORCH_OWN_REFUSAL, "", "x", ""),          # one long token: every start rescanned it to its end
+    (_install._TORCH_OWN_REFUSAL, "", "a/", ""),
+    (torch_warnings._EXTENSION_SYMBOL, "", "a/", ""),
+    (matcher._LAST_WORD, "", "a", "!x"),                 # a long word followed by a non-word and a word
+    (nvidia_smi_text._QUERY_BANNER, "", "=", ""),        # a long rule of '=' that is not nvidia-smi -q's banner
+    (nvidia_smi_text._QUERY_LINE, "a", " ", "b"),        # a -q line padded by a long run of spaces
+    (pasted._ITEM, "a", " ", "b"),                       # an environment list's line padded so
+    (pasted._PLAIN_ITEM, "a", "1.", "x:"),               # a long dotted number that is no version after all
+], ids=["torch-own-refusal-token", "torch-own-refusal-path", "extension-symbol-path", "last-word", "nvsmi-log-banner",
+        "nvsmi-query-line", "environment-list-item", "plain-list-item"])
+def test_reader_regex_cost_grows_linearly(rx, head, unit, tail):
+    once = _best_of(rx, head + unit * (N // len(unit)) + tail)
+    four = _best_of(rx, head + unit * (4 * N // len(unit)) + tail)
+    if four < 0.04:
+        return
+    assert four / max(once, 1e-4) <= 8.0, f"cost grows {four / max(once, 1e-4):.1f}x on 4x the input ({four:.2f}s)"
