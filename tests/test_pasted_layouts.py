@@ -259,12 +259,8 @@ def test_a_markdown_table_of_the_environment_is_read_as_its_list(tmp_path):
     assert facts.get("torch.cuda") == "13.0"
 
 
-def test_a_results_table_naming_a_gpu_is_not_an_environment_list(tmp_path):
-    # A benchmark's table: the GPU is a row's subject, no column holds a value of the environment.
-    with pytest.raises(UsageError):
-        load_text("| GPU | Batch | Time |\n|---|---|---|\n| RTX 4090 | 32 | 1.2 s |\n| A100 | 64 | 0.9 s |\n", tmp_path)
-    # nvidia-smi's own table keeps being read as nvidia-smi's (three cells a row, no markdown separator).
-    smi_table = """+-----------------------------------------------------------------------------+
+# nvidia-smi 418 on a V100, as both tests below paste it.
+SMI_V100 = """+-----------------------------------------------------------------------------+
 | NVIDIA-SMI 418.87.01    Driver Version: 418.87.01    CUDA Version: 10.1     |
 |-------------------------------+----------------------+----------------------+
 | GPU  Name        Persistence-M| Bus-Id        Disp.A | Volatile Uncorr. ECC |
@@ -274,7 +270,14 @@ def test_a_results_table_naming_a_gpu_is_not_an_environment_list(tmp_path):
 | N/A   33C    P0    35W / 250W |   5416MiB / 16130MiB |      0%      Default |
 +-------------------------------+----------------------+----------------------+
 """
-    assert load_text(smi_table, tmp_path).get("nvidia.driver_version") == "418.87.01"
+
+
+def test_a_results_table_naming_a_gpu_is_not_an_environment_list(tmp_path):
+    # A benchmark's table: the GPU is a row's subject, no column holds a value of the environment.
+    with pytest.raises(UsageError):
+        load_text("| GPU | Batch | Time |\n|---|---|---|\n| RTX 4090 | 32 | 1.2 s |\n| A100 | 64 | 0.9 s |\n", tmp_path)
+    # nvidia-smi's own table keeps being read as nvidia-smi's (three cells a row, no markdown separator).
+    assert load_text(SMI_V100, tmp_path).get("nvidia.driver_version") == "418.87.01"
     assert kinds(smi_table) == ["nvidia-smi"]
 
 
@@ -485,17 +488,7 @@ def test_a_driver_library_mismatch_keeps_the_driver_unknown_with_nvmls_text(tmp_
 
 def test_a_table_after_the_failure_wins(tmp_path):
     # The paste shows the failure, then nvidia-smi working after a reboot: the working table is the machine now.
-    facts = load_text(SMI_NO_DRIVER + """
-+-----------------------------------------------------------------------------+
-| NVIDIA-SMI 418.87.01    Driver Version: 418.87.01    CUDA Version: 10.1     |
-|-------------------------------+----------------------+----------------------+
-| GPU  Name        Persistence-M| Bus-Id        Disp.A | Volatile Uncorr. ECC |
-| Fan  Temp  Perf  Pwr:Usage/Cap|         Memory-Usage | GPU-Util  Compute M. |
-|===============================+======================+======================|
-|   0  Tesla V100-PCIE...  On   | 0000EC50:00:00.0 Off |                    0 |
-| N/A   33C    P0    35W / 250W |   5416MiB / 16130MiB |      0%      Default |
-+-------------------------------+----------------------+----------------------+
-""", tmp_path)
+    facts = load_text(SMI_NO_DRIVER + "\n" + SMI_V100, tmp_path)
     assert facts.nvidia.driver_version == "418.87.01" and len(facts.nvidia.gpus) == 1
 
 
