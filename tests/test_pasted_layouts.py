@@ -278,7 +278,7 @@ def test_a_results_table_naming_a_gpu_is_not_an_environment_list(tmp_path):
         load_text("| GPU | Batch | Time |\n|---|---|---|\n| RTX 4090 | 32 | 1.2 s |\n| A100 | 64 | 0.9 s |\n", tmp_path)
     # nvidia-smi's own table keeps being read as nvidia-smi's (three cells a row, no markdown separator).
     assert load_text(SMI_V100, tmp_path).get("nvidia.driver_version") == "418.87.01"
-    assert kinds(smi_table) == ["nvidia-smi"]
+    assert kinds(SMI_V100) == ["nvidia-smi"]
 
 
 # --------------------------------------------------------------------------- lists and prose without a layout
