@@ -90,15 +90,13 @@ def table(lines: list[str]) -> dict[str, Any] | None:
 
 
 def _table_gpu(row: re.Match[str], below: list[str], mig_row: bool) -> dict[str, Any]:
-    name = row.group(2).strip()
-    gpu: dict[str, Any] = {"index": int(row.group(1))}
+    name, index = row.group(2).strip(), int(row.group(1))
     if not name.endswith("..."):  # nvidia-smi truncates long names
-        gpu["name"] = name
-        cc = collect_env_text.compute_capability(name)
-        if cc:
-            gpu["compute_capability"] = cc
-    elif cc := collect_env_text.truncated_compute_capability(name):
-        gpu["compute_capability"] = cc  # "GeForce RTX 208...": a 2080 of some kind, 7.5 all
+        gpu = collect_env_text.named_gpu(name, index)
+    else:
+        gpu = {"index": index}
+        if cc := collect_env_text.truncated_compute_capability(name):
+            gpu["compute_capability"] = cc  # "GeForce RTX 208...": a 2080 of some kind, 7.5 all
     if row.group(3) in ("On", "Off"):  # WDDM/TCC: Windows prints the driver model there instead
         gpu["persistence_mode"] = row.group(3) == "On"
     gpu["pci_bus_id"] = row.group(4)
@@ -210,10 +208,7 @@ def _query_gpu(index: int, header: str, nodes: list[Node]) -> dict[str, Any]:
     gpu: dict[str, Any] = {"index": index, "pci_bus_id": _value(nodes, "PCI", "Bus Id") or _QUERY_GPU.match(header).group(1)}
     name = _value(nodes, "Product Name")
     if name:
-        gpu["name"] = name
-        cc = collect_env_text.compute_capability(name)
-        if cc:
-            gpu["compute_capability"] = cc
+        gpu.update(collect_env_text.named_gpu(name, index))
     if uuid := _value(nodes, "GPU UUID"):
         gpu["uuid"] = uuid
     if (persistence := _value(nodes, "Persistence Mode")) in ("Enabled", "Disabled"):
