@@ -11,9 +11,7 @@ of torch 1.10 for the distutils one; an unregistered torch.ops.fbgemm.<op> on to
 
 from __future__ import annotations
 
-import pytest
-
-from torchdoctor.kb import explain
+from kb_wordings import wording_tests
 
 SITE = "/home/user/.venv/lib/python3.11/site-packages"
 PY = "/usr/lib/python3.11"
@@ -123,12 +121,4 @@ OSError: libcudart.so.12: cannot open shared object file: No such file or direct
 ]
 
 
-@pytest.mark.parametrize("entry_id,text", WORDINGS, ids=[f"{e}-{i}" for i, (e, _) in enumerate(WORDINGS)])
-def test_wording_names_its_cause_first(entry_id, text):
-    matches = explain(text)
-    assert matches and matches[0].id == entry_id, [(m.id, round(m.confidence, 2)) for m in matches]
-
-
-@pytest.mark.parametrize("entry_id,text", NOT_THESE, ids=[f"{e}-{i}" for i, (e, _) in enumerate(NOT_THESE)])
-def test_close_text_is_not_this_cause(entry_id, text):
-    assert entry_id not in [m.id for m in explain(text)]
+test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE, not_id="{e}-{i}")

@@ -10,9 +10,7 @@ cextension (0.43-0.45, 0.46+). Paths and versions around them are ordinary ones.
 
 from __future__ import annotations
 
-import pytest
-
-from torchdoctor.kb import explain
+from kb_wordings import wording_tests
 
 SITE = "/home/user/.venv/lib/python3.11/site-packages"
 
@@ -155,12 +153,4 @@ KeyError: 'Authorization'
 ]
 
 
-@pytest.mark.parametrize("entry_id,text", WORDINGS, ids=[f"{e}-{i}" for i, (e, _) in enumerate(WORDINGS)])
-def test_wording_names_its_cause_first(entry_id, text):
-    matches = explain(text)
-    assert matches and matches[0].id == entry_id, [(m.id, round(m.confidence, 2)) for m in matches[:3]]
-
-
-@pytest.mark.parametrize("entry_id,text", NOT_THESE, ids=[f"{e}-not-{i}" for i, (e, _) in enumerate(NOT_THESE)])
-def test_close_text_is_not_this_cause(entry_id, text):
-    assert entry_id not in [m.id for m in explain(text)]
+test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
