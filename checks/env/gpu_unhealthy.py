@@ -97,9 +97,7 @@ def gpu_unhealthy(facts):
     seen: set[str] = set()  # what could be judged on at least one GPU: a pasted table shows only ECC
     unsupported: set[str] = set()
     for g in gpus:
-        signals = {"throttling": g.clock_event_reasons, "ECC errors": g.ecc_uncorrected_volatile,
-                   "pending remaps": g.remapped_rows_pending, "failed remaps": g.remapped_rows_failure,
-                   "pending page retirements": g.retired_pages_pending, "degraded PCIe links": g.pcie_link_width}
+        signals = {name: getattr(g, attribute) for name, attribute in _SIGNALS.items()}
         # None: the GPU has no such counter (ECC on a GeForce, page retirement on Hopper): nothing to judge.
         present = {name for name, value in signals.items() if known(value) and value is not None}
         unsupported.update(name for name, value in signals.items() if known(value) and value is None)
@@ -159,8 +157,10 @@ def gpu_unhealthy(facts):
                                     "pending remaps at the next opportunity", commands), evidence=evidence)
 
 
-_SIGNALS = ("throttling", "ECC errors", "pending remaps", "failed remaps", "pending page retirements",
-            "degraded PCIe links")
+# What the health verdict reads, by the name its messages give it, in the order they list them.
+_SIGNALS = {"throttling": "clock_event_reasons", "ECC errors": "ecc_uncorrected_volatile",
+            "pending remaps": "remapped_rows_pending", "failed remaps": "remapped_rows_failure",
+            "pending page retirements": "retired_pages_pending", "degraded PCIe links": "pcie_link_width"}
 
 
 def _join(names: list[str], last: str = "or") -> str:
