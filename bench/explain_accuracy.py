@@ -43,6 +43,7 @@ class Case:
     style: str
     lang: str
     note: str = ""
+    moved_to_dev: str = ""  # why a case whose URL hashes to held-out is dev: it was seen while tuning
 
     def right(self, known: set[str]) -> set[str]:
         """The acceptable answers, as knowledge ids. A `new:x` label is the entry `x` once it exists;
@@ -65,7 +66,8 @@ def load_corpus(path: str = CORPUS) -> list[Case]:
                 if line.strip():
                     d = json.loads(line)
                     cases.append(Case(d["id"], d["url"], d["text"], d["label"], list(d.get("also", [])),
-                                      d["split"], d.get("style", ""), d.get("lang", ""), d.get("note", "")))
+                                      d["split"], d.get("style", ""), d.get("lang", ""), d.get("note", ""),
+                                      d.get("moved_to_dev", "")))
     return cases
 
 
