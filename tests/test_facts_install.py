@@ -333,3 +333,26 @@ def test_a_package_whose_version_is_unknown_is_refused_not_read_as_a_version():
     assert not known(read.packages.distributions[0].installer)
     with pytest.raises(FactsError, match=r"distributions\[0\]\.version: a required field cannot be unknown"):
         Facts.from_json({"packages": {"distributions": [{**dist, "version": {"unknown": "fuzzed"}}]}})
+
+
+def test_a_package_whose_version_is_not_a_version_is_refused_in_one_line(tmp_path):
+    """The same rule where the facts file's version is a string but not a version ('' from the fuzz
+    test): the loader used to make it unknown, and TE204 crashed reading it. A torch version that is
+    not one (an optional fact) still becomes unknown with the reason."""
+    import subprocess
+
+    seed = json.loads((Path(__file__).parent / "fixtures" / "facts" / "broken-install.json").read_text())
+    seed["facts"]["packages"]["distributions"][4]["version"] = ""
+    path = tmp_path / "facts.json"
+    path.write_text(json.dumps(seed))
+    proc = subprocess.run([sys.executable, "-m", "torchdoctor", "env", "--facts", str(path)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stderr.strip().splitlines() == [f"torchdoctor: error: --facts {path}: Distribution.version '' is not a version"]
+    seed["facts"]["packages"]["distributions"][4]["version"] = "12.3.1.170"
+    seed["facts"]["torch"]["version"] = "not-a-version"
+    path.write_text(json.dumps(seed))
+    proc = subprocess.run([sys.executable, "-m", "torchdoctor", "env", "--facts", str(path), "--format", "json"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode in (0, 1) and "☠" not in proc.stdout
+    assert "'not-a-version' in the saved facts is not a version" in proc.stdout

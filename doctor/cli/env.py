@@ -155,7 +155,7 @@ MAX_FACTS_BYTES = 64 * 1024 * 1024
 def load_facts(path: Path):
     name = "standard input" if str(path) == "-" else str(path)
     try:
-        return _versions_checked(_load_facts_from(path, name))
+        return _versions_checked(_load_facts_from(path, name), name)
     except RecursionError:  # JSON nested thousands deep: no report of ours looks like that
         raise UsageError(f"--facts {name}: nested too deeply to be a torchdoctor report") from None
 
@@ -166,7 +166,7 @@ _VERSION_START = None
 _NOT_VERSIONS = {"git_version", "schema_version", "torchdoctor_version"}
 
 
-def _versions_checked(facts):
+def _versions_checked(facts, name: str):
     import dataclasses
     import re
 
@@ -187,6 +187,10 @@ def _versions_checked(facts):
             if (isinstance(value, str) and f.name not in _NOT_VERSIONS
                     and (f.name.endswith("version") or f.name in ("cuda", "hip"))
                     and not _VERSION_START.match(value.strip())):
+                if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+                    # A record's own version (a package's) cannot be unknown, as the decoder already
+                    # refuses {"unknown": ...} there: the checks read it as a string.
+                    raise UsageError(f"--facts {name}: {type(obj).__name__}.{f.name} {value[:40]!r} is not a version")
                 changes[f.name] = Unknown(f"{value[:40]!r} in the saved facts is not a version")
             else:
                 new = fix(value)
