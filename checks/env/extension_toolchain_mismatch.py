@@ -181,7 +181,8 @@ def _release_mismatch(facts):
 
 
 def _from_message(facts, said):
-    """torch.utils.cpp_extension's own refusal: "The detected CUDA version (X) mismatches ...", or a
+    """torch.utils.cpp_extension's own refusal: "The detected CUDA version (X) mismatches ..." (or DeepSpeed's op
+    builder's "Installed CUDA version X does not match the version torch was compiled with Y"), or a
     package's setup.py refusing the toolkit as too old (flash-attn: "only supported on CUDA 11.6 and above")."""
     if said.kind == "toolkit-old":
         cuda = fact(facts, "torch.cuda")
@@ -194,13 +195,14 @@ def _from_message(facts, said):
                      evidence={f"{said.package}'s error": said.text}, related=("extension-build-error",))
     torch_cuda, nvcc = said.cuda_pair
     want = torch_cuda.split(".")[0]
+    builder = "DeepSpeed's op builder" if said.package == "deepspeed" else "torch.utils.cpp_extension"
     return error(f"an extension build found nvcc {nvcc} but torch is built with CUDA {torch_cuda} "
-                 "(torch.utils.cpp_extension says so and refuses to build)",
+                 f"({builder} says so and refuses to build)",
                  fix=Fix(f"Point CUDA_HOME at a CUDA {torch_cuda} toolkit (CUDA {want}.x), or install the torch build "
                          f"for the CUDA {nvcc} toolkit",
                          (f"export CUDA_HOME=/usr/local/cuda-{torch_cuda}",
                           f"conda install -c nvidia cuda-toolkit={torch_cuda}  # or NVIDIA's installer")),
-                 evidence={"cpp_extension's error": said.text}, related=("extension-build-error",))
+                 evidence={f"{builder}'s error": said.text}, related=("extension-build-error",))
 
 
 def _judge(facts):

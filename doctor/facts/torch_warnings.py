@@ -66,6 +66,8 @@ And two verdicts raised rather than warned, just as much torch's own word:
 * pip's "Could not find a version that satisfies the requirement torch==1.13.1+cu117 (from versions:
   2.0.0, ...)": no wheel of that torch for this Python and platform (not torch's words, but the
   installer's verdict on them).
+* DeepSpeed's op builder's "Installed CUDA version 12.0 does not match the version torch was compiled
+  with 11.8, unable to compile cuda/cpp extensions without a matching cuda version": the same refusal.
 * flash-attn's setup.py "FlashAttention is only supported on CUDA 11.6 and above": the toolkit at
   CUDA_HOME (its nvcc) is older than that.
 * nvcc's own "nvcc fatal : Unsupported gpu architecture 'compute_86'" in an extension build: the
@@ -142,16 +144,26 @@ _CUDA_ASKED = re.compile(
     _phrase("Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False")
     + r"|Invalid\s+CUDA\s+'(?:--device\s+|device=)[^'\n]{0,40}'\s+requested"
     + r"|" + _phrase("CUDA unavailable, invalid device") + r"\s+\S{1,40}\s+requested")
+# Its second sentence alone is the whole verdict, and people paste or retell just that one ("PyTorch has CUDA
+# Version=11.7 and torchvision has CUDA Version=11.8.").
 _FAMILY_CUDA = re.compile(
-    _phrase("Detected that PyTorch and") + r"\s+(?P<pkg>torchvision|torchaudio)\s+"
-    + _phrase("were compiled with different CUDA") + r"\s+(?:major\s+)?versions\.?\s*"
-    + _phrase("PyTorch has CUDA") + r"\s+Version\s*=\s*(?P<torch>\d+\.\d+)\s+and\s+(?P=pkg)\s+has\s+CUDA\s+"
+    r"(?:" + _phrase("Detected that PyTorch and") + r"\s+(?P<named>torchvision|torchaudio)\s+"
+    + _phrase("were compiled with different CUDA") + r"\s+(?:major\s+)?versions\.?\s*)?"
+    + _phrase("PyTorch has CUDA") + r"\s+Version\s*=\s*(?P<torch>\d+\.\d+)\s+and\s+(?P<pkg>torchvision|torchaudio)\s+has\s+CUDA\s+"
     r"Version\s*=\s*(?P<other>\d+\.\d+)")
 # torch.utils.cpp_extension's refusal to build: nvcc's CUDA major differs from torch's (older torch
 # raised on any difference). The raise statement quoted from the source carries no numbers.
 _TOOLKIT = re.compile(_phrase("The detected CUDA version") + r"\s*\((?P<nvcc>\d+(?:\.\d+)*)\)\s*"
                       + _phrase("mismatches the version that was used to compile PyTorch")
                       + r"\s*\((?P<torch>\d+(?:\.\d+)*)\)")
+# DeepSpeed's op builder, the same refusal in its words (deepspeed/ops/op_builder/builder.py
+# assert_no_cuda_mismatch): ">- DeepSpeed Op Builder: Installed CUDA version 12.0 does not match the version torch
+# was compiled with 11.8, unable to compile cuda/cpp extensions without a matching cuda version." A minor
+# difference it accepts is printed as "... compiled with 11.8 but since the APIs are compatible, accepting this
+# combination": not a refusal, so the match needs "unable to".
+_DS_TOOLKIT = re.compile(_phrase("Installed CUDA version") + r"\s+(?P<nvcc>\d+(?:\.\d+)*)\s+"
+                         + _phrase("does not match the version torch was compiled with")
+                         + r"\s+(?P<torch>\d+(?:\.\d+)*),?\s+unable\s+to")
 # nvcc refusing an architecture it predates: "nvcc fatal   : Unsupported gpu architecture 'compute_86'"
 # (cpp_extension asks for the visible GPUs' architectures, or for TORCH_CUDA_ARCH_LIST's).
 _NVCC_ARCH = re.compile(r"nvcc fatal\s*:\s*Unsupported gpu architecture '(?:compute|sm)_(?P<arch>\d+)[a-z]?'")
@@ -261,7 +273,7 @@ class Said:
     built_for: tuple[str, str] | None = None  # "family" from xFormers: (the torch it was built for, the torch here)
     cuda_pair: tuple[str, str] | None = None  # "family": (torch's CUDA, the package's CUDA), None where the
     # loader refused its library (undefined symbol, torchvision::nms missing); "cudnn": (built, found);
-    # "toolkit": (torch's CUDA, nvcc's)
+    # "toolkit": (torch's CUDA, nvcc's), package "deepspeed" where DeepSpeed's op builder said it
 
 
 def _one_line(text: str) -> str:
@@ -279,7 +291,7 @@ def find(text: str) -> list[str]:
     spans = []
     flat = text.replace("\n", " ")
     for pattern in (_DRIVER_OLD, _INSUFFICIENT, _PTX_TOOLCHAIN, NO_DRIVER, _COMPAT_804, _COMPAT_803, _INCOMPATIBLE, _TOO_OLD, _RANGE, _CC_LIST, _TOO_OLD_UNFORMATTED,
-                    _NOT_COMPILED, _NEEDS_CUDA, _CUDA_ASKED, _XFORMERS_BUILT, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _TOOLKIT_MIN, _NO_WHEEL, _NVCC_ARCH, _NO_KERNEL, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS, _FAMILY_OPS, _CUDA_LIB_SYMBOL, _EXTENSION_SYMBOL, _INDEX_INSTALL):
+                    _NOT_COMPILED, _NEEDS_CUDA, _CUDA_ASKED, _XFORMERS_BUILT, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _DS_TOOLKIT, _TOOLKIT_MIN, _NO_WHEEL, _NVCC_ARCH, _NO_KERNEL, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS, _FAMILY_OPS, _CUDA_LIB_SYMBOL, _EXTENSION_SYMBOL, _INDEX_INSTALL):
         matches = list(pattern.finditer(text))
         if not matches:
             # Wrapped by a mail client, a notebook or a terminal at a space: the same message with a line
@@ -355,9 +367,12 @@ def interpret(warnings: list[str] | None) -> list[Said]:
                 said.append(Said("cudnn", text, cuda_pair=(built, found)))
             continue
         m = _TOOLKIT.search(text)
-        if m:
+        ds = None if m else _DS_TOOLKIT.search(text)
+        if m or ds:
+            m = m or ds
             if m.group("nvcc") != m.group("torch"):
-                said.append(Said("toolkit", text, cuda_pair=(m.group("torch"), m.group("nvcc"))))
+                said.append(Said("toolkit", text, package="deepspeed" if ds else None,
+                                 cuda_pair=(m.group("torch"), m.group("nvcc"))))
             continue
         m = _NO_WHEEL.search(text)
         if m:
