@@ -73,9 +73,11 @@ _TORCH_FAMILY = {"torch", "torchvision", "torchaudio", "pytorch"}
 _PIP_INSTALLED = re.compile(r"^Successfully installed (.+)$")
 _PIP_WHEEL = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._]*(?:-[A-Za-z][A-Za-z0-9._]*)*)-(\d[\w.+!]*)$")
 _PIP_SATISFIED = re.compile(r"^Requirement already satisfied: ([A-Za-z0-9][\w.-]*) in \S+ \((\d[\w.+!-]*)\)$")
+# pip before 20.3 (the legacy resolver) said it in other words, on one "ERROR:" line: "ERROR: torchvision 0.6.0 has
+# requirement torch==1.5.0, but you'll have torch 1.6.0.dev20200413 which is incompatible."
 _PIP_CONFLICT = re.compile(
-    r"^([A-Za-z0-9][\w.-]*) (\d[\w.+!-]*) requires ([A-Za-z0-9][\w.-]*)\s*([<>=!~][^,]*?), "
-    r"but you have ([A-Za-z0-9][\w.-]*) (\d[\w.+!-]*) which is incompatible\.?$")
+    r"^(?:ERROR:\s+)?([A-Za-z0-9][\w.-]*) (\d[\w.+!-]*) (?:requires|has requirement) ([A-Za-z0-9][\w.-]*)\s*([<>=!~][^,]*?), "
+    r"but you(?: have|'ll have) ([A-Za-z0-9][\w.-]*) (\d[\w.+!-]*) which is incompatible\.?$")
 # What `print(torch.__version__)`, `torch.version.cuda` and `torch.cuda.is_available()` printed, in a
 # REPL (">>> torch.__version__" then "'2.0.1+cu117'") or a `python -c "...; print(...); print(...)"`.
 # `pip show torch`: "Name: torch", then "Version: 2.7.0+cpu".
@@ -844,7 +846,7 @@ def pip_log(lines: list[str]) -> list[dict[str, Any]] | None:
         return row
 
     for i, line in enumerate(lines):
-        if " requires " in line and "incompatible" not in line:
+        if (" requires " in line or " has requirement " in line) and "incompatible" not in line:
             # The resolver's long line wrapped at a space: join up to the line that ends it.
             for j in range(i + 1, min(i + 4, len(lines))):
                 if not lines[j]:
