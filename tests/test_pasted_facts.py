@@ -628,6 +628,38 @@ def test_a_traceback_of_import_torch_failing_decides_te101(tmp_path):
     assert {f.code: f for f in run_env_checks(facts)}["TE101"].status is Status.ERROR
 
 
+ISSUE_FORM_WITH_IMPORT_FAILURE = """```
+Traceback (most recent call last):
+  File "/Users/k/Documents/app/Datasets/__init__.py", line 3, in <module>
+    from torch.utils.data import Dataset
+  File "/Users/k/.local/share/virtualenvs/app-BSetKF9E/lib/python3.7/site-packages/torch/__init__.py", line 79, in <module>
+    from torch._C import *
+ImportError: dlopen(/Users/k/.local/share/virtualenvs/app-BSetKF9E/lib/python3.7/site-packages/torch/_C.cpython-37m-darwin.so, 9): Library not loaded: /usr/local/opt/libomp/lib/libomp.dylib
+```
+
+## Environment
+
+ - PyTorch Version (e.g., 1.0): 1.1.0
+ - OS (e.g., Linux): Mac OS Mojave
+ - Python version: 3.7.1
+"""
+
+
+def test_an_issue_forms_version_line_does_not_outweigh_the_failing_import_beside_it(tmp_path):
+    # pytorch#20030 (batch 10 dev): the form's "PyTorch Version" says which torch is installed, not that it imports.
+    facts = load_text(ISSUE_FORM_WITH_IMPORT_FAILURE, tmp_path)
+    assert (facts.torch.version, facts.torch.import_status) == ("1.1.0", "import-error")
+    assert {f.code: f for f in run_env_checks(facts)}["TE101"].status is Status.ERROR
+
+
+def test_an_issue_form_with_a_traceback_from_the_users_code_still_imports(tmp_path):
+    text = "\n".join(line for line in ISSUE_FORM_WITH_IMPORT_FAILURE.splitlines()
+                     if "torch" not in line and not line.startswith("ImportError"))
+    text = text.replace("```\n", "```\n    import pandas as pd\nModuleNotFoundError: No module named 'pandas'\n", 1)
+    facts = load_text(text, tmp_path)
+    assert facts.torch.import_status == "ok"
+
+
 def test_a_torch_compile_traceback_through_torch_init_is_not_an_import_failure(tmp_path):
     text = ('Traceback (most recent call last):\n  File "train.py", line 9, in <module>\n'
             '  File "/venv/lib/python3.11/site-packages/torch/__init__.py", line 2283, in compile\n'

@@ -1773,6 +1773,14 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
                 partial = partial or listed_here.get("distributions_partial", False)
                 _add_distributions(facts, listed_here["distributions"])
 
+    # Read before the hand-written environment list: its "PyTorch Version: 1.1.0" only says which torch was
+    # installed, while the traceback of `import torch` failing (an issue template puts both in one post) is
+    # the import itself. What ran torch (collect_env, printed values, app banners) has said so above.
+    failed = None if fact_set(facts, "torch", "import_status") else torch_import_error(lines)
+    if failed:
+        kinds.append("import torch traceback")
+        _fill(facts, "torch", failed)
+
     images = {(m.group("torch"), m.group("cuda")) for line in lines for m in _PYTORCH_IMAGE.finditer(line)}
     if len(images) == 1:  # two images named (an upgrade, a comparison): neither is known to be the one
         version, cuda = images.pop()
@@ -1802,11 +1810,6 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
         kinds.append("pip install log")
         _add_distributions(facts, installed)
         _torch_from_rows(facts, installed)
-
-    failed = None if fact_set(facts, "torch", "import_status") else torch_import_error(lines)
-    if failed:
-        kinds.append("import torch traceback")
-        _fill(facts, "torch", failed)
 
     listed = package_list(lines)
     handwritten = name_version_lines(lines)
