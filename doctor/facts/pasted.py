@@ -23,7 +23,7 @@ from typing import Any
 
 from .. import paste
 from ..data import tables
-from . import app_reports, collect_env_text, extensions, nvidia_smi_text, torch_warnings
+from . import app_reports, collect_env_text, extensions, nvidia_smi_text, prose, torch_warnings
 
 # `cat /proc/driver/nvidia/version`: "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.90.07  Fri May 31 ...",
 # "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.65.06  Release Build ...": the loaded driver.
@@ -1684,6 +1684,34 @@ def _strip_log_prefixes(text: str) -> str:
     return "\n".join(lines)
 
 
+STATED = "facts stated in the text"
+
+
+def _add_stated(facts: dict[str, Any], stated: dict[str, Any], gpus_named_by_torch: bool) -> bool:
+    """What the text states in prose (prose.read), for the facts no reader of a known layout found; True when
+    it adds any, or the reason one is unknown. torch's CUDA build counts only beside the same torch version,
+    the torchvision/torchaudio it names only where no package list was read."""
+    added = False
+    torch = stated.get("torch", {})
+    have = facts.get("torch", {}).get("version")
+    if "version" in torch and have is not None and (not isinstance(torch["version"], str)
+                                                    or have.split("+")[0] != torch["version"].split("+")[0]):
+        torch = {}  # another torch than the one a layout gave: its build says nothing of that one
+    if gpus_named_by_torch:
+        # torch's own warning names its GPU (TE202 quotes it); a name in the text may be another machine's.
+        stated.get("nvidia", {}).pop("gpus", None)
+    for section, values in (("torch", torch), *((s, v) for s, v in stated.items() if s not in ("torch", "packages"))):
+        for key, value in values.items():
+            if not fact_set(facts, section, key):
+                facts.setdefault(section, {})[key] = value
+                added = True
+    if stated.get("packages") and not facts.get("packages", {}).get("distributions") and "version" in torch:
+        _add_distributions(facts, stated["packages"]["distributions"])
+        facts["packages"]["distributions_partial"] = True
+        added = True
+    return added
+
+
 def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
     """(partial facts JSON dict, what was read: ["collect_env report", "nvidia-smi", ...]), or
     None when the text holds none of the known kinds."""
@@ -1857,8 +1885,6 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
         if len(told) == 1 and collect_env_text.compute_capability(name := told.pop()):
             _fill(facts, "nvidia", {"gpus": [collect_env_text.named_gpu(name, 0)]})
             kinds.append("GPU told in prose")
-    if not kinds:
-        return None
     if not fact_set(facts, "python", "version"):
         # Only a single Python told in prose: "works on python 3.8, fails on python 3.10" names two.
         told = {m.group("version") for line in lines for m in _SAID_PYTHON.finditer(line)}
@@ -1872,6 +1898,10 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
     if rocm:
         # A ROCm wheel ("2.3.0+rocm6.0") reports torch.version.cuda None and torch.version.hip its ROCm.
         _fill(facts, "torch", {"cuda": None, "hip": rocm.group(1)})
+    if _add_stated(facts, prose.read(lines), gpus_named_by_torch=warned_gpu):
+        kinds.append(STATED)
+    if not kinds:
+        return None
     if partial and facts.get("packages", {}).get("distributions"):
         facts["packages"]["distributions_partial"] = True
     facts["meta"] = {"source": collect_env_text.SOURCE if kinds == ["collect_env report"] else "paste"}

@@ -1,0 +1,288 @@
+"""Environment facts stated in free text, for `torchdoctor env --facts`: the last-resort reader.
+
+The layout readers (pasted.py, collect_env_text, nvidia_smi_text, app_reports) know how programs
+print an environment. People also just say it, in a sentence or a list of their own, in English or
+Chinese: "I have an RTX 3090 and torch 1.7.1+cu110 on driver 450.80", "My GPU is GeForce GTX 1080
+Ti, driver 390.87", "PyTorch版本: 2.1.0+cu121, 4090 显卡, 驱动 535.54". A new layout is, to this
+reader, one more text that states facts. It reads, wherever the text says them:
+
+* a GPU by any name the GPU table knows (doctor/data/gpu_names.json), with its brand or series
+  ("RTX 3090", "GTX 1080Ti", "Tesla K80", "A100-SXM4-40GB") or a GeForce model number beside a word
+  for a graphics card ("3090 GPU", "4090 显卡", "2x3090");
+* torch's version ("torch 1.7.1", "pytorch=1.4.0", "torch2.0.1", "PyTorch 版本: 2.1.0+cu121"), and
+  its CUDA build only where the text ties a CUDA to torch: a local tag ("+cu110", "+cpu"), a tag
+  beside the version ("torch 2.1 cu121"), "built/compiled with CUDA 11.1", "with CUDA 11.1 build",
+  "(CUDA 12.1)" right after it. A CUDA named on its own ("CUDA 11.0") may be the toolkit or the
+  driver's and is never torch's build;
+* the driver ("driver 470.57", "驱动 535.54", "nvidia-driver-535"), and the CUDA the driver supports
+  only as nvidia-smi prints it beside the driver ("Driver Version: 535.54.03  CUDA Version: 12.2");
+* nvcc's version ("nvcc 11.8"), the Python version, the OS, torchvision's and torchaudio's versions.
+
+A fact is set only when the text states it unambiguously: one value for it, not in a requirement
+or a piece of advice ("needs driver >= 450", "upgrade to torch 2.0", "1.8 or later"), not in a
+comparison ("works on torch 1.6 and 1.7"). Where the text names several values, the fact is
+unknown with the reason, so the checks that need it say "not checked" instead of guessing. A driver
+named by its branch alone ("驱动 535") is unknown too: the minor version decides against a floor of
+the same branch (525 may be below 525.60.13 or above it).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..data import tables
+from . import collect_env_text
+
+# Words before a value, within its clause (no ".", ";", "!", "?" or "," between) and a few words back, that say
+# it is no fact of any machine: a requirement, advice, an example, a history ("fixed in torch 2.0").
+_NOT_A_FACT = re.compile(
+    r"(?:\b(?:install|installing|reinstall|will|would|could|going to|plan|planning|requires?|required|requirement|"
+    r"need|needs|needed|must|should|recommend\w*|suggest\w*|support|supports|supported|compatible|fixed|"
+    r"introduced|added|deprecated|removed|released|expects?|expected|like|such as|e\.g\.?|including|latest|newest|"
+    r"newer|older|minimum|min|at least)\b|[<>~!]=?|\u5b89\u88c5|\u9700\u8981|\u8981\u6c42|\u652f\u6301|\u5efa\u8bae)"
+    r"[^.;!?,\u3002\uff0c\uff1b]{0,24}$", re.I)
+# Words that say it is another machine's or another time's: a comparison, an attempt, what was there before.
+# Such a value is real, so beside this machine's it makes the fact ambiguous ("works on torch 1.6, fails on 1.7").
+_ELSEWHERE = re.compile(
+    r"(?:\b(?:works?|worked|working|tried|try|trying|tested|not|vs\.?|versus|between|than|instead|other|another|"
+    r"previous|previously|before|after|from|until|since|revert|roll back|rollback|go back|upgrade|upgraded|"
+    r"upgrading|update|updated|updating|downgrade|downgraded|downgrading|switch|switched|switching|move|moved|"
+    r"moving)\b|\u5347\u7ea7|\u964d\u7ea7|\u4e4b\u524d)"
+    r"[^.;!?,\u3002\uff0c\uff1b]{0,24}$", re.I)
+# What may follow a value and say it is a bound or one of several ("1.8 or later", "1.6 and 1.7", "1.7+").
+_BOUND_AFTER = re.compile(r"^(?:\+(?![\w.])|\s*(?:or|and)\s+(?:later|newer|above|higher|greater|up|older|earlier|"
+                          r"below|lower)\b|\s*(?:onwards|and up|is required|is needed|required|needed)\b|\s*以上|\s*及以上)",
+                          re.I)
+_ANOTHER_VERSION = re.compile(r"^\s*(?:,|/|and|or|to|->|\u2192|~|vs\.?|versus|\u548c|\u6216)\s*v?\d+\.\d+", re.I)
+
+_VERSION = r"v?(?P<version>\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc|\.dev|\.post)\d+)?(?:\+[\w.]+)?)(?![\w+]|\.\w)"
+# The key and what joins it to its value: "torch 1.7.1", "torch: 1.7.1", "pytorch=1.4.0", "torch2.0.1",
+# "PyTorch version is 1.9.0", "PyTorch 版本: 2.1.0". One whitespace run between them (no two adjacent \s*).
+_JOIN = r"(?:\s+version|\s*\u7248\u672c)?(?:\s+(?:is|was))?(?:\s*[:=]\s*|\s+|)"
+_TORCH = re.compile(r"(?<![\w/.=@-])(?:py)?torch(?![A-Za-z_./-])" + _JOIN + _VERSION, re.I)
+_FAMILY = re.compile(r"(?<![\w/.=@-])(?P<name>torchvision|torchaudio)(?![A-Za-z_./-])" + _JOIN + _VERSION, re.I)
+# torch's CUDA build said right after its version: " cu121", " (cu118)", "(CUDA 12.1)", " with CUDA 11.1 build",
+# ", built with CUDA 10.2", " compiled for CUDA 11.3". A CPU build only by its "+cpu" tag: "torch 1.7.1 CPU" is
+# also how the YOLOv5 banner says the CPU was selected.
+_TIED_CUDA = re.compile(r"^(?:[\s,]*\(?(?P<tag>cu\d{2,3})\b\)?(?![\w.])"
+                        r"|\s*\(\s*cuda\s*(?P<paren>\d+\.\d+)\s*\)"
+                        r"|[\s,]*(?:(?:is|was)\s+)?(?:built|compiled|build)\s+(?:with|for|against|on)\s+cuda\s*(?P<built>\d+\.\d+)"
+                        r"|\s+with\s+cuda\s*(?P<with>\d+\.\d+)\s+(?:build|wheel|version of (?:py)?torch))", re.I)
+# torch as the subject of its CUDA: "PyTorch has CUDA Version=11.7" (torchvision's mismatch error), "my torch was
+# built with CUDA 11.8", "pytorch is compiled with cuda 10.2".
+_TORCH_HAS_CUDA = re.compile(r"(?<![\w/.=@-])(?:py)?torch\s+(?:has|(?:is|was)\s+(?:built|compiled)\s+(?:with|for|against))\s+"
+                             r"cuda(?:\s+version)?(?:\s*[:=]\s*|\s+|)v?(?P<version>\d+\.\d+)(?![\w]|\.\d+\.)", re.I)
+_CUDA_SAID = re.compile(r"\bcuda(?:\s+(?:toolkit|version))?(?:\s*[:=]\s*|\s+|)v?(?P<version>\d+\.\d+)(?![\w]|\.\d+\.)", re.I)
+_DRIVER = re.compile(r"(?:\bdriver|\u9a71\u52a8)(?:\s+version|\s*\u7248\u672c)?(?:\s+(?:is|was))?(?:\s*[:=]\s*|\s+|)"
+                     r"v?(?P<version>[1-9]\d{2}(?:\.\d{1,3}){0,2})(?![\w.]*\d)", re.I)
+_DRIVER_AFTER = re.compile(r"(?<![\w.])(?P<version>[1-9]\d{2}\.\d{1,3}(?:\.\d{1,3})?)\s+(?:nvidia\s+)?driver\b", re.I)
+_DRIVER_PACKAGE = re.compile(r"(?<![\w-])nvidia-driver-(?P<version>[1-9]\d{2})(?![\w.])", re.I)
+# nvidia-smi's banner line, also pasted alone: the CUDA here is the newest the driver supports.
+_SMI_BANNER = re.compile(r"Driver Version:\s*(?P<driver>[1-9]\d{2}\.\d+(?:\.\d+)?)\s+(?:\|\s*)?CUDA Version:\s*"
+                         r"(?P<cuda>\d+\.\d+)\b", re.I)
+_NVCC = re.compile(r"\bnvcc(?:\s+(?:-V|--version))?(?:\s+version)?(?:\s+(?:is|was))?(?:\s*[:=]\s*|\s+)"
+                   r"v?(?P<version>\d+\.\d+)(?![\w]|\.\d+\.)", re.I)
+_PYTHON = re.compile(r"(?<![\w/.\\-])python(?:\s+version|\s*\u7248\u672c)?(?:\s+(?:is|was))?(?:\s*[:=]\s*|\s+|)"
+                     r"v?(?P<version>[23]\.\d{1,2}(?:\.\d{1,2})?)(?![\w./\\-]|\.\d)", re.I)
+_SYSTEM = re.compile(r"\b(?:(?P<windows>Windows|Win\s?(?:7|8|10|11))|(?P<wsl>WSL2?)|"
+                     r"(?P<linux>Linux|Ubuntu|Debian|CentOS|Fedora|RHEL|Red Hat|Rocky Linux|Arch Linux|openSUSE)|"
+                     r"(?P<mac>macOS|Mac OS X?|OS X|MacBook|Apple M[1-4]))\b", re.I)
+
+# A GPU with its brand or series: what the GPU table then confirms by name.
+_GPU = re.compile(
+    r"(?<![\w-])(?:"
+    r"(?:NVIDIA\s+)?(?:GeForce\s+)?(?:RTX|GTX|GT|MX)\s?-?\d{3,4}(?:\s?(?:Ti|SUPER))?(?:\s+Laptop(?:\s+GPU)?)?"
+    r"|(?:NVIDIA\s+)?RTX\s+(?:A\d{3,4}|PRO\s+\d{4}(?:\s+Blackwell)?|\d{4}\s+Ada)"
+    r"|(?:NVIDIA\s+)?Tesla\s+[KMPVTA]\d{1,3}[a-z]?(?:[- ](?:SXM\d?|PCIE|\d+\s?GB)[\w-]*)?"
+    r"|(?:NVIDIA\s+)?Quadro\s+(?:RTX\s+)?[A-Z]{0,2}\d{3,5}[a-z]?"
+    r"|(?:NVIDIA\s+)?(?:GeForce\s+)?(?:GTX\s+)?TITAN\s+(?:Xp|X|V|RTX|Black|Z)"
+    r"|NVIDIA\s+(?:[ABHLT]\d{1,4}[a-z]?|GB\d{2,3})(?:[- ](?:SXM\d?|PCIE|NVL|\d+\s?GB)[\w-]*)?"
+    r"|(?:A100|A800|H100|H800|H200|V100S?|P100|A6000|A5000|A4000|B200|GB200|K80)(?:[- ](?:SXM\d?|PCIE|NVL|\d+\s?GB)[\w-]*)?"
+    r")(?![\w-])", re.I)
+# A GeForce card by its model number alone, beside a word for a graphics card or a count ("3090 GPU",
+# "4090 显卡", "GPU: 3090", "2x3090"): alone, "3090" is as likely a port or a line number.
+_MODEL = r"(?P<model>(?:[1-5]0[5-9]0|16[56]0)(?:\s?(?:Ti|SUPER))?)"
+_GPU_NUMBER = (re.compile(r"(?<![\w.:/-])" + _MODEL + r"(?=\s?(?:(?:GPUs?|cards?|graphics)\b|\u663e\u5361)|s\b)", re.I),
+               re.compile(r"(?:\bGPUs?(?:\s*[:=]\s*|\s?)|\u663e\u5361(?:\s*[:=]\s*|\s?)|(?<![\w.])\d\s?[x\u00d7*]\s?)"
+                          + _MODEL + r"(?![\w.])", re.I))
+_GPU_NOISE = re.compile(r"^(?:NVIDIA|GeForce|Tesla)\s+|\s+Laptop(?:\s+GPU)?$|[- ](?:SXM\d?|PCIE|NVL|\d+\s?GB)[\w-]*$", re.I)
+
+
+def _released_major(version: str) -> bool:
+    """Whether torch has had a release of this major (0.x to the newest in the tables): "torch 7.0" is a typo."""
+    return int(version.split(".")[0]) <= int(tables.releases()[-1]["torch"].split(".")[0])
+
+
+MINE, ELSEWHERE = "mine", "elsewhere"
+
+
+def _whose(line: str, start: int, end: int) -> str | None:
+    """Whom the value at line[start:end] is stated of: MINE, ELSEWHERE (another machine or time, by the words
+    before it), or None when it is no fact at all (a requirement, advice, a bound such as "1.8 or later")."""
+    before = line[max(0, start - 60):start]
+    if _NOT_A_FACT.search(before) or _BOUND_AFTER.match(line[end:end + 20]):
+        return None
+    return ELSEWHERE if _ELSEWHERE.search(before) else MINE
+
+
+def _gpu_key(name: str) -> str:
+    """One key per model, however it is written: "NVIDIA GeForce RTX 3090" and "rtx3090" are one GPU,
+    "Tesla V100-SXM2-32GB" and "V100" too."""
+    core = name
+    while (stripped := _GPU_NOISE.sub("", core)) != core:
+        core = stripped
+    return re.sub(r"[\s-]+", "", core).lower()
+
+
+def _gpu_names(line: str) -> list[tuple[int, int, str]]:
+    found = []
+    for m in _GPU.finditer(line):
+        name = " ".join(m.group(0).split())
+        found.append((m.start(), m.end(), name))
+    for m in (m for pattern in _GPU_NUMBER for m in pattern.finditer(line)):
+        model = " ".join(m.group("model").split())
+        for series in ("RTX", "GTX"):
+            if collect_env_text.compute_capability(f"{series} {model}"):
+                found.append((m.start("model"), m.end("model"), f"{series} {model}"))
+                break
+    return found
+
+
+class _Said:
+    """The values the text states for one fact: of this machine, and of another machine or time."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self.mine: dict[str, str] = {}   # a key ("1.7.1", "rtx3090") -> the fullest spelling written
+        self.elsewhere: dict[str, str] = {}
+
+    def add(self, whose: str | None, key: str, value: str | None = None) -> None:
+        if whose is None:
+            return
+        into = self.mine if whose == MINE else self.elsewhere
+        value = value or key
+        if len(value) > len(into.get(key, "")):
+            into[key] = value
+
+    def value(self) -> Any:
+        """The one value stated of this machine; {"unknown": reason} where the text names several (another one
+        as another machine's counts: "works on torch 1.6, fails on torch 1.7" says which is which only to a
+        reader of the thread); None where it states none. "1.7" and "1.7.1" are one, the fuller."""
+        if not self.mine:
+            return None
+        named = {**self.elsewhere, **self.mine}
+        keys = [k for k in named if not any(o != k and o.startswith(k + ".") for o in named)]
+        if len(keys) == 1:
+            return named[keys[0]]
+        return {"unknown": f"the text names several {self.what} ({', '.join(sorted(named[k] for k in keys))}) without "
+                           "saying which is this machine's; not read"}
+
+
+def read(lines: list[str]) -> dict[str, Any]:
+    """Facts sections for what `lines` state in prose: a value where one is stated, {"unknown": reason}
+    where several are. Empty when the text states none."""
+    torch, family = _Said("torch versions"), {"torchvision": _Said("torchvision versions"),
+                                              "torchaudio": _Said("torchaudio versions")}
+    builds: dict[str, set[Any]] = {}  # torch's version without its tag -> the CUDA builds tied to it (None: CPU)
+    said_cuda: set[str] = set()       # torch's CUDA said of torch itself ("PyTorch has CUDA Version=11.7")
+    loose_cuda: set[str] = set()      # CUDA versions named without saying whose
+    drivers, branches, nvcc, python = (_Said("driver versions"), _Said("driver branches"), _Said("nvcc versions"),
+                                       _Said("Python versions"))
+    systems, gpus = _Said("systems"), _Said("GPUs")
+    driver_cuda: set[str] = set()
+
+    for line in lines:
+        if not line or len(line) > 2000:  # a log line or a blob, not a sentence
+            continue
+        for m in _TORCH.finditer(line):
+            version = m.group("version")
+            if not _released_major(version):
+                continue
+            whose = _whose(line, m.start(), m.end())
+            base = version.split("+")[0]
+            if _ANOTHER_VERSION.match(line[m.end():m.end() + 20]):
+                whose = whose and ELSEWHERE  # "torch 1.6 and 1.7", "pytorch 1.4, 10.1": which is which is not said
+            torch.add(whose, base, version)
+            if whose != MINE:
+                continue
+            tag = re.search(r"\+(cu\d{2,3}|cpu)\b", version)
+            tied = _TIED_CUDA.match(line[m.end():m.end() + 60])
+            said = tag.group(1) if tag else tied and (tied.group("tag") or tied.group("paren") or tied.group("built")
+                                                      or tied.group("with"))
+            if said:
+                said = said.lower()
+                builds.setdefault(base, set()).add(None if said == "cpu" else
+                                                   f"{said[2:-1]}.{said[-1]}" if said.startswith("cu") else said)
+        for m in _TORCH_HAS_CUDA.finditer(line):
+            if _whose(line, m.start(), m.end()) == MINE:
+                said_cuda.add(m.group("version"))
+        for m in _FAMILY.finditer(line):
+            if not _ANOTHER_VERSION.match(line[m.end():m.end() + 20]):
+                family[m.group("name").lower()].add(_whose(line, m.start(), m.end()), m.group("version"))
+        for m in _SMI_BANNER.finditer(line):
+            drivers.add(MINE, m.group("driver"))
+            driver_cuda.add(m.group("cuda"))
+        for pattern in (_DRIVER, _DRIVER_AFTER, _DRIVER_PACKAGE):
+            for m in pattern.finditer(line):
+                version = m.group("version")
+                (drivers if "." in version else branches).add(_whose(line, m.start(), m.end()), version)
+        for m in _CUDA_SAID.finditer(line):
+            if not re.search(r"driver version:?\s*\S+\s+(?:\|\s*)?$", line[:m.start()], re.I):
+                loose_cuda.add(m.group("version"))
+        for m in _NVCC.finditer(line):
+            nvcc.add(_whose(line, m.start(), m.end()), m.group("version"))
+        for m in _PYTHON.finditer(line):
+            whose = _whose(line, m.start(), m.end())
+            python.add(whose and (ELSEWHERE if _ANOTHER_VERSION.match(line[m.end():m.end() + 20]) else whose),
+                       m.group("version"))
+        for m in _SYSTEM.finditer(line):
+            systems.add(_whose(line, m.start(), m.start()),
+                        "Windows" if m.group("windows") else "Darwin" if m.group("mac") else "Linux")
+        for start, end, name in _gpu_names(line):
+            if collect_env_text.compute_capability(name):
+                gpus.add(_whose(line, start, end), _gpu_key(name), name)
+
+    facts: dict[str, Any] = {}
+    section: dict[str, Any] = {}
+    version = torch.value()
+    if version is not None:
+        section["version"] = version
+    built = builds.get(version.split("+")[0], set()) if isinstance(version, str) else set()
+    if not torch.mine or isinstance(version, str):
+        built = built | said_cuda  # "torch has CUDA 11.7" is of the one torch the text names, if any
+    if len(built) == 1:
+        section["cuda"] = next(iter(built))
+    elif len(built) > 1:
+        section["cuda"] = {"unknown": "the text ties several CUDA builds to torch; not read"}
+    elif loose_cuda:
+        named = ", ".join(f"CUDA {c}" for c in sorted(loose_cuda))
+        section["cuda"] = {"unknown": f"the text names {named} without saying it is torch's build (it may be the "
+                                      "toolkit's or the driver's); torch's own CUDA is not stated"}
+    if section:
+        facts["torch"] = section
+    nvidia: dict[str, Any] = {}
+    driver = drivers.value()
+    if driver is not None:
+        nvidia["driver_version"] = driver
+        if len(driver_cuda) == 1 and isinstance(driver, str):
+            nvidia["cuda_driver_version"] = next(iter(driver_cuda))
+    elif branches.mine:
+        nvidia["driver_version"] = {"unknown": f"the text names driver {'/'.join(sorted(branches.mine))} without its "
+                                               "minor version, which decides against a floor of the same branch"}
+    gpu = gpus.value()
+    if gpu is not None:
+        nvidia["gpus"] = [collect_env_text.named_gpu(gpu, 0)] if isinstance(gpu, str) else gpu
+    if nvidia:
+        facts["nvidia"] = nvidia
+    if (said := nvcc.value()) is not None:
+        facts["toolchain"] = {"nvcc_version": said}
+    py = {key: value for key, value in (("version", python.value()), ("system", systems.value())) if value is not None}
+    if py:
+        facts["python"] = py
+    listed = [{"name": name, "version": value, "location": "stated in the text"}
+              for name, said in family.items() if isinstance(value := said.value(), str)]
+    if listed and isinstance(version, str):
+        facts["packages"] = {"distributions": [{"name": "torch", "version": version, "location": "stated in the text"},
+                                               *listed], "distributions_partial": True}
+    return facts
