@@ -106,6 +106,8 @@ _MODEL = r"(?P<model>(?:[1-5]0[5-9]0|16[56]0)(?:\s?(?:Ti|SUPER))?)"
 _GPU_NUMBER = (re.compile(r"(?<![\w.:/-])" + _MODEL + r"(?=\s?(?:(?:GPUs?|cards?|graphics)\b|\u663e\u5361)|s\b)", re.I),
                re.compile(r"(?:\bGPUs?(?:\s*[:=]\s*|\s?)|\u663e\u5361(?:\s*[:=]\s*|\s?)|(?<![\w.])\d\s?[x\u00d7*]\s?)"
                           + _MODEL + r"(?![\w.])", re.I))
+# What a line must hold for the GPU patterns to be tried: a brand or series, a datacenter model; for a model number
+# alone, its word for a card or its count. Cheap searches, where the patterns' alternations are tried at every position.
 _GPU_NOISE = re.compile(r"^(?:NVIDIA|GeForce|Tesla)\s+|\s+Laptop(?:\s+GPU)?$|[- ](?:SXM\d?|PCIE|NVL|\d+\s?GB)[\w-]*$", re.I)
 
 
@@ -135,12 +137,37 @@ def _gpu_key(name: str) -> str:
     return re.sub(r"[\s-]+", "", core).lower()
 
 
-def _gpu_names(line: str) -> list[tuple[int, int, str]]:
+# The key words each family of facts starts from, in lower case: a line is tried with a family's patterns only where
+# one is in it (a long log is mostly other lines, and the patterns' alternations, tried at every position, cost far
+# more than a substring test). A GeForce model number alone needs a word for a card or a count ("2x3090", "3090s").
+_SYSTEM_WORDS = ("win", "wsl", "linux", "ubuntu", "debian", "centos", "fedora", "rhel", "red hat", "rocky", "suse", "mac",
+                 "os x", "apple m")
+_GPU_WORDS = ("rtx", "gtx", "gt", "mx", "tesla", "quadro", "titan", "nvidia", "geforce", "a100", "a800", "h100", "h800",
+              "h200", "v100", "p100", "a6000", "a5000", "a4000", "b200", "k80")
+_NUMBER_WORDS = ("gpu", "\u663e\u5361", "card", "graphic")
+_KEY_WORDS = ("torch", "driver", "\u9a71\u52a8", "cuda", "nvcc", "python", *_SYSTEM_WORDS, *_GPU_WORDS, *_NUMBER_WORDS)
+_COUNT_HINT = re.compile(r"\d ?[x\u00d7*] ?\d|\d{4}s\b")
+
+
+def _candidates(lines: list[str]) -> list[tuple[str, str]]:
+    """(line, its lower case) for the lines that hold a key word, without those too long to be a sentence."""
+    out = []
+    for line in lines:
+        if not line or len(line) > 2000:  # a log line or a blob, not a sentence
+            continue
+        low = line.lower()
+        if any(word in low for word in _KEY_WORDS) or _COUNT_HINT.search(low):
+            out.append((line, low))
+    return out
+
+
+def _gpu_names(line: str, low: str) -> list[tuple[int, int, str]]:
     found = []
-    for m in _GPU.finditer(line):
+    for m in _GPU.finditer(line) if any(word in low for word in _GPU_WORDS) else ():
         name = " ".join(m.group(0).split())
         found.append((m.start(), m.end(), name))
-    for m in (m for pattern in _GPU_NUMBER for m in pattern.finditer(line)):
+    for m in (m for pattern in _GPU_NUMBER for m in pattern.finditer(line)) if (
+            any(word in low for word in _NUMBER_WORDS) or _COUNT_HINT.search(low)) else ():
         model = " ".join(m.group("model").split())
         for series in ("RTX", "GTX"):
             if collect_env_text.compute_capability(f"{series} {model}"):
@@ -192,10 +219,9 @@ def read(lines: list[str]) -> dict[str, Any]:
     systems, gpus = _Said("systems"), _Said("GPUs")
     driver_cuda: set[str] = set()
 
-    for line in lines:
-        if not line or len(line) > 2000:  # a log line or a blob, not a sentence
-            continue
-        for m in _TORCH.finditer(line):
+    for line, low in _candidates(lines):  # and each family of patterns only where its own key word is
+        has_torch, has_driver = "torch" in low, "driver" in low or "\u9a71\u52a8" in line
+        for m in _TORCH.finditer(line) if has_torch else ():
             version = m.group("version")
             if not _released_major(version):
                 continue
@@ -214,32 +240,32 @@ def read(lines: list[str]) -> dict[str, Any]:
                 said = said.lower()
                 builds.setdefault(base, set()).add(None if said == "cpu" else
                                                    f"{said[2:-1]}.{said[-1]}" if said.startswith("cu") else said)
-        for m in _TORCH_HAS_CUDA.finditer(line):
+        for m in _TORCH_HAS_CUDA.finditer(line) if has_torch else ():
             if _whose(line, m.start(), m.end()) == MINE:
                 said_cuda.add(m.group("version"))
-        for m in _FAMILY.finditer(line):
+        for m in _FAMILY.finditer(line) if has_torch else ():
             if not _ANOTHER_VERSION.match(line[m.end():m.end() + 20]):
                 family[m.group("name").lower()].add(_whose(line, m.start(), m.end()), m.group("version"))
-        for m in _SMI_BANNER.finditer(line):
+        for m in _SMI_BANNER.finditer(line) if has_driver else ():
             drivers.add(MINE, m.group("driver"))
             driver_cuda.add(m.group("cuda"))
-        for pattern in (_DRIVER, _DRIVER_AFTER, _DRIVER_PACKAGE):
+        for pattern in (_DRIVER, _DRIVER_AFTER, _DRIVER_PACKAGE) if has_driver else ():
             for m in pattern.finditer(line):
                 version = m.group("version")
                 (drivers if "." in version else branches).add(_whose(line, m.start(), m.end()), version)
-        for m in _CUDA_SAID.finditer(line):
+        for m in _CUDA_SAID.finditer(line) if "cuda" in low else ():
             if not re.search(r"driver version:?\s*\S+\s+(?:\|\s*)?$", line[:m.start()], re.I):
                 loose_cuda.add(m.group("version"))
-        for m in _NVCC.finditer(line):
+        for m in _NVCC.finditer(line) if "nvcc" in low else ():
             nvcc.add(_whose(line, m.start(), m.end()), m.group("version"))
-        for m in _PYTHON.finditer(line):
+        for m in _PYTHON.finditer(line) if "python" in low else ():
             whose = _whose(line, m.start(), m.end())
             python.add(whose and (ELSEWHERE if _ANOTHER_VERSION.match(line[m.end():m.end() + 20]) else whose),
                        m.group("version"))
-        for m in _SYSTEM.finditer(line):
+        for m in _SYSTEM.finditer(line) if any(word in low for word in _SYSTEM_WORDS) else ():
             systems.add(_whose(line, m.start(), m.start()),
                         "Windows" if m.group("windows") else "Darwin" if m.group("mac") else "Linux")
-        for start, end, name in _gpu_names(line):
+        for start, end, name in _gpu_names(line, low):
             if collect_env_text.compute_capability(name):
                 gpus.add(_whose(line, start, end), _gpu_key(name), name)
 
