@@ -191,6 +191,10 @@ def test_python_and_system():
     assert stated("win11 + Python 3.11")["python"] == {"version": "3.11", "system": "Windows"}
     assert "python" not in stated('File "/usr/lib/python3.8/site-packages/torch/__init__.py", line 1')
     assert stated("works on Ubuntu, fails on Windows 10")["python"]["system"]["unknown"].startswith("the text names")
+    # WSL is Linux on a Windows host: naming both names one system.
+    assert stated("Windows 11, WSL2 Ubuntu 22.04")["python"] == {"system": "Linux", "wsl": True}
+    assert stated("on my M1 Mac")["python"] == {"system": "Darwin"}
+    assert "python" not in stated("the tf.keras window closes, MAC address 00:1a:2b")
 
 
 # --------------------------------------------------------------------------- beside the layout readers

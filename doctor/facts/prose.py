@@ -85,9 +85,12 @@ _NVCC = re.compile(r"\bnvcc(?:\s+(?:-V|--version))?(?:\s+version)?(?:\s+(?:is|wa
                    r"v?(?P<version>\d+\.\d+)(?![\w]|\.\d+\.)", re.I)
 _PYTHON = re.compile(r"(?<![\w/.\\-])python(?:\s+version|\s*\u7248\u672c)?(?:\s+(?:is|was))?(?:\s*[:=]\s*|\s+|)"
                      r"v?(?P<version>[23]\.\d{1,2}(?:\.\d{1,2})?)(?![\w./\\-]|\.\d)", re.I)
-_SYSTEM = re.compile(r"\b(?:(?P<windows>Windows|Win\s?(?:7|8|10|11))|(?P<wsl>WSL2?)|"
+# The system torch runs on. WSL is Linux (its torch is a Linux wheel) on a Windows host, so a text naming both
+# Windows and WSL names one system; collect_env says the same with "microsoft" in its Linux platform.
+_SYSTEM = re.compile(r"\b(?:(?P<wsl>WSL2?|Windows Subsystem for Linux)|(?P<windows>Windows|Win\s?(?:7|8|10|11))|"
                      r"(?P<linux>Linux|Ubuntu|Debian|CentOS|Fedora|RHEL|Red Hat|Rocky Linux|Arch Linux|openSUSE)|"
-                     r"(?P<mac>macOS|Mac OS X?|OS X|MacBook|Apple M[1-4]))\b", re.I)
+                     r"(?P<mac>macOS|Mac OS X?|OS X|(?-i:Mac)(?! address)|MacBook(?: Pro| Air)?|Mac ?mini|Mac Studio|Apple M[1-4]))\b",
+                     re.I)
 
 # A GPU with its brand or series: what the GPU table then confirms by name.
 _GPU = re.compile(
@@ -217,6 +220,7 @@ def read(lines: list[str]) -> dict[str, Any]:
     drivers, branches, nvcc, python = (_Said("driver versions"), _Said("driver branches"), _Said("nvcc versions"),
                                        _Said("Python versions"))
     systems, gpus = _Said("systems"), _Said("GPUs")
+    wsl = False
     driver_cuda: set[str] = set()
 
     for line, low in _candidates(lines):  # and each family of patterns only where its own key word is
@@ -263,8 +267,9 @@ def read(lines: list[str]) -> dict[str, Any]:
             python.add(whose and (ELSEWHERE if _ANOTHER_VERSION.match(line[m.end():m.end() + 20]) else whose),
                        m.group("version"))
         for m in _SYSTEM.finditer(line) if any(word in low for word in _SYSTEM_WORDS) else ():
-            systems.add(_whose(line, m.start(), m.start()),
-                        "Windows" if m.group("windows") else "Darwin" if m.group("mac") else "Linux")
+            whose = _whose(line, m.start(), m.start())
+            systems.add(whose, "Windows" if m.group("windows") else "Darwin" if m.group("mac") else "Linux")
+            wsl = wsl or (whose == MINE and bool(m.group("wsl")))
         for start, end, name in _gpu_names(line, low):
             if collect_env_text.compute_capability(name):
                 gpus.add(_whose(line, start, end), _gpu_key(name), name)
@@ -303,7 +308,12 @@ def read(lines: list[str]) -> dict[str, Any]:
         facts["nvidia"] = nvidia
     if (said := nvcc.value()) is not None:
         facts["toolchain"] = {"nvcc_version": said}
+    if wsl:  # the Windows named is WSL's host
+        systems.mine.pop("Windows", None)
+        systems.elsewhere.pop("Windows", None)
     py = {key: value for key, value in (("version", python.value()), ("system", systems.value())) if value is not None}
+    if wsl and py.get("system") == "Linux":
+        py["wsl"] = True
     if py:
         facts["python"] = py
     listed = [{"name": name, "version": value, "location": "stated in the text"}
