@@ -61,12 +61,16 @@ def test_a_text_that_states_no_fact_is_refused_in_one_line(tmp_path):
 
 @pytest.mark.parametrize(("text", "gpu"), [
     ("training on RTX 3090 is slow", "RTX 3090"),
-    ("my card: GTX 1080Ti", "GTX 1080Ti"),
+    ("my card: GTX 1080Ti", "GTX 1080 Ti"),
     ("the old box has a Tesla K80", "Tesla K80"),
     ("running on A100-SXM4-40GB nodes", "A100-SXM4-40GB"),
     ("I use a 4090 显卡", "RTX 4090"),
     ("2x3090 in one machine", "RTX 3090"),
     ("GPU: 3090", "RTX 3090"),
+    ("env: torch1.6, 2080Ti", "RTX 2080 Ti"),       # the suffix makes a model number a card
+    ("my 4070 super", "RTX 4070 SUPER"),
+    ("a T4 GPU on Colab", "NVIDIA T4"),               # a short datacenter name beside a word for a GPU
+    ("GPU: A10G", "NVIDIA A10G"),
 ])
 def test_a_gpu_is_read_by_any_name_the_gpu_table_knows(text, gpu):
     assert [g["name"] for g in stated(text)["nvidia"]["gpus"]] == [gpu]
@@ -75,6 +79,9 @@ def test_a_gpu_is_read_by_any_name_the_gpu_table_knows(text, gpu):
 @pytest.mark.parametrize("text", [
     "listening on port 3090",                  # a model number without a word for a graphics card
     "see line 4090 of the log",
+    "port 3060 timed out",
+    "the T4 test case fails",                  # a short datacenter name alone
+    "Tesla's stock fell 4090 points",
     "newer GPUs like the RTX 4090 need CUDA 11.8",   # an example, not this machine's
 ])
 def test_a_number_or_an_example_is_no_gpu(text):

@@ -56,7 +56,7 @@ _BOUND_AFTER = re.compile(r"^(?:\+(?![\w.])|\s*(?:or|and)\s+(?:later|newer|above
                           re.I)
 _ANOTHER_VERSION = re.compile(r"^\s*(?:,|/|and|or|to|->|\u2192|~|vs\.?|versus|\u548c|\u6216)\s*v?\d+\.\d+", re.I)
 
-_VERSION = r"v?(?P<version>\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc|\.dev|\.post)\d+)?(?:\+[\w.]+)?)(?![\w+]|\.\w)"
+_VERSION = r"[`'\"]?v?(?P<version>\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc|\.dev|\.post)\d+)?(?:\+[\w.]+)?)(?![\w+]|\.\w)"
 # The key and what joins it to its value: "torch 1.7.1", "torch: 1.7.1", "pytorch=1.4.0", "torch2.0.1",
 # "PyTorch version is 1.9.0", "PyTorch 版本: 2.1.0". One whitespace run between them (no two adjacent \s*).
 _JOIN = r"(?:\s+version|\s*\u7248\u672c)?(?:\s+(?:is|was))?(?:\s*[:=]\s*|\s+|)"
@@ -106,11 +106,18 @@ _GPU = re.compile(
 # A GeForce card by its model number alone, beside a word for a graphics card or a count ("3090 GPU",
 # "4090 显卡", "GPU: 3090", "2x3090"): alone, "3090" is as likely a port or a line number.
 _MODEL = r"(?P<model>(?:[1-5]0[5-9]0|16[56]0)(?:\s?(?:Ti|SUPER))?)"
+# A GeForce model number with its suffix glued or spaced ("2080Ti", "3060 ti", "4070 SUPER") is a card wherever it
+# stands; so are the short datacenter names (T4, L4, A10G ...) beside a word for a GPU ("a T4 GPU", "GPU: L4").
+_SHORT = r"(?P<short>T4|L4|L40S?|L20|A10G?|A30|A40|A2|H20|P4|P40|M40|M60|K40m?)"
+_GPU_SHORT = (re.compile(r"(?<![\w.:/-])(?P<model>(?:[1-5]0[5-9]0|16[56]0)\s?(?:Ti|SUPER))(?![\w.])", re.I),
+              re.compile(r"(?<![\w.:/-])" + _SHORT + r"(?=\s?(?:(?:GPUs?|cards?|graphics)\b|\u663e\u5361))", re.I),
+              re.compile(r"(?:\bGPUs?(?:\s*[:=]\s*|\s?)|\u663e\u5361(?:\s*[:=]\s*|\s?))" + _SHORT + r"(?![\w.])", re.I))
 _GPU_NUMBER = (re.compile(r"(?<![\w.:/-])" + _MODEL + r"(?=\s?(?:(?:GPUs?|cards?|graphics)\b|\u663e\u5361)|s\b)", re.I),
                re.compile(r"(?:\bGPUs?(?:\s*[:=]\s*|\s?)|\u663e\u5361(?:\s*[:=]\s*|\s?)|(?<![\w.])\d\s?[x\u00d7*]\s?)"
                           + _MODEL + r"(?![\w.])", re.I))
 # What a line must hold for the GPU patterns to be tried: a brand or series, a datacenter model; for a model number
 # alone, its word for a card or its count. Cheap searches, where the patterns' alternations are tried at every position.
+_SUFFIX = re.compile(r"\s?(ti|super)$", re.I)  # as the driver spells it: "2080ti" is "2080 Ti"
 _GPU_NOISE = re.compile(r"^(?:NVIDIA|GeForce|Tesla)\s+|\s+Laptop(?:\s+GPU)?$|[- ](?:SXM\d?|PCIE|NVL|\d+\s?GB)[\w-]*$", re.I)
 
 
@@ -142,14 +149,15 @@ def _gpu_key(name: str) -> str:
 
 # The key words each family of facts starts from, in lower case: a line is tried with a family's patterns only where
 # one is in it (a long log is mostly other lines, and the patterns' alternations, tried at every position, cost far
-# more than a substring test). A GeForce model number alone needs a word for a card or a count ("2x3090", "3090s").
+# more than a substring test). A GeForce model number alone needs a word for a card, a count ("2x3090", "3090s") or
+# its suffix ("2080Ti").
 _SYSTEM_WORDS = ("win", "wsl", "linux", "ubuntu", "debian", "centos", "fedora", "rhel", "red hat", "rocky", "suse", "mac",
                  "os x", "apple m")
 _GPU_WORDS = ("rtx", "gtx", "gt", "mx", "tesla", "quadro", "titan", "nvidia", "geforce", "a100", "a800", "h100", "h800",
               "h200", "v100", "p100", "a6000", "a5000", "a4000", "b200", "k80")
 _NUMBER_WORDS = ("gpu", "\u663e\u5361", "card", "graphic")
 _KEY_WORDS = ("torch", "driver", "\u9a71\u52a8", "cuda", "nvcc", "python", *_SYSTEM_WORDS, *_GPU_WORDS, *_NUMBER_WORDS)
-_COUNT_HINT = re.compile(r"\d ?[x\u00d7*] ?\d|\d{4}s\b")
+_COUNT_HINT = re.compile(r"\d ?[x\u00d7*] ?\d|\d{4}(?:s| ?ti| ?super)\b")
 
 
 def _candidates(lines: list[str]) -> list[tuple[str, str]]:
@@ -169,9 +177,18 @@ def _gpu_names(line: str, low: str) -> list[tuple[int, int, str]]:
     for m in _GPU.finditer(line) if any(word in low for word in _GPU_WORDS) else ():
         name = " ".join(m.group(0).split())
         found.append((m.start(), m.end(), name))
+    for m in _GPU_SHORT[0].finditer(line) if ("ti" in low or "super" in low) else ():
+        model = _SUFFIX.sub(lambda x: " Ti" if x.group(1).lower() == "ti" else " SUPER", m.group("model"))
+        for series in ("RTX", "GTX"):
+            if collect_env_text.compute_capability(f"{series} {model}"):
+                found.append((m.start("model"), m.end("model"), f"{series} {model}"))
+                break
+    for m in (m for pattern in _GPU_SHORT[1:] for m in pattern.finditer(line)) if any(
+            word in low for word in _NUMBER_WORDS) else ():
+        found.append((m.start("short"), m.end("short"), f"NVIDIA {m.group('short').upper()}"))
     for m in (m for pattern in _GPU_NUMBER for m in pattern.finditer(line)) if (
             any(word in low for word in _NUMBER_WORDS) or _COUNT_HINT.search(low)) else ():
-        model = " ".join(m.group("model").split())
+        model = _SUFFIX.sub(lambda x: " Ti" if x.group(1).lower() == "ti" else " SUPER", m.group("model"))
         for series in ("RTX", "GTX"):
             if collect_env_text.compute_capability(f"{series} {model}"):
                 found.append((m.start("model"), m.end("model"), f"{series} {model}"))
