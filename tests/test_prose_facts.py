@@ -54,9 +54,14 @@ def test_gpu_and_driver_alone_are_read_and_the_torch_checks_say_not_checked(tmp_
     assert "No problems found" not in closing_line(list(found.values()))
 
 
-def test_a_text_that_states_no_fact_is_refused_in_one_line(tmp_path):
+@pytest.mark.parametrize("text", [
+    "The loss diverges after three epochs when I raise the learning rate.",
+    "| GPU | Batch | Time |\n|---|---|---|\n| RTX 4090 | 32 | 1.2 s |\n| A100 | 64 | 0.9 s |",  # only ambiguous
+    "It crashes with CUDA 11.3.",                                                          # whose CUDA is not said
+])
+def test_a_text_that_states_no_fact_is_refused_in_one_line(text, tmp_path):
     with pytest.raises(UsageError, match="states no torch, GPU, driver"):
-        load_text("The loss diverges after three epochs when I raise the learning rate.\n", tmp_path)
+        load_text(text + "\n", tmp_path)
 
 
 @pytest.mark.parametrize(("text", "gpu"), [
@@ -202,6 +207,9 @@ def test_python_and_system():
     assert stated("Windows 11, WSL2 Ubuntu 22.04")["python"] == {"system": "Linux", "wsl": True}
     assert stated("on my M1 Mac")["python"] == {"system": "Darwin"}
     assert "python" not in stated("the tf.keras window closes, MAC address 00:1a:2b")
+    # A system named without a version or words saying the machine runs it is no fact.
+    assert "python" not in stated("Windows rocks, linux is great")
+    assert stated("OS: Ubuntu")["python"] == {"system": "Linux"}
 
 
 # --------------------------------------------------------------------------- beside the layout readers

@@ -1687,11 +1687,11 @@ def _strip_log_prefixes(text: str) -> str:
 STATED = "facts stated in the text"
 
 
-def _add_stated(facts: dict[str, Any], stated: dict[str, Any], gpus_named_by_torch: bool) -> bool:
-    """What the text states in prose (prose.read), for the facts no reader of a known layout found; True when
-    it adds any, or the reason one is unknown. torch's CUDA build counts only beside the same torch version,
-    the torchvision/torchaudio it names only where no package list was read."""
-    added = False
+def _add_stated(facts: dict[str, Any], stated: dict[str, Any], gpus_named_by_torch: bool) -> tuple[bool, bool]:
+    """What the text states in prose (prose.read), for the facts no reader of a known layout found: (whether it
+    added anything, a value or the reason one is unknown; whether it added a value). torch's CUDA build counts only
+    beside the same torch version, the torchvision/torchaudio it names only where no package list was read."""
+    added = valued = False
     torch = stated.get("torch", {})
     have = facts.get("torch", {}).get("version")
     if "version" in torch and have is not None and (not isinstance(torch["version"], str)
@@ -1705,11 +1705,12 @@ def _add_stated(facts: dict[str, Any], stated: dict[str, Any], gpus_named_by_tor
             if not fact_set(facts, section, key):
                 facts.setdefault(section, {})[key] = value
                 added = True
+                valued = valued or not (isinstance(value, dict) and "unknown" in value)
     if stated.get("packages") and not facts.get("packages", {}).get("distributions") and "version" in torch:
         _add_distributions(facts, stated["packages"]["distributions"])
         facts["packages"]["distributions_partial"] = True
-        added = True
-    return added
+        added = valued = True
+    return added, valued
 
 
 def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
@@ -1898,7 +1899,8 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
     if rocm:
         # A ROCm wheel ("2.3.0+rocm6.0") reports torch.version.cuda None and torch.version.hip its ROCm.
         _fill(facts, "torch", {"cuda": None, "hip": rocm.group(1)})
-    if _add_stated(facts, prose.read(lines), gpus_named_by_torch=warned_gpu):
+    added, valued = _add_stated(facts, prose.read(lines), gpus_named_by_torch=warned_gpu)
+    if valued or (added and kinds):  # a text whose only facts are ambiguous (a benchmark's GPUs) states none
         kinds.append(STATED)
     if not kinds:
         return None

@@ -35,12 +35,13 @@ from ..data import tables
 from . import collect_env_text
 
 # Words before a value, within its clause (no ".", ";", "!", "?" or "," between) and a few words back, that say
-# it is no fact of any machine: a requirement, advice, an example, a history ("fixed in torch 2.0").
+# it is no fact of any machine: a requirement, advice, an example, a history ("fixed in torch 2.0"), a template's
+# placeholder ("[e.g. 1080 Ti]": its own dot does not end the clause).
 _NOT_A_FACT = re.compile(
     r"(?:\b(?:install|installing|reinstall|will|would|could|going to|plan|planning|requires?|required|requirement|"
     r"need|needs|needed|must|should|recommend\w*|suggest\w*|support|supports|supported|compatible|fixed|"
-    r"introduced|added|deprecated|removed|released|expects?|expected|like|such as|e\.g\.?|including|latest|newest|"
-    r"newer|older|minimum|min|at least)\b|[<>~!]=?|\u5b89\u88c5|\u9700\u8981|\u8981\u6c42|\u652f\u6301|\u5efa\u8bae)"
+    r"introduced|added|deprecated|removed|released|expects?|expected|like|such as|including|latest|newest|"
+    r"newer|older|minimum|min|at least)\b|\be\.\s?g\.?\s|[<>~!]=?|\u5b89\u88c5|\u9700\u8981|\u8981\u6c42|\u652f\u6301|\u5efa\u8bae)"
     r"[^.;!?,\u3002\uff0c\uff1b]{0,24}$", re.I)
 # Words that say it is another machine's or another time's: a comparison, an attempt, what was there before.
 # Such a value is real, so beside this machine's it makes the fact ambiguous ("works on torch 1.6, fails on 1.7").
@@ -89,9 +90,14 @@ _PYTHON = re.compile(r"(?<![\w/.\\-])python(?:\s+version|\s*\u7248\u672c)?(?:\s+
 # Windows and WSL names one system; collect_env says the same with "microsoft" in its Linux platform.
 _SYSTEM = re.compile(r"\b(?:(?P<wsl>WSL2?|Windows Subsystem for Linux)|(?P<windows>Windows|Win\s?(?:7|8|10|11))|"
                      r"(?P<linux>Linux|Ubuntu|Debian|CentOS|Fedora|RHEL|Red Hat|Rocky Linux|Arch Linux|openSUSE)|"
-                     r"(?P<mac>macOS|Mac OS X?|OS X|(?-i:Mac)(?! address)|MacBook(?: Pro| Air)?|Mac ?mini|Mac Studio|Apple M[1-4]))\b",
+                     r"(?P<mac>macOS|Mac OS X?|OS X|M[1-4](?: Pro| Max| Ultra)? Mac(?:Book(?: Pro| Air)?| ?mini| Studio)?|(?-i:Mac)(?! address)|MacBook(?: Pro| Air)?|Mac ?mini|Mac Studio|Apple M[1-4]))(?![a-z])",
                      re.I)
 
+# A system counts with its version ("Windows 10", "Ubuntu 22.04", "win11") or where the words before it say the machine
+# runs it ("on Linux", "OS: Windows", "running macOS").
+_SYSTEM_VERSION = re.compile(r"[\s-]?v?\d")
+_SYSTEM_SAID = re.compile(r"(?:\b(?:on|under|using|use|uses|running|runs|run|with|in|os|system|platform|distro)|[:=]|"
+                          r"\u7cfb\u7edf)\s*(?:an?\s+|my\s+|the\s+)?$", re.I)
 # A GPU with its brand or series: what the GPU table then confirms by name.
 _GPU = re.compile(
     r"(?<![\w-])(?:"
@@ -160,11 +166,20 @@ _KEY_WORDS = ("torch", "driver", "\u9a71\u52a8", "cuda", "nvcc", "python", *_SYS
 _COUNT_HINT = re.compile(r"\d ?[x\u00d7*] ?\d|\d{4}(?:s| ?ti| ?super)\b")
 
 
+# pip's own log lines: what it collects, downloads or removes is read by the pip log reader, and "Found existing
+# installation: torch 2.7.0+cu128" names the torch being replaced.
+_PIP_LOG = re.compile(r"^(?:Collecting|Downloading|Obtaining|Using cached|Found existing installation|Uninstalling|"
+                      r"Successfully (?:uninstalled|installed|built)|Attempting uninstall|Requirement already satisfied|"
+                      r"Installing collected packages|Building wheels? for|Created wheel|Stored in directory|"
+                      r"Looking in (?:indexes|links))\b")
+
+
 def _candidates(lines: list[str]) -> list[tuple[str, str]]:
-    """(line, its lower case) for the lines that hold a key word, without those too long to be a sentence."""
+    """(line, its lower case) for the lines that hold a key word, without those too long to be a sentence and
+    pip's log lines."""
     out = []
     for line in lines:
-        if not line or len(line) > 2000:  # a log line or a blob, not a sentence
+        if not line or len(line) > 2000 or _PIP_LOG.match(line):  # a log line or a blob, not a sentence
             continue
         low = line.lower()
         if any(word in low for word in _KEY_WORDS) or _COUNT_HINT.search(low):
@@ -284,6 +299,9 @@ def read(lines: list[str]) -> dict[str, Any]:
             python.add(whose and (ELSEWHERE if _ANOTHER_VERSION.match(line[m.end():m.end() + 20]) else whose),
                        m.group("version"))
         for m in _SYSTEM.finditer(line) if any(word in low for word in _SYSTEM_WORDS) else ():
+            if not (m.group("wsl") or re.search(r"\d", m.group(0)) or _SYSTEM_VERSION.match(line, m.end())
+                    or _SYSTEM_SAID.search(line[max(0, m.start() - 40):m.start()])):
+                continue  # "Windows rocks" names a system without saying this machine runs it
             whose = _whose(line, m.start(), m.start())
             systems.add(whose, "Windows" if m.group("windows") else "Darwin" if m.group("mac") else "Linux")
             wsl = wsl or (whose == MINE and bool(m.group("wsl")))
