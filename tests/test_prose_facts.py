@@ -111,6 +111,8 @@ def test_two_gpus_named_leave_the_gpus_unknown_with_the_reason():
     ("pytorch 1.8 with CUDA 11.1 build", "1.8", "11.1"),
     ("PyTorch 2.1.0 (CUDA 12.1)", "2.1.0", "12.1"),
     ("my torch 2.0.1 was built with CUDA 11.8", "2.0.1", "11.8"),
+    ("I use torch 2.1.0+cu121.", "2.1.0+cu121", "12.1"),           # the sentence's full stop is no part of the tag
+    ("falls back to torch-2.6.0+cpu", "2.6.0+cpu", None),         # as pip names what it installs
 ])
 def test_torch_and_the_cuda_the_text_ties_to_it(text, version, cuda):
     torch = stated(text)["torch"]

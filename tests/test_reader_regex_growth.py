@@ -40,6 +40,7 @@ def _best_of(rx, text: str) -> float:
     (pasted._PLAIN_ITEM, "a", "1.", "x:"),               # a long dotted number that is no version after all
     (prose._TORCH, "torch", " ", "x"),                  # facts stated in prose: a key padded by spaces
     (prose._TORCH, "torch ", "1.", "x"),                 # a long dotted number after it
+    (prose._TORCH, "torch 1.0+", "a.", "+"),             # a long dotted local tag that is none after all
     (prose._DRIVER, "driver", " ", "x"),
     (prose._DRIVER_AFTER, "450.80", " ", "x"),
     (prose._PYTHON, "python", " ", "x"),
@@ -49,7 +50,7 @@ def _best_of(rx, text: str) -> float:
     (prose._GPU_NUMBER[1], "GPU", " ", "x"),
 ], ids=["torch-own-refusal-token", "torch-own-refusal-path", "extension-symbol-path", "last-word", "nvsmi-log-banner",
         "nvsmi-query-line", "environment-list-item", "plain-list-item",
-        "prose-torch", "prose-torch-version", "prose-driver", "prose-driver-after", "prose-python", "prose-cuda",
+        "prose-torch", "prose-torch-version", "prose-torch-tag", "prose-driver", "prose-driver-after", "prose-python", "prose-cuda",
         "prose-smi-banner", "prose-gpu", "prose-gpu-number"])
 def test_reader_regex_cost_grows_linearly(rx, head, unit, tail):
     once = _best_of(rx, head + unit * (N // len(unit)) + tail)

@@ -57,11 +57,15 @@ _BOUND_AFTER = re.compile(r"^(?:\+(?![\w.])|\s*(?:or|and)\s+(?:later|newer|above
                           re.I)
 _ANOTHER_VERSION = re.compile(r"^\s*(?:,|/|and|or|to|->|\u2192|~|vs\.?|versus|\u548c|\u6216)\s*v?\d+\.\d+", re.I)
 
-_VERSION = r"[`'\"]?v?(?P<version>\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc|\.dev|\.post)\d+)?(?:\+[\w.]+)?)(?![\w+]|\.\w)"
+_VERSION = r"[`'\"]?v?(?P<version>\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc|\.dev|\.post)\d+)?(?:\+\w+(?:\.\w+)*)?)(?![\w+]|\.\w)"
 # The key and what joins it to its value: "torch 1.7.1", "torch: 1.7.1", "pytorch=1.4.0", "torch2.0.1",
 # "PyTorch version is 1.9.0", "PyTorch 版本: 2.1.0". One whitespace run between them (no two adjacent \s*).
 _JOIN = r"(?:\s+version|\s*\u7248\u672c)?(?:\s+(?:is|was))?(?:\s*[:=]\s*|\s+|)"
 _TORCH = re.compile(r"(?<![\w/.=@-])(?:py)?torch(?![A-Za-z_./-])" + _JOIN + _VERSION, re.I)
+# torch named as pip names what it installs ("falls back to torch-2.6.0+cpu", "Downloading torch-2.1.0+cu121-cp311-...
+# whl"): the dash joins the name to a version with its build tag (untagged, "torch-1.13.1" is also a file's name).
+_TORCH_WHEEL = re.compile(r"(?<![\w/.-])torch-(?P<version>\d+\.\d+(?:\.\d+)?\+(?:cu\d{2,3}|cpu|rocm\d+(?:\.\d+)*))"
+                          r"(?![\w.+])")
 _FAMILY = re.compile(r"(?<![\w/.=@-])(?P<name>torchvision|torchaudio)(?![A-Za-z_./-])" + _JOIN + _VERSION, re.I)
 # torch's CUDA build said right after its version: " cu121", " (cu118)", "(CUDA 12.1)", " with CUDA 11.1 build",
 # ", built with CUDA 10.2", " compiled for CUDA 11.3". A CPU build only by its "+cpu" tag: "torch 1.7.1 CPU" is
@@ -127,6 +131,11 @@ _SUFFIX = re.compile(r"\s?(ti|super)$", re.I)  # as the driver spells it: "2080t
 _GPU_NOISE = re.compile(r"^(?:NVIDIA|GeForce|Tesla)\s+|\s+Laptop(?:\s+GPU)?$|[- ](?:SXM\d?|PCIE|NVL|\d+\s?GB)[\w-]*$", re.I)
 
 
+def names_a_gpu(text: str) -> bool:
+    """Whether `text` (torch's own warning, say) names a GPU the GPU table knows."""
+    return any(collect_env_text.compute_capability(name) for _, _, name in _gpu_names(text, text.lower()))
+
+
 def _released_major(version: str) -> bool:
     """Whether torch has had a release of this major (0.x to the newest in the tables): "torch 7.0" is a typo."""
     return int(version.split(".")[0]) <= int(tables.releases()[-1]["torch"].split(".")[0])
@@ -168,10 +177,8 @@ _COUNT_HINT = re.compile(r"\d ?[x\u00d7*] ?\d|\d{4}(?:s| ?ti| ?super)\b")
 
 # pip's own log lines: what it collects, downloads or removes is read by the pip log reader, and "Found existing
 # installation: torch 2.7.0+cu128" names the torch being replaced.
-_PIP_LOG = re.compile(r"^(?:Collecting|Downloading|Obtaining|Using cached|Found existing installation|Uninstalling|"
-                      r"Successfully (?:uninstalled|installed|built)|Attempting uninstall|Requirement already satisfied|"
-                      r"Installing collected packages|Building wheels? for|Created wheel|Stored in directory|"
-                      r"Looking in (?:indexes|links))\b")
+_PIP_LOG = re.compile(r"Found existing installation:|Uninstalling |Successfully uninstalled |Attempting uninstall:|"
+                      r"^Requirement already satisfied:|^Successfully installed ")
 
 
 def _candidates(lines: list[str]) -> list[tuple[str, str]]:
@@ -179,7 +186,7 @@ def _candidates(lines: list[str]) -> list[tuple[str, str]]:
     pip's log lines."""
     out = []
     for line in lines:
-        if not line or len(line) > 2000 or _PIP_LOG.match(line):  # a log line or a blob, not a sentence
+        if not line or len(line) > 2000 or _PIP_LOG.search(line):  # a log line or a blob, not a sentence
             continue
         low = line.lower()
         if any(word in low for word in _KEY_WORDS) or _COUNT_HINT.search(low):
@@ -230,11 +237,11 @@ class _Said:
     def value(self) -> Any:
         """The one value stated of this machine; {"unknown": reason} where the text names several (another one
         as another machine's counts: "works on torch 1.6, fails on torch 1.7" says which is which only to a
-        reader of the thread); None where it states none. "1.7" and "1.7.1" are one, the fuller."""
+        reader of the thread); None where it states none. "1.7", "1.7.1" and "1.7.1+cu110" are one, the fullest."""
         if not self.mine:
             return None
         named = {**self.elsewhere, **self.mine}
-        keys = [k for k in named if not any(o != k and o.startswith(k + ".") for o in named)]
+        keys = [k for k in named if not any(o != k and o.startswith((k + ".", k + "+")) for o in named)]
         if len(keys) == 1:
             return named[keys[0]]
         return {"unknown": f"the text names several {self.what} ({', '.join(sorted(named[k] for k in keys))}) without "
@@ -257,7 +264,7 @@ def read(lines: list[str]) -> dict[str, Any]:
 
     for line, low in _candidates(lines):  # and each family of patterns only where its own key word is
         has_torch, has_driver = "torch" in low, "driver" in low or "\u9a71\u52a8" in line
-        for m in _TORCH.finditer(line) if has_torch else ():
+        for m in (m for pattern in (_TORCH, _TORCH_WHEEL) for m in pattern.finditer(line)) if has_torch else ():
             version = m.group("version")
             if not _released_major(version):
                 continue
@@ -265,7 +272,7 @@ def read(lines: list[str]) -> dict[str, Any]:
             base = version.split("+")[0]
             if _ANOTHER_VERSION.match(line[m.end():m.end() + 20]):
                 whose = whose and ELSEWHERE  # "torch 1.6 and 1.7", "pytorch 1.4, 10.1": which is which is not said
-            torch.add(whose, base, version)
+            torch.add(whose, version)  # "2.6.0+cpu" and "2.6.0+cu124" are two builds; "2.6.0" is either
             if whose != MINE:
                 continue
             tag = re.search(r"\+(cu\d{2,3}|cpu)\b", version)
