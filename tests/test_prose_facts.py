@@ -191,12 +191,31 @@ def test_a_driver_branch_alone_is_unknown_with_the_reason():
         assert "without its minor version" in driver["unknown"], text
     assert "nvidia" not in stated("torch 2.1 needs driver >= 525.60.13")
     assert "nvidia" not in stated("you need driver 525.60.13 or newer")
-    assert "nvidia" not in stated("CUDA driver 11.4")  # a CUDA version, not the driver's number
+    assert stated("CUDA driver 11.4")["nvidia"] == {"cuda_driver_version": "11.4"}  # a CUDA version, not the driver's number
 
 
 def test_nvidia_smis_banner_line_gives_the_drivers_cuda():
     nvidia = stated("Driver Version: 535.54.03    CUDA Version: 12.2")["nvidia"]
     assert nvidia == {"driver_version": "535.54.03", "cuda_driver_version": "12.2"}
+    assert stated("NVIDIA-SMI 535.104.05")["nvidia"] == {"driver_version": "535.104.05"}
+    # The driver's CUDA said as such is the driver's, never torch's build.
+    said = stated("my driver supports CUDA 12.2, torch 2.1.0")
+    assert said["nvidia"] == {"cuda_driver_version": "12.2"} and "cuda" not in said["torch"]
+    assert stated("CUDA driver version: 11.4")["nvidia"] == {"cuda_driver_version": "11.4"}
+    # A CUDA alone beside the driver's number is not the driver's CUDA.
+    assert stated("driver 470.57, CUDA 11.4")["nvidia"] == {"driver_version": "470.57"}
+
+
+def test_chinese_copulas_join_a_key_to_its_value():
+    said = stated("torch版本是2.0.1，显卡是3090，驱动版本是535.54.03，python版本为3.10")
+    assert said["torch"] == {"version": "2.0.1"} and said["python"] == {"version": "3.10"}
+    assert said["nvidia"]["driver_version"] == "535.54.03" and said["nvidia"]["gpus"][0]["name"] == "RTX 3090"
+
+
+@pytest.mark.parametrize(("text", "cuda"), [("the cu118 build of torch", "11.8"), ("pytorch built with CUDA 11.8", "11.8"),
+                                            ("the CUDA 12.1 wheel of PyTorch", "12.1")])
+def test_the_build_named_of_torch_is_its_cuda(text, cuda):
+    assert stated(text)["torch"] == {"cuda": cuda}
 
 
 def test_python_and_system():

@@ -60,7 +60,7 @@ _ANOTHER_VERSION = re.compile(r"^\s*(?:,|/|and|or|to|->|\u2192|~|vs\.?|versus|\u
 _VERSION = r"[`'\"]?v?(?P<version>\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc|\.dev|\.post)\d+)?(?:\+\w+(?:\.\w+)*)?)(?![\w+]|\.\w)"
 # The key and what joins it to its value: "torch 1.7.1", "torch: 1.7.1", "pytorch=1.4.0", "torch2.0.1",
 # "PyTorch version is 1.9.0", "PyTorch 版本: 2.1.0". One whitespace run between them (no two adjacent \s*).
-_JOIN = r"(?:\s+version|\s*\u7248\u672c)?(?:\s+(?:is|was))?(?:\s*[:=]\s*|\s+|)"
+_JOIN = r"(?:\s+version|\s*\u7248\u672c)?(?:\s+(?:is|was))?(?:\s*[:=\u662f\u4e3a]\s*|\s+|)"  # (\u662f/\u4e3a: "is")
 _TORCH = re.compile(r"(?<![\w/.=@-])(?:py)?torch(?![A-Za-z_./-])" + _JOIN + _VERSION, re.I)
 # torch named as pip names what it installs ("falls back to torch-2.6.0+cpu", "Downloading torch-2.1.0+cu121-cp311-...
 # whl"): the dash joins the name to a version with its build tag (untagged, "torch-1.13.1" is also a file's name).
@@ -76,10 +76,19 @@ _TIED_CUDA = re.compile(r"^(?:[\s,]*\(?(?P<tag>cu\d{2,3})\b\)?(?![\w.])"
                         r"|\s+with\s+cuda\s*(?P<with>\d+\.\d+)\s+(?:build|wheel|version of (?:py)?torch))", re.I)
 # torch as the subject of its CUDA: "PyTorch has CUDA Version=11.7" (torchvision's mismatch error), "my torch was
 # built with CUDA 11.8", "pytorch is compiled with cuda 10.2".
-_TORCH_HAS_CUDA = re.compile(r"(?<![\w/.=@-])(?:py)?torch\s+(?:has|(?:is|was)\s+(?:built|compiled)\s+(?:with|for|against))\s+"
+_TORCH_HAS_CUDA = re.compile(r"(?<![\w/.=@-])(?:py)?torch\s+(?:has|(?:(?:is|was)\s+)?(?:built|compiled)\s+(?:with|for|against))\s+"
                              r"cuda(?:\s+version)?(?:\s*[:=]\s*|\s+|)v?(?P<version>\d+\.\d+)(?![\w]|\.\d+\.)", re.I)
+# ... and with the build first: "the cu118 build of torch", "the CUDA 11.8 wheel of PyTorch", "CUDA 12.1 version of pytorch".
+_CUDA_OF_TORCH = re.compile(r"(?:\b(?P<tag>cu\d{2,3})|\bcuda\s*(?P<version>\d+\.\d+))\s+(?:build|wheel|version)s?\s+of\s+"
+                            r"(?:py)?torch\b", re.I)
+# The driver's CUDA said as such ("CUDA driver version: 11.4", "the driver supports CUDA 12.2"): the newest CUDA
+# the driver runs, what nvidia-smi prints as CUDA Version.
+_DRIVER_CUDA = re.compile(r"\b(?:cuda\s+driver(?:\s+version)?(?:\s+(?:is|was))?|driver\s+supports\s+(?:up\s+to\s+)?cuda)"
+                          r"(?:\s*[:=]\s*|\s+)v?(?P<version>\d{1,2}\.\d)(?![\w]|\.\d)", re.I)
+# nvidia-smi's version is the driver's ("NVIDIA-SMI 535.104.05", its banner's first field).
+_SMI_VERSION = re.compile(r"\bNVIDIA-SMI\s+(?P<version>[1-9]\d{2}\.\d{1,3}(?:\.\d{1,3})?)(?![\w.]*\d)", re.I)
 _CUDA_SAID = re.compile(r"\bcuda(?:\s+(?:toolkit|version))?(?:\s*[:=]\s*|\s+|)v?(?P<version>\d+\.\d+)(?![\w]|\.\d+\.)", re.I)
-_DRIVER = re.compile(r"(?:\bdriver|\u9a71\u52a8)(?:\s+version|\s*\u7248\u672c)?(?:\s+(?:is|was))?(?:\s*[:=]\s*|\s+|)"
+_DRIVER = re.compile(r"(?:\bdriver|\u9a71\u52a8)(?:\s+version|\s*\u7248\u672c)?(?:\s+(?:is|was))?(?:\s*[:=\u662f\u4e3a]\s*|\s+|)"
                      r"v?(?P<version>[1-9]\d{2}(?:\.\d{1,3}){0,2})(?![\w.]*\d)", re.I)
 _DRIVER_AFTER = re.compile(r"(?<![\w.])(?P<version>[1-9]\d{2}\.\d{1,3}(?:\.\d{1,3})?)\s+(?:nvidia\s+)?driver\b", re.I)
 _DRIVER_PACKAGE = re.compile(r"(?<![\w-])nvidia-driver-(?P<version>[1-9]\d{2})(?![\w.])", re.I)
@@ -88,7 +97,7 @@ _SMI_BANNER = re.compile(r"Driver Version:\s*(?P<driver>[1-9]\d{2}\.\d+(?:\.\d+)
                          r"(?P<cuda>\d+\.\d+)\b", re.I)
 _NVCC = re.compile(r"\bnvcc(?:\s+(?:-V|--version))?(?:\s+version)?(?:\s+(?:is|was))?(?:\s*[:=]\s*|\s+)"
                    r"v?(?P<version>\d+\.\d+)(?![\w]|\.\d+\.)", re.I)
-_PYTHON = re.compile(r"(?<![\w/.\\-])python(?:\s+version|\s*\u7248\u672c)?(?:\s+(?:is|was))?(?:\s*[:=]\s*|\s+|)"
+_PYTHON = re.compile(r"(?<![\w/.\\-])python(?:\s+version|\s*\u7248\u672c)?(?:\s+(?:is|was))?(?:\s*[:=\u662f\u4e3a]\s*|\s+|)"
                      r"v?(?P<version>[23]\.\d{1,2}(?:\.\d{1,2})?)(?![\w./\\-]|\.\d)", re.I)
 # The system torch runs on. WSL is Linux (its torch is a Linux wheel) on a Windows host, so a text naming both
 # Windows and WSL names one system; collect_env says the same with "microsoft" in its Linux platform.
@@ -123,7 +132,7 @@ _GPU_SHORT = (re.compile(r"(?<![\w.:/-])(?P<model>(?:[1-5]0[5-9]0|16[56]0)\s?(?:
               re.compile(r"(?<![\w.:/-])" + _SHORT + r"(?=\s?(?:(?:GPUs?|cards?|graphics)\b|\u663e\u5361))", re.I),
               re.compile(r"(?:\bGPUs?(?:\s*[:=]\s*|\s?)|\u663e\u5361(?:\s*[:=]\s*|\s?))" + _SHORT + r"(?![\w.])", re.I))
 _GPU_NUMBER = (re.compile(r"(?<![\w.:/-])" + _MODEL + r"(?=\s?(?:(?:GPUs?|cards?|graphics)\b|\u663e\u5361)|s\b)", re.I),
-               re.compile(r"(?:\bGPUs?(?:\s*[:=]\s*|\s?)|\u663e\u5361(?:\s*[:=]\s*|\s?)|(?<![\w.])\d\s?[x\u00d7*]\s?)"
+               re.compile(r"(?:\bGPUs?(?:\s*[:=]\s*|\s?)|\u663e\u5361(?:\s*[:=\u662f\u4e3a]\s*|\s?)|(?<![\w.])\d\s?[x\u00d7*]\s?)"
                           + _MODEL + r"(?![\w.])", re.I))
 # What a line must hold for the GPU patterns to be tried: a brand or series, a datacenter model; for a model number
 # alone, its word for a card or its count. Cheap searches, where the patterns' alternations are tried at every position.
@@ -260,7 +269,8 @@ def read(lines: list[str]) -> dict[str, Any]:
                                        _Said("Python versions"))
     systems, gpus = _Said("systems"), _Said("GPUs")
     wsl = False
-    driver_cuda: set[str] = set()
+    driver_cuda: set[str] = set()     # beside the driver in nvidia-smi's banner
+    driver_cuda_said: set[str] = set()  # "CUDA driver version: 11.4"
 
     for line, low in _candidates(lines):  # and each family of patterns only where its own key word is
         has_torch, has_driver = "torch" in low, "driver" in low or "\u9a71\u52a8" in line
@@ -286,18 +296,28 @@ def read(lines: list[str]) -> dict[str, Any]:
         for m in _TORCH_HAS_CUDA.finditer(line) if has_torch else ():
             if _whose(line, m.start(), m.end()) == MINE:
                 said_cuda.add(m.group("version"))
+        for m in _CUDA_OF_TORCH.finditer(line) if has_torch else ():
+            if _whose(line, m.start(), m.end()) == MINE:
+                tag = (m.group("tag") or "").lower()
+                said_cuda.add(f"{tag[2:-1]}.{tag[-1]}" if tag else m.group("version"))
+        drivers_cuda = list(_DRIVER_CUDA.finditer(line)) if has_driver else []
+        for m in drivers_cuda:
+            if _whose(line, m.start(), m.end()) == MINE:
+                driver_cuda_said.add(m.group("version"))
         for m in _FAMILY.finditer(line) if has_torch else ():
             if not _ANOTHER_VERSION.match(line[m.end():m.end() + 20]):
                 family[m.group("name").lower()].add(_whose(line, m.start(), m.end()), m.group("version"))
         for m in _SMI_BANNER.finditer(line) if has_driver else ():
             drivers.add(MINE, m.group("driver"))
             driver_cuda.add(m.group("cuda"))
-        for pattern in (_DRIVER, _DRIVER_AFTER, _DRIVER_PACKAGE) if has_driver else ():
+        for pattern in ((_DRIVER, _DRIVER_AFTER, _DRIVER_PACKAGE) if has_driver else ()) + (
+                (_SMI_VERSION,) if "nvidia-smi" in low else ()):
             for m in pattern.finditer(line):
                 version = m.group("version")
                 (drivers if "." in version else branches).add(_whose(line, m.start(), m.end()), version)
         for m in _CUDA_SAID.finditer(line) if "cuda" in low else ():
-            if not re.search(r"driver version:?\s*\S+\s+(?:\|\s*)?$", line[:m.start()], re.I):
+            if not re.search(r"driver version:?\s*\S+\s+(?:\|\s*)?$", line[:m.start()], re.I) and not any(
+                    d.start() <= m.start() < d.end() for d in drivers_cuda):  # the driver's, said so
                 loose_cuda.add(m.group("version"))
         for m in _NVCC.finditer(line) if "nvcc" in low else ():
             nvcc.add(_whose(line, m.start(), m.end()), m.group("version"))
@@ -343,6 +363,8 @@ def read(lines: list[str]) -> dict[str, Any]:
     elif branches.mine:
         nvidia["driver_version"] = {"unknown": f"the text names driver {'/'.join(sorted(branches.mine))} without its "
                                                "minor version, which decides against a floor of the same branch"}
+    if "cuda_driver_version" not in nvidia and len(driver_cuda_said) == 1:
+        nvidia["cuda_driver_version"] = next(iter(driver_cuda_said))
     gpu = gpus.value()
     if gpu is not None:
         nvidia["gpus"] = [collect_env_text.named_gpu(gpu, 0)] if isinstance(gpu, str) else gpu
