@@ -7,16 +7,23 @@ Ti, driver 390.87", "PyTorch版本: 2.1.0+cu121, 4090 显卡, 驱动 535.54". A 
 reader, one more text that states facts. It reads, wherever the text says them:
 
 * a GPU by any name the GPU table knows (doctor/data/gpu_names.json), with its brand or series
-  ("RTX 3090", "GTX 1080Ti", "Tesla K80", "A100-SXM4-40GB") or a GeForce model number beside a word
-  for a graphics card ("3090 GPU", "4090 显卡", "2x3090");
+  ("RTX 3090", "GTX 1080Ti", "Tesla K80", "A100-SXM4-40GB"), a GeForce model number with its suffix
+  ("2080Ti") or beside a word for a graphics card or a count ("3090 GPU", "4090 显卡", "2x3090"), a
+  short datacenter name beside such a word ("a T4 GPU");
 * torch's version ("torch 1.7.1", "pytorch=1.4.0", "torch2.0.1", "PyTorch 版本: 2.1.0+cu121"), and
   its CUDA build only where the text ties a CUDA to torch: a local tag ("+cu110", "+cpu"), a tag
   beside the version ("torch 2.1 cu121"), "built/compiled with CUDA 11.1", "with CUDA 11.1 build",
-  "(CUDA 12.1)" right after it. A CUDA named on its own ("CUDA 11.0") may be the toolkit or the
-  driver's and is never torch's build;
-* the driver ("driver 470.57", "驱动 535.54", "nvidia-driver-535"), and the CUDA the driver supports
-  only as nvidia-smi prints it beside the driver ("Driver Version: 535.54.03  CUDA Version: 12.2");
-* nvcc's version ("nvcc 11.8"), the Python version, the OS, torchvision's and torchaudio's versions.
+  "(CUDA 12.1)" right after it, torch as the subject ("PyTorch has CUDA Version=11.7", torchvision's
+  mismatch error) or the object ("the cu118 build of torch"). A CUDA named on its own ("CUDA 11.0")
+  may be the toolkit's or the driver's and is never torch's build;
+* the driver ("driver 470.57", "驱动 535.54", "NVIDIA-SMI 535.104.05", "nvidia-driver-535"), and the
+  CUDA the driver supports where the text says it is the driver's ("Driver Version: 535.54.03  CUDA
+  Version: 12.2" as nvidia-smi prints it, "CUDA driver version: 11.4", "my driver supports CUDA 12.2");
+* nvcc's version ("nvcc 11.8"), the Python version, the OS (with its version or words saying the
+  machine runs it; WSL is Linux), torchvision's and torchaudio's versions.
+
+Each family of patterns runs only on the lines that hold its key word (a substring test): a long log
+is mostly other lines. pip's log lines are the pip log reader's.
 
 A fact is set only when the text states it unambiguously: one value for it, not in a requirement
 or a piece of advice ("needs driver >= 450", "upgrade to torch 2.0", "1.8 or later"), not in a
@@ -53,7 +60,7 @@ _ELSEWHERE = re.compile(
     r"[^.;!?,\u3002\uff0c\uff1b]{0,24}$", re.I)
 # What may follow a value and say it is a bound or one of several ("1.8 or later", "1.6 and 1.7", "1.7+").
 _BOUND_AFTER = re.compile(r"^(?:\+(?![\w.])|\s*(?:or|and)\s+(?:later|newer|above|higher|greater|up|older|earlier|"
-                          r"below|lower)\b|\s*(?:onwards|and up|is required|is needed|required|needed)\b|\s*以上|\s*及以上)",
+                          r"below|lower)\b|\s*(?:onwards|and up|is required|is needed|required|needed)\b|\s*\u53ca?\u4ee5\u4e0a)",
                           re.I)
 _ANOTHER_VERSION = re.compile(r"^\s*(?:,|/|and|or|to|->|\u2192|~|vs\.?|versus|\u548c|\u6216)\s*v?\d+\.\d+", re.I)
 
@@ -103,8 +110,8 @@ _PYTHON = re.compile(r"(?<![\w/.\\-])python(?:\s+version|\s*\u7248\u672c)?(?:\s+
 # Windows and WSL names one system; collect_env says the same with "microsoft" in its Linux platform.
 _SYSTEM = re.compile(r"\b(?:(?P<wsl>WSL2?|Windows Subsystem for Linux)|(?P<windows>Windows|Win\s?(?:7|8|10|11))|"
                      r"(?P<linux>Linux|Ubuntu|Debian|CentOS|Fedora|RHEL|Red Hat|Rocky Linux|Arch Linux|openSUSE)|"
-                     r"(?P<mac>macOS|Mac OS X?|OS X|M[1-4](?: Pro| Max| Ultra)? Mac(?:Book(?: Pro| Air)?| ?mini| Studio)?|(?-i:Mac)(?! address)|MacBook(?: Pro| Air)?|Mac ?mini|Mac Studio|Apple M[1-4]))(?![a-z])",
-                     re.I)
+                     r"(?P<mac>macOS|Mac OS X?|OS X|M[1-4](?: Pro| Max| Ultra)? Mac(?:Book(?: Pro| Air)?| ?mini| Studio)?|"
+                     r"(?-i:Mac)(?! address)|MacBook(?: Pro| Air)?|Mac ?mini|Mac Studio|Apple M[1-4]))(?![a-z])", re.I)
 
 # A system counts with its version ("Windows 10", "Ubuntu 22.04", "win11") or where the words before it say the machine
 # runs it ("on Linux", "OS: Windows", "running macOS").
@@ -134,8 +141,6 @@ _GPU_SHORT = (re.compile(r"(?<![\w.:/-])(?P<model>(?:[1-5]0[5-9]0|16[56]0)\s?(?:
 _GPU_NUMBER = (re.compile(r"(?<![\w.:/-])" + _MODEL + r"(?=\s?(?:(?:GPUs?|cards?|graphics)\b|\u663e\u5361)|s\b)", re.I),
                re.compile(r"(?:\bGPUs?(?:\s*[:=]\s*|\s?)|\u663e\u5361(?:\s*[:=\u662f\u4e3a]\s*|\s?)|(?<![\w.])\d\s?[x\u00d7*]\s?)"
                           + _MODEL + r"(?![\w.])", re.I))
-# What a line must hold for the GPU patterns to be tried: a brand or series, a datacenter model; for a model number
-# alone, its word for a card or its count. Cheap searches, where the patterns' alternations are tried at every position.
 _SUFFIX = re.compile(r"\s?(ti|super)$", re.I)  # as the driver spells it: "2080ti" is "2080 Ti"
 _GPU_NOISE = re.compile(r"^(?:NVIDIA|GeForce|Tesla)\s+|\s+Laptop(?:\s+GPU)?$|[- ](?:SXM\d?|PCIE|NVL|\d+\s?GB)[\w-]*$", re.I)
 
@@ -203,27 +208,26 @@ def _candidates(lines: list[str]) -> list[tuple[str, str]]:
     return out
 
 
+def _geforce(model: str) -> str | None:
+    """A GeForce model number ("3090", "2080ti") as the name the GPU table knows it by (RTX for 20xx and later, GTX
+    before), its suffix spelled as the driver spells it; None when no such card is known."""
+    model = _SUFFIX.sub(lambda x: " Ti" if x.group(1).lower() == "ti" else " SUPER", model)
+    return next((name for series in ("RTX", "GTX") if collect_env_text.compute_capability(name := f"{series} {model}")),
+                None)
+
+
 def _gpu_names(line: str, low: str) -> list[tuple[int, int, str]]:
-    found = []
-    for m in _GPU.finditer(line) if any(word in low for word in _GPU_WORDS) else ():
-        name = " ".join(m.group(0).split())
-        found.append((m.start(), m.end(), name))
-    for m in _GPU_SHORT[0].finditer(line) if ("ti" in low or "super" in low) else ():
-        model = _SUFFIX.sub(lambda x: " Ti" if x.group(1).lower() == "ti" else " SUPER", m.group("model"))
-        for series in ("RTX", "GTX"):
-            if collect_env_text.compute_capability(f"{series} {model}"):
-                found.append((m.start("model"), m.end("model"), f"{series} {model}"))
-                break
-    for m in (m for pattern in _GPU_SHORT[1:] for m in pattern.finditer(line)) if any(
-            word in low for word in _NUMBER_WORDS) else ():
-        found.append((m.start("short"), m.end("short"), f"NVIDIA {m.group('short').upper()}"))
-    for m in (m for pattern in _GPU_NUMBER for m in pattern.finditer(line)) if (
-            any(word in low for word in _NUMBER_WORDS) or _COUNT_HINT.search(low)) else ():
-        model = _SUFFIX.sub(lambda x: " Ti" if x.group(1).lower() == "ti" else " SUPER", m.group("model"))
-        for series in ("RTX", "GTX"):
-            if collect_env_text.compute_capability(f"{series} {model}"):
-                found.append((m.start("model"), m.end("model"), f"{series} {model}"))
-                break
+    """(start, end, name) of each GPU `line` names, by any of the ways above; `low` is the line in lower case."""
+    found = [(m.start(), m.end(), " ".join(m.group(0).split()))
+             for m in (_GPU.finditer(line) if any(word in low for word in _GPU_WORDS) else ())]
+    numbers = list(_GPU_SHORT[0].finditer(line)) if ("ti" in low or "super" in low) else []
+    if any(word in low for word in _NUMBER_WORDS):
+        found += [(m.start("short"), m.end("short"), f"NVIDIA {m.group('short').upper()}")
+                  for pattern in _GPU_SHORT[1:] for m in pattern.finditer(line)]
+        numbers += [m for pattern in _GPU_NUMBER for m in pattern.finditer(line)]
+    elif _COUNT_HINT.search(low):
+        numbers += [m for pattern in _GPU_NUMBER for m in pattern.finditer(line)]
+    found += [(m.start("model"), m.end("model"), name) for m in numbers if (name := _geforce(m.group("model")))]
     return found
 
 
