@@ -160,6 +160,20 @@ def test_a_requirement_advice_or_history_is_not_the_torch_installed(text):
     assert "version" not in stated(text).get("torch", {})
 
 
+@pytest.mark.parametrize(("text", "version"), [
+    ("The extension does not work with torch 2.1.0", "2.1.0"),     # a failure is reported from where it happens
+    ("it doesn't work on pytorch 1.13.1", "1.13.1"),
+    ("worked before, now it crashes with torch 2.0.1", "2.0.1"),
+])
+def test_a_failure_is_stated_of_this_machine(text, version):
+    assert stated(text)["torch"]["version"] == version
+
+
+def test_what_works_elsewhere_is_not_this_machines():
+    assert "torch" not in stated("It works with torch 1.6.")
+    assert "unknown" in stated("It works with torch 1.6, but crashes with torch 1.7.1")["torch"]["version"]
+
+
 def test_two_torch_versions_named_leave_it_unknown(tmp_path):
     facts = load_text("Works with torch 1.6 and 1.7, fails with torch 1.8.0 on my RTX 3090.\n", tmp_path)
     assert not known(facts.torch.version) and "torch" in facts.torch.version.reason

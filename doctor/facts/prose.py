@@ -58,6 +58,10 @@ _ELSEWHERE = re.compile(
     r"upgrading|update|updated|updating|downgrade|downgraded|downgrading|switch|switched|switching|move|moved|"
     r"moving)\b|\u5347\u7ea7|\u964d\u7ea7|\u4e4b\u524d)"
     r"[^.;!?,\u3002\uff0c\uff1b]{0,24}$", re.I)
+# ... except where the words say it fails there: a failure is reported from the machine it happens on ("does not work
+# with torch 2.1.0", "crashes on my GTX 1080").
+_FAILS = re.compile(r"(?:\b(?:not|never)\s+(?:\w+\s+)?work\w*|n't\s+(?:\w+\s+)?work\w*|\b(?:fails?|failed|failing|"
+                    r"crash\w*|breaks?|broke|errors?)\b)[^.;!?,\u3002\uff0c\uff1b]{0,24}$", re.I)
 # What may follow a value and say it is a bound or one of several ("1.8 or later", "1.6 and 1.7", "1.7+").
 _BOUND_AFTER = re.compile(r"^(?:\+(?![\w.])|\s*(?:or|and)\s+(?:later|newer|above|higher|greater|up|older|earlier|"
                           r"below|lower)\b|\s*(?:onwards|and up|is required|is needed|required|needed)\b|\s*\u53ca?\u4ee5\u4e0a)",
@@ -164,7 +168,7 @@ def _whose(line: str, start: int, end: int) -> str | None:
     before = line[max(0, start - 60):start]
     if _NOT_A_FACT.search(before) or _BOUND_AFTER.match(line[end:end + 20]):
         return None
-    return ELSEWHERE if _ELSEWHERE.search(before) else MINE
+    return ELSEWHERE if _ELSEWHERE.search(before) and not _FAILS.search(before) else MINE
 
 
 def _gpu_key(name: str) -> str:
