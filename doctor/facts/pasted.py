@@ -7,8 +7,9 @@ OpenMMLab's `collect_env` (the same "Key: value" lines), Lightning's bulleted en
 installed, what its resolver found incompatible), what `print(torch.__version__)` and friends
 printed, an issue template's environment list ("- **GPU:** NVIDIA ...", "PyTorch Version: 2.5.0"),
 a traceback of `import torch` failing, `ldd` output (where the loader finds a library's dependencies), what applications print about torch (app_reports: xFormers,
-Ultralytics, ComfyUI, launchers, extension builds), and torch's own warnings. `read(text)` finds each of these
-in one text (alone or together), merges what they say into a partial `Facts` JSON dict and names
+Ultralytics, ComfyUI, launchers, extension builds), and torch's own warnings; last, for a layout none of these
+knows and for the facts they left unknown, what the text states in prose (prose.py). `read(text)` finds each of
+these in one text (alone or together), merges what they say into a partial `Facts` JSON dict and names
 what it read; every field none of them shows stays unknown, with that list as the reason.
 
 Precedence when two say the same thing: the collect_env report, then nvidia-smi (driver, GPUs),
