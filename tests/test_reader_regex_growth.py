@@ -14,7 +14,7 @@ import time
 import pytest
 
 from torchdoctor.checks.env import _install
-from torchdoctor.facts import nvidia_smi_text, pasted, torch_warnings
+from torchdoctor.facts import nvidia_smi_text, pasted, prose, torch_warnings
 from torchdoctor.kb import matcher
 
 N = 2500
@@ -38,8 +38,20 @@ def _best_of(rx, text: str) -> float:
     (nvidia_smi_text._QUERY_LINE, "a", " ", "b"),        # a -q line padded by a long run of spaces
     (pasted._ITEM, "a", " ", "b"),                       # an environment list's line padded so
     (pasted._PLAIN_ITEM, "a", "1.", "x:"),               # a long dotted number that is no version after all
+    (prose._TORCH, "torch", " ", "x"),                  # facts stated in prose: a key padded by spaces
+    (prose._TORCH, "torch ", "1.", "x"),                 # a long dotted number after it
+    (prose._TORCH, "torch 1.0+", "a.", "+"),             # a long dotted local tag that is none after all
+    (prose._DRIVER, "driver", " ", "x"),
+    (prose._DRIVER_AFTER, "450.80", " ", "x"),
+    (prose._PYTHON, "python", " ", "x"),
+    (prose._CUDA_SAID, "cuda", " ", "x"),
+    (prose._SMI_BANNER, "Driver Version: 535.54", " ", "x"),
+    (prose._GPU, "NVIDIA", " ", "x"),
+    (prose._GPU_NUMBER[1], "GPU", " ", "x"),
 ], ids=["torch-own-refusal-token", "torch-own-refusal-path", "extension-symbol-path", "last-word", "nvsmi-log-banner",
-        "nvsmi-query-line", "environment-list-item", "plain-list-item"])
+        "nvsmi-query-line", "environment-list-item", "plain-list-item",
+        "prose-torch", "prose-torch-version", "prose-torch-tag", "prose-driver", "prose-driver-after", "prose-python", "prose-cuda",
+        "prose-smi-banner", "prose-gpu", "prose-gpu-number"])
 def test_reader_regex_cost_grows_linearly(rx, head, unit, tail):
     once = _best_of(rx, head + unit * (N // len(unit)) + tail)
     four = _best_of(rx, head + unit * (4 * N // len(unit)) + tail)

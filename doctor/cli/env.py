@@ -259,7 +259,7 @@ def _load_facts_from(path: Path, name: str):
     raise UsageError(f"--facts {name}: neither torchdoctor JSON (`torchdoctor env --format json`) "
                      "nor a pasted `python -m torch.utils.collect_env` report (or a project's copy), `nvidia-smi` "
                      "output, `pip list`/`pip freeze`/`conda list` table, pip install log, printed torch version, "
-                     "environment list or torch warning")
+                     "environment list or torch warning, and it states no torch, GPU, driver, CUDA, Python or OS version")
 
 
 def _apply_fixes(facts, findings, selected, python, quick, timeout):

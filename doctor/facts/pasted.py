@@ -7,8 +7,9 @@ OpenMMLab's `collect_env` (the same "Key: value" lines), Lightning's bulleted en
 installed, what its resolver found incompatible), what `print(torch.__version__)` and friends
 printed, an issue template's environment list ("- **GPU:** NVIDIA ...", "PyTorch Version: 2.5.0"),
 a traceback of `import torch` failing, `ldd` output (where the loader finds a library's dependencies), what applications print about torch (app_reports: xFormers,
-Ultralytics, ComfyUI, launchers, extension builds), and torch's own warnings. `read(text)` finds each of these
-in one text (alone or together), merges what they say into a partial `Facts` JSON dict and names
+Ultralytics, ComfyUI, launchers, extension builds), and torch's own warnings; last, for a layout none of these
+knows and for the facts they left unknown, what the text states in prose (prose.py). `read(text)` finds each of
+these in one text (alone or together), merges what they say into a partial `Facts` JSON dict and names
 what it read; every field none of them shows stays unknown, with that list as the reason.
 
 Precedence when two say the same thing: the collect_env report, then nvidia-smi (driver, GPUs),
@@ -23,7 +24,7 @@ from typing import Any
 
 from .. import paste
 from ..data import tables
-from . import app_reports, collect_env_text, extensions, nvidia_smi_text, torch_warnings
+from . import app_reports, collect_env_text, extensions, nvidia_smi_text, prose, torch_warnings
 
 # `cat /proc/driver/nvidia/version`: "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.90.07  Fri May 31 ...",
 # "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.65.06  Release Build ...": the loaded driver.
@@ -101,29 +102,6 @@ _SAID_AVAILABLE = re.compile(r"(?:torch\.)?cuda\.is_available\(\)`?\s*(?:returns
 # CUDA it was built for ("pytorch/pytorch:2.1.0-cuda12.1-cudnn8-runtime", "...:1.6.0-cuda10.1-cudnn7-devel").
 _PYTORCH_IMAGE = re.compile(r"(?<![\w.-])(?:docker\.io/)?pytorch/pytorch:(?P<torch>\d+\.\d+\.\d+)-cuda(?P<cuda>\d+\.\d+)"
                             r"-cudnn\d+-(?:runtime|devel)\b")
-# The Python version told in prose ("I use python 3.10 btw", "running Python 3.12.1"): a verb or
-# preposition before it, so a path ("/usr/lib/python3.10/") or a project's name is not read as one.
-_SAID_PYTHON = re.compile(r"\b(?:use|uses|using|used|on|with|running|run|have|installed|in)\s+python\s*v?"
-                          r"(?P<version>[23]\.\d{1,2}(?:\.\d{1,2})?)(?![\w./-])", re.I)
-# torch named in prose the way pip names what it installs ("falls back to `torch-2.6.0+cpu`",
-# "Downloading torch-2.1.0+cu121-cp311-...whl"): the dash joins the name to an installed version with
-# its build tag, where "torch==2.6.0+cu121" is only what was asked for.
-# torch's tagged version after its name in prose ("The Pytorch version 1.8.0+cu111.", "torch 2.0.1+cu118, RTX
-# 4090", "PyTorch: 2.1.0+cu121"): a local tag is what an installed build reports; "torch==2.0.1+cu118" is a pin.
-_SAID_TORCH_TAGGED = re.compile(r"(?<![\w/.=-])(?:py)?torch(?:\s+version)?(?:\s+is)?(?:\s*[:\uff1a]\s*|\s+)v?"
-                                r"(?P<version>\d+\.\d+(?:\.\d+)?\+(?:cu\d{2,3}|cpu|rocm\d+(?:\.\d+)*))(?![\w+]|\.\w)", re.I)
-# A GPU's full name in prose, as the driver spells it: with NVIDIA's or the series' brand before the model.
-# In a sentence it counts only after a verb or preposition that says the machine has it ("I am using NVIDIA
-# GeForce RTX 3080 Ti Laptop GPU", "running on a Tesla T4"); "I think the NVIDIA GeForce RTX 3080 in my laptop
-# is fine" is an opinion about it.
-_GPU_OWNED = re.compile(r"\b(?:use|uses|using|used|have|has|had|with|on|running|run|runs|got|bought)\s+"
-                        r"(?:an?\s+|my\s+|the\s+|two\s+|\d\s*x\s*)?$", re.I)
-_SAID_GPU = re.compile(r"\b(?:(?:NVIDIA\s+)?GeForce\s+(?:RTX|GTX|GT|MX)\s?\d{3,4}(?:\s?(?:Ti|SUPER|Super))?"
-                       r"(?:\s+Laptop(?:\s+GPU)?)?|NVIDIA\s+(?:RTX\s+)?(?:[AHLB]\d{1,3}|RTX\s+\d{4}|TITAN\s+\w+)"
-                       r"(?:[- ](?:SXM\d?|PCIE|\d+GB)[\w-]*)?|Tesla\s+[KPVT]\d{1,3}\w*|Quadro\s+(?:RTX\s+)?[A-Z]?\d{3,4}\w*)(?![\w-])")
-_PIP_REPLACED = re.compile(r"Found existing installation:|Uninstalling |Successfully uninstalled |Attempting uninstall:")
-_SAID_TORCH_WHEEL = re.compile(r"(?<![\w/.-])torch-(?P<version>\d+\.\d+(?:\.\d+)?\+(?:cu\d{2,3}|cpu|rocm\d+(?:\.\d+)*))"
-                               r"(?![\w.+])")
 # What a conda install asked for: "conda install pytorch ... cudatoolkit=11.3 -c pytorch" and the
 # plan's "added / updated specs:" lines ("- cudatoolkit=10.1"); conda installs a requested spec or fails.
 _CONDA_COMMAND = re.compile(r"\b(?:conda|mamba|micromamba)\s+(?:install|create)\b(?P<args>.*)$")
@@ -238,7 +216,7 @@ _BARE_DRIVER = re.compile(r"^(?:NVIDIA\s+)?Driver(?:\s+Version)?:?\s+(\d{3}\.\d+
 _IN_VALUE_DRIVER = re.compile(r"\bDriver:?\s*(\d{3}\.\d+(?:\.\d+)?)", re.I)
 # torch pinned as pip writes a requirement, on its own line of the list ("- `torch==2.5.1`"): pip installs
 # exactly that release or fails, so in a list of what the stack is, it is the torch (prose naming a pin
-# is only what was asked for, see _SAID_TORCH_WHEEL). pip's name only: conda's "- pytorch==1.7.0" bullets are
+# is only what was asked for, see prose._TORCH_WHEEL). pip's name only: conda's "- pytorch==1.7.0" bullets are
 # also the specs of a PackagesNotFoundError.
 _BARE_PIN = re.compile(r"^torch\s*==\s*v?(\d+\.\d+(?:\.\d+)?(?:\+(?:cu\d{2,3}|cpu|rocm[\d.]+))?)$", re.I)
 # The wheel index a list names ("PyTorch index: `cu121`", "index-url: https://download.pytorch.org/whl/cu118"):
@@ -1686,6 +1664,35 @@ def _strip_log_prefixes(text: str) -> str:
     return "\n".join(lines)
 
 
+STATED = "facts stated in the text"
+
+
+def _add_stated(facts: dict[str, Any], stated: dict[str, Any], gpus_named_by_torch: bool) -> tuple[bool, bool]:
+    """What the text states in prose (prose.read), for the facts no reader of a known layout found: (whether it
+    added anything, a value or the reason one is unknown; whether it added a value). torch's CUDA build counts only
+    beside the same torch version, the torchvision/torchaudio it names only where no package list was read."""
+    added = valued = False
+    torch = stated.get("torch", {})
+    have = facts.get("torch", {}).get("version")
+    if "version" in torch and have is not None and (not isinstance(torch["version"], str)
+                                                    or have.split("+")[0] != torch["version"].split("+")[0]):
+        torch = {}  # another torch than the one a layout gave: its build says nothing of that one
+    if gpus_named_by_torch:
+        # torch's own warning names its GPU (TE202 quotes it); a name in the text may be another machine's.
+        stated.get("nvidia", {}).pop("gpus", None)
+    for section, values in (("torch", torch), *((s, v) for s, v in stated.items() if s not in ("torch", "packages"))):
+        for key, value in values.items():
+            if not fact_set(facts, section, key):
+                facts.setdefault(section, {})[key] = value
+                added = True
+                valued = valued or not (isinstance(value, dict) and "unknown" in value)
+    if stated.get("packages") and not facts.get("packages", {}).get("distributions") and "version" in torch:
+        _add_distributions(facts, stated["packages"]["distributions"])
+        facts["packages"]["distributions_partial"] = True
+        added = valued = True
+    return added, valued
+
+
 def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
     """(partial facts JSON dict, what was read: ["collect_env report", "nvidia-smi", ...]), or
     None when the text holds none of the known kinds."""
@@ -1843,36 +1850,23 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
         if any(torch_warnings.NO_DRIVER.search(w) for w in said) and not fact_set(facts, "nvidia", "driver_version"):
             _fill(facts, "nvidia", {"driver_version": None})  # torch found no driver library in that process
 
-    if not fact_set(facts, "torch", "version"):
-        # pip's uninstall lines name the torch being replaced ("Found existing installation: torch 2.7.0+cu128").
-        told = {m.group("version") for line in lines if not _PIP_REPLACED.search(line)
-                for pattern in (_SAID_TORCH_WHEEL, _SAID_TORCH_TAGGED)
-                for m in pattern.finditer(line) if _known_torch_major(m.group("version"))}
-        if len(told) == 1:  # two builds named ("replaced torch-2.1.0+cpu with torch-2.1.0+cu121"): no verdict
-            version = told.pop()
-            _fill(facts, "torch", {"version": version, "cuda": _cuda_from_tag(version)})
-            kinds.append("versions told in prose")
-    warned_gpu = any(_SAID_GPU.search(w) for w in facts.get("torch", {}).get("warnings", []))
-    if not fact_set(facts, "nvidia", "gpus") and "collect_env report" not in kinds and not warned_gpu:
-        # torch's warning names its GPU itself (TE202 quotes it); a collect_env report lists the GPUs or none.
-        # One GPU named in prose by its full name ("I am using NVIDIA GeForce RTX 3080 Ti Laptop GPU"); two
-        # named ("works on the NVIDIA A100, fails on the GeForce GTX 1080") say nothing of which is this one.
-        told = {" ".join(m.group(0).split()) for line in lines for m in _SAID_GPU.finditer(line)
-                if _GPU_OWNED.search(line[:m.start()])}
-        if len(told) == 1 and collect_env_text.compute_capability(name := told.pop()):
-            _fill(facts, "nvidia", {"gpus": [collect_env_text.named_gpu(name, 0)]})
-            kinds.append("GPU told in prose")
-    if not kinds:
-        return None
-    if not fact_set(facts, "python", "version"):
-        # Only a single Python told in prose: "works on python 3.8, fails on python 3.10" names two.
-        told = {m.group("version") for line in lines for m in _SAID_PYTHON.finditer(line)}
-        if len(told) == 1:
-            _fill(facts, "python", {"version": told.pop()})
+    # Last, what the text states in prose, for the facts no layout gave (torch's warning names its GPU itself: TE202
+    # quotes it). The system the paths show (C:\, /home/) comes before the one a sentence names.
+    warned_gpu = any(prose.names_a_gpu(w) for w in facts.get("torch", {}).get("warnings", []))
+    stated = prose.read(lines)
+    stated_system, stated_wsl = (stated.get("python", {}).pop(key, None) for key in ("system", "wsl"))
+    added, valued = _add_stated(facts, stated, gpus_named_by_torch=warned_gpu)
     if not fact_set(facts, "python", "system"):
         system = system_from_paths(text, facts.get("torch", {}).get("version"))
         if system:
             _fill(facts, "python", {"system": system})
+        elif stated_system is not None:
+            _fill(facts, "python", {"system": stated_system, **({"wsl": stated_wsl} if stated_wsl else {})})
+            added, valued = True, valued or isinstance(stated_system, str)
+    if valued or (added and kinds):  # a text whose only facts are ambiguous (a benchmark's GPUs) states none
+        kinds.append(STATED)
+    if not kinds:
+        return None
     rocm = re.search(r"\+rocm(\d+(?:\.\d+)*)", str(facts.get("torch", {}).get("version", "")))
     if rocm:
         # A ROCm wheel ("2.3.0+rocm6.0") reports torch.version.cuda None and torch.version.hip its ROCm.

@@ -1,0 +1,282 @@
+"""`env --facts` on environment facts stated in free text (doctor/facts/prose.py): the last-resort reader
+for layouts no reader knows. Each fact is shown read where the text states it, and left unknown, with
+the reason, where a close text does not state it unambiguously; the checks then judge what was read."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from torchdoctor.cli import env as cli_env
+from torchdoctor.cli.common import UsageError
+from torchdoctor.facts import pasted, prose
+from torchdoctor.facts.model import Facts, known
+from torchdoctor.model import Status
+from torchdoctor.render.summary import closing_line
+from torchdoctor.runner import run_env_checks
+
+
+def load_text(text: str, tmp_path: Path) -> Facts:
+    path = tmp_path / "paste.txt"
+    path.write_text(text, encoding="utf-8")
+    return cli_env.load_facts(path)
+
+
+def verdicts(facts: Facts) -> dict[str, object]:
+    return {f.code: f for f in run_env_checks(facts)}
+
+
+def stated(text: str) -> dict:
+    return prose.read(pasted._lines(text))
+
+
+# --------------------------------------------------------------------------- read and judged
+
+def test_a_sentence_with_gpu_torch_build_and_driver_is_read_and_judged(tmp_path):
+    facts = load_text("I have a Tesla T4 and torch 1.7.1+cu110 on driver 418.87, and it says CUDA is unavailable.\n",
+                      tmp_path)
+    assert (facts.torch.version, facts.torch.cuda, facts.nvidia.driver_version) == ("1.7.1+cu110", "11.0", "418.87")
+    assert [g.name for g in facts.nvidia.gpus] == ["Tesla T4"] and facts.nvidia.gpus[0].compute_capability == "7.5"
+    found = verdicts(facts)
+    assert found["TE201"].status is Status.ERROR and "418.87" in found["TE201"].message
+    # The same sentence on a driver that runs CUDA 11.0: quiet.
+    healthy = verdicts(load_text("I have a Tesla T4 and torch 1.7.1+cu110 on driver 455.32.00.\n", tmp_path))
+    assert healthy["TE201"].status is Status.OK and healthy["TE202"].status is Status.OK
+
+
+def test_gpu_and_driver_alone_are_read_and_the_torch_checks_say_not_checked(tmp_path):
+    facts = load_text("My GPU is GeForce GTX 1080 Ti, driver 390.87\n", tmp_path)
+    assert facts.nvidia.driver_version == "390.87" and [g.compute_capability for g in facts.nvidia.gpus] == ["6.1"]
+    found = verdicts(facts)
+    for code in ("TE201", "TE202", "TE203"):
+        assert found[code].status is Status.SKIP and "torch" in found[code].message, code
+    assert "No problems found" not in closing_line(list(found.values()))
+
+
+@pytest.mark.parametrize("text", [
+    "The loss diverges after three epochs when I raise the learning rate.",
+    "| GPU | Batch | Time |\n|---|---|---|\n| RTX 4090 | 32 | 1.2 s |\n| A100 | 64 | 0.9 s |",  # only ambiguous
+    "It crashes with CUDA 11.3.",                                                          # whose CUDA is not said
+])
+def test_a_text_that_states_no_fact_is_refused_in_one_line(text, tmp_path):
+    with pytest.raises(UsageError, match="states no torch, GPU, driver"):
+        load_text(text + "\n", tmp_path)
+
+
+@pytest.mark.parametrize(("text", "gpu"), [
+    ("training on RTX 3090 is slow", "RTX 3090"),
+    ("my card: GTX 1080Ti", "GTX 1080 Ti"),
+    ("the old box has a Tesla K80", "Tesla K80"),
+    ("running on A100-SXM4-40GB nodes", "A100-SXM4-40GB"),
+    ("I use a 4090 显卡", "RTX 4090"),
+    ("2x3090 in one machine", "RTX 3090"),
+    ("GPU: 3090", "RTX 3090"),
+    ("env: torch1.6, 2080Ti", "RTX 2080 Ti"),       # the suffix makes a model number a card
+    ("my 4070 super", "RTX 4070 SUPER"),
+    ("a T4 GPU on Colab", "NVIDIA T4"),               # a short datacenter name beside a word for a GPU
+    ("GPU: A10G", "NVIDIA A10G"),
+])
+def test_a_gpu_is_read_by_any_name_the_gpu_table_knows(text, gpu):
+    assert [g["name"] for g in stated(text)["nvidia"]["gpus"]] == [gpu]
+
+
+@pytest.mark.parametrize("text", [
+    "listening on port 3090",                  # a model number without a word for a graphics card
+    "see line 4090 of the log",
+    "port 3060 timed out",
+    "the T4 test case fails",                  # a short datacenter name alone
+    "Tesla's stock fell 4090 points",
+    "newer GPUs like the RTX 4090 need CUDA 11.8",   # an example, not this machine's
+])
+def test_a_number_or_an_example_is_no_gpu(text):
+    assert "gpus" not in stated(text).get("nvidia", {})
+
+
+def test_two_gpus_named_leave_the_gpus_unknown_with_the_reason():
+    gpus = stated("It works on an A100 but crashes on my GTX 1080.")["nvidia"]["gpus"]
+    assert "unknown" in gpus and "several GPUs" in gpus["unknown"]
+    # One GPU written two ways is one GPU.
+    assert len(stated("NVIDIA GeForce RTX 3090 (rtx3090)")["nvidia"]["gpus"]) == 1
+
+
+# --------------------------------------------------------------------------- torch and its CUDA build
+
+@pytest.mark.parametrize(("text", "version", "cuda"), [
+    ("torch 1.7.1", "1.7.1", None),
+    ("pytorch=1.4.0", "1.4.0", None),
+    ("PyTorch版本：2.1.0+cu121", "2.1.0+cu121", "12.1"),
+    ("env: torch2.0.1, python3.10", "2.0.1", None),
+    ("torch 2.1 cu121", "2.1", "12.1"),
+    ("pytorch 1.8 with CUDA 11.1 build", "1.8", "11.1"),
+    ("PyTorch 2.1.0 (CUDA 12.1)", "2.1.0", "12.1"),
+    ("my torch 2.0.1 was built with CUDA 11.8", "2.0.1", "11.8"),
+    ("I use torch 2.1.0+cu121.", "2.1.0+cu121", "12.1"),           # the sentence's full stop is no part of the tag
+    ("falls back to torch-2.6.0+cpu", "2.6.0+cpu", None),         # as pip names what it installs
+])
+def test_torch_and_the_cuda_the_text_ties_to_it(text, version, cuda):
+    torch = stated(text)["torch"]
+    assert torch["version"] == version
+    assert torch.get("cuda") == cuda
+
+
+@pytest.mark.parametrize("text", [
+    "torch 2.0.1, CUDA 11.0",                 # the toolkit's or the driver's: not said to be torch's
+    "pytorch 1.8 with CUDA 11.1",
+    "torch 2.0.1 and nvcc 11.8",
+])
+def test_a_cuda_named_on_its_own_is_never_torchs_build(text, tmp_path):
+    facts = load_text(text + ", driver 440.33\n", tmp_path)
+    assert not known(facts.torch.cuda)
+    found = verdicts(facts)
+    assert found["TE201"].status is Status.SKIP
+    if "CUDA 11" in text:
+        assert "without saying it is torch's build" in facts.torch.cuda.reason
+    # Tied to torch, the same CUDA decides TE201.
+    tied = verdicts(load_text("torch 2.0.1 built with CUDA 11.8, driver 440.33\n", tmp_path))
+    assert tied["TE201"].status is Status.ERROR
+
+
+def test_the_yolo_banners_cpu_is_the_device_chosen_not_a_cpu_build():
+    assert "cuda" not in stated("YOLOv5 v4.0-14-gb75c432 torch 1.7.1 CPU")["torch"]
+    assert stated("torch 1.7.1+cpu")["torch"]["cuda"] is None
+
+
+def test_torchs_cuda_said_of_torch_itself():
+    said = stated("PyTorch has CUDA Version=11.7 and torchvision has CUDA Version=11.8.")
+    assert said["torch"] == {"cuda": "11.7"}
+
+
+@pytest.mark.parametrize("text", [
+    "please upgrade to torch 2.0",
+    "this needs torch 1.8 or later",
+    "fixed in pytorch 2.1",
+    "torch>=1.7",
+    "pip install torch==2.0.1",
+    "it will install torch 2.9.0",
+    "it was working fine with PyTorch 0.3.0",
+])
+def test_a_requirement_advice_or_history_is_not_the_torch_installed(text):
+    assert "version" not in stated(text).get("torch", {})
+
+
+@pytest.mark.parametrize(("text", "version"), [
+    ("The extension does not work with torch 2.1.0", "2.1.0"),     # a failure is reported from where it happens
+    ("it doesn't work on pytorch 1.13.1", "1.13.1"),
+    ("worked before, now it crashes with torch 2.0.1", "2.0.1"),
+])
+def test_a_failure_is_stated_of_this_machine(text, version):
+    assert stated(text)["torch"]["version"] == version
+
+
+def test_what_works_elsewhere_is_not_this_machines():
+    assert "torch" not in stated("It works with torch 1.6.")
+    assert "unknown" in stated("It works with torch 1.6, but crashes with torch 1.7.1")["torch"]["version"]
+
+
+def test_two_torch_versions_named_leave_it_unknown(tmp_path):
+    facts = load_text("Works with torch 1.6 and 1.7, fails with torch 1.8.0 on my RTX 3090.\n", tmp_path)
+    assert not known(facts.torch.version) and "torch" in facts.torch.version.reason
+    # "1.7" and "1.7.1" are one version, written twice.
+    assert stated("torch 1.7 (torch 1.7.1+cu110 exactly)")["torch"]["version"] == "1.7.1+cu110"
+
+
+def test_torchvision_beside_torch_is_a_partial_list_tte103_judges(tmp_path):
+    found = verdicts(load_text("torch 2.0.1 and torchvision 0.16.0 on Ubuntu 22.04\n", tmp_path))
+    assert found["TE103"].status is Status.ERROR
+    quiet = verdicts(load_text("torch 2.1.0 and torchvision 0.16.0 on Ubuntu 22.04\n", tmp_path))
+    assert quiet["TE103"].status is Status.OK
+    assert "torchaudio" not in str(stated("this installs torchaudio 2.11.x beside torch 2.10.0"))
+
+
+# --------------------------------------------------------------------------- driver, Python, OS
+
+@pytest.mark.parametrize(("text", "driver"), [
+    ("driver 470.57", "470.57"), ("NVIDIA driver version: 450.80.02", "450.80.02"), ("驱动 535.54.03", "535.54.03"),
+    ("with the 535.104.05 driver", "535.104.05"),
+])
+def test_the_driver_in_prose(text, driver):
+    assert stated(text)["nvidia"]["driver_version"] == driver
+
+
+def test_a_driver_branch_alone_is_unknown_with_the_reason():
+    for text in ("驱动 535", "nvidia-driver-525 is what apt has"):
+        driver = stated(text)["nvidia"]["driver_version"]
+        assert "without its minor version" in driver["unknown"], text
+    assert "nvidia" not in stated("torch 2.1 needs driver >= 525.60.13")
+    assert "nvidia" not in stated("you need driver 525.60.13 or newer")
+    assert stated("CUDA driver 11.4")["nvidia"] == {"cuda_driver_version": "11.4"}  # a CUDA version, not the driver's number
+
+
+def test_nvidia_smis_banner_line_gives_the_drivers_cuda():
+    nvidia = stated("Driver Version: 535.54.03    CUDA Version: 12.2")["nvidia"]
+    assert nvidia == {"driver_version": "535.54.03", "cuda_driver_version": "12.2"}
+    assert stated("NVIDIA-SMI 535.104.05")["nvidia"] == {"driver_version": "535.104.05"}
+    # The driver's CUDA said as such is the driver's, never torch's build.
+    said = stated("my driver supports CUDA 12.2, torch 2.1.0")
+    assert said["nvidia"] == {"cuda_driver_version": "12.2"} and "cuda" not in said["torch"]
+    assert stated("CUDA driver version: 11.4")["nvidia"] == {"cuda_driver_version": "11.4"}
+    # A CUDA alone beside the driver's number is not the driver's CUDA.
+    assert stated("driver 470.57, CUDA 11.4")["nvidia"] == {"driver_version": "470.57"}
+
+
+def test_chinese_copulas_join_a_key_to_its_value():
+    said = stated("torch版本是2.0.1，显卡是3090，驱动版本是535.54.03，python版本为3.10")
+    assert said["torch"] == {"version": "2.0.1"} and said["python"] == {"version": "3.10"}
+    assert said["nvidia"]["driver_version"] == "535.54.03" and said["nvidia"]["gpus"][0]["name"] == "RTX 3090"
+
+
+@pytest.mark.parametrize(("text", "cuda"), [("the cu118 build of torch", "11.8"), ("pytorch built with CUDA 11.8", "11.8"),
+                                            ("the CUDA 12.1 wheel of PyTorch", "12.1")])
+def test_the_build_named_of_torch_is_its_cuda(text, cuda):
+    assert stated(text)["torch"] == {"cuda": cuda}
+
+
+def test_python_and_system():
+    said = stated("Ubuntu 20.04, python 3.8.10")["python"]
+    assert said == {"version": "3.8.10", "system": "Linux"}
+    assert stated("win11 + Python 3.11")["python"] == {"version": "3.11", "system": "Windows"}
+    assert "python" not in stated('File "/usr/lib/python3.8/site-packages/torch/__init__.py", line 1')
+    assert stated("works on Ubuntu, fails on Windows 10")["python"]["system"]["unknown"].startswith("the text names")
+    # WSL is Linux on a Windows host: naming both names one system.
+    assert stated("Windows 11, WSL2 Ubuntu 22.04")["python"] == {"system": "Linux", "wsl": True}
+    assert stated("on my M1 Mac")["python"] == {"system": "Darwin"}
+    assert "python" not in stated("the tf.keras window closes, MAC address 00:1a:2b")
+    # A system named without a version or words saying the machine runs it is no fact.
+    assert "python" not in stated("Windows rocks, linux is great")
+    assert stated("OS: Ubuntu")["python"] == {"system": "Linux"}
+
+
+# --------------------------------------------------------------------------- beside the layout readers
+
+def test_prose_fills_what_a_layout_left_unknown_and_never_overrides_it(tmp_path):
+    report = ("Collecting environment information...\nPyTorch version: 2.0.0+cpu\nIs debug build: False\n"
+              "CUDA used to build PyTorch: None\nOS: Microsoft Windows 10 Pro\nPython version: 3.10.9\n"
+              "Is CUDA available: False\nGPU models and configuration: Could not collect\n"
+              "Nvidia driver version: 531.61\n")
+    facts = load_text("I have an RTX 3080 and driver 470.57.\n\n" + report, tmp_path)
+    assert facts.nvidia.driver_version == "531.61"  # the report's own field
+    assert [g.name for g in facts.nvidia.gpus] == ["RTX 3080"]
+    assert verdicts(facts)["TE203"].status is Status.ERROR
+    # Without the GPU in the text, the report alone leaves TE203 undecided.
+    assert verdicts(load_text(report, tmp_path))["TE203"].status is Status.SKIP
+
+
+def test_another_torch_in_prose_lends_its_build_to_none():
+    facts, kinds = pasted.read("torch 2.1.0\ntorchvision 0.16.0\n\nOn my laptop I had torch 2.0.1+cu118 before.\n")
+    assert facts["torch"]["version"] == "2.1.0" and "cuda" not in facts["torch"]
+
+
+def test_prose_beside_torchs_warning_naming_its_gpu_adds_no_gpu():
+    text = ("UserWarning: NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current "
+            "PyTorch installation.\nIt works on my other machine with an RTX 3090.\n")
+    facts, _ = pasted.read(text)
+    assert "gpus" not in facts.get("nvidia", {})
+
+
+# --------------------------------------------------------------------------- cost
+
+def test_a_long_paste_is_read_line_by_line_without_blowing_up():
+    line = "torch " + " " * 5000 + "x driver" + " " * 5000 + "y python" + "1." * 2000 + "x"
+    assert stated(line) == {}
+    assert stated("\n".join(["torch 2.1.0 on an RTX 3090"] * 4000))["torch"]["version"] == "2.1.0"
