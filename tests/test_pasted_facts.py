@@ -561,6 +561,23 @@ NVIDIA Driver 591.74
 """
 
 
+def test_values_written_after_their_expression_are_read(tmp_path):
+    # pytorch#169929 (batch 10 dev): what was run, summarised one line each with an arrow.
+    text = ("pip install torch torchvision torchaudio\n\n**Result,**\ntorch.__version__ \u2192 2.9.1+cpu\n"
+            "torch.version.cuda \u2192 None\ntorch.cuda.is_available() \u2192 False\n\n"
+            "**My system has a valid CUDA-enabled GPU**:\n\nGPU: NVIDIA GeForce RTX 3080\nDriver Version: 573.44\n")
+    facts = load_text(text, tmp_path)
+    assert (facts.torch.version, facts.torch.cuda, facts.torch.cuda_available) == ("2.9.1+cpu", None, False)
+    assert {f.code: f for f in run_env_checks(facts)}["TE203"].status is Status.ERROR
+
+
+def test_an_expression_with_prose_after_it_is_no_value(tmp_path):
+    text = ("torch.cuda.is_available() = returns nothing useful here\ntorch.__version__: see below\n"
+            "GPU: NVIDIA GeForce RTX 3080\nDriver Version: 573.44\n")
+    facts = load_text(text, tmp_path)
+    assert not known(facts.torch)
+
+
 def test_printed_torch_values_and_a_bare_gpu_line_decide_te203(tmp_path):
     facts = load_text(PRINTED.format(version="2.4.0+cpu", cuda="None", available="False"), tmp_path)
     assert (facts.torch.version, facts.torch.cuda, facts.torch.cuda_available) == ("2.4.0+cpu", None, False)

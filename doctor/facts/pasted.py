@@ -117,6 +117,9 @@ _CONDA_SPEC_LINE = re.compile(r"^-\s+(?P<name>cudatoolkit|pytorch-cuda)\s*=\s*(?
 _PRINTED = re.compile(r"torch(?:vision|audio)?\.__version__|torch\.version\.cuda|torch\.version\.hip|torch\.cuda\.is_available\(\)"
                       r"|torch\.cuda\.get_device_name\(\s*\d*\s*\)|torch\.cuda\.get_device_capability\(\s*\d*\s*\)"
                       r"|torch\.cuda\.get_arch_list\(\)")
+# A value written after its expression on the same line, as people summarise what they ran ("torch.__version__ →
+# 2.9.1+cpu", "torch.version.cuda -> None", "torch.cuda.is_available() = False", "- torch.__version__: 2.1.0").
+_EXPR_THEN_VALUE = re.compile(r"^[-*•]?\s*`?(?P<expr>" + _PRINTED.pattern + r")`?\s*(?:→|->|=>|==|=|:)\s*`?(?P<value>[^`\s]+)`?\s*$")
 # A REPL's ">>> " is gone by now (_lines drops quote marks): an input line is the bare expression.
 _SHOWS_OUTPUT = re.compile(r"^(?:>>>\s*)?(?:" + _PRINTED.pattern + r")$|print\s*\(|python3?(?:\.exe)?\s+-c\b")
 _VALUE = {
@@ -971,7 +974,13 @@ def python_prints(lines: list[str]) -> dict[str, Any] | None:
         if not exprs:
             continue
         parts = _tuple_parts(line)
-        if parts:
+        written = None if parts else _EXPR_THEN_VALUE.match(line)
+        if written:
+            value = _printed_value(written.group("expr"), written.group("value"))
+            if value is _NO:
+                continue
+            exprs, values = [written.group("expr")], [value]
+        elif parts:
             # A tuple typed at the prompt ("torch.__version__, torch.cuda.is_available()") shows its values as
             # one repr below ("('1.12.0', True)"): each known expression takes the item at its place.
             exprs, values = [], []
