@@ -672,6 +672,76 @@ at {SITE}/torch/nn/parallel/data_parallel.py:139:24
     ("fbgemm-gpu-torch-mismatch", "AttributeError: '_OpNamespace' 'fbgemm' object has no attribute "
                                   "'jagged_2d_to_dense'"),
     ("fbgemm-gpu-torch-mismatch", "RuntimeError: No such operator fbgemm::jagged_to_padded_dense"),
+
+    # ---- Second pass: the same causes as other code paths report them.
+    # cudaErrorStubLibrary (34, CUDA 11.1+) through CUDAFunctions.cpp's device count.
+    ("nvidia-driver-not-found", "RuntimeError: Unexpected error from cudaGetDeviceCount(). Did you run some cuda "
+                                "functions before calling NumCudaDevices() that might have already set an error? "
+                                "Error 34: CUDA driver is a stub library"),
+    # cudaErrorInitializationError (3) in the same device count (1.8+): a warning, then the RuntimeError.
+    ("cuda-unknown-error", f"{SITE}/torch/cuda/__init__.py:129: UserWarning: CUDA initialization: CUDA driver "
+                           "initialization failed, you might not have a CUDA gpu. (Triggered internally at "
+                           "../c10/cuda/CUDAFunctions.cpp:108.)"),
+    ("cuda-unknown-error", "RuntimeError: CUDA driver initialization failed, you might not have a CUDA gpu."),
+    # cudaErrorSystemNotReady (802) through C10_CUDA_CHECK (NVSwitch without the fabric manager).
+    ("cuda-unknown-error", "RuntimeError: CUDA error: system not yet initialized"),
+    # ROCm builds: the hipified device-count check and HIP_CHECK.
+    ("cuda-no-device-visible", "RuntimeError: No HIP GPUs are available"),
+    ("cuda-no-device-visible", "RuntimeError: HIP error: no ROCm-capable device is detected"),
+    # PyTorch Lightning's accelerator check (1.x pytorch_lightning, 2.x lightning_fabric).
+    ("cuda-not-compiled", "pytorch_lightning.utilities.exceptions.MisconfigurationException: GPUAccelerator can not "
+                          "run on your system since the accelerator is not available. The following accelerator(s) "
+                          "is available and can be passed into `accelerator` argument of `Trainer`: ['cpu']."),
+    ("cuda-not-compiled", "lightning_fabric.utilities.exceptions.MisconfigurationException: No supported gpu backend "
+                          "found!"),
+    # NCCL's shm transport (shmutils.cc 2.12+, shm.h before) in a container's small /dev/shm; CuPy's binding.
+    ("nccl-error", "node-0:1234:1290 [0] misc/shmutils.cc:72 NCCL WARN Error: failed to extend /dev/shm/nccl-4hDeVW "
+                   "to 9637892 bytes"),
+    ("nccl-error", "node-0:1234:1290 [0] include/shm.h:28 NCCL WARN Call to posix_fallocate failed : No space left "
+                   "on device"),
+    ("nccl-error", "cupy_backends.cuda.libs.nccl.NcclError: NCCL_ERROR_UNHANDLED_CUDA_ERROR: unhandled cuda error"),
+    # No C++ compiler: cpp_extension 1.x `which c++`, 1.8+ the version-check warning (Linux and Windows).
+    ("extension-build-error", "subprocess.CalledProcessError: Command '['which', 'c++']' returned non-zero exit "
+                              "status 1."),
+    ("extension-build-error", f"{SITE}/torch/utils/cpp_extension.py:411: UserWarning: Error checking compiler "
+                              "version for c++: [Errno 2] No such file or directory: 'c++'"),
+    ("extension-build-error", "C:\\Users\\me\\venv\\lib\\site-packages\\torch\\utils\\cpp_extension.py:383: "
+                              "UserWarning: Error checking compiler version for cl: [WinError 2] The system cannot "
+                              "find the file specified"),
+    # transformers' first wording of the fp16 device check (early 4.x).
+    ("accelerate-fp16-without-gpu", "ValueError: Mixed precision training with AMP or APEX (`--fp16`) can only be "
+                                    "used on CUDA devices."),
+    # torch/csrc/DataLoader.cpp names the signal: SIGABRT is a native crash like SIGSEGV.
+    ("dataloader-worker-segfault", "RuntimeError: DataLoader worker (pid 1234) is killed by signal: Aborted."),
+    # torch <= 0.4 THD's DataChannel::newChannel for a backend the build lacks.
+    ("nccl-backend-unavailable", "RuntimeError: the Gloo backend is not available; try to recompile the THD package "
+                                 "with Gloo support"),
+    # torch/csrc/jit/python/pybind_utils.h toTraceableIValue (1.x "dictsare", later with the space).
+    ("jit-trace-unsupported-io", "RuntimeError: Tracer cannot infer type of (tensor([[0.1, 0.9]]), None)\n:Only "
+                                 "tensors and (possibly nested) tuples of tensors, lists, or dictsare supported as "
+                                 "inputs or outputs of traced functions, but instead got value of type NoneType."),
+    ("jit-trace-unsupported-io", "RuntimeError: Tracer cannot infer type of ({'out': tensor([[1.]])},)\n:Dictionary "
+                                 "inputs to traced functions must have consistent type. Found Tensor and "
+                                 "Tuple[Tensor, Tensor]"),
+    # The legacy writer's open(path, "wb") inside torch.save (torch < 1.6, or the legacy format).
+    ("checkpoint-save-dir-missing", f"""  File "train.py", line 120, in <module>
+    torch.save(model.state_dict(), "checkpoints/epoch_1.pth")
+  File "{SITE}/torch/serialization.py", line 218, in save
+    return _with_file_like(f, "wb", lambda f: _save(obj, f, pickle_module, pickle_protocol))
+  File "{SITE}/torch/serialization.py", line 141, in _with_file_like
+    f = open(f, mode)
+FileNotFoundError: [Errno 2] No such file or directory: 'checkpoints/epoch_1.pth'
+"""),
+    # nvcc / the linker inside an extension build without the toolkit's headers or libraries.
+    ("extension-cuda-home-missing", "/tmp/pip-install-x/op/csrc/kernel.cu:3:10: fatal error: cuda_runtime_api.h: No "
+                                    "such file or directory\ncompilation terminated."),
+    ("extension-cuda-home-missing", "/usr/bin/ld: cannot find -lcudart: No such file or directory\ncollect2: error: "
+                                    "ld returned 1 exit status"),
+    # Extension sources written for an older torch: AT_CHECK (removed in 1.5), THC (removed in 1.11).
+    ("extension-build-error", "/tmp/pip-req-build/src/nms_cuda.cu(62): error: identifier \"AT_CHECK\" is undefined"),
+    ("extension-build-error", "src/roi_align.cpp:12:3: error: 'AT_CHECK' was not declared in this scope; did you "
+                              "mean 'TORCH_CHECK'?"),
+    ("extension-build-error", "src/deform_conv_cuda.cu:71:10: error: 'THCState' was not declared in this scope"),
 ]
 
 NOT_THESE = [
@@ -711,6 +781,28 @@ OSError: [Errno 28] No space left on device
     df = pd.read_csv("labels.csv")
 UnicodeDecodeError: 'utf-8' codec can't decode byte 0xff in position 0: invalid start byte
 """),
+
+    # Lightning asked for more GPUs than the machine has: the GPU is there, torch is not CPU-only.
+    ("cuda-not-compiled", "lightning_fabric.utilities.exceptions.MisconfigurationException: You requested gpu: "
+                          "[0, 1]\n But your machine only has: [0]"),
+    # CUDA used before a fork: torch's own message, not a driver that failed to start.
+    ("cuda-unknown-error", "RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with "
+                           "multiprocessing, you must use the 'spawn' start method"),
+    # ROCm with a device present but no kernels for its gfx: not a missing device.
+    ("cuda-no-device-visible", "RuntimeError: HIP error: invalid device function"),
+    # SIGTERM: something outside stopped the worker (a scheduler, a timeout), not a native crash.
+    ("dataloader-worker-segfault", "RuntimeError: DataLoader worker (pid 1234) is killed by signal: Terminated."),
+    # torch.load of a checkpoint that is not there: the same FileNotFoundError, not torch.save's.
+    ("checkpoint-save-dir-missing", f"""  File "eval.py", line 12, in <module>
+    state = torch.load("checkpoints/best.pth", map_location="cpu")
+  File "{SITE}/torch/serialization.py", line 1319, in load
+    with _open_file_like(f, "rb") as opened_file:
+  File "{SITE}/torch/serialization.py", line 659, in _open_file_like
+    return _open_file(name_or_buffer, mode)
+FileNotFoundError: [Errno 2] No such file or directory: 'checkpoints/best.pth'
+"""),
+    # Python's own headers missing: a plain C-extension build problem, not the CUDA toolkit.
+    ("extension-cuda-home-missing", "src/module.c:1:10: fatal error: Python.h: No such file or directory"),
 ]
 
 
