@@ -742,6 +742,19 @@ FileNotFoundError: [Errno 2] No such file or directory: 'checkpoints/epoch_1.pth
     ("extension-build-error", "src/roi_align.cpp:12:3: error: 'AT_CHECK' was not declared in this scope; did you "
                               "mean 'TORCH_CHECK'?"),
     ("extension-build-error", "src/deform_conv_cuda.cu:71:10: error: 'THCState' was not declared in this scope"),
+    # YOLOv5's select_device (utils/torch_utils.py): 2020-2021 and 2022 wordings of "no CUDA".
+    ("cuda-not-compiled", "AssertionError: CUDA unavailable, invalid device 0 requested"),
+    ("cuda-not-compiled", "AssertionError: CUDA unavailable"),
+    # DeepSpeed ZeRO-1/2's stage_1_and_2.py: the parameter-reduced-twice check (the f-string keeps the
+    # source's indentation inside the message).
+    ("ddp-mark-ready-twice", "AssertionError: The parameter 447 has already been reduced.             Gradient "
+                             "computed twice for this partition.             Multiple gradient reduction is "
+                             "currently not supported"),
+    # The kill as a scheduler or an IDE reports it: Slurm's slurmstepd, PyCharm's run console.
+    ("host-oom-killed", "slurmstepd: error: Detected 1 oom_kill event in StepId=123456.0. Some of the step tasks "
+                        "have been OOM Killed."),
+    ("host-oom-killed", "Process finished with exit code 137 (interrupted by signal 9: SIGKILL)"),
+    ("host-oom-killed", "torch.multiprocessing.spawn.ProcessExitedException: process 0 terminated with signal SIGKILL"),
 ]
 
 NOT_THESE = [
@@ -803,6 +816,20 @@ FileNotFoundError: [Errno 2] No such file or directory: 'checkpoints/best.pth'
 """),
     # Python's own headers missing: a plain C-extension build problem, not the CUDA toolkit.
     ("extension-cuda-home-missing", "src/module.c:1:10: fatal error: Python.h: No such file or directory"),
+    # TensorFlow's dso_loader log, not a torch library conflict or a missing torch dependency.
+    ("cuda-libs-conflict", "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic "
+                           "library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file: "
+                           "No such file or directory"),
+    ("cuda-runtime-library-missing", "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load "
+                                     "dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open "
+                                     "shared object file: No such file or directory"),
+    # YOLOv5 asked for a GPU index the machine does not have: CUDA itself works.
+    ("cuda-not-compiled", "AssertionError: invalid CUDA device 1 requested"),
+    # c10d's IPv6 probe on a host without IPv6 (2.x): a harmless warning before the store starts.
+    ("dist-port-in-use", "[W socket.cpp:436] [c10d] The server socket cannot be initialized on [::]:29500 (errno: "
+                         "97 - Address family not supported by protocol)."),
+    ("dist-rendezvous-unreachable", "[W socket.cpp:663] [c10d] The client socket cannot be initialized to connect to "
+                                    "[localhost]:29500 (errno: 97 - Address family not supported by protocol)."),
 ]
 
 
