@@ -755,6 +755,19 @@ FileNotFoundError: [Errno 2] No such file or directory: 'checkpoints/epoch_1.pth
                         "have been OOM Killed."),
     ("host-oom-killed", "Process finished with exit code 137 (interrupted by signal 9: SIGKILL)"),
     ("host-oom-killed", "torch.multiprocessing.spawn.ProcessExitedException: process 0 terminated with signal SIGKILL"),
+
+    # ---- The same messages as titles and sentences quote them: cut to their key phrase, without the
+    # values, re-cased, in Chinese.
+    ("extension-cuda-home-missing", "CUDA_HOME is not set when installing"),
+    ("extension-cuda-home-missing", "找不到 CUDA_HOME 环境变量"),
+    ("nccl-error", "NCCL unhandled system error"),
+    ("nccl-error", "nccl unhandled cuda error when training with 2 GPUs"),
+    ("dataloader-worker-killed", "DataLoader worker exited unexpectedly"),
+    ("cudnn-execution-failed", "cudnn status execution failed"),
+    ("cuda-unknown-error", "cuda runtime error (999)"),
+    ("extension-build-error", "The detected CUDA version mismatches the version that was used to compile PyTorch"),
+    ("apex-cuda-ext-missing", "fused_layer_norm_cuda not found"),
+    ("weights-only-unpickling", "torch.load weights_only error"),
 ]
 
 NOT_THESE = [
@@ -830,6 +843,18 @@ FileNotFoundError: [Errno 2] No such file or directory: 'checkpoints/best.pth'
                          "97 - Address family not supported by protocol)."),
     ("dist-rendezvous-unreachable", "[W socket.cpp:663] [c10d] The client socket cannot be initialized to connect to "
                                     "[localhost]:29500 (errno: 97 - Address family not supported by protocol)."),
+    # torch.load's 2.4-2.5 FutureWarning about the coming default: a notice, not a refusal.
+    ("weights-only-unpickling", f"{SITE}/torch/serialization.py:1113: FutureWarning: You are using `torch.load` with "
+                                "`weights_only=False` (the current default value), which uses the default pickle "
+                                "module implicitly. In a future release, the default value for `weights_only` will "
+                                "be flipped to `True`."),
+    # NCCL's normal startup log.
+    ("nccl-error", "node-0:1234:1234 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>"),
+    # A cuDNN API user discussing the status constant in prose: no torch operation failed.
+    ("cudnn-execution-failed", "With NHWC half tensors and outputs = 9, the algorithm that "
+                               "cudnnFindConvolutionForwardAlgorithm suggests makes "
+                               "cudnnGetConvolutionForwardWorkspaceSize return CUDNN_STATUS_NOT_SUPPORTED, so I call "
+                               "it for the next algorithm."),
 ]
 
 
