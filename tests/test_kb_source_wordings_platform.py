@@ -622,6 +622,9 @@ OSError: [Errno 28] No space left on device
     ("state-dict-loaded-as-model", "AttributeError: 'collections.OrderedDict' object has no attribute 'eval'"),
     ("pickled-model-class-missing", "AttributeError: Can't get attribute 'Net' on <module '__main__' from "
                                     "'predict.py'>"),
+    # pickle's find_class for a class a project module lacks (YOLOv5 models pickled after SPPF was added).
+    ("pickled-model-class-missing", "AttributeError: Can't get attribute 'SPPF' on <module 'models.common' from "
+                                    "'/home/u/yolov5/models/common.py'>"),
     ("checkpoint-python2-encoding", f"""  File "{SITE}/torch/serialization.py", line 1040, in _legacy_load
     result = unpickler.load()
 UnicodeDecodeError: 'ascii' codec can't decode byte 0x8b in position 2: ordinal not in range(128)
@@ -771,6 +774,10 @@ FileNotFoundError: [Errno 2] No such file or directory: 'checkpoints/epoch_1.pth
 ]
 
 NOT_THESE = [
+    # scikit-learn's own pickle (joblib.load / pickle.load) under another scikit-learn release.
+    ("pickled-model-class-missing", "AttributeError: Can't get attribute '_gb_losses' on <module "
+                                    "'sklearn.ensemble._gb_losses' from '/venv/lib/python3.11/site-packages/sklearn/"
+                                    "ensemble/_gb_losses.py'>"),
     # The minor-version warning of cpp_extension (1.13+): the build goes on.
     ("extension-build-error", f"{SITE}/torch/utils/cpp_extension.py:414: UserWarning: The detected CUDA version "
                               "(12.4) has a minor version mismatch with the version that was used to compile "
