@@ -14,6 +14,13 @@ from __future__ import annotations
 from kb_wordings import wording_tests
 
 SITE = "/home/user/.venv/lib/python3.10/site-packages"
+LIBTORCH = """terminate called after throwing an instance of 'c10::Error'
+  what():  {what}
+Exception raised from {where} (most recent call first):
+frame #0: c10::Error::Error(c10::SourceLocation, std::string) + 0x57 (0x7f3b1c2a4d87 in /opt/libtorch/lib/libc10.so)
+frame #1: c10::detail::torchCheckFail(char const*, char const*, unsigned int, std::string const&) + 0x64 (0x7f3b1c26e75f in /opt/libtorch/lib/libc10.so)
+Aborted (core dumped)
+"""
 
 WORDINGS = [
     # ---- Autograd and training loop ---------------------------------------------------------
@@ -138,14 +145,13 @@ WORDINGS = [
     ("index-tensor-dtype", "IndexError: tensors used as indices must be long, int, byte or bool tensors"),
     ("index-tensor-dtype", "IndexError: tensors used as indices must be long, byte or bool tensors"),
     ("index-tensor-dtype", "IndexError: tensors used as indices must be long or byte tensors"),
-    # aten index_select (1.12+), ScatterGatherChecks.h gather/scatter (1.8+), Utils.h (1.0 - 1.4).
+    # aten index_select (1.12+) and Utils.h (1.0 - 1.4). (gather/scatter's "Expected dtype int64 for index" is left
+    # out: the corpus labels it a cause of its own, gather-index-not-int64, which another change adds.)
     ("index-tensor-dtype", "RuntimeError: index_select(): Expected dtype int32 or int64 for index"),
-    ("index-tensor-dtype", "RuntimeError: gather(): Expected dtype int64 for index"),
-    # ... which torch 2.13 words "int32/int64" (as torch.zeros(3).gather(0, torch.tensor([0.])) raises it).
-    ("index-tensor-dtype", "RuntimeError: gather(): Expected dtype int32/int64 for index"),
-    ("index-tensor-dtype", "RuntimeError: scatter(): Expected dtype int64 for index"),
     ("index-tensor-dtype", "RuntimeError: Expected object of scalar type Long but got scalar type Float for argument #3 'index'"),
-    # torch/csrc/autograd/saved_variable.cpp (1.9+) and the in-place check on inference tensors.
+    # torch/csrc/autograd/saved_variable.cpp (1.9+; torch 2.13's longer hint) and the in-place check on inference tensors.
+    ("inference-tensor-backward", "RuntimeError: Inference tensors cannot be saved for backward. Please do not use Tensors created "
+                                  "in inference mode in computation tracked by autograd."),
     ("inference-tensor-backward", "RuntimeError: Inference tensors cannot be saved for backward. To work around you can make a "
                                   "clone to get a normal tensor and use it in autograd."),
     ("inference-tensor-backward", "RuntimeError: Inplace update to inference tensor outside InferenceMode is not allowed.You can make "
@@ -326,8 +332,17 @@ NotImplementedError
     ("zero-dim-tensor-index", "IndexError: select() cannot be applied to a 0-dim tensor."),
     ("zero-dim-tensor-index", "TypeError: iteration over a 0-d tensor"),
     ("zero-dim-tensor-index", "TypeError: len() of a 0-d tensor"),
+    # libtorch (C++ API): a TORCH_CHECK that nobody catches ends the program with c10::Error's what() and
+    # the "Exception raised from <function> at <file>" trailer (LinearAlgebra.cpp meta, 2.x).
+    ("shape-mismatch-matmul", LIBTORCH.format(what="mat1 and mat2 shapes cannot be multiplied (1x10 and 20x5)",
+                                              where="meta at ../aten/src/ATen/native/LinearAlgebra.cpp:133")),
+    ("embedding-index-out-of-range", LIBTORCH.format(what="index out of range in self",
+                                                     where="operator() at ../aten/src/ATen/native/TensorAdvancedIndexing.cpp:1189")),
 
     # ---- GPU memory and device placement ------------------------------------------------------
+    ("device-mismatch", LIBTORCH.format(what="Expected all tensors to be on the same device, but found at least two devices, "
+                                             "cuda:0 and cpu! (when checking argument for argument mat1 in method wrapper_CUDA_addmm)",
+                                        where="common_device_check_failure at ../aten/src/ATen/core/adaption.cpp:15")),
     # c10/cuda/CUDAException.h C10_CUDA_CHECK (2.0+ with the DSA hint, 1.x), 2.8+'s AcceleratorError,
     # and the THC THCudaCheck wordings with CUDA 9/10 (59) and CUDA 11+ (710) codes.
     ("cuda-device-side-assert", "RuntimeError: CUDA error: device-side assert triggered\nCUDA kernel errors might be asynchronously "
@@ -550,6 +565,8 @@ torch._dynamo.exc.FailOnRecompileLimitHit: Hard failure due to fullgraph=True
     ("inductor-cxx-compiler-missing", "torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:\nRuntimeError: Failed to find C compiler. Please specify via CC environment variable."),
     # aten/src/ATen/native/layer_norm.h _check_layer_norm_inputs (1.x+).
     ("layernorm-shape-mismatch", "RuntimeError: Given normalized_shape=[768], expected input with shape [*, 768], but got input of size[32, 128, 512]"),
+    # ... and its check of the affine weight, as torch 2.13 raises it for F.layer_norm(x, (8,), weight=torch.randn(4)).
+    ("layernorm-shape-mismatch", "RuntimeError: Expected weight to be of same shape as normalized_shape, but got weight of shape [4] and normalized_shape = [8]"),
     # aten/src/ATen/mps/MPSFallback.mm (1.13+), the dispatcher (1.12), MPS ops' own refusals (1.13 - 2.x).
     ("mps-op-unsupported", "NotImplementedError: The operator 'aten::_upsample_bicubic2d_aa.out' is not currently implemented for "
                            "the MPS device. If you want this op to be added in priority during the prototype phase of this "
@@ -609,6 +626,8 @@ torch._dynamo.exc.FailOnRecompileLimitHit: Hard failure due to fullgraph=True
     ("tensor-index-out-of-bounds", "IndexError: select(): index 5 out of range for tensor of size [3] at dimension 0"),
     # aten EmptyTensor.cpp check_size_nonnegative (1.x - 2.13).
     ("tensor-negative-dimension", "RuntimeError: Trying to create tensor with negative dimension -96: [-96, 1, 9, 9]"),
+    # ... and the factory functions' own check in torch 2.13 (as torch.zeros(-96, 1, 9, 9) raises it).
+    ("tensor-negative-dimension", "RuntimeError: zeros: Dimension size must be non-negative."),
     # torch/csrc/autograd/python_variable_indexing.cpp applySlicing (0.4 - 2.13).
     ("tensor-too-many-indices", "IndexError: too many indices for tensor of dimension 1"),
     # torchaudio/_backend/utils.py (2.1+) and torchaudio 2.8+'s TorchCodec requirement.
@@ -673,6 +692,9 @@ NOT_THESE = [
     ("cuda-unavailable-on-load", "AssertionError: Torch not compiled with CUDA enabled"),
     # (Written for this test.) An application's own config check that happens to say "Invalid device id".
     ("invalid-device-ordinal", "AssertionError: Invalid device id in config: expected cpu or cuda"),
+    # GroupNorm's own weight check (as torch 2.13 raises it): not LayerNorm's normalized_shape.
+    ("layernorm-shape-mismatch", "RuntimeError: Expected weight to be a vector of size equal to the number of channels in input, "
+                                 "but got weight of shape [3] and input of shape [2, 4, 8]"),
     # A missing file is not a corrupt one.
     ("checkpoint-corrupt", "FileNotFoundError: [Errno 2] No such file or directory: 'checkpoints/data.pkl'"),
     # groups that do not divide the channels, and padding wider than half the kernel: construction errors.
