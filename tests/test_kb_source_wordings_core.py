@@ -23,6 +23,11 @@ Aborted (core dumped)
 """
 
 WORDINGS = [
+    # The bare head of the OOM message, its type kept (a paste or framework that cut "Tried to allocate").
+    ("cuda-out-of-memory", "RuntimeError: CUDA out of memory."),
+    ("cuda-out-of-memory", "torch.OutOfMemoryError: HIP out of memory."),
+    # aten/src/ATen/mps/MPSAllocator.mm: one tensor past Metal's maxBufferLength, raised as a RuntimeError.
+    ("mps-out-of-memory", "RuntimeError: Invalid buffer size: 12.00 GB"),
     # ---- Autograd and training loop ---------------------------------------------------------
     # torch/nn/modules/activation.py MultiheadAttention.__init__ (1.1 - 2.13).
     ("attention-embed-dim-heads", "AssertionError: embed_dim must be divisible by num_heads"),
@@ -668,6 +673,8 @@ TypeError: Unexpected type <class 'numpy.ndarray'>
 # Close texts: each shares words with a pattern widened above but is another failure (or none),
 # and must not be answered with that entry.
 NOT_THESE = [
+    # A buffer-size complaint that is no Metal allocation.
+    ("mps-out-of-memory", "ValueError: Invalid buffer size: expected a multiple of 4 bytes, got 6"),
     # A gradient of the wrong shape from the same engine check: neither a dtype nor a device problem.
     ("dtype-mismatch", "RuntimeError: Function ConvolutionBackward0 returned an invalid gradient at index 1 - got [128, 255, 3, 3] "
                        "but expected shape compatible with [128, 256, 3, 3]"),
