@@ -1,0 +1,66 @@
+"""The wordings of the causes added from the corpus' `new:` labels (batches 9-13), as torch's source
+writes them in each release, name their cause; the close texts that are another cause do not.
+
+Raised for real on torch 2.13 (CPU) unless a comment says otherwise: torch.gather / Tensor.scatter_ /
+scatter_add / scatter_reduce with a float or int16 index and torch.take_along_dim with an int32
+index; torch.fx.symbolic_trace of a forward with `if x.sum() > 0:`; .to/.contiguous/torch.empty with
+torch.channels_last on ranks 3 and 5 (channels_last_3d on rank 4); log_softmax, comparisons, max,
+batch norm, max pooling, clamp and sort on complex64 tensors. The older releases' wordings are
+their source lines: ScatterGatherChecks.h (`method_name, "(): Expected dtype int64 for index"`,
+torch 1.5-2.7, method names gather_out_cpu/gather_out_cuda/scatter_/scatter_add_ in the first of
+them, gather/scatter later; int32 accepted since 2.8, pytorch/pytorch#173886), the TH wrappers'
+checked_tensor_unwrap of torch 0.4-1.4 ("argument #3 'index'"), torch/fx/proxy.py (to_bool and
+__iter__, unchanged since 1.8 but for the iteration message's added sentence), TensorImpl.h
+empty_tensor_restride (1.5-2.13), ATen's Dispatch.h ("\"op\" not implemented for 'ComplexFloat'").
+"""
+
+from __future__ import annotations
+
+from kb_wordings import wording_tests
+
+SITE = "/home/user/.venv/lib/python3.11/site-packages"
+
+GATHER = [
+    # torch 2.8-2.13, a float index.
+    ("gather-index-not-int64", "RuntimeError: gather(): Expected dtype int32/int64 for index"),
+    ("gather-index-not-int64", "RuntimeError: scatter(): Expected dtype int32/int64 for index"),
+    ("gather-index-not-int64",
+     "RuntimeError: torch.take_along_dim(): dtype of indices should be Long but got Int"),
+    # torch 1.9-2.7.
+    ("gather-index-not-int64", "RuntimeError: gather(): Expected dtype int64 for index"),
+    ("gather-index-not-int64", "RuntimeError: scatter(): Expected dtype int64 for index"),
+    ("gather-index-not-int64", "RuntimeError: scatter_add(): Expected dtype int64 for index"),
+    # torch 1.5-1.8.
+    ("gather-index-not-int64", "RuntimeError: gather_out_cuda(): Expected dtype int64 for index"),
+    ("gather-index-not-int64", "RuntimeError: scatter_(): Expected dtype int64 for index"),
+    # torch 1.0-1.4 and 0.4 (TH).
+    ("gather-index-not-int64",
+     "RuntimeError: Expected object of scalar type Long but got scalar type Int for argument #3 'index'"),
+    ("gather-index-not-int64",
+     "RuntimeError: Expected object of type torch.cuda.LongTensor but found type torch.cuda.IntTensor for argument #3 'index'"),
+    # Quoted in prose.
+    ("gather-index-not-int64",
+     "When I train on Windows I get gather(): Expected dtype int64 for index, what should I do?"),
+]
+
+NOT_GATHER = [
+    # index_select / index_add_ / take have their own checks: index-tensor-dtype.
+    ("gather-index-not-int64", "RuntimeError: index_select(): Expected dtype int32 or int64 for index"),
+    ("gather-index-not-int64",
+     "RuntimeError: index_add_(): Expected dtype int32/int64 for index but got: Float"),
+    ("gather-index-not-int64", "RuntimeError: take(): Expected a long tensor for index, but got Float"),
+    ("gather-index-not-int64", "IndexError: tensors used as indices must be long, int, byte or bool tensors"),
+    # The other scatter check: src and self dtypes.
+    ("gather-index-not-int64", "RuntimeError: scatter(): Expected self.dtype to be equal to src.dtype"),
+    # An index of the right dtype with a value past the dimension.
+    ("gather-index-not-int64", "RuntimeError: index 5 is out of bounds for dimension 1 with size 4"),
+    # And index-tensor-dtype no longer claims gather/scatter.
+    ("index-tensor-dtype", "RuntimeError: gather(): Expected dtype int64 for index"),
+    ("index-tensor-dtype",
+     "RuntimeError: Expected object of scalar type Long but got scalar type Float for argument #3 'index'"),
+]
+
+WORDINGS = GATHER
+NOT_THESE = NOT_GATHER
+
+test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
