@@ -60,7 +60,31 @@ NOT_GATHER = [
      "RuntimeError: Expected object of scalar type Long but got scalar type Float for argument #3 'index'"),
 ]
 
-WORDINGS = GATHER
-NOT_THESE = NOT_GATHER
+FX = [
+    # torch/fx/proxy.py Tracer.to_bool, through Proxy.__bool__.
+    ("fx-trace-control-flow", f'''  File "{SITE}/torch/fx/proxy.py", line 492, in to_bool
+    raise TraceError(
+torch.fx.proxy.TraceError: symbolically traced variables cannot be used as inputs to control flow
+'''),
+    # Proxy.__iter__ (a loop over a traced value): the current wording, and the first releases'.
+    ("fx-trace-control-flow",
+     "torch.fx.proxy.TraceError: Proxy object cannot be iterated. This can be attempted when the Proxy is used in a loop or as a *args or **kwargs function argument. See the torch.fx docs on pytorch.org for a more detailed explanation of what types of control flow can be traced, and check out the Proxy docstring for help troubleshooting Proxy iteration errors"),
+    ("fx-trace-control-flow",
+     "torch.fx.proxy.TraceError: Proxy object cannot be iterated. This can be attempted when the Proxy is used in a loop or as a *args or **kwargs function argument."),
+]
+
+NOT_FX = [
+    # TorchScript's tracer warns (and records one path); FX is not involved.
+    ("fx-trace-control-flow",
+     "TracerWarning: Converting a tensor to a Python boolean might cause the trace to be incorrect. We can't record the data flow of Python values, so this value will be treated as a constant in the future."),
+    # FX's other unsupported builtin.
+    ("fx-trace-control-flow",
+     "RuntimeError: 'len' is not supported in symbolic tracing by default. If you want this call to be recorded, please call torch.fx.wrap('len') at module scope"),
+    # torch.jit.script on unsupported Python.
+    ("fx-trace-control-flow", "torch.jit.frontend.UnsupportedNodeError: GeneratorExp aren't supported:"),
+]
+
+WORDINGS = GATHER + FX
+NOT_THESE = NOT_GATHER + NOT_FX
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
