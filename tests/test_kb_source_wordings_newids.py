@@ -84,7 +84,21 @@ NOT_FX = [
     ("fx-trace-control-flow", "torch.jit.frontend.UnsupportedNodeError: GeneratorExp aren't supported:"),
 ]
 
-WORDINGS = GATHER + FX
-NOT_THESE = NOT_GATHER + NOT_FX
+CHANNELS_LAST = [
+    ("channels-last-non-4d", "RuntimeError: required rank 4 tensor to use channels_last format"),
+    ("channels-last-non-4d", "RuntimeError: required rank 5 tensor to use channels_last_3d format"),
+    # A ComfyUI-style log line.
+    ("channels-last-non-4d",
+     "2025-07-23T16:50:09.553273 - !!! Exception during processing !!! required rank 4 tensor to use channels_last format"),
+]
+
+NOT_CHANNELS_LAST = [
+    ("channels-last-non-4d",
+     "RuntimeError: Expected 4-dimensional input for 4-dimensional weight [64, 3, 7, 7], but got 3-dimensional input of size [3, 224, 224] instead"),
+    ("channels-last-non-4d", "RuntimeError: no channels last format strides exist in 1 dimensions"),
+]
+
+WORDINGS = GATHER + FX + CHANNELS_LAST
+NOT_THESE = NOT_GATHER + NOT_FX + NOT_CHANNELS_LAST
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
