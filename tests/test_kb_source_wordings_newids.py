@@ -98,7 +98,29 @@ NOT_CHANNELS_LAST = [
     ("channels-last-non-4d", "RuntimeError: no channels last format strides exist in 1 dimensions"),
 ]
 
-WORDINGS = GATHER + FX + CHANNELS_LAST
-NOT_THESE = NOT_GATHER + NOT_FX + NOT_CHANNELS_LAST
+COMPLEX = [
+    ("complex-dtype-unsupported-op",
+     "NotImplementedError: \"log_softmax_lastdim_kernel_impl\" not implemented for 'ComplexFloat'"),
+    ("complex-dtype-unsupported-op", "NotImplementedError: \"gt_cpu\" not implemented for 'ComplexFloat'"),
+    ("complex-dtype-unsupported-op", "NotImplementedError: \"max_all\" not implemented for 'ComplexFloat'"),
+    ("complex-dtype-unsupported-op", "NotImplementedError: \"batch_norm\" not implemented for 'ComplexDouble'"),
+    ("complex-dtype-unsupported-op", "NotImplementedError: \"max_pool1d_impl\" not implemented for 'ComplexFloat'"),
+    # Before 2.0 the same dispatch error was a RuntimeError.
+    ("complex-dtype-unsupported-op", "RuntimeError: \"pow_cuda\" not implemented for 'ComplexFloat'"),
+    ("complex-dtype-unsupported-op", "NotImplementedError: clamp is not supported for complex types"),
+    ("complex-dtype-unsupported-op", "RuntimeError:  Sort does not support complex dtypes on CPU"),
+    ("complex-dtype-unsupported-op", "RuntimeError: maximum not implemented for complex tensors."),
+]
+
+NOT_COMPLEX = [
+    ("complex-dtype-unsupported-op", "RuntimeError: expected scalar type ComplexFloat but found Float"),
+    ("complex-dtype-unsupported-op", "RuntimeError: \"addmm_impl_cpu_\" not implemented for 'Half'"),
+    ("complex-dtype-unsupported-op", "RuntimeError: imag is not implemented for tensors with non-complex dtypes."),
+    ("complex-dtype-unsupported-op",
+     "RuntimeError: mat1 and mat2 must have the same dtype, but got ComplexFloat and Float"),
+]
+
+WORDINGS = GATHER + FX + CHANNELS_LAST + COMPLEX
+NOT_THESE = NOT_GATHER + NOT_FX + NOT_CHANNELS_LAST + NOT_COMPLEX
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
