@@ -153,7 +153,8 @@ WORDINGS = [
     # aten index_select (1.12+) and Utils.h (1.0 - 1.4). (gather/scatter's "Expected dtype int64 for index" is left
     # out: the corpus labels it a cause of its own, gather-index-not-int64, which another change adds.)
     ("index-tensor-dtype", "RuntimeError: index_select(): Expected dtype int32 or int64 for index"),
-    ("index-tensor-dtype", "RuntimeError: Expected object of scalar type Long but got scalar type Float for argument #3 'index'"),
+    # (1.0 - 1.4's "Expected object of scalar type Long but got scalar type Float for argument #3 'index'" is left out
+    # too: index_select and gather both took the index as their third argument, so the wording names neither.)
     # torch/csrc/autograd/saved_variable.cpp (1.9+; torch 2.13's longer hint) and the in-place check on inference tensors.
     ("inference-tensor-backward", "RuntimeError: Inference tensors cannot be saved for backward. Please do not use Tensors created "
                                   "in inference mode in computation tracked by autograd."),
