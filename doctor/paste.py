@@ -43,6 +43,11 @@ class _OnFirstUse:
         return getattr(rx, name)
 
 
+# Terminal colour and cursor codes (IPython colours its tracebacks, loggers their levels). A page
+# that shows a coloured log often drops the ESC byte and leaves the rest: `[0;31mRuntimeError[0m`.
+ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07")
+_ANSI_WITHOUT_ESC = _OnFirstUse(r"\[[0-9;]{0,15}m")
+
 _HTML_ENTITY = _OnFirstUse(r"&(?:#\d{1,7}|#x[0-9a-fA-F]{1,6}|[A-Za-z]{2,8});")
 # Only the tags pages and issue bodies wrap text in; `<module>`, `<lambda>`, `<locals>` and
 # `<function f at 0x..>` are part of real messages and stay.
@@ -145,10 +150,15 @@ class Cleaned(NamedTuple):  # a named tuple: every `explain` defines it, and a d
 
 
 def clean_line(line: str) -> str:
-    """The per-line clean-up that is cheap enough for any log: fences, bold,
+    """The per-line clean-up that is cheap enough for any log: colour codes, fences, bold,
     code spans, HTML entities and tags, full-width punctuation."""
     if not line:
         return line
+    if "\x1b" in line:
+        line = ANSI.sub("", line)
+    if "[0m" in line:
+        # Only a line that resets a colour: a bare `[1m` alone is as likely an index.
+        line = _ANSI_WITHOUT_ESC.sub("", line)
     if "`" in line:
         if _FENCE.match(line):
             return ""

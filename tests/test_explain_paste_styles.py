@@ -159,9 +159,56 @@ def json_log_field(text: str) -> str:
     return json.dumps({"level": "ERROR", "logger": "train", "message": text.strip("\n")})
 
 
+_EXC_TYPE = re.compile(r"^(?P<type>[A-Za-z_][\w.]*(?:Error|Exception|Warning)\w*):\s?(?P<msg>.*)$")
+
+
+def ansi_coloured(text: str) -> str:
+    """A terminal's colours kept by the paste (Python 3.13's coloured tracebacks, a logger's
+    coloured level): escape codes around the frame's parts and the exception line."""
+    out = []
+    for line in text.strip("\n").split("\n"):
+        m = _FRAME.match(line)
+        e = _EXC_TYPE.match(line)
+        if m:
+            out.append(f'  File \x1b[35m"{m[2]}"\x1b[0m, line \x1b[35m{m[3]}\x1b[0m, in \x1b[35m{m[4]}\x1b[0m')
+        elif e:
+            out.append(f"\x1b[1;35m{e['type']}\x1b[0m: \x1b[35m{e['msg']}\x1b[0m")
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+def ipython_coloured(text: str) -> str:
+    """IPython 8's traceback as a terminal or Jupyter's console prints it: coloured, a
+    `File path:line, in func` frame with its source line marked `---->`."""
+    out = []
+    under_frame = False
+    for line in text.strip("\n").split("\n"):
+        m = _FRAME.match(line)
+        e = _EXC_TYPE.match(line)
+        source, under_frame = under_frame, bool(m)
+        if line.strip() == "Traceback (most recent call last):":
+            out.append("\x1b[0;31m" + "-" * 75 + "\x1b[0m")
+            out.append("\x1b[0;31mRuntimeError\x1b[0m                              Traceback (most recent call last)")
+        elif m:
+            out.append(f"File \x1b[0;32m{m[2]}:{m[3]}\x1b[0m, in \x1b[0;36m{m[4]}\x1b[0;34m\x1b[0m")
+        elif source and line.strip():
+            out.append(f"\x1b[0;32m----> 1\x1b[0m \x1b[38;5;241m{line.strip()}\x1b[0m")
+        elif e:
+            out.append(f"\x1b[0;31m{e['type']}\x1b[0m: {e['msg']}")
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+def ansi_escape_lost(text: str) -> str:
+    """Coloured output copied from a web page that dropped the ESC byte: `[0;31m...[0m` left."""
+    return ipython_coloured(text).replace("\x1b", "")
+
+
 STYLES = [bold, quoted, html_escaped, fenced_with_prose, chinese_prose, hard_wrapped(80), hard_wrapped(120),
           soft_wrapped(80), soft_wrapped(100), jupyter, rank_prefixed, details_block, crlf, rich_boxed,
-          json_log_field]
+          json_log_field, ansi_coloured, ipython_coloured, ansi_escape_lost]
 
 
 def _first(text: str) -> str | None:

@@ -40,6 +40,19 @@ def test_decoration_is_undone(pasted, line):
     assert line in paste.clean(pasted).lines
 
 
+def test_colour_codes_are_undone_with_or_without_their_escape_byte():
+    coloured = "\x1b[0;31mRuntimeError\x1b[0m: CUDA error: device-side assert triggered"
+    assert paste.clean(coloured).lines == ["RuntimeError: CUDA error: device-side assert triggered"]
+    # A web page that showed the log dropped the ESC bytes and kept the rest of each code.
+    assert paste.clean(coloured.replace("\x1b", "")).lines == ["RuntimeError: CUDA error: device-side assert triggered"]
+    assert first(coloured.replace("\x1b", "")) == "cuda-device-side-assert"
+
+
+def test_a_bracket_that_is_not_a_colour_stays():
+    """Without a reset code (`[0m`) on the line, `[1m` is read as the text it is."""
+    assert paste.clean("IndexError: index [1m] is out of range").lines == ["IndexError: index [1m] is out of range"]
+
+
 def test_a_web_pages_typography_is_undone():
     """Curly quotes and the multiplication sign where PyTorch printed ASCII (`128x256`)."""
     article = ("Have you ever been halted by a cryptic error message that reads \u201cRuntimeError: mat1 and mat2 "
