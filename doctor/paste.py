@@ -21,7 +21,7 @@ import json
 import re
 import unicodedata
 from collections import Counter
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable, Iterator, NamedTuple
 
 # Texts above this size are logs, not pastes: the whole-text pass (re-wrapping, splitting prose)
 # is skipped for them.
@@ -474,6 +474,57 @@ def _unboxed(items: list[tuple[int, str, int]]) -> list[tuple[int, str, int]]:
     return out
 
 
+# What launchers, loggers and log collectors put before every line: `worker-1: ` (pdsh, DeepSpeed's
+# multi-node runner), `[1,0]<stderr>:` (mpirun --tag-output), `(pid=123) ` / `(RayTrainWorker
+# pid=1, ip=..) ` (Ray), `3: ` (srun -l), `app-1  | ` (docker compose), `Nov 25 10:11:12 host
+# python3[123]: ` (journald), `2024-05-01 12:00:00.123 | ERROR | mod:fn:12 - ` (loguru), `   12\t`
+# (cat -n) or `12 | ` (an editor's gutter). Rather than a list of every launcher's format, the
+# prefix is read from the paste itself: the same text up to a separator, numbers aside, before most
+# of its lines. A prefix ends at one of these. (A colon followed by a digit is inside a time, not
+# after a prefix; a UTC time ends in `Z `.)
+_PREFIX_END = _OnFirstUse(r"[:|\])>](?=[^\s\d]| )|\t| -(?= )|(?<=\dZ)(?= )")
+_PREFIX_NUMBERS = _OnFirstUse(r"[ \t]*\d+")  # pids, ranks, times, line numbers (right-aligned)
+# Prefixes that are part of what a pattern reads, or that parse reads itself: per-rank prefixes
+# (the rank of each error), c10 frames, warnings' `file.py:12: `, torch's own loggers, JSON records.
+_PREFIX_KEPT = _OnFirstUse(r'^\s*\[(?:rank|default)\d+\]|^\s*\[[A-Z] |frame #|Error|Exception|Warning|Traceback'
+                           r'|File |NCCL|torch|\.(?:py|cpp|cc|cu|h):\d+:|>>>|["{]')
+_PREFIX_SHARE = 0.8  # of the non-blank lines, and 3 at least
+_PREFIX_SCAN = 120  # a prefix ends within this many characters
+
+
+def _line_prefixes(line: str) -> Iterator[tuple[str, int]]:
+    """Each way to read a prefix at the start of `line`: (its form with numbers folded, its end)."""
+    for m in _PREFIX_END.finditer(line, 0, _PREFIX_SCAN):
+        yield _PREFIX_NUMBERS.sub("0", line[: m.end()]), m.end()
+
+
+def _without_line_prefix(lines: list[str]) -> list[str]:
+    """The lines without the prefix a launcher or logger put before most of them (see
+    _PREFIX_END). Lines without it (a sentence around the paste) stay as they are."""
+    counts: Counter[str] = Counter()
+    nonblank = 0
+    for line in lines:
+        if line.strip():
+            nonblank += 1
+            counts.update({form for form, _ in _line_prefixes(line)})
+    need = max(3, _PREFIX_SHARE * nonblank)
+    # A launcher's prefix numbers something (a pid, a rank, a time, a host, a line); words alone
+    # before every line (`CUDA SETUP: `, `INFO:root:`) are part of the messages.
+    shared = [form for form, n in counts.items() if n >= need and "0" in form and len(form.replace(" ", "")) >= 2]
+    if not shared:
+        return lines
+    prefix = max(shared, key=len)  # the whole prefix; a shorter one would cut it in the middle
+    if _PREFIX_KEPT.search(prefix):
+        return lines
+    ends: list[int | None] = []
+    for line in lines:
+        ends.append(next((end for form, end in _line_prefixes(line) if form == prefix), None))
+    # The space after the separator belongs to the prefix when every line has one (`3: ` before
+    # `  File`); mpirun writes `[1,0]<stderr>:Traceback` and `[1,0]<stderr>:  File`.
+    spaced = all(line[end:end + 1] == " " for line, end in zip(lines, ends) if end is not None)
+    return [line if end is None else line[end + spaced:] for line, end in zip(lines, ends)]
+
+
 _PADDING = " " * 12
 _PADDING_RUN = re.compile(r" {12,}")
 _BOX_CHARS = re.compile("[\u2500-\u257f]")  # a box drawn by rich pads inside its frame: unboxed later
@@ -490,13 +541,19 @@ def clean(text: str, vocabulary: "frozenset[str] | Callable[[], frozenset[str]] 
     # (user's line number, text, its width as pasted): a terminal or a page wrapped the text as it
     # was shown, before the clean-up changed any lengths.
     items: list[tuple[int, str, int]] = []
+    unquoted: list[str] = []
     for number, line in enumerate(raw, 1):
         if quoted[number - 1] and (
             (number > 1 and quoted[number - 2]) or (number < len(raw) and quoted[number])
             or _EXC_START.match(_QUOTE.sub("", line, count=1))
         ):
             line = _QUOTE.sub("", line, count=1)
-        line = line.rstrip()
+        if "\x1b" in line:
+            line = ANSI.sub("", line)  # launchers colour their prefixes
+        unquoted.append(line.rstrip())
+    if len(unquoted) >= 3:
+        unquoted = _without_line_prefix(unquoted)
+    for number, line in enumerate(unquoted, 1):
         if "&" in line:
             from html import unescape
             shown = len(unescape(line))

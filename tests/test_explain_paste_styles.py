@@ -206,9 +206,39 @@ def ansi_escape_lost(text: str) -> str:
     return ipython_coloured(text).replace("\x1b", "")
 
 
+def _every_line(prefix: str, name: str, where: str):
+    def render(text: str) -> str:
+        return "\n".join(prefix + line for line in text.strip("\n").split("\n"))
+    render.__name__ = name
+    render.__doc__ = f"Every line prefixed `{prefix}`: {where}."
+    return render
+
+
+pdsh_host = _every_line("worker-1: ", "pdsh_host", "pdsh and DeepSpeed's multi-node runner")
+mpirun_tag_output = _every_line("[1,0]<stderr>:", "mpirun_tag_output", "mpirun --tag-output (Horovod)")
+ray_pid = _every_line("(pid=28417) ", "ray_pid", "a Ray task's output on the driver")
+ray_actor = _every_line("(RayTrainWorker pid=28417, ip=10.0.0.3) ", "ray_actor", "a Ray actor's output")
+slurm_task = _every_line("3: ", "slurm_task", "srun --label")
+docker_compose = _every_line("trainer-1  | ", "docker_compose", "docker compose up / logs")
+journald = _every_line("Nov 25 10:11:12 gpu-node-3 python3[28417]: ", "journald", "journalctl, syslog")
+github_actions = _every_line("2024-05-01T12:00:00.1234567Z ", "github_actions", "a GitHub Actions raw log")
+loguru = _every_line("2024-05-01 12:00:00.123 | ERROR    | __main__:main:42 - ", "loguru", "loguru's default format")
+
+
+def cat_n(text: str) -> str:
+    """Line numbers from `cat -n` (right-aligned, a tab)."""
+    return "\n".join(f"{k:6d}\t{line}" for k, line in enumerate(text.strip("\n").split("\n"), 1))
+
+
+def editor_gutter(text: str) -> str:
+    """Line numbers copied with the text from an editor or a paste site's gutter."""
+    return "\n".join(f"{k:>3} | {line}" for k, line in enumerate(text.strip("\n").split("\n"), 1))
+
+
 STYLES = [bold, quoted, html_escaped, fenced_with_prose, chinese_prose, hard_wrapped(80), hard_wrapped(120),
           soft_wrapped(80), soft_wrapped(100), jupyter, rank_prefixed, details_block, crlf, rich_boxed,
-          json_log_field, ansi_coloured, ipython_coloured, ansi_escape_lost]
+          json_log_field, ansi_coloured, ipython_coloured, ansi_escape_lost, pdsh_host, mpirun_tag_output, ray_pid,
+          ray_actor, slurm_task, docker_compose, journald, github_actions, loguru, cat_n, editor_gutter]
 
 
 def _first(text: str) -> str | None:

@@ -53,6 +53,55 @@ def test_a_bracket_that_is_not_a_colour_stays():
     assert paste.clean("IndexError: index [1m] is out of range").lines == ["IndexError: index [1m] is out of range"]
 
 
+TRACEBACK = ('Traceback (most recent call last):\n  File "train.py", line 12, in <module>\n    loss = model(x)\n'
+             + DEVICE)
+
+
+@pytest.mark.parametrize("prefix", [
+    "worker-1: ",  # pdsh / DeepSpeed multi-node
+    "[1,0]<stderr>:",  # mpirun --tag-output
+    "(pid=28417) ",  # Ray
+    "3: ",  # srun --label
+    "trainer-1  | ",  # docker compose
+    "Nov 25 10:11:12 gpu-node-3 python3[28417]: ",  # journald
+    "2024-05-01T12:00:00.1234567Z ",  # GitHub Actions
+    "2024-05-01 12:00:00.123 | ERROR    | __main__:main:42 - ",  # loguru
+])
+def test_a_launchers_line_prefix_is_undone(prefix):
+    pasted = "Running on the cluster I get:\n" + "\n".join(prefix + line for line in TRACEBACK.split("\n"))
+    assert paste.clean(pasted).lines == ["Running on the cluster I get:"] + TRACEBACK.split("\n")
+    assert first(pasted) == "device-mismatch"
+
+
+def test_line_numbers_before_every_line_are_undone():
+    lines = TRACEBACK.split("\n")
+    assert paste.clean("\n".join(f"{k:6d}\t{line}" for k, line in enumerate(lines, 9))).lines == lines
+    assert paste.clean("\n".join(f"{k:>3} | {line}" for k, line in enumerate(lines, 1))).lines == lines
+
+
+def test_what_only_looks_like_a_line_prefix_stays():
+    # A prefix on a few lines only: a sentence, not a launcher.
+    mixed = "note: see below\n" + TRACEBACK + "\nnote: it fails every time"
+    assert paste.clean(mixed).lines == mixed.split("\n")
+    # Prefixes the parser and the patterns read: ranks, c10 frames, warnings' locations, JSON records.
+    ranked = "\n".join("[rank1]: " + line for line in TRACEBACK.split("\n"))
+    assert paste.clean(ranked).lines == ranked.split("\n")
+    frames = "\n".join(f"frame #{k}: c10::Error::Error(c10::SourceLocation) + 0x{k}a (0x7f in libc10.so)" for k in range(5))
+    assert paste.clean(frames).lines == frames.split("\n")
+    warned = "\n".join("/opt/x/torch/nn/modules/conv.py:456: UserWarning: " + message for message in (
+        "Plan failed with a cudnnException", "TypedStorage is deprecated",
+        "Using padding='same' with even kernel lengths and odd dilation may require a zero-padded copy of the input"))
+    assert paste.clean(warned).lines == warned.split("\n")
+    records = "\n".join(json.dumps({"log": line + "\n", "stream": "stderr"}) for line in TRACEBACK.split("\n"))
+    assert [line for line in paste.clean(records).lines if line] == TRACEBACK.split("\n")  # JSON, not cut at `{"log":`
+    # Words before every line are part of the messages (bitsandbytes' report).
+    setup = "CUDA SETUP: Loading binary libbitsandbytes_cuda118.so...\nCUDA SETUP: Problem: no GPU\nCUDA SETUP: Solution 1"
+    assert paste.clean(setup).lines == setup.split("\n")
+    # A time's colons are not a prefix's end: the whole timestamp goes, or none of it.
+    timed = "\n".join(f"12:00:0{k} step {k} loss 0.{k}" for k in range(5))
+    assert paste.clean(timed).lines == timed.split("\n")
+
+
 def test_a_web_pages_typography_is_undone():
     """Curly quotes and the multiplication sign where PyTorch printed ASCII (`128x256`)."""
     article = ("Have you ever been halted by a cryptic error message that reads \u201cRuntimeError: mat1 and mat2 "
