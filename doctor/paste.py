@@ -92,6 +92,10 @@ _IPY_CELL = re.compile(r"^\s*(?:Cell|Input) In\s*\[(?P<cell>\d*)\],? line (?P<li
 _IPY_OLD_FRAME = re.compile(r"^(?:\[(?P<linked>[^\]\s]+)\]\([^)\s]*\)|(?P<file>\S+\.pyx?|<ipython-input-[\w-]+>))"
                             r" in (?P<func><cell line: \d+>|[\w<>.]+)(?:\(|\s*$)")
 _IPY_SOURCE = re.compile(r"^\s*-*>?\s*\d+\s")
+# pytest's report of a failed test: the exception's lines prefixed `E   ` (aligned with the source
+# in the long format, three spaces with --tb=short), frames as `path.py:12: in func`.
+_PYTEST_ERROR = _OnFirstUse(r"^E {3,}")
+_PYTEST_FRAME = _OnFirstUse(r"^(?P<file>\S+\.pyx?):(?P<line>\d+): in (?P<func>[\w<>.]+)\s*$")
 # A framework's banner in front of the message (ComfyUI).
 _BANNER = _OnFirstUse(r"^\s*!!! Exception during processing !!!\s*")
 
@@ -214,7 +218,7 @@ def _is_quoted(line: str) -> bool:
 
 
 def _ipython(line: str) -> str | None:
-    """The plain-interpreter form of an IPython/Jupyter traceback line, or None."""
+    """The plain-interpreter form of an IPython/Jupyter (or pytest) traceback line, or None."""
     if "Traceback" in line and _IPY_HEADER.match(line):
         # The header keeps the exception's class: the parser reads it when the final line was cut.
         return " ".join(line.split(None, 1)[:1]) + "  Traceback (most recent call last)"
@@ -227,6 +231,10 @@ def _ipython(line: str) -> str | None:
     m = _IPY_OLD_FRAME.match(line)
     if m:
         return f'  File "{m["file"] or m["linked"]}", line 0, in {m["func"]}'
+    if ": in " in line:
+        m = _PYTEST_FRAME.match(line)
+        if m:
+            return f'  File "{m["file"]}", line {m["line"]}, in {m["func"]}'
     return None
 
 
@@ -550,6 +558,8 @@ def clean(text: str, vocabulary: "frozenset[str] | Callable[[], frozenset[str]] 
             line = _QUOTE.sub("", line, count=1)
         if "\x1b" in line:
             line = ANSI.sub("", line)  # launchers colour their prefixes
+        if line[:1] == "E":
+            line = _PYTEST_ERROR.sub("", line, count=1)
         unquoted.append(line.rstrip())
     if len(unquoted) >= 3:
         unquoted = _without_line_prefix(unquoted)

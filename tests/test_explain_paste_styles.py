@@ -235,10 +235,27 @@ def editor_gutter(text: str) -> str:
     return "\n".join(f"{k:>3} | {line}" for k, line in enumerate(text.strip("\n").split("\n"), 1))
 
 
+def pytest_short(text: str) -> str:
+    """A failed test's report, `pytest --tb=short` (as CI logs show it): frames as `path:12: in func`,
+    the exception's lines prefixed `E   `."""
+    lines = text.strip("\n").split("\n")
+    final = _final_line_index(lines)
+    out = ["_" * 20 + " test_train " + "_" * 20]
+    for i, line in enumerate(lines):
+        m = _FRAME.match(line)
+        if i >= final:
+            out.append("E   " + line)
+        elif m:
+            out.append(f"{m[2]}:{m[3]}: in {m[4]}")
+        elif line.strip() != "Traceback (most recent call last):":
+            out.append(line)
+    return "\n".join(out)
+
+
 STYLES = [bold, quoted, html_escaped, fenced_with_prose, chinese_prose, hard_wrapped(80), hard_wrapped(120),
           soft_wrapped(80), soft_wrapped(100), jupyter, rank_prefixed, details_block, crlf, rich_boxed,
           json_log_field, ansi_coloured, ipython_coloured, ansi_escape_lost, pdsh_host, mpirun_tag_output, ray_pid,
-          ray_actor, slurm_task, docker_compose, journald, github_actions, loguru, cat_n, editor_gutter]
+          ray_actor, slurm_task, docker_compose, journald, github_actions, loguru, cat_n, editor_gutter, pytest_short]
 
 
 def _first(text: str) -> str | None:

@@ -102,6 +102,26 @@ def test_what_only_looks_like_a_line_prefix_stays():
     assert paste.clean(timed).lines == timed.split("\n")
 
 
+def test_a_pytest_failure_report_is_read_as_a_traceback():
+    short = ("____ test_forward ____\ntests/test_model.py:12: in test_forward\n    loss = model(x)\n"
+             "torch/nn/modules/linear.py:114: in forward\n    return F.linear(input, self.weight, self.bias)\n"
+             "E   " + DEVICE)
+    parsed = parse(short)
+    assert parsed.final.text == DEVICE and parsed.final.frames == [
+        "tests/test_model.py:12 in test_forward", "torch/nn/modules/linear.py:114 in forward"]
+    assert first(short) == "device-mismatch"
+    # The long format aligns `E` lines with the source, and a message goes on over several of them.
+    long = ("    def test_load():\n>       torch.load(path)\n\nE       _pickle.UnpicklingError: Weights only load failed.\n"
+            "E       \t(1) In PyTorch 2.6, we changed the default value of the `weights_only` argument")
+    assert parse(long).final.message.startswith("Weights only load failed.\n(1) In PyTorch 2.6")
+
+
+def test_lines_that_only_start_with_an_e_stay():
+    glog = "E0501 12:00:00.123456 28417 process_group.cc:12] NCCL watchdog timeout"
+    assert paste.clean(glog).lines == [glog]
+    assert paste.clean("E  = mc^2 ").lines == ["E  = mc^2"]  # two spaces: not pytest's marker
+
+
 def test_a_web_pages_typography_is_undone():
     """Curly quotes and the multiplication sign where PyTorch printed ASCII (`128x256`)."""
     article = ("Have you ever been halted by a cryptic error message that reads \u201cRuntimeError: mat1 and mat2 "
