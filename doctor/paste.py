@@ -129,6 +129,10 @@ _RICH_BESIDE = _OnFirstUse(r"\s+[│┃╭┌┏╰└┗][─━ ].*$")
 _ESCAPE = _OnFirstUse(r"\\(?:u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|.)")
 _ESCAPED_BREAK = _OnFirstUse(r"\\(?:[nt'\"]|u[0-9a-fA-F]{4})")
 _SINGLE_BACKSLASH_DRIVE = _OnFirstUse(r"(?<![A-Za-z0-9_])[A-Za-z]:\\(?!\\)")
+# An exception's repr: its type, then its message as a string literal in either quotes.
+_EXC_REPR = _OnFirstUse(r"(?<![\w.])(?P<type>(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Failure))"
+                        r"""\((?:'(?P<single>(?:[^'\\\n]|\\.)*)'|"(?P<double>(?:[^"\\\n]|\\.)*)")\)""")
+_REPR_CALL = _OnFirstUse(r"(?:Error|Exception|Interrupt|Failure)\(")
 _ESCAPES = {"n": "\n", "t": "\t", "r": "", '"': '"', "'": "'", "\\": "\\", "/": "/"}
 
 _STRUCTURE = re.compile(
@@ -368,9 +372,28 @@ def _unescaped(line: str) -> str | None:
         if isinstance(record, dict):
             texts = [v for v in record.values() if isinstance(v, str) and (" " in v.strip() or "\n" in v)]
             if texts:
-                return "\n".join(texts)
+                return "\n".join(_literal_inside(text) for text in texts)
     if "\\" not in line or not _ESCAPED_BREAK.search(line) or _SINGLE_BACKSLASH_DRIVE.search(line):
         return None
+    if _REPR_CALL.search(line) and _exception_repr(line) != [line]:
+        return None  # an exception's repr: its message is read with its type (_exception_repr)
+    if len(head) > 1 and head[0] == head[-1] and head[0] in "'\"":
+        line = head[1:-1]  # a repr printed whole: its quotes are not part of the text
+    return _decoded_escapes(line)
+
+
+def _literal_inside(text: str) -> str:
+    """A JSON field's text, or the text of the Python string literal it holds: a logger that wrote
+    `repr(text)` into a JSON record escaped the text twice (`'Traceback ...\\\\n  File ...'`)."""
+    if "\n" in text or len(text) < 2 or text[0] != text[-1] or text[0] not in "'\"" \
+            or not _ESCAPED_BREAK.search(text):
+        return text
+    decoded = _decoded_escapes(text[1:-1])
+    return text if decoded is None else decoded
+
+
+def _decoded_escapes(line: str) -> str | None:
+    """`line` with its backslash escapes read, or None where a backslash starts no escape."""
     out = []
     last = 0
     for m in _ESCAPE.finditer(line):
@@ -388,6 +411,27 @@ def _unescaped(line: str) -> str | None:
         last = m.end()
     out.append(line[last:])
     return "".join(out)
+
+
+def _exception_repr(line: str) -> list[str]:
+    """A line that gives an exception as its repr (`RuntimeError('CUDA out of memory...')`: Optuna's
+    "failed because of the following error: ...", a list of errors, `print(repr(e))`), with the
+    exception as the interpreter prints it on a line of its own. Code that builds one
+    (`raise RuntimeError("...")`, `err = ValueError("...")`, indented source) stays."""
+    m = _EXC_REPR.search(line)
+    if m is None or line[:1] in " \t":
+        return [line]
+    head, tail = line[: m.start()].rstrip(), line[m.end():].strip()
+    # After a label (`error: `, `[`, `ERROR - `, logfmt's `error=`), not after code's ` = ` or `raise `.
+    if head and head[-1] not in ":[,-|>" and not (head[-1] == "=" and head[-2:-1].strip()):
+        return [line]
+    message = _decoded_escapes(m["single"] if m["single"] is not None else m["double"])
+    if message is None:
+        return [line]
+    text = f"{m['type']}: {message}" if message else m["type"]
+    return [x for x in (head, *text.split("\n"), tail.lstrip(".]),") and tail) if x]
+
+
 
 
 def _has_rich_box(lines: list[str]) -> bool:
@@ -593,7 +637,10 @@ def clean(text: str, vocabulary: "frozenset[str] | Callable[[], frozenset[str]] 
                                                      _IPY_SOURCE.match(raw[number - 2] if number > 1 else "")):
             line = "    " + line.strip()  # `---> 12 x = f()` under a frame: source, not a message
             shown = len(line)
-        parts = [part for piece in line.split("\n") for part in _split_inline_exception(piece)]
+        pieces = line.split("\n")
+        if "(" in line and _REPR_CALL.search(line):
+            pieces = [x for piece in pieces for x in _exception_repr(piece)]
+        parts = [part for piece in pieces for part in _split_inline_exception(piece)]
         for k, part in enumerate(parts):
             lines.append(part.rstrip())
             origin.append(number)

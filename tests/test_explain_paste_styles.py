@@ -252,10 +252,28 @@ def pytest_short(text: str) -> str:
     return "\n".join(out)
 
 
+def exception_repr(text: str) -> str:
+    """The final exception as its repr, after the frames: Optuna's "Trial 0 failed because of the
+    following error: RuntimeError('...')", a logger's `%r`, a list of errors."""
+    lines = text.strip("\n").split("\n")
+    final = _final_line_index(lines)
+    e = _EXC_TYPE.match(lines[final].strip())
+    if e is None:
+        return "Trial 0 failed because of the following error:\n" + text.strip("\n")
+    message = "\n".join([e["msg"], *lines[final + 1:]])
+    return "\n".join(lines[:final] + [f"Trial 0 failed because of the following error: {e['type']}({message!r})."])
+
+
+def repr_in_json(text: str) -> str:
+    """A JSON log record whose field holds the text's repr: escaped twice (`\\\\n` in the file)."""
+    return json.dumps({"level": "error", "error": repr(text.strip("\n"))})
+
+
 STYLES = [bold, quoted, html_escaped, fenced_with_prose, chinese_prose, hard_wrapped(80), hard_wrapped(120),
           soft_wrapped(80), soft_wrapped(100), jupyter, rank_prefixed, details_block, crlf, rich_boxed,
           json_log_field, ansi_coloured, ipython_coloured, ansi_escape_lost, pdsh_host, mpirun_tag_output, ray_pid,
-          ray_actor, slurm_task, docker_compose, journald, github_actions, loguru, cat_n, editor_gutter, pytest_short]
+          ray_actor, slurm_task, docker_compose, journald, github_actions, loguru, cat_n, editor_gutter, pytest_short,
+          exception_repr, repr_in_json]
 
 
 def _first(text: str) -> str | None:

@@ -122,6 +122,34 @@ def test_lines_that_only_start_with_an_e_stay():
     assert paste.clean("E  = mc^2 ").lines == ["E  = mc^2"]  # two spaces: not pytest's marker
 
 
+def test_an_exceptions_repr_is_read_as_the_exception():
+    optuna = ("[W 2024-05-01 12:00:00,123] Trial 0 failed because of the following error: "
+              "RuntimeError('CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 1.96 GiB total capacity)').")
+    assert "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 1.96 GiB total capacity)" \
+        in paste.clean(optuna).lines
+    assert parse(optuna).final.type == "RuntimeError"
+    assert first(optuna) == "cuda-out-of-memory"
+    # Escaped line breaks inside the repr are the message's own.
+    listed = "errors: [RuntimeError(\"Error(s) in loading state_dict for Net:\\n\\tMissing key(s) in state_dict: \\\"fc.weight\\\".\")]"
+    assert paste.clean(listed).lines[1:] == ["RuntimeError: Error(s) in loading state_dict for Net:",
+                                             '\tMissing key(s) in state_dict: "fc.weight".']
+
+
+def test_code_that_builds_an_exception_stays():
+    for code in ('raise AssertionError("Torch not compiled with CUDA enabled")',
+                 "    raise RuntimeError('Windows not yet supported for torch.compile')",
+                 "err = ValueError('bad value')", "return TypeError('x')"):
+        assert paste.clean(code).lines == [code]
+
+
+def test_a_repr_inside_a_json_record_is_unescaped_twice():
+    record = json.dumps({"level": "error", "error": repr(TRACEBACK)})
+    assert paste.clean(record).lines == TRACEBACK.split("\n")
+    # A field that only is quoted (no escapes inside) is left as written.
+    quoted = json.dumps({"level": "error", "msg": "'fc.weight' is missing from the checkpoint"})
+    assert paste.clean(quoted).lines == ["'fc.weight' is missing from the checkpoint"]
+
+
 def test_a_web_pages_typography_is_undone():
     """Curly quotes and the multiplication sign where PyTorch printed ASCII (`128x256`)."""
     article = ("Have you ever been halted by a cryptic error message that reads \u201cRuntimeError: mat1 and mat2 "
