@@ -133,6 +133,10 @@ _SINGLE_BACKSLASH_DRIVE = _OnFirstUse(r"(?<![A-Za-z0-9_])[A-Za-z]:\\(?!\\)")
 _EXC_REPR = _OnFirstUse(r"(?<![\w.])(?P<type>(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Failure))"
                         r"""\((?:'(?P<single>(?:[^'\\\n]|\\.)*)'|"(?P<double>(?:[^"\\\n]|\\.)*)")\)""")
 _REPR_CALL = _OnFirstUse(r"(?:Error|Exception|Interrupt|Failure)\(")
+# A notebook's JSON (.ipynb): each line of an error's traceback is a string in a list, its colour
+# codes and line breaks escaped.
+_JSON_PUNCTUATION = frozenset(("[", "]", "],", "{", "}", "},"))
+_JSON_STRING_ITEM = _OnFirstUse(r'^\s*("(?:[^"\\]|\\.)*")\s*,?\s*$')
 _ESCAPES = {"n": "\n", "t": "\t", "r": "", '"': '"', "'": "'", "\\": "\\", "/": "/"}
 
 _STRUCTURE = re.compile(
@@ -593,6 +597,7 @@ def clean(text: str, vocabulary: "frozenset[str] | Callable[[], frozenset[str]] 
     # (user's line number, text, its width as pasted): a terminal or a page wrapped the text as it
     # was shown, before the clean-up changed any lengths.
     items: list[tuple[int, str, int]] = []
+    notebook = '"traceback":' in text or '"output_type":' in text
     unquoted: list[str] = []
     for number, line in enumerate(raw, 1):
         if quoted[number - 1] and (
@@ -613,7 +618,18 @@ def clean(text: str, vocabulary: "frozenset[str] | Callable[[], frozenset[str]] 
             shown = len(unescape(line))
         else:
             shown = len(line)
-        literal = _unescaped(line) if "\\" in line or line.lstrip().startswith("{") else None
+        literal = None
+        if notebook and line.strip() in _JSON_PUNCTUATION:
+            line = ""  # the list's end would otherwise be read as the rest of the last message
+        elif notebook and line.lstrip().startswith('"'):
+            item = _JSON_STRING_ITEM.match(line)
+            if item:
+                try:
+                    literal = json.loads(item[1])
+                except ValueError:
+                    literal = None
+        if literal is None and ("\\" in line or line.lstrip().startswith("{")):
+            literal = _unescaped(line)
         if literal is None and len(line) > 200 and _PADDING in line and not _BOX_CHARS.search(line):
             # A terminal's screen copied without its line breaks: each line padded to the
             # terminal's width with spaces, all on one line. The padding stands for the breaks.

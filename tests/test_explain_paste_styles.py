@@ -252,6 +252,18 @@ def pytest_short(text: str) -> str:
     return "\n".join(out)
 
 
+def notebook_json(text: str) -> str:
+    """A notebook cell's error as the .ipynb file holds it (a diff, an issue that pasted the file):
+    Jupyter's traceback as a list of JSON strings, the exception line coloured."""
+    lines = jupyter(text).split("\n")
+    final = _final_line_index(lines)
+    e = _EXC_TYPE.match(lines[final].strip())
+    lines[final] = "\x1b[0;31m" + lines[final] + "\x1b[0m"
+    output = {"ename": e["type"] if e else "RuntimeError", "evalue": e["msg"] if e else "", "output_type": "error",
+              "traceback": lines}
+    return json.dumps({"cell_type": "code", "outputs": [output]}, indent=1, ensure_ascii=False)
+
+
 def exception_repr(text: str) -> str:
     """The final exception as its repr, after the frames: Optuna's "Trial 0 failed because of the
     following error: RuntimeError('...')", a logger's `%r`, a list of errors."""
@@ -273,7 +285,7 @@ STYLES = [bold, quoted, html_escaped, fenced_with_prose, chinese_prose, hard_wra
           soft_wrapped(80), soft_wrapped(100), jupyter, rank_prefixed, details_block, crlf, rich_boxed,
           json_log_field, ansi_coloured, ipython_coloured, ansi_escape_lost, pdsh_host, mpirun_tag_output, ray_pid,
           ray_actor, slurm_task, docker_compose, journald, github_actions, loguru, cat_n, editor_gutter, pytest_short,
-          exception_repr, repr_in_json]
+          notebook_json, exception_repr, repr_in_json]
 
 
 def _first(text: str) -> str | None:

@@ -150,6 +150,23 @@ def test_a_repr_inside_a_json_record_is_unescaped_twice():
     assert paste.clean(quoted).lines == ["'fc.weight' is missing from the checkpoint"]
 
 
+def test_a_notebooks_json_traceback_is_read():
+    cell = json.dumps({"outputs": [{"ename": "RuntimeError", "evalue": "x", "output_type": "error", "traceback": [
+        "\x1b[0;31m---------------------------------------------------------------------------\x1b[0m",
+        "\x1b[0;31mRuntimeError\x1b[0m                              Traceback (most recent call last)",
+        "Cell \x1b[0;32mIn[3], line 5\x1b[0m\n\x1b[0;32m----> 5\x1b[0m loss \x1b[38;5;241m=\x1b[39m model(x)\n",
+        "\x1b[0;31m" + DEVICE + "\x1b[0m"]}]}, indent=1)
+    lines = paste.clean(cell).lines
+    assert DEVICE in lines and '  File "<cell 3>", line 5, in <module>' in lines
+    assert parse(cell).final.text == DEVICE
+    assert first(cell) == "device-mismatch"
+
+
+def test_a_list_of_strings_outside_a_notebook_stays():
+    code = 'devices = [\n    "cuda:0",\n    "cuda:1",\n]'
+    assert paste.clean(code).lines == code.split("\n")
+
+
 def test_a_web_pages_typography_is_undone():
     """Curly quotes and the multiplication sign where PyTorch printed ASCII (`128x256`)."""
     article = ("Have you ever been halted by a cryptic error message that reads \u201cRuntimeError: mat1 and mat2 "
