@@ -96,6 +96,7 @@ _IPY_SOURCE = re.compile(r"^\s*-*>?\s*\d+\s")
 # in the long format, three spaces with --tb=short), frames as `path.py:12: in func`.
 _PYTEST_ERROR = _OnFirstUse(r"^E {3,}")
 _PYTEST_FRAME = _OnFirstUse(r"^(?P<file>\S+\.pyx?):(?P<line>\d+): in (?P<func>[\w<>.]+)\s*$")
+_LOGURU_CAUGHT = _OnFirstUse(r'^> File "[^"]+", line \d+, in ')
 # A framework's banner in front of the message (ComfyUI).
 _BANNER = _OnFirstUse(r"^\s*!!! Exception during processing !!!\s*")
 
@@ -226,7 +227,7 @@ def _is_quoted(line: str) -> bool:
 
 
 def _ipython(line: str) -> str | None:
-    """The plain-interpreter form of an IPython/Jupyter (or pytest) traceback line, or None."""
+    """The plain-interpreter form of an IPython/Jupyter (or pytest, loguru) traceback line, or None."""
     if "Traceback" in line and _IPY_HEADER.match(line):
         # The header keeps the exception's class: the parser reads it when the final line was cut.
         return " ".join(line.split(None, 1)[:1]) + "  Traceback (most recent call last)"
@@ -239,6 +240,8 @@ def _ipython(line: str) -> str | None:
     m = _IPY_OLD_FRAME.match(line)
     if m:
         return f'  File "{m["file"] or m["linked"]}", line 0, in {m["func"]}'
+    if line.startswith('> File "') and _LOGURU_CAUGHT.match(line):
+        return "  " + line[2:]  # loguru marks the frame where the exception was caught
     if ": in " in line:
         m = _PYTEST_FRAME.match(line)
         if m:

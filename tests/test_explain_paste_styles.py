@@ -281,11 +281,28 @@ def repr_in_json(text: str) -> str:
     return json.dumps({"level": "error", "error": repr(text.strip("\n"))})
 
 
+def loguru_diagnose(text: str) -> str:
+    """loguru's `logger.exception` / `@logger.catch` (backtrace and diagnose on, its default): a log
+    line before the traceback, a blank line after each frame's source with the values of its
+    variables drawn under it, the frame that caught the exception marked `>`."""
+    lines = text.strip("\n").split("\n")
+    frames = [i for i, line in enumerate(lines) if _FRAME.match(line)]
+    out = ["2024-05-01 12:00:00.123 | ERROR    | __main__:main:42 - An error has been caught in function 'main', "
+           "process 'MainProcess' (28417), thread 'MainThread' (139871):"]
+    for i, line in enumerate(lines):
+        if frames and i == frames[0]:
+            line = "> " + line.lstrip()
+        out.append(line)
+        if i - 1 in frames and line.startswith("    ") and line.strip():
+            out += ["    │       └ <function main at 0x7f3a2c1b5d30>", "    └ <module 'torch' from '/opt/torch/__init__.py'>", ""]
+    return "\n".join(out)
+
+
 STYLES = [bold, quoted, html_escaped, fenced_with_prose, chinese_prose, hard_wrapped(80), hard_wrapped(120),
           soft_wrapped(80), soft_wrapped(100), jupyter, rank_prefixed, details_block, crlf, rich_boxed,
           json_log_field, ansi_coloured, ipython_coloured, ansi_escape_lost, pdsh_host, mpirun_tag_output, ray_pid,
           ray_actor, slurm_task, docker_compose, journald, github_actions, loguru, cat_n, editor_gutter, pytest_short,
-          notebook_json, exception_repr, repr_in_json]
+          notebook_json, exception_repr, repr_in_json, loguru_diagnose]
 
 
 def _first(text: str) -> str | None:

@@ -167,6 +167,14 @@ def test_a_list_of_strings_outside_a_notebook_stays():
     assert paste.clean(code).lines == code.split("\n")
 
 
+def test_the_frame_loguru_marks_is_a_frame():
+    caught = ('Traceback (most recent call last):\n\n> File "train.py", line 12, in <module>\n    loss = model(x)\n'
+              "    │      └ <function main at 0x7f3a2c1b5d30>\n\n" + DEVICE)
+    assert parse(caught).final.frames == ["train.py:12 in <module>"]
+    # A quoted line that names a file is not a frame.
+    assert paste.clean('> File "notes.txt" is missing').lines == ['> File "notes.txt" is missing']
+
+
 def test_a_web_pages_typography_is_undone():
     """Curly quotes and the multiplication sign where PyTorch printed ASCII (`128x256`)."""
     article = ("Have you ever been halted by a cryptic error message that reads \u201cRuntimeError: mat1 and mat2 "
