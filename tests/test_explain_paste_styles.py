@@ -298,11 +298,36 @@ def loguru_diagnose(text: str) -> str:
     return "\n".join(out)
 
 
+def indentation_lost(text: str) -> str:
+    """Every line's leading spaces lost (a forum or chat that trims lines, a copy from a rendered
+    page): frames and source at the left margin."""
+    return "\n".join(line.strip() for line in text.strip("\n").split("\n"))
+
+
+def progress_bar_glued(text: str) -> str:
+    """tqdm's last progress bar, which ends with no line break, glued before the error."""
+    return "Epoch 3:  45%|████▌     | 450/1000 [00:12<00:15, 36.21it/s, loss=0.412]" + text.strip("\n")
+
+
+def json_lines(text: str) -> str:
+    """One JSON record per line, as docker's json-file driver and Kubernetes log shippers keep them."""
+    return "\n".join(json.dumps({"log": line + "\n", "stream": "stderr", "time": "2024-05-01T12:00:00.123456789Z"})
+                     for line in text.strip("\n").split("\n"))
+
+
+def powershell(text: str) -> str:
+    """Run from PowerShell on Windows: the prompt around it, frames' paths with backslashes."""
+    body = [re.sub(r'File "/(?:[^"/]+/)*([^"/]+)"', lambda m: f'File "C:\\Users\\me\\proj\\{m[1]}"', line)
+            for line in text.strip("\n").split("\n")]
+    return "PS C:\\Users\\me\\proj> python train.py\n" + "\n".join(body) + "\nPS C:\\Users\\me\\proj>"
+
+
 STYLES = [bold, quoted, html_escaped, fenced_with_prose, chinese_prose, hard_wrapped(80), hard_wrapped(120),
           soft_wrapped(80), soft_wrapped(100), jupyter, rank_prefixed, details_block, crlf, rich_boxed,
           json_log_field, ansi_coloured, ipython_coloured, ansi_escape_lost, pdsh_host, mpirun_tag_output, ray_pid,
           ray_actor, slurm_task, docker_compose, journald, github_actions, loguru, cat_n, editor_gutter, pytest_short,
-          notebook_json, exception_repr, repr_in_json, loguru_diagnose]
+          notebook_json, exception_repr, repr_in_json, loguru_diagnose, indentation_lost, progress_bar_glued,
+          json_lines, powershell]
 
 
 def _first(text: str) -> str | None:
