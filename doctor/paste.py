@@ -549,11 +549,12 @@ _PREFIX_KEPT = _OnFirstUse(r'^\s*\[(?:rank|default)\d+\]|^\s*\[[A-Z] |frame #|Er
                            r'|File |NCCL|torch|\.(?:py|cpp|cc|cu|h):\d+:|>>>|["{]')
 _PREFIX_SHARE = 0.8  # of the non-blank lines, and 3 at least
 _PREFIX_SCAN = 120  # a prefix ends within this many characters
+_PREFIX_ENDS = 8  # and at one of the first this-many separators (loguru's has 4): a paste of 1 MiB costs little
 
 
 def _line_prefixes(line: str) -> Iterator[tuple[str, int]]:
     """Each way to read a prefix at the start of `line`: (its form with numbers folded, its end)."""
-    for m in _PREFIX_END.finditer(line, 0, _PREFIX_SCAN):
+    for _, m in zip(range(_PREFIX_ENDS), _PREFIX_END.finditer(line, 0, _PREFIX_SCAN)):
         yield _PREFIX_NUMBERS.sub("0", line[: m.end()]), m.end()
 
 
