@@ -21,7 +21,7 @@ import json
 import re
 import unicodedata
 from collections import Counter
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable, Iterator, NamedTuple
 
 # Texts above this size are logs, not pastes: the whole-text pass (re-wrapping, splitting prose)
 # is skipped for them.
@@ -42,6 +42,11 @@ class _OnFirstUse:
             setattr(self, method, getattr(rx, method))
         return getattr(rx, name)
 
+
+# Terminal colour and cursor codes (IPython colours its tracebacks, loggers their levels). A page
+# that shows a coloured log often drops the ESC byte and leaves the rest: `[0;31mRuntimeError[0m`.
+ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07")
+_ANSI_WITHOUT_ESC = _OnFirstUse(r"\[[0-9;]{0,15}m")
 
 _HTML_ENTITY = _OnFirstUse(r"&(?:#\d{1,7}|#x[0-9a-fA-F]{1,6}|[A-Za-z]{2,8});")
 # Only the tags pages and issue bodies wrap text in; `<module>`, `<lambda>`, `<locals>` and
@@ -87,6 +92,11 @@ _IPY_CELL = re.compile(r"^\s*(?:Cell|Input) In\s*\[(?P<cell>\d*)\],? line (?P<li
 _IPY_OLD_FRAME = re.compile(r"^(?:\[(?P<linked>[^\]\s]+)\]\([^)\s]*\)|(?P<file>\S+\.pyx?|<ipython-input-[\w-]+>))"
                             r" in (?P<func><cell line: \d+>|[\w<>.]+)(?:\(|\s*$)")
 _IPY_SOURCE = re.compile(r"^\s*-*>?\s*\d+\s")
+# pytest's report of a failed test: the exception's lines prefixed `E   ` (aligned with the source
+# in the long format, three spaces with --tb=short), frames as `path.py:12: in func`.
+_PYTEST_ERROR = _OnFirstUse(r"^E {3,}")
+_PYTEST_FRAME = _OnFirstUse(r"^(?P<file>\S+\.pyx?):(?P<line>\d+): in (?P<func>[\w<>.]+)\s*$")
+_LOGURU_CAUGHT = _OnFirstUse(r'^> File "[^"]+", line \d+, in ')
 # A framework's banner in front of the message (ComfyUI).
 _BANNER = _OnFirstUse(r"^\s*!!! Exception during processing !!!\s*")
 
@@ -120,6 +130,14 @@ _RICH_BESIDE = _OnFirstUse(r"\s+[│┃╭┌┏╰└┗][─━ ].*$")
 _ESCAPE = _OnFirstUse(r"\\(?:u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|.)")
 _ESCAPED_BREAK = _OnFirstUse(r"\\(?:[nt'\"]|u[0-9a-fA-F]{4})")
 _SINGLE_BACKSLASH_DRIVE = _OnFirstUse(r"(?<![A-Za-z0-9_])[A-Za-z]:\\(?!\\)")
+# An exception's repr: its type, then its message as a string literal in either quotes.
+_EXC_REPR = _OnFirstUse(r"(?<![\w.])(?P<type>(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Failure))"
+                        r"""\((?:'(?P<single>(?:[^'\\\n]|\\.)*)'|"(?P<double>(?:[^"\\\n]|\\.)*)")\)""")
+_REPR_CALL = _OnFirstUse(r"(?:Error|Exception|Interrupt|Failure)\(")
+# A notebook's JSON (.ipynb): each line of an error's traceback is a string in a list, its colour
+# codes and line breaks escaped.
+_JSON_PUNCTUATION = frozenset(("[", "]", "],", "{", "}", "},"))
+_JSON_STRING_ITEM = _OnFirstUse(r'^\s*("(?:[^"\\]|\\.)*")\s*,?\s*$')
 _ESCAPES = {"n": "\n", "t": "\t", "r": "", '"': '"', "'": "'", "\\": "\\", "/": "/"}
 
 _STRUCTURE = re.compile(
@@ -145,10 +163,15 @@ class Cleaned(NamedTuple):  # a named tuple: every `explain` defines it, and a d
 
 
 def clean_line(line: str) -> str:
-    """The per-line clean-up that is cheap enough for any log: fences, bold,
+    """The per-line clean-up that is cheap enough for any log: colour codes, fences, bold,
     code spans, HTML entities and tags, full-width punctuation."""
     if not line:
         return line
+    if "\x1b" in line:
+        line = ANSI.sub("", line)
+    if "[0m" in line:
+        # Only a line that resets a colour: a bare `[1m` alone is as likely an index.
+        line = _ANSI_WITHOUT_ESC.sub("", line)
     if "`" in line:
         if _FENCE.match(line):
             return ""
@@ -204,7 +227,7 @@ def _is_quoted(line: str) -> bool:
 
 
 def _ipython(line: str) -> str | None:
-    """The plain-interpreter form of an IPython/Jupyter traceback line, or None."""
+    """The plain-interpreter form of an IPython/Jupyter (or pytest, loguru) traceback line, or None."""
     if "Traceback" in line and _IPY_HEADER.match(line):
         # The header keeps the exception's class: the parser reads it when the final line was cut.
         return " ".join(line.split(None, 1)[:1]) + "  Traceback (most recent call last)"
@@ -217,6 +240,12 @@ def _ipython(line: str) -> str | None:
     m = _IPY_OLD_FRAME.match(line)
     if m:
         return f'  File "{m["file"] or m["linked"]}", line 0, in {m["func"]}'
+    if line.startswith('> File "') and _LOGURU_CAUGHT.match(line):
+        return "  " + line[2:]  # loguru marks the frame where the exception was caught
+    if ": in " in line:
+        m = _PYTEST_FRAME.match(line)
+        if m:
+            return f'  File "{m["file"]}", line {m["line"]}, in {m["func"]}'
     return None
 
 
@@ -350,9 +379,28 @@ def _unescaped(line: str) -> str | None:
         if isinstance(record, dict):
             texts = [v for v in record.values() if isinstance(v, str) and (" " in v.strip() or "\n" in v)]
             if texts:
-                return "\n".join(texts)
+                return "\n".join(_literal_inside(text) for text in texts)
     if "\\" not in line or not _ESCAPED_BREAK.search(line) or _SINGLE_BACKSLASH_DRIVE.search(line):
         return None
+    if _REPR_CALL.search(line) and _exception_repr(line) != [line]:
+        return None  # an exception's repr: its message is read with its type (_exception_repr)
+    if len(head) > 1 and head[0] == head[-1] and head[0] in "'\"":
+        line = head[1:-1]  # a repr printed whole: its quotes are not part of the text
+    return _decoded_escapes(line)
+
+
+def _literal_inside(text: str) -> str:
+    """A JSON field's text, or the text of the Python string literal it holds: a logger that wrote
+    `repr(text)` into a JSON record escaped the text twice (`'Traceback ...\\\\n  File ...'`)."""
+    if "\n" in text or len(text) < 2 or text[0] != text[-1] or text[0] not in "'\"" \
+            or not _ESCAPED_BREAK.search(text):
+        return text
+    decoded = _decoded_escapes(text[1:-1])
+    return text if decoded is None else decoded
+
+
+def _decoded_escapes(line: str) -> str | None:
+    """`line` with its backslash escapes read, or None where a backslash starts no escape."""
     out = []
     last = 0
     for m in _ESCAPE.finditer(line):
@@ -370,6 +418,27 @@ def _unescaped(line: str) -> str | None:
         last = m.end()
     out.append(line[last:])
     return "".join(out)
+
+
+def _exception_repr(line: str) -> list[str]:
+    """A line that gives an exception as its repr (`RuntimeError('CUDA out of memory...')`: Optuna's
+    "failed because of the following error: ...", a list of errors, `print(repr(e))`), with the
+    exception as the interpreter prints it on a line of its own. Code that builds one
+    (`raise RuntimeError("...")`, `err = ValueError("...")`, indented source) stays."""
+    m = _EXC_REPR.search(line)
+    if m is None or line[:1] in " \t":
+        return [line]
+    head, tail = line[: m.start()].rstrip(), line[m.end():].strip()
+    # After a label (`error: `, `[`, `ERROR - `, logfmt's `error=`), not after code's ` = ` or `raise `.
+    if head and head[-1] not in ":[,-|>" and not (head[-1] == "=" and head[-2:-1].strip()):
+        return [line]
+    message = _decoded_escapes(m["single"] if m["single"] is not None else m["double"])
+    if message is None:
+        return [line]
+    text = f"{m['type']}: {message}" if message else m["type"]
+    return [x for x in (head, *text.split("\n"), tail.lstrip(".]),") and tail) if x]
+
+
 
 
 def _has_rich_box(lines: list[str]) -> bool:
@@ -464,6 +533,58 @@ def _unboxed(items: list[tuple[int, str, int]]) -> list[tuple[int, str, int]]:
     return out
 
 
+# What launchers, loggers and log collectors put before every line: `worker-1: ` (pdsh, DeepSpeed's
+# multi-node runner), `[1,0]<stderr>:` (mpirun --tag-output), `(pid=123) ` / `(RayTrainWorker
+# pid=1, ip=..) ` (Ray), `3: ` (srun -l), `app-1  | ` (docker compose), `Nov 25 10:11:12 host
+# python3[123]: ` (journald), `2024-05-01 12:00:00.123 | ERROR | mod:fn:12 - ` (loguru), `   12\t`
+# (cat -n) or `12 | ` (an editor's gutter). Rather than a list of every launcher's format, the
+# prefix is read from the paste itself: the same text up to a separator, numbers aside, before most
+# of its lines. A prefix ends at one of these. (A colon followed by a digit is inside a time, not
+# after a prefix; a UTC time ends in `Z `.)
+_PREFIX_END = _OnFirstUse(r"[:|\])>](?=[^\s\d]| )|\t| -(?= )|(?<=\dZ)(?= )")
+_PREFIX_NUMBERS = _OnFirstUse(r"[ \t]*\d+")  # pids, ranks, times, line numbers (right-aligned)
+# Prefixes that are part of what a pattern reads, or that parse reads itself: per-rank prefixes
+# (the rank of each error), c10 frames, warnings' `file.py:12: `, torch's own loggers, JSON records.
+_PREFIX_KEPT = _OnFirstUse(r'^\s*\[(?:rank|default)\d+\]|^\s*\[[A-Z] |frame #|Error|Exception|Warning|Traceback'
+                           r'|File |NCCL|torch|\.(?:py|cpp|cc|cu|h):\d+:|>>>|["{]')
+_PREFIX_SHARE = 0.8  # of the non-blank lines, and 3 at least
+_PREFIX_SCAN = 120  # a prefix ends within this many characters
+_PREFIX_ENDS = 8  # and at one of the first this-many separators (loguru's has 4): a paste of 1 MiB costs little
+
+
+def _line_prefixes(line: str) -> Iterator[tuple[str, int]]:
+    """Each way to read a prefix at the start of `line`: (its form with numbers folded, its end)."""
+    for _, m in zip(range(_PREFIX_ENDS), _PREFIX_END.finditer(line, 0, _PREFIX_SCAN)):
+        yield _PREFIX_NUMBERS.sub("0", line[: m.end()]), m.end()
+
+
+def _without_line_prefix(lines: list[str]) -> list[str]:
+    """The lines without the prefix a launcher or logger put before most of them (see
+    _PREFIX_END). Lines without it (a sentence around the paste) stay as they are."""
+    counts: Counter[str] = Counter()
+    nonblank = 0
+    for line in lines:
+        if line.strip():
+            nonblank += 1
+            counts.update({form for form, _ in _line_prefixes(line)})
+    need = max(3, _PREFIX_SHARE * nonblank)
+    # A launcher's prefix numbers something (a pid, a rank, a time, a host, a line); words alone
+    # before every line (`CUDA SETUP: `, `INFO:root:`) are part of the messages.
+    shared = [form for form, n in counts.items() if n >= need and "0" in form and len(form.replace(" ", "")) >= 2]
+    if not shared:
+        return lines
+    prefix = max(shared, key=len)  # the whole prefix; a shorter one would cut it in the middle
+    if _PREFIX_KEPT.search(prefix):
+        return lines
+    ends: list[int | None] = []
+    for line in lines:
+        ends.append(next((end for form, end in _line_prefixes(line) if form == prefix), None))
+    # The space after the separator belongs to the prefix when every line has one (`3: ` before
+    # `  File`); mpirun writes `[1,0]<stderr>:Traceback` and `[1,0]<stderr>:  File`.
+    spaced = all(line[end:end + 1] == " " for line, end in zip(lines, ends) if end is not None)
+    return [line if end is None else line[end + spaced:] for line, end in zip(lines, ends)]
+
+
 _PADDING = " " * 12
 _PADDING_RUN = re.compile(r" {12,}")
 _BOX_CHARS = re.compile("[\u2500-\u257f]")  # a box drawn by rich pads inside its frame: unboxed later
@@ -480,19 +601,39 @@ def clean(text: str, vocabulary: "frozenset[str] | Callable[[], frozenset[str]] 
     # (user's line number, text, its width as pasted): a terminal or a page wrapped the text as it
     # was shown, before the clean-up changed any lengths.
     items: list[tuple[int, str, int]] = []
+    notebook = '"traceback":' in text or '"output_type":' in text
+    unquoted: list[str] = []
     for number, line in enumerate(raw, 1):
         if quoted[number - 1] and (
             (number > 1 and quoted[number - 2]) or (number < len(raw) and quoted[number])
             or _EXC_START.match(_QUOTE.sub("", line, count=1))
         ):
             line = _QUOTE.sub("", line, count=1)
-        line = line.rstrip()
+        if "\x1b" in line:
+            line = ANSI.sub("", line)  # launchers colour their prefixes
+        if line[:1] == "E":
+            line = _PYTEST_ERROR.sub("", line, count=1)
+        unquoted.append(line.rstrip())
+    if len(unquoted) >= 3:
+        unquoted = _without_line_prefix(unquoted)
+    for number, line in enumerate(unquoted, 1):
         if "&" in line:
             from html import unescape
             shown = len(unescape(line))
         else:
             shown = len(line)
-        literal = _unescaped(line) if "\\" in line or line.lstrip().startswith("{") else None
+        literal = None
+        if notebook and line.strip() in _JSON_PUNCTUATION:
+            line = ""  # the list's end would otherwise be read as the rest of the last message
+        elif notebook and line.lstrip().startswith('"'):
+            item = _JSON_STRING_ITEM.match(line)
+            if item:
+                try:
+                    literal = json.loads(item[1])
+                except ValueError:
+                    literal = None
+        if literal is None and ("\\" in line or line.lstrip().startswith("{")):
+            literal = _unescaped(line)
         if literal is None and len(line) > 200 and _PADDING in line and not _BOX_CHARS.search(line):
             # A terminal's screen copied without its line breaks: each line padded to the
             # terminal's width with spaces, all on one line. The padding stands for the breaks.
@@ -516,7 +657,10 @@ def clean(text: str, vocabulary: "frozenset[str] | Callable[[], frozenset[str]] 
                                                      _IPY_SOURCE.match(raw[number - 2] if number > 1 else "")):
             line = "    " + line.strip()  # `---> 12 x = f()` under a frame: source, not a message
             shown = len(line)
-        parts = [part for piece in line.split("\n") for part in _split_inline_exception(piece)]
+        pieces = line.split("\n")
+        if "(" in line and _REPR_CALL.search(line):
+            pieces = [x for piece in pieces for x in _exception_repr(piece)]
+        parts = [part for piece in pieces for part in _split_inline_exception(piece)]
         for k, part in enumerate(parts):
             lines.append(part.rstrip())
             origin.append(number)

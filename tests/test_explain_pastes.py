@@ -40,6 +40,141 @@ def test_decoration_is_undone(pasted, line):
     assert line in paste.clean(pasted).lines
 
 
+def test_colour_codes_are_undone_with_or_without_their_escape_byte():
+    coloured = "\x1b[0;31mRuntimeError\x1b[0m: CUDA error: device-side assert triggered"
+    assert paste.clean(coloured).lines == ["RuntimeError: CUDA error: device-side assert triggered"]
+    # A web page that showed the log dropped the ESC bytes and kept the rest of each code.
+    assert paste.clean(coloured.replace("\x1b", "")).lines == ["RuntimeError: CUDA error: device-side assert triggered"]
+    assert first(coloured.replace("\x1b", "")) == "cuda-device-side-assert"
+
+
+def test_a_bracket_that_is_not_a_colour_stays():
+    """Without a reset code (`[0m`) on the line, `[1m` is read as the text it is."""
+    assert paste.clean("IndexError: index [1m] is out of range").lines == ["IndexError: index [1m] is out of range"]
+
+
+TRACEBACK = ('Traceback (most recent call last):\n  File "train.py", line 12, in <module>\n    loss = model(x)\n'
+             + DEVICE)
+
+
+@pytest.mark.parametrize("prefix", [
+    "worker-1: ",  # pdsh / DeepSpeed multi-node
+    "[1,0]<stderr>:",  # mpirun --tag-output
+    "(pid=28417) ",  # Ray
+    "3: ",  # srun --label
+    "trainer-1  | ",  # docker compose
+    "Nov 25 10:11:12 gpu-node-3 python3[28417]: ",  # journald
+    "2024-05-01T12:00:00.1234567Z ",  # GitHub Actions
+    "2024-05-01 12:00:00.123 | ERROR    | __main__:main:42 - ",  # loguru
+])
+def test_a_launchers_line_prefix_is_undone(prefix):
+    pasted = "Running on the cluster I get:\n" + "\n".join(prefix + line for line in TRACEBACK.split("\n"))
+    assert paste.clean(pasted).lines == ["Running on the cluster I get:"] + TRACEBACK.split("\n")
+    assert first(pasted) == "device-mismatch"
+
+
+def test_line_numbers_before_every_line_are_undone():
+    lines = TRACEBACK.split("\n")
+    assert paste.clean("\n".join(f"{k:6d}\t{line}" for k, line in enumerate(lines, 9))).lines == lines
+    assert paste.clean("\n".join(f"{k:>3} | {line}" for k, line in enumerate(lines, 1))).lines == lines
+
+
+def test_what_only_looks_like_a_line_prefix_stays():
+    # A prefix on a few lines only: a sentence, not a launcher.
+    mixed = "note: see below\n" + TRACEBACK + "\nnote: it fails every time"
+    assert paste.clean(mixed).lines == mixed.split("\n")
+    # Prefixes the parser and the patterns read: ranks, c10 frames, warnings' locations, JSON records.
+    ranked = "\n".join("[rank1]: " + line for line in TRACEBACK.split("\n"))
+    assert paste.clean(ranked).lines == ranked.split("\n")
+    frames = "\n".join(f"frame #{k}: c10::Error::Error(c10::SourceLocation) + 0x{k}a (0x7f in libc10.so)" for k in range(5))
+    assert paste.clean(frames).lines == frames.split("\n")
+    warned = "\n".join("/opt/x/torch/nn/modules/conv.py:456: UserWarning: " + message for message in (
+        "Plan failed with a cudnnException", "TypedStorage is deprecated",
+        "Using padding='same' with even kernel lengths and odd dilation may require a zero-padded copy of the input"))
+    assert paste.clean(warned).lines == warned.split("\n")
+    records = "\n".join(json.dumps({"log": line + "\n", "stream": "stderr"}) for line in TRACEBACK.split("\n"))
+    assert [line for line in paste.clean(records).lines if line] == TRACEBACK.split("\n")  # JSON, not cut at `{"log":`
+    # Words before every line are part of the messages (bitsandbytes' report).
+    setup = "CUDA SETUP: Loading binary libbitsandbytes_cuda118.so...\nCUDA SETUP: Problem: no GPU\nCUDA SETUP: Solution 1"
+    assert paste.clean(setup).lines == setup.split("\n")
+    # A time's colons are not a prefix's end: the whole timestamp goes, or none of it.
+    timed = "\n".join(f"12:00:0{k} step {k} loss 0.{k}" for k in range(5))
+    assert paste.clean(timed).lines == timed.split("\n")
+
+
+def test_a_pytest_failure_report_is_read_as_a_traceback():
+    short = ("____ test_forward ____\ntests/test_model.py:12: in test_forward\n    loss = model(x)\n"
+             "torch/nn/modules/linear.py:114: in forward\n    return F.linear(input, self.weight, self.bias)\n"
+             "E   " + DEVICE)
+    parsed = parse(short)
+    assert parsed.final.text == DEVICE and parsed.final.frames == [
+        "tests/test_model.py:12 in test_forward", "torch/nn/modules/linear.py:114 in forward"]
+    assert first(short) == "device-mismatch"
+    # The long format aligns `E` lines with the source, and a message goes on over several of them.
+    long = ("    def test_load():\n>       torch.load(path)\n\nE       _pickle.UnpicklingError: Weights only load failed.\n"
+            "E       \t(1) In PyTorch 2.6, we changed the default value of the `weights_only` argument")
+    assert parse(long).final.message.startswith("Weights only load failed.\n(1) In PyTorch 2.6")
+
+
+def test_lines_that_only_start_with_an_e_stay():
+    glog = "E0501 12:00:00.123456 28417 process_group.cc:12] NCCL watchdog timeout"
+    assert paste.clean(glog).lines == [glog]
+    assert paste.clean("E  = mc^2 ").lines == ["E  = mc^2"]  # two spaces: not pytest's marker
+
+
+def test_an_exceptions_repr_is_read_as_the_exception():
+    optuna = ("[W 2024-05-01 12:00:00,123] Trial 0 failed because of the following error: "
+              "RuntimeError('CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 1.96 GiB total capacity)').")
+    assert "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 1.96 GiB total capacity)" \
+        in paste.clean(optuna).lines
+    assert parse(optuna).final.type == "RuntimeError"
+    assert first(optuna) == "cuda-out-of-memory"
+    # Escaped line breaks inside the repr are the message's own.
+    listed = "errors: [RuntimeError(\"Error(s) in loading state_dict for Net:\\n\\tMissing key(s) in state_dict: \\\"fc.weight\\\".\")]"
+    assert paste.clean(listed).lines[1:] == ["RuntimeError: Error(s) in loading state_dict for Net:",
+                                             '\tMissing key(s) in state_dict: "fc.weight".']
+
+
+def test_code_that_builds_an_exception_stays():
+    for code in ('raise AssertionError("Torch not compiled with CUDA enabled")',
+                 "    raise RuntimeError('Windows not yet supported for torch.compile')",
+                 "err = ValueError('bad value')", "return TypeError('x')"):
+        assert paste.clean(code).lines == [code]
+
+
+def test_a_repr_inside_a_json_record_is_unescaped_twice():
+    record = json.dumps({"level": "error", "error": repr(TRACEBACK)})
+    assert paste.clean(record).lines == TRACEBACK.split("\n")
+    # A field that only is quoted (no escapes inside) is left as written.
+    quoted = json.dumps({"level": "error", "msg": "'fc.weight' is missing from the checkpoint"})
+    assert paste.clean(quoted).lines == ["'fc.weight' is missing from the checkpoint"]
+
+
+def test_a_notebooks_json_traceback_is_read():
+    cell = json.dumps({"outputs": [{"ename": "RuntimeError", "evalue": "x", "output_type": "error", "traceback": [
+        "\x1b[0;31m---------------------------------------------------------------------------\x1b[0m",
+        "\x1b[0;31mRuntimeError\x1b[0m                              Traceback (most recent call last)",
+        "Cell \x1b[0;32mIn[3], line 5\x1b[0m\n\x1b[0;32m----> 5\x1b[0m loss \x1b[38;5;241m=\x1b[39m model(x)\n",
+        "\x1b[0;31m" + DEVICE + "\x1b[0m"]}]}, indent=1)
+    lines = paste.clean(cell).lines
+    assert DEVICE in lines and '  File "<cell 3>", line 5, in <module>' in lines
+    assert parse(cell).final.text == DEVICE
+    assert first(cell) == "device-mismatch"
+
+
+def test_a_list_of_strings_outside_a_notebook_stays():
+    code = 'devices = [\n    "cuda:0",\n    "cuda:1",\n]'
+    assert paste.clean(code).lines == code.split("\n")
+
+
+def test_the_frame_loguru_marks_is_a_frame():
+    caught = ('Traceback (most recent call last):\n\n> File "train.py", line 12, in <module>\n    loss = model(x)\n'
+              "    │      └ <function main at 0x7f3a2c1b5d30>\n\n" + DEVICE)
+    assert parse(caught).final.frames == ["train.py:12 in <module>"]
+    # A quoted line that names a file is not a frame.
+    assert paste.clean('> File "notes.txt" is missing').lines == ['> File "notes.txt" is missing']
+
+
 def test_a_web_pages_typography_is_undone():
     """Curly quotes and the multiplication sign where PyTorch printed ASCII (`128x256`)."""
     article = ("Have you ever been halted by a cryptic error message that reads \u201cRuntimeError: mat1 and mat2 "

@@ -21,7 +21,7 @@ from .. import paste
 from ..paste import PASTE_MAX_CHARS
 
 # ------------------------------------------------------------------ normalisation
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07")
+_ANSI = paste.ANSI
 # Prefixes that launchers and loggers put in front of every line.
 _PREFIX = re.compile(
     r"^(?:"
