@@ -11,6 +11,7 @@ import textwrap
 import pytest
 
 import torchdoctor
+from torchdoctor.kb import explain
 from torchdoctor.kb.parse import normalize_line, parse
 
 ASSERT = """Traceback (most recent call last):
@@ -302,3 +303,26 @@ def test_large_file_parallel_scan_equals_sequential(tmp_path):
     lines = text.split("\n")
     for block in parallel.exceptions:
         assert lines[block.line_no - 1].startswith("RuntimeError: CUDA error")
+
+
+WARNING_AFTER_ERROR = '''Traceback (most recent call last):
+  File "train.py", line 3, in <module>
+    loss = crit(out, y)
+RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 10.76 GiB total capacity)
+/usr/lib/python3/site-packages/torch/optim/lr_scheduler.py:136: UserWarning: Detected call of `lr_scheduler.step()` before `optimizer.step()`. In PyTorch 1.1.0 and later, you should call them in the opposite order
+'''
+
+
+def test_a_warning_printed_after_the_error_is_not_more_of_its_message():
+    # Python's warnings format ("<file>.py:<line>: <Category>: ...") starts a record of its own: the warning is
+    # evidence at a warning's rank, below the exception it followed.
+    parsed = parse(WARNING_AFTER_ERROR)
+    assert parsed.final.text.endswith("10.76 GiB total capacity)")
+    assert [m.id for m in explain(parsed)] == ["cuda-out-of-memory", "lr-scheduler-step-order"]
+
+
+def test_a_message_line_that_quotes_a_py_path_is_still_its_message():
+    text = ('Traceback (most recent call last):\n  File "run.py", line 9, in <module>\n'
+            "RuntimeError: Error(s) in loading state_dict for Net:\n"
+            '\tMissing key(s) in state_dict: "fc.weight" (see models/net.py:12 for the layer)\n')
+    assert "Missing key(s)" in parse(text).final.text

@@ -132,8 +132,11 @@ def _trigger() -> re.Pattern[str]:
     return _trie_regex(TRIGGER_WORDS)
 
 
+# A warning printed after the exception ("/site-packages/torch/optim/lr_scheduler.py:136: UserWarning: ...", Python's
+# warnings format) is a record of its own, not more of the message.
 _MESSAGE_STOP = re.compile(r"^\s*(?:Traceback \(most recent|File \"|During handling|The above exception|"
-                           r"Exception raised from|frame #\d|=+$|-+$|\[\d+\]:$|Root Cause)")
+                           r"Exception raised from|frame #\d|=+$|-+$|\[\d+\]:$|Root Cause"
+                           r"|[^\s:]*(?::[\\/][^\s:]*)?\.py:\d+: [A-Za-z_][\w.]*Warning: )")
 
 MAX_MESSAGE_LINES = 40
 MAX_MESSAGE_CHARS = 16 << 10  # a message's continuation stops here too
