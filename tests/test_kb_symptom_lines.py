@@ -1,0 +1,41 @@
+"""Failures told in words, with no error message: the issue titles and first sentences people write
+("Loss nan", "RAM out of memory and process killed", "GPU memory increasing in training").
+
+Each wording is a real title or sentence (its URL beside it); each names its cause first through a
+line pattern that needs the specific combination (the subject and the symptom together), never a
+generic word. The close texts are the same subjects without the failure: a question, a symptom
+that is gone, or another cause in similar words; none of them may name the cause.
+A hang on several GPUs with no detail ("multi-gpu training hangs") is left to the possible
+causes: P2P, a rank-guarded collective and a late rank are all told that way.
+"""
+
+from __future__ import annotations
+
+from kb_wordings import wording_tests
+
+WORDINGS = [
+    # nan-in-backward: the loss and NaN in a title's words.
+    ("nan-in-backward", "Loss value equals to NAN!"),  # https://github.com/ZHKKKe/DualStudent/issues/7
+    ("nan-in-backward", "I am trying to use your method as my baseline, but I find that if I set the epoch larger "
+                        "than 300(which is set in your script originally), after the 200 epoch, the loss value "
+                        "will be NAN."),  # https://github.com/ZHKKKe/DualStudent/issues/7
+    ("nan-in-backward", "Loss nan"),  # https://github.com/maudzung/RTM3D/issues/4
+    ("nan-in-backward", "Geting loss of NaN for some epochs during training"),  # https://github.com/abduallahmohamed/Social-STGCNN/issues/20
+    ("nan-in-backward", "Nan loss after 20k+ steps of training."),  # https://github.com/PKU-YuanGroup/Open-Sora-Plan/issues/333
+    ("nan-in-backward", "When training reaches the 10th epoch, the loss becomes nan"),  # https://github.com/showlab/ShowUI/issues/88
+    ("nan-in-backward", "训练4个epoch之后loss变为nan"),  # https://github.com/bubbliiiing/faster-rcnn-pytorch/issues/163
+    # host-oom-killed: host RAM named, and the kill.
+    # gpu-memory-grows-retained-graph: GPU memory growing, with what makes it growth.
+]
+
+NOT_THESE = [
+    # A NaN that is gone, and a loss named beside NaN-free words.
+    ("nan-in-backward", "After lowering the learning rate to 1e-5 the loss no longer becomes nan."),
+    ("nan-in-backward", "Loss of precision when I cast the model to fp16: accuracy drops by 2 points."),
+    ("nan-in-backward", "loss_nan_guard = True  # skip the optimizer step when the loss is not finite"),
+    ("nan-in-backward", "Validation loss equals the training loss after 3 epochs; is that expected?"),
+    # A worker killed, a segfault, and the GPU's memory: other causes in the same words.
+    # GPU memory that grew once, or does not grow, or host RAM.
+]
+
+test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
