@@ -25,6 +25,14 @@ WORDINGS = [
     ("nan-in-backward", "When training reaches the 10th epoch, the loss becomes nan"),  # https://github.com/showlab/ShowUI/issues/88
     ("nan-in-backward", "训练4个epoch之后loss变为nan"),  # https://github.com/bubbliiiing/faster-rcnn-pytorch/issues/163
     # host-oom-killed: host RAM named, and the kill.
+    ("host-oom-killed", "RAM out of memory and process killed"),  # https://github.com/xinntao/Real-ESRGAN/issues/489
+    ("host-oom-killed", "I ran the training code directly ,during my training, the memory usage(RAM, not GPU "
+                        "memory) kept increasing (at begining 1.8%, after training 3 epochs, it increased to "
+                        "40%). After training several epochs ,the memory occupied too much, and the system "
+                        "killed the training process."),  # https://github.com/XLechter/SDT/issues/5
+    ("host-oom-killed", "And the process was eventually killed when the CPU memory in use reached its maximum "),  # https://github.com/google/automl/issues/224
+    ("host-oom-killed", "When I run the code the RAM usage continuously increases. The memory consumption keeps on "
+                        "increasing and after 8k iterations, the OS kills the process."),  # https://github.com/MishaLaskin/curl/issues/10
     # gpu-memory-grows-retained-graph: GPU memory growing, with what makes it growth.
 ]
 
@@ -35,6 +43,10 @@ NOT_THESE = [
     ("nan-in-backward", "loss_nan_guard = True  # skip the optimizer step when the loss is not finite"),
     ("nan-in-backward", "Validation loss equals the training loss after 3 epochs; is that expected?"),
     # A worker killed, a segfault, and the GPU's memory: other causes in the same words.
+    ("host-oom-killed", "My RAM is 64GB. RuntimeError: DataLoader worker (pid 4242) is killed by signal: Segmentation fault."),
+    ("host-oom-killed", "process killed by linux kernel( SIGNAL 11), 4GPU 64G RAM"),
+    ("host-oom-killed", "GPU memory keeps increasing and the process gets killed after two epochs"),
+    ("host-oom-killed", "How much RAM do I need to fine-tune a 7B model with LoRA?"),
     # GPU memory that grew once, or does not grow, or host RAM.
 ]
 
