@@ -34,6 +34,14 @@ WORDINGS = [
     ("host-oom-killed", "When I run the code the RAM usage continuously increases. The memory consumption keeps on "
                         "increasing and after 8k iterations, the OS kills the process."),  # https://github.com/MishaLaskin/curl/issues/10
     # gpu-memory-grows-retained-graph: GPU memory growing, with what makes it growth.
+    ("gpu-memory-grows-retained-graph", "GPU memory increasing in training"),  # https://github.com/microsoft/VideoX/issues/46
+    ("gpu-memory-grows-retained-graph", "imagenet training increasing gpu memory usage"),  # https://github.com/libffcv/ffcv/issues/128
+    ("gpu-memory-grows-retained-graph", "The GPU memory usage growed slowly during training, finally threw `CUDA out "
+                                        "of memory. Tried to allocate 20.00 MiB`."),  # https://github.com/sunsmarterjie/SDL-Skeleton/issues/6
+    ("gpu-memory-grows-retained-graph", "I tried to train the network, but the memory usage on GPU keeps increasing "
+                                        "with every iteration."),  # https://github.com/AlvinYH/Faster-VoxelPose/issues/2
+    ("gpu-memory-grows-retained-graph", "out of memory 训练的时候显存一直在增长"),  # https://github.com/chenyuntc/simple-faster-rcnn-pytorch/issues/252
+    ("gpu-memory-grows-retained-graph", "请问为何训练过程中显存占用持续增加？"),  # https://github.com/jiangxiluning/FOTS.PyTorch/issues/70
 ]
 
 NOT_THESE = [
@@ -48,6 +56,10 @@ NOT_THESE = [
     ("host-oom-killed", "GPU memory keeps increasing and the process gets killed after two epochs"),
     ("host-oom-killed", "How much RAM do I need to fine-tune a 7B model with LoRA?"),
     # GPU memory that grew once, or does not grow, or host RAM.
+    ("gpu-memory-grows-retained-graph", "GPU memory increased after upgrading from torch 2.0 to 2.1 for the same batch size"),
+    ("gpu-memory-grows-retained-graph", "GPU memory does not increase when I double the batch size, why?"),
+    ("gpu-memory-grows-retained-graph", "CPU memory usage keeps increasing during training"),
+    ("gpu-memory-grows-retained-graph", "Is there a way of increasing GPU memory usage to speed up training?"),
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
