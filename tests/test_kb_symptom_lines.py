@@ -42,6 +42,12 @@ WORDINGS = [
                                         "with every iteration."),  # https://github.com/AlvinYH/Faster-VoxelPose/issues/2
     ("gpu-memory-grows-retained-graph", "out of memory 训练的时候显存一直在增长"),  # https://github.com/chenyuntc/simple-faster-rcnn-pytorch/issues/252
     ("gpu-memory-grows-retained-graph", "请问为何训练过程中显存占用持续增加？"),  # https://github.com/jiangxiluning/FOTS.PyTorch/issues/70
+    # collective-under-rank-guard: a hang with the rank-0-only work that causes it.
+    ("collective-under-rank-guard", "ddp开了两个进程（rank=0和rank=1），只在rank=0进程有test dataloader，训练后也是只在rank=0的"
+                                    "进程进行测试，就会在第二个epoch卡住。"),  # https://github.com/WongKinYiu/PyTorch_YOLOv4/issues/285
+    ("collective-under-rank-guard", "torch.distributed.barrier() hangs in DDP"),  # https://discuss.pytorch.org/t/torch-distributed-barrier-hangs-in-ddp/114522
+    ("collective-under-rank-guard", "Training hangs after validation at the end of the first epoch when the checkpoint is "
+                                    "saved only on rank 0"),  # the pytorch#54059 report in one sentence: https://github.com/pytorch/pytorch/issues/54059
 ]
 
 NOT_THESE = [
@@ -60,6 +66,12 @@ NOT_THESE = [
     ("gpu-memory-grows-retained-graph", "GPU memory does not increase when I double the batch size, why?"),
     ("gpu-memory-grows-retained-graph", "CPU memory usage keeps increasing during training"),
     ("gpu-memory-grows-retained-graph", "Is there a way of increasing GPU memory usage to speed up training?"),
+    # A DDP hang with no rank-0-only work named (a late or dead rank reads the same), and rank-0-only
+    # work that does not hang.
+    ("collective-under-rank-guard", "In the Multi-GPU DDP setting, model training hangs after validation at the end of "
+                                    "the first training epoch"),  # https://github.com/Lightning-AI/pytorch-lightning/issues/9611
+    ("collective-under-rank-guard", "How do I run validation only on rank 0 in DDP?"),
+    ("collective-under-rank-guard", "Validation runs only on rank 0 and the training continues fine on all ranks"),
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
