@@ -48,6 +48,18 @@ WORDINGS = [
     ("collective-under-rank-guard", "torch.distributed.barrier() hangs in DDP"),  # https://discuss.pytorch.org/t/torch-distributed-barrier-hangs-in-ddp/114522
     ("collective-under-rank-guard", "Training hangs after validation at the end of the first epoch when the checkpoint is "
                                     "saved only on rank 0"),  # the pytorch#54059 report in one sentence: https://github.com/pytorch/pytorch/issues/54059
+    # nccl-p2p-hang: a hang in the first collective (DDP's constructor), what disabling P2P did, or a
+    # consumer RTX 40-series in a multi-GPU job.
+    ("nccl-p2p-hang", "The DDP hung up at torch.nn.parallel.DistributedDataParallel(model)"),  # https://github.com/timmeinhardt/trackformer/issues/68
+    ("nccl-p2p-hang", "“model = DDP(model, device_ids=[LOCAL_RANK], output_device=LOCAL_RANK,find_unused_parameters= False)” "
+                      "get stuck and can not run next code."),  # https://github.com/ZouJiu1/LSQplus/issues/7
+    ("nccl-p2p-hang", "我在多卡4090机器， ubuntu 22.04系统上， 在调用DistributedDataParallel 上卡死， 通过设置环境变量搞定："
+                      "export NCCL_IB_DISABLE=1"),  # https://github.com/jingyaogong/minimind-v/issues/31
+    ("nccl-p2p-hang", "NCCL_P2P_DISABLE=1 works for me."),  # https://github.com/deepspeedai/DeepSpeed/issues/4433
+    ("nccl-p2p-hang", "[Bug]: Multi-GPU AMD Setup Hangs without NCCL_P2P_DISABLE=1 and --disable-custom-all-reduce"),  # https://github.com/ROCm/vllm/issues/390
+    ("nccl-p2p-hang", "I do not know the exact reason, but the model \"freeze\"(stuck) when using 4 or more GPUs. So, while "
+                      "trying various things, I confirmed that the model works by setting the variable NCCL_P2P_DISABLE =1 ."),  # https://github.com/NVIDIA/nccl/issues/631
+    ("nccl-p2p-hang", "NCCL all_reduce_perf test hangs with multiple RTX 4090 GPUs, works fine when I swap in 2080tis"),  # https://github.com/NVIDIA/nccl-tests/issues/117
 ]
 
 NOT_THESE = [
@@ -72,6 +84,12 @@ NOT_THESE = [
                                     "the first training epoch"),  # https://github.com/Lightning-AI/pytorch-lightning/issues/9611
     ("collective-under-rank-guard", "How do I run validation only on rank 0 in DDP?"),
     ("collective-under-rank-guard", "Validation runs only on rank 0 and the training continues fine on all ranks"),
+    # Disabling P2P asked about or not helping, a single RTX 4090, and DDP's constructor that worked.
+    ("nccl-p2p-hang", "Is it safe to set NCCL_P2P_DISABLE=1 for performance?"),
+    ("nccl-p2p-hang", "NCCL_P2P_DISABLE=1 did not help, still stuck in all_reduce"),
+    ("nccl-p2p-hang", "Training on a single RTX 4090 hangs at epoch 3 with num_workers=8"),
+    ("nccl-p2p-hang", "model = DDP(model, device_ids=[rank]) works on 2 GPUs but the loss differs from one GPU"),
+    ("nccl-p2p-hang", "RTX 4090 is 2x faster than 3090 for DDP training"),
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
