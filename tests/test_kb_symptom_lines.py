@@ -26,10 +26,6 @@ WORDINGS = [
     ("nan-in-backward", "训练4个epoch之后loss变为nan"),  # https://github.com/bubbliiiing/faster-rcnn-pytorch/issues/163
     # host-oom-killed: host RAM named, and the kill.
     ("host-oom-killed", "RAM out of memory and process killed"),  # https://github.com/xinntao/Real-ESRGAN/issues/489
-    ("host-oom-killed", "I ran the training code directly ,during my training, the memory usage(RAM, not GPU "
-                        "memory) kept increasing (at begining 1.8%, after training 3 epochs, it increased to "
-                        "40%). After training several epochs ,the memory occupied too much, and the system "
-                        "killed the training process."),  # https://github.com/XLechter/SDT/issues/5
     ("host-oom-killed", "And the process was eventually killed when the CPU memory in use reached its maximum "),  # https://github.com/google/automl/issues/224
     ("host-oom-killed", "When I run the code the RAM usage continuously increases. The memory consumption keeps on "
                         "increasing and after 8k iterations, the OS kills the process."),  # https://github.com/MishaLaskin/curl/issues/10
