@@ -1,0 +1,91 @@
+"""Failures told in words, with no error message: the issue titles and first sentences people write
+("Loss nan", "RAM out of memory and process killed", "GPU memory increasing in training").
+
+Each wording is a real title or sentence (its URL beside it); each names its cause first through a
+line pattern that needs the specific combination (the subject and the symptom together), never a
+generic word. The close texts are the same subjects without the failure: a question, a symptom
+that is gone, or another cause in similar words; none of them may name the cause.
+A hang on several GPUs with no detail ("multi-gpu training hangs") is left to the possible
+causes: P2P, a rank-guarded collective and a late rank are all told that way.
+"""
+
+from __future__ import annotations
+
+from kb_wordings import wording_tests
+
+WORDINGS = [
+    # nan-in-backward: the loss and NaN in a title's words.
+    ("nan-in-backward", "Loss value equals to NAN!"),  # https://github.com/ZHKKKe/DualStudent/issues/7
+    ("nan-in-backward", "I am trying to use your method as my baseline, but I find that if I set the epoch larger "
+                        "than 300(which is set in your script originally), after the 200 epoch, the loss value "
+                        "will be NAN."),  # https://github.com/ZHKKKe/DualStudent/issues/7
+    ("nan-in-backward", "Loss nan"),  # https://github.com/maudzung/RTM3D/issues/4
+    ("nan-in-backward", "Geting loss of NaN for some epochs during training"),  # https://github.com/abduallahmohamed/Social-STGCNN/issues/20
+    ("nan-in-backward", "Nan loss after 20k+ steps of training."),  # https://github.com/PKU-YuanGroup/Open-Sora-Plan/issues/333
+    ("nan-in-backward", "When training reaches the 10th epoch, the loss becomes nan"),  # https://github.com/showlab/ShowUI/issues/88
+    ("nan-in-backward", "训练4个epoch之后loss变为nan"),  # https://github.com/bubbliiiing/faster-rcnn-pytorch/issues/163
+    # host-oom-killed: host RAM named, and the kill.
+    ("host-oom-killed", "RAM out of memory and process killed"),  # https://github.com/xinntao/Real-ESRGAN/issues/489
+    ("host-oom-killed", "And the process was eventually killed when the CPU memory in use reached its maximum "),  # https://github.com/google/automl/issues/224
+    ("host-oom-killed", "When I run the code the RAM usage continuously increases. The memory consumption keeps on "
+                        "increasing and after 8k iterations, the OS kills the process."),  # https://github.com/MishaLaskin/curl/issues/10
+    # gpu-memory-grows-retained-graph: GPU memory growing, with what makes it growth.
+    ("gpu-memory-grows-retained-graph", "GPU memory increasing in training"),  # https://github.com/microsoft/VideoX/issues/46
+    ("gpu-memory-grows-retained-graph", "imagenet training increasing gpu memory usage"),  # https://github.com/libffcv/ffcv/issues/128
+    ("gpu-memory-grows-retained-graph", "The GPU memory usage growed slowly during training, finally threw `CUDA out "
+                                        "of memory. Tried to allocate 20.00 MiB`."),  # https://github.com/sunsmarterjie/SDL-Skeleton/issues/6
+    ("gpu-memory-grows-retained-graph", "I tried to train the network, but the memory usage on GPU keeps increasing "
+                                        "with every iteration."),  # https://github.com/AlvinYH/Faster-VoxelPose/issues/2
+    ("gpu-memory-grows-retained-graph", "out of memory 训练的时候显存一直在增长"),  # https://github.com/chenyuntc/simple-faster-rcnn-pytorch/issues/252
+    ("gpu-memory-grows-retained-graph", "请问为何训练过程中显存占用持续增加？"),  # https://github.com/jiangxiluning/FOTS.PyTorch/issues/70
+    # collective-under-rank-guard: a hang with the rank-0-only work that causes it.
+    ("collective-under-rank-guard", "ddp开了两个进程（rank=0和rank=1），只在rank=0进程有test dataloader，训练后也是只在rank=0的"
+                                    "进程进行测试，就会在第二个epoch卡住。"),  # https://github.com/WongKinYiu/PyTorch_YOLOv4/issues/285
+    ("collective-under-rank-guard", "torch.distributed.barrier() hangs in DDP"),  # https://discuss.pytorch.org/t/torch-distributed-barrier-hangs-in-ddp/114522
+    ("collective-under-rank-guard", "Training hangs after validation at the end of the first epoch when the checkpoint is "
+                                    "saved only on rank 0"),  # the pytorch#54059 report in one sentence: https://github.com/pytorch/pytorch/issues/54059
+    # nccl-p2p-hang: a hang in the first collective (DDP's constructor), what disabling P2P did, or a
+    # consumer RTX 40-series in a multi-GPU job.
+    ("nccl-p2p-hang", "The DDP hung up at torch.nn.parallel.DistributedDataParallel(model)"),  # https://github.com/timmeinhardt/trackformer/issues/68
+    ("nccl-p2p-hang", "“model = DDP(model, device_ids=[LOCAL_RANK], output_device=LOCAL_RANK,find_unused_parameters= False)” "
+                      "get stuck and can not run next code."),  # https://github.com/ZouJiu1/LSQplus/issues/7
+    ("nccl-p2p-hang", "我在多卡4090机器， ubuntu 22.04系统上， 在调用DistributedDataParallel 上卡死， 通过设置环境变量搞定："
+                      "export NCCL_IB_DISABLE=1"),  # https://github.com/jingyaogong/minimind-v/issues/31
+    ("nccl-p2p-hang", "NCCL_P2P_DISABLE=1 works for me."),  # https://github.com/deepspeedai/DeepSpeed/issues/4433
+    ("nccl-p2p-hang", "[Bug]: Multi-GPU AMD Setup Hangs without NCCL_P2P_DISABLE=1 and --disable-custom-all-reduce"),  # https://github.com/ROCm/vllm/issues/390
+    ("nccl-p2p-hang", "I do not know the exact reason, but the model \"freeze\"(stuck) when using 4 or more GPUs. So, while "
+                      "trying various things, I confirmed that the model works by setting the variable NCCL_P2P_DISABLE =1 ."),  # https://github.com/NVIDIA/nccl/issues/631
+    ("nccl-p2p-hang", "NCCL all_reduce_perf test hangs with multiple RTX 4090 GPUs, works fine when I swap in 2080tis"),  # https://github.com/NVIDIA/nccl-tests/issues/117
+]
+
+NOT_THESE = [
+    # A NaN that is gone, and a loss named beside NaN-free words.
+    ("nan-in-backward", "After lowering the learning rate to 1e-5 the loss no longer becomes nan."),
+    ("nan-in-backward", "Loss of precision when I cast the model to fp16: accuracy drops by 2 points."),
+    ("nan-in-backward", "loss_nan_guard = True  # skip the optimizer step when the loss is not finite"),
+    ("nan-in-backward", "Validation loss equals the training loss after 3 epochs; is that expected?"),
+    # A worker killed, a segfault, and the GPU's memory: other causes in the same words.
+    ("host-oom-killed", "My RAM is 64GB. RuntimeError: DataLoader worker (pid 4242) is killed by signal: Segmentation fault."),
+    ("host-oom-killed", "process killed by linux kernel( SIGNAL 11), 4GPU 64G RAM"),
+    ("host-oom-killed", "GPU memory keeps increasing and the process gets killed after two epochs"),
+    ("host-oom-killed", "How much RAM do I need to fine-tune a 7B model with LoRA?"),
+    # GPU memory that grew once, or does not grow, or host RAM.
+    ("gpu-memory-grows-retained-graph", "GPU memory increased after upgrading from torch 2.0 to 2.1 for the same batch size"),
+    ("gpu-memory-grows-retained-graph", "GPU memory does not increase when I double the batch size, why?"),
+    ("gpu-memory-grows-retained-graph", "CPU memory usage keeps increasing during training"),
+    ("gpu-memory-grows-retained-graph", "Is there a way of increasing GPU memory usage to speed up training?"),
+    # A DDP hang with no rank-0-only work named (a late or dead rank reads the same), and rank-0-only
+    # work that does not hang.
+    ("collective-under-rank-guard", "In the Multi-GPU DDP setting, model training hangs after validation at the end of "
+                                    "the first training epoch"),  # https://github.com/Lightning-AI/pytorch-lightning/issues/9611
+    ("collective-under-rank-guard", "How do I run validation only on rank 0 in DDP?"),
+    ("collective-under-rank-guard", "Validation runs only on rank 0 and the training continues fine on all ranks"),
+    # Disabling P2P asked about or not helping, a single RTX 4090, and DDP's constructor that worked.
+    ("nccl-p2p-hang", "Is it safe to set NCCL_P2P_DISABLE=1 for performance?"),
+    ("nccl-p2p-hang", "NCCL_P2P_DISABLE=1 did not help, still stuck in all_reduce"),
+    ("nccl-p2p-hang", "Training on a single RTX 4090 hangs at epoch 3 with num_workers=8"),
+    ("nccl-p2p-hang", "model = DDP(model, device_ids=[rank]) works on 2 GPUs but the loss differs from one GPU"),
+    ("nccl-p2p-hang", "RTX 4090 is 2x faster than 3090 for DDP training"),
+]
+
+test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
