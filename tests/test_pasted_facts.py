@@ -461,10 +461,6 @@ CPP_EXT_MISMATCH = """      File "/opt/conda/lib/python3.10/site-packages/torch/
 """
 
 
-def test_cpp_extensions_own_cuda_mismatch_error_decides_te208(tmp_path):
-    te208 = checked(CPP_EXT_MISMATCH, tmp_path)["TE208"]
-    assert te208.status is Status.ERROR and "nvcc 12.1" in te208.message and "CUDA 11.8" in te208.message
-    assert te208.fix.commands[0] == "export CUDA_HOME=/usr/local/cuda-11.8"
 
 
 def test_cpp_extensions_minor_mismatch_warning_and_quoted_raise_are_not_te208(tmp_path):
@@ -494,11 +490,15 @@ Exception: >- DeepSpeed Op Builder: Installed CUDA version 12.0 does not match t
 """
 
 
-def test_deepspeed_op_builders_cuda_mismatch_refusal_decides_te208(tmp_path):
+@pytest.mark.parametrize("text,nvcc,builder", [
+    (CPP_EXT_MISMATCH, "12.1", "torch.utils.cpp_extension"),
     # deepspeed/ops/op_builder/builder.py assert_no_cuda_mismatch (DeepSpeedExamples#370, batch 10 dev).
-    te208 = checked(DS_OP_BUILDER, tmp_path)["TE208"]
-    assert te208.status is Status.ERROR and "nvcc 12.0" in te208.message and "DeepSpeed's op builder" in te208.message
-    assert te208.fix.commands[0] == "export CUDA_HOME=/usr/local/cuda-11.8"
+    (DS_OP_BUILDER, "12.0", "DeepSpeed's op builder"),
+], ids=["cpp_extension", "deepspeed"])
+def test_an_extension_builders_own_cuda_mismatch_refusal_decides_te208(text, nvcc, builder, tmp_path):
+    te208 = checked(text, tmp_path)["TE208"]
+    assert te208.status is Status.ERROR and f"nvcc {nvcc}" in te208.message and "CUDA 11.8" in te208.message
+    assert builder in te208.message and te208.fix.commands[0] == "export CUDA_HOME=/usr/local/cuda-11.8"
 
 
 def test_deepspeed_accepting_a_compatible_minor_mismatch_is_not_te208(tmp_path):
