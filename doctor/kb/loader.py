@@ -130,7 +130,7 @@ class KnowledgeBase:
         from .retrieve import Retriever
 
         if self._retriever is None:
-            self._retriever = Retriever(self._built(RETRIEVAL, "docs"))
+            self._retriever = Retriever(self._built(RETRIEVAL, "postings"))
         return self._retriever
 
     def vocabulary(self) -> frozenset[str]:
