@@ -109,6 +109,7 @@ class _Haystack:
         self.text = "\n".join(t for _, t in items)
         self.lower: str | None = None
         self.squeezed: dict[bool, tuple[str, str]] = {}
+        self.every: dict[bool, str] = {}  # the text and its two readings above, NUL between them
         self.starts: list[int] = []
         offset = 0
         for _, t in items:
@@ -124,15 +125,21 @@ class _Haystack:
             text = self.lower
         else:
             text = self.text
+        if "\n" not in text:
+            return _missing_group(groups, text) is None
+        every = self.every.get(ignore_case)
+        if every is None:
+            squeezed = self.squeezed[ignore_case] = (text.replace("\n", " "), _squeeze(text))
+            every = self.every[ignore_case] = "\0".join((text, *squeezed))
+        # First one scan of the three readings at once (no substring holds a NUL, so each is found
+        # inside one of them): most patterns lack a group in all three, and stop here.
+        if _missing_group(groups, every) is not None:
+            return False
         missing = _missing_group(groups, text)
         if missing is None:
             return True
-        if "\n" not in text:
-            return False
-        squeezed = self.squeezed.get(ignore_case)
-        if squeezed is None:
-            squeezed = self.squeezed[ignore_case] = (text.replace("\n", " "), _squeeze(text))
-        # A variant without the group the text lacks cannot hold them all (most patterns stop here).
+        squeezed = self.squeezed[ignore_case]
+        # A variant without the group the text lacks cannot hold them all.
         return any(_missing_group(groups, t) is None for t in squeezed if any(lit in t for lit in missing))
 
     def locate(self, offset: int) -> tuple[int, str]:
