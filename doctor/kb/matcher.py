@@ -555,7 +555,7 @@ def _with_cut_hits(parsed: Parsed, kb: KnowledgeBase, scored: list[tuple[Head, l
 # PyTorch failure (CUBLAS_STATUS_EXECUTION_FAILED, "Assertion failed"), but the causes and fixes in
 # the knowledge base are PyTorch's: such a text gets possible causes, not answers.
 FOREIGN_WEIGHT = 0.5
-_FOREIGN = re.compile(r"(?:\btensorflow[\\/.]|\bpaddle[\\/.]|/paddle/|\bcaffe(?:::|[\\/])|\bmxnet[\\/.]|\bjax(?:lib)?[\\/.]"
+_FOREIGN = (r"(?:\btensorflow[\\/.]|\bpaddle[\\/.]|/paddle/|\bcaffe(?:::|[\\/])|\bmxnet[\\/.]|\bjax(?:lib)?[\\/.]"
                       r"|\bmindspore[\\/.]|\bkeras[\\/.]|\bonnxruntime[\\/.]|\bInvalidArgumentError\b|\bpaddle\.fluid"
                       # cuDNN or MATLAB programmed directly: their statuses are not a PyTorch call's
                       r"|cuDNN (?:Backend )?Graph API|\bcudnnBackend[A-Z]\w*|\bMATLAB\b"
@@ -563,6 +563,10 @@ _FOREIGN = re.compile(r"(?:\btensorflow[\\/.]|\bpaddle[\\/.]|/paddle/|\bcaffe(?:
                       # ("MindSpore版本: mindspore=2.6.0", "tensorflow==2.12.0", "PaddlePaddle version: 2.5")
                       r"|(?i:\b(?:mindspore|tensorflow(?:-gpu)?|paddlepaddle(?:-gpu)?|mxnet|jaxlib|keras)"
                       r"\s*(?:={1,2}|版本\s*[:：=]?|\s+version\s*[:：=]?)\s*v?\d+\.\d+))")
+# Every match of _FOREIGN holds one of these words in some letter case: a text in ASCII without
+# them needs no search, and the regex (a millisecond to compile) is compiled only for one that has.
+_FOREIGN_WORDS = ("tensorflow", "paddle", "caffe", "mxnet", "jax", "mindspore", "keras", "onnxruntime",
+                  "invalidargumenterror", "cudnn", "matlab")
 # A driver-level failure (libcuda, the NVIDIA driver) is the same whichever framework met it.
 _DRIVER_LEVEL = re.compile(r"libcuda|\bdriver\b", re.IGNORECASE)
 # PyTorch/XLA's runtime lives under tensorflow/compiler/xla/xla_client: that path is PyTorch's too.
@@ -573,9 +577,14 @@ _TORCH = re.compile(r"\btorch[\\/._]|\bpytorch|\blibtorch|\bc10::|\bATen\b|\bate
 def other_framework(parsed: Parsed) -> bool:
     """Whether the text is another framework's error with no sign of PyTorch in it."""
     texts = [t for _, t in parsed.frame_lines] + [b.text for b in parsed.exceptions] + [t for _, t in parsed.lines]
+    whole = "\n".join(texts)
+    if whole.isascii():
+        whole = whole.lower()
+        if not any(w in whole for w in _FOREIGN_WORDS):
+            return False
     foreign = torch = False
     for t in texts:
-        foreign = foreign or bool(_FOREIGN.search(t))
+        foreign = foreign or bool(re.search(_FOREIGN, t))
         if _TORCH.search(t):
             torch = True
             break
