@@ -110,6 +110,7 @@ class _Haystack:
         self.lower: str | None = None
         self.squeezed: dict[bool, tuple[str, str]] = {}
         self.every: dict[bool, str] = {}  # the text and its two readings above, NUL between them
+        self.removed: dict[int, list[int]] = {}  # where the mid-word breaks are, from an offset on
         self.starts: list[int] = []
         offset = 0
         for _, t in items:
@@ -157,14 +158,21 @@ class _Haystack:
             yield self.locate(m.start()), m
         if found or len(self.items) < 2 or "\n" not in self.text:
             return
-        for m in rx.finditer(self.text.replace("\n", " "), start):  # same offsets
+        # The re-joined readings are made once per scope, not once per pattern (on a long log
+        # each is a copy of 100+ KiB).
+        readings = self.squeezed.get(False)
+        if readings is None:
+            readings = self.squeezed[False] = (self.text.replace("\n", " "), _squeeze(self.text))
+        for m in rx.finditer(readings[0], start):  # same offsets
             found = True
             yield self.locate(m.start()), m
         if found:
             return
-        removed = [x.start() for x in _MID_WORD_BREAK.finditer(self.text, start)]
+        removed = self.removed.get(start)
+        if removed is None:
+            removed = self.removed[start] = [x.start() for x in _MID_WORD_BREAK.finditer(self.text, start)]
         if removed:  # a break mid-word: read as nothing
-            for m in rx.finditer(_squeeze(self.text), start):
+            for m in rx.finditer(readings[1], start):
                 yield self._unsqueezed(m, removed), m
 
     def _unsqueezed(self, m: re.Match[str], removed: list[int]) -> tuple[int, str]:
