@@ -33,7 +33,7 @@ def explain_command(
 
     # The modules and the knowledge base live as long as this process: frozen out of the cyclic
     # collector, which would otherwise walk their tens of thousands of objects again at every
-    # older-generation collection (3-4 ms of a one-traceback run). The text's own objects are
+    # older-generation collection (about 2 ms of a one-traceback run). The text's own objects are
     # collected as before.
     load()
     gc.freeze()

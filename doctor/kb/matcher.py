@@ -566,17 +566,18 @@ def _with_cut_hits(parsed: Parsed, kb: KnowledgeBase, scored: list[tuple[Head, l
 # the knowledge base are PyTorch's: such a text gets possible causes, not answers.
 FOREIGN_WEIGHT = 0.5
 _FOREIGN = (r"(?:\btensorflow[\\/.]|\bpaddle[\\/.]|/paddle/|\bcaffe(?:::|[\\/])|\bmxnet[\\/.]|\bjax(?:lib)?[\\/.]"
-                      r"|\bmindspore[\\/.]|\bkeras[\\/.]|\bonnxruntime[\\/.]|\bInvalidArgumentError\b|\bpaddle\.fluid"
-                      # cuDNN or MATLAB programmed directly: their statuses are not a PyTorch call's
-                      r"|cuDNN (?:Backend )?Graph API|\bcudnnBackend[A-Z]\w*|\bMATLAB\b"
-                      # a forum post's environment header names its framework and version
-                      # ("MindSpore版本: mindspore=2.6.0", "tensorflow==2.12.0", "PaddlePaddle version: 2.5")
-                      r"|(?i:\b(?:mindspore|tensorflow(?:-gpu)?|paddlepaddle(?:-gpu)?|mxnet|jaxlib|keras)"
-                      r"\s*(?:={1,2}|版本\s*[:：=]?|\s+version\s*[:：=]?)\s*v?\d+\.\d+))")
-# Every match of _FOREIGN holds one of these words in some letter case: a text in ASCII without
-# them needs no search, and the regex (a millisecond to compile) is compiled only for one that has.
+            r"|\bmindspore[\\/.]|\bkeras[\\/.]|\bonnxruntime[\\/.]|\bInvalidArgumentError\b|\bpaddle\.fluid"
+            # cuDNN or MATLAB programmed directly: their statuses are not a PyTorch call's
+            r"|cuDNN (?:Backend )?Graph API|\bcudnnBackend[A-Z]\w*|\bMATLAB\b"
+            # a forum post's environment header names its framework and version
+            # ("MindSpore版本: mindspore=2.6.0", "tensorflow==2.12.0", "PaddlePaddle version: 2.5")
+            r"|(?i:\b(?:mindspore|tensorflow(?:-gpu)?|paddlepaddle(?:-gpu)?|mxnet|jaxlib|keras)"
+            r"\s*(?:={1,2}|版本\s*[:：=]?|\s+version\s*[:：=]?)\s*v?\d+\.\d+))")
+# Every match of _FOREIGN holds one of these words in some letter case (tests/test_kb_prefilter.py
+# checks it against the regex's own literals): a text in ASCII without them needs no search, and the
+# regex (a millisecond to compile) is compiled only for one that has.
 _FOREIGN_WORDS = ("tensorflow", "paddle", "caffe", "mxnet", "jax", "mindspore", "keras", "onnxruntime",
-                  "invalidargumenterror", "cudnn", "matlab")
+                  "invalidargumenterror", "cudnnbackend", "graph api", "matlab")
 # A driver-level failure (libcuda, the NVIDIA driver) is the same whichever framework met it.
 _DRIVER_LEVEL = re.compile(r"libcuda|\bdriver\b", re.IGNORECASE)
 # PyTorch/XLA's runtime lives under tensorflow/compiler/xla/xla_client: that path is PyTorch's too.
