@@ -50,3 +50,21 @@ def test_a_branch_without_any_literal_leaves_the_alternation_out():
     # holds one of its substrings.
     assert required_literals(r"\d+x\d+|shape mismatch", ignore_case=True) == []
     assert required_literals(r"(?:\d+|several) ranks|gpu 0", ignore_case=True) == [[" ranks", "gpu 0"]]
+
+
+def test_another_frameworks_words_are_in_every_match_of_its_regex():
+    # other_framework() skips its regex for an ASCII text that holds none of _FOREIGN_WORDS: that is
+    # safe only while each literal the regex requires (one per branch) contains one of the words.
+    from torchdoctor.kb.matcher import _FOREIGN, _FOREIGN_WORDS, other_framework
+    from torchdoctor.kb.parse import parse
+
+    groups = required_literals(_FOREIGN, ignore_case=True)
+    assert len(groups) == 1 and len(groups[0]) > 10
+    assert all(any(w in lit for w in _FOREIGN_WORDS) for lit in groups[0]), groups[0]
+    # Fires on another framework's error, stays quiet on PyTorch's own with the same status.
+    foreign = 'File "/usr/lib/python3/site-packages/tensorflow/python/ops/nn_ops.py", line 12, in conv\n' \
+              "InternalError: CUBLAS_STATUS_EXECUTION_FAILED"
+    assert other_framework(parse(foreign))
+    assert not other_framework(parse('File "train.py", line 3, in step\n'
+                                     "RuntimeError: CUDA error: CUBLAS_STATUS_EXECUTION_FAILED when calling `cublasSgemm`"))
+

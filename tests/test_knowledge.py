@@ -43,7 +43,7 @@ def test_entries_parse_strictly_and_the_index_is_current():
     assert (ROOT / "knowledge" / "entries.jsonl").read_bytes() == build_entries(entries)[0], \
         "knowledge/entries.jsonl differs from a fresh build: run python -m torchdoctor.kb.loader"
     retrieval = build_retrieval(entries.values(), digest(files))
-    for name, key in (("retrieval.json", "docs"), ("vocabulary.json", "vocabulary")):
+    for name, key in (("retrieval.json", "postings"), ("vocabulary.json", "vocabulary")):
         built = json.loads((ROOT / "knowledge" / name).read_text())
         assert built == {key: retrieval[key], "digest": digest(files)}, f"knowledge/{name} differs from a fresh build"
 

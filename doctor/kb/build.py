@@ -1,6 +1,6 @@
 """Building the knowledge index from knowledge/*.toml: index.json (what matching needs of each
 entry, with the literal prefilter of every pattern), entries.jsonl (the validated entries),
-retrieval.json (the BM25 documents) and vocabulary.json (the words the entries use).
+retrieval.json (the BM25 index) and vocabulary.json (the words the entries use).
 
 `python -m torchdoctor.kb.loader` (or `python -m torchdoctor.kb.build`) rewrites them; the loader
 reads them, and falls back to this module only when they are older than the TOML files.
@@ -177,7 +177,7 @@ def write_index() -> str:
     with open(os.path.join(_directory(), ENTRIES), "wb") as fh:
         fh.write(build_entries(entries)[0])
     retrieval = build_retrieval(entries.values(), digest(files))
-    for name, key in ((RETRIEVAL, "docs"), (VOCABULARY, "vocabulary")):
+    for name, key in ((RETRIEVAL, "postings"), (VOCABULARY, "vocabulary")):
         with open(os.path.join(_directory(), name), "w", encoding="utf-8") as fh:
             part = {key: retrieval[key], "digest": retrieval["digest"]}
             fh.write(json.dumps(part, ensure_ascii=False, separators=(",", ":"), sort_keys=True) + "\n")

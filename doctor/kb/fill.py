@@ -22,7 +22,8 @@ PLACEHOLDERS = {
     "torchvision-requirement": "the torchvision release that pairs with the installed torch, e.g. torchvision==0.28.*",
     "torchaudio-requirement": "the torchaudio release that pairs with the installed torch, e.g. torchaudio>=2.11.0",
 }
-_PLACEHOLDER = re.compile(r"<(" + "|".join(re.escape(k) for k in PLACEHOLDERS) + r")>")
+# A string: re compiles it (0.2 ms) only when a fix is filled in, not on every `explain`.
+_PLACEHOLDER = r"<(" + "|".join(re.escape(k) for k in PLACEHOLDERS) + r")>"
 
 
 def values_from_facts(facts: Any) -> dict[str, str]:
@@ -81,8 +82,8 @@ def fill(text: str, values: Mapping[str, str] | None) -> str:
     """`text` with every placeholder that `values` answers replaced; the rest left visible."""
     if not values:
         return text
-    return _PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), text)
+    return re.sub(_PLACEHOLDER, lambda m: values.get(m.group(1), m.group(0)), text)
 
 
 def placeholders(text: str) -> list[str]:
-    return _PLACEHOLDER.findall(text)
+    return re.findall(_PLACEHOLDER, text)

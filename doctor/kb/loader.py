@@ -19,7 +19,7 @@ import json
 import os
 import sys
 import zlib
-from typing import TYPE_CHECKING, Any, Iterator, NamedTuple
+from typing import TYPE_CHECKING, Any, Iterator, NamedTuple, Sequence
 
 from .schema import Entry, Pattern, SchemaError, entry_from_index
 
@@ -44,7 +44,8 @@ class Head(NamedTuple):
     patterns: tuple[Pattern, ...]
     # Per pattern: groups of substrings; every match contains one of each group (lower-cased
     # when the pattern ignores case). A pattern is compiled and run only when the text does.
-    literals: tuple[tuple[tuple[str, ...], ...], ...]
+    # (Lists when read from the index.)
+    literals: Sequence[Sequence[Sequence[str]]]
     refined_by: tuple[str, ...] = ()
 
 
@@ -130,7 +131,7 @@ class KnowledgeBase:
         from .retrieve import Retriever
 
         if self._retriever is None:
-            self._retriever = Retriever(self._built(RETRIEVAL, "docs"))
+            self._retriever = Retriever(self._built(RETRIEVAL, "postings"))
         return self._retriever
 
     def vocabulary(self) -> frozenset[str]:
@@ -238,9 +239,10 @@ def load() -> KnowledgeBase:
             index = json.loads(_read(INDEX))
             fresh = index.get("index_version") == INDEX_VERSION and index.get("digest") == current
             if fresh:
-                heads = {h["id"]: Head(h["id"], h["title"], tuple(Pattern(**p) for p in h["patterns"]),
-                                       tuple(tuple(tuple(g) for g in x) for x in h["literals"]),
-                                       tuple(h.get("refined_by", ()))) for h in index["heads"]}
+                # The literal groups stay the lists JSON gives (they are only iterated): making
+                # tuples of them was half the cost of building the heads.
+                heads = {h["id"]: Head(h["id"], h["title"], tuple([Pattern(**p) for p in h["patterns"]]),
+                                       h["literals"], tuple(h.get("refined_by", ()))) for h in index["heads"]}
                 offsets = {h["id"]: tuple(h["entry_at"]) for h in index["heads"] if "entry_at" in h}
     except (OSError, ValueError, AttributeError):
         fresh = False

@@ -109,6 +109,8 @@ class _Haystack:
         self.text = "\n".join(t for _, t in items)
         self.lower: str | None = None
         self.squeezed: dict[bool, tuple[str, str]] = {}
+        self.every: dict[bool, str] = {}  # the text and its two readings above, NUL between them
+        self.removed: dict[int, list[int]] = {}  # where the mid-word breaks are, from an offset on
         self.starts: list[int] = []
         offset = 0
         for _, t in items:
@@ -124,15 +126,21 @@ class _Haystack:
             text = self.lower
         else:
             text = self.text
+        if "\n" not in text:
+            return _missing_group(groups, text) is None
+        every = self.every.get(ignore_case)
+        if every is None:
+            squeezed = self.squeezed[ignore_case] = (text.replace("\n", " "), _squeeze(text))
+            every = self.every[ignore_case] = "\0".join((text, *squeezed))
+        # First one scan of the three readings at once (no substring holds a NUL, so each is found
+        # inside one of them): most patterns lack a group in all three, and stop here.
+        if _missing_group(groups, every) is not None:
+            return False
         missing = _missing_group(groups, text)
         if missing is None:
             return True
-        if "\n" not in text:
-            return False
-        squeezed = self.squeezed.get(ignore_case)
-        if squeezed is None:
-            squeezed = self.squeezed[ignore_case] = (text.replace("\n", " "), _squeeze(text))
-        # A variant without the group the text lacks cannot hold them all (most patterns stop here).
+        squeezed = self.squeezed[ignore_case]
+        # A variant without the group the text lacks cannot hold them all.
         return any(_missing_group(groups, t) is None for t in squeezed if any(lit in t for lit in missing))
 
     def locate(self, offset: int) -> tuple[int, str]:
@@ -150,14 +158,21 @@ class _Haystack:
             yield self.locate(m.start()), m
         if found or len(self.items) < 2 or "\n" not in self.text:
             return
-        for m in rx.finditer(self.text.replace("\n", " "), start):  # same offsets
+        # The re-joined readings are made once per scope, not once per pattern (on a long log
+        # each is a copy of 100+ KiB).
+        readings = self.squeezed.get(False)
+        if readings is None:
+            readings = self.squeezed[False] = (self.text.replace("\n", " "), _squeeze(self.text))
+        for m in rx.finditer(readings[0], start):  # same offsets
             found = True
             yield self.locate(m.start()), m
         if found:
             return
-        removed = [x.start() for x in _MID_WORD_BREAK.finditer(self.text, start)]
+        removed = self.removed.get(start)
+        if removed is None:
+            removed = self.removed[start] = [x.start() for x in _MID_WORD_BREAK.finditer(self.text, start)]
         if removed:  # a break mid-word: read as nothing
-            for m in rx.finditer(_squeeze(self.text), start):
+            for m in rx.finditer(readings[1], start):
                 yield self._unsqueezed(m, removed), m
 
     def _unsqueezed(self, m: re.Match[str], removed: list[int]) -> tuple[int, str]:
@@ -309,7 +324,7 @@ def _exception_hits(pattern: Pattern, lits: Any, parsed: Parsed, stacks: dict[st
         if pattern.exception_type:
             # The pattern's words are only its failure under that exception type. A line naming
             # other types contradicts it; a line naming none leaves it a possible cause, no answer.
-            named = _NAMED_EXCEPTION.findall(text)
+            named = re.findall(_NAMED_EXCEPTION, text)
             if named and not any(re.search(pattern.exception_type, n) for n in named):
                 return hits
             if not named:
@@ -318,7 +333,8 @@ def _exception_hits(pattern: Pattern, lits: Any, parsed: Parsed, stacks: dict[st
     return hits
 
 
-_NAMED_EXCEPTION = re.compile(r"(?<![\w.])(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Exit)\b")
+# Compiled (by re, once) only for a text whose exception words are in a plain line.
+_NAMED_EXCEPTION = r"(?<![\w.])(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Exit)\b"
 
 
 # Per pattern (its fixed words follow from it alone), those words in lower case, or () where a
@@ -486,12 +502,13 @@ def _cut_word(tail: str, word: str, need: int) -> int:
 
 # The operating system's error strings (strerror) end a message whole: "OSError: libGL.so.1: cannot
 # open shared object file: No such file or directory" was not cut inside "No such file or directory:
-# 'ninja'", whose own words only begin with them.
-_OS_ERROR_END = re.compile(r"(?:No such file or directory|Permission denied|Cannot allocate memory|Connection refused"
-                           r"|Connection reset by peer|Broken pipe|Input/output error|Too many open files"
-                           r"|Resource temporarily unavailable|Device or resource busy|No space left on device"
-                           r"|Address already in use|Operation not permitted|Is a directory|Not a directory"
-                           r"|cannot open shared object file)[\s.:]*$")
+# 'ninja'", whose own words only begin with them. (A string: re compiles it, 0.4 ms, only for a text
+# that reaches the cut reading.)
+_OS_ERROR_END = (r"(?:No such file or directory|Permission denied|Cannot allocate memory|Connection refused"
+                 r"|Connection reset by peer|Broken pipe|Input/output error|Too many open files"
+                 r"|Resource temporarily unavailable|Device or resource busy|No space left on device"
+                 r"|Address already in use|Operation not permitted|Is a directory|Not a directory"
+                 r"|cannot open shared object file)[\s.:]*$")
 
 # Per knowledge base: the patterns a cut message is read against, and their first words joined.
 _CUT_PATTERNS: dict[int, tuple[Any, list[tuple[Head, Pattern, Any]], str]] = {}
@@ -507,7 +524,7 @@ def _with_cut_hits(parsed: Parsed, kb: KnowledgeBase, scored: list[tuple[Head, l
     if cut is None:
         return scored
     text, kind, line_no, quoted = cut
-    if _OS_ERROR_END.search(text):
+    if re.search(_OS_ERROR_END, text):
         return scored
     found: dict[str, tuple[Head, float]] = {}
     cached = _CUT_PATTERNS.get(id(kb.heads))
@@ -548,14 +565,19 @@ def _with_cut_hits(parsed: Parsed, kb: KnowledgeBase, scored: list[tuple[Head, l
 # PyTorch failure (CUBLAS_STATUS_EXECUTION_FAILED, "Assertion failed"), but the causes and fixes in
 # the knowledge base are PyTorch's: such a text gets possible causes, not answers.
 FOREIGN_WEIGHT = 0.5
-_FOREIGN = re.compile(r"(?:\btensorflow[\\/.]|\bpaddle[\\/.]|/paddle/|\bcaffe(?:::|[\\/])|\bmxnet[\\/.]|\bjax(?:lib)?[\\/.]"
-                      r"|\bmindspore[\\/.]|\bkeras[\\/.]|\bonnxruntime[\\/.]|\bInvalidArgumentError\b|\bpaddle\.fluid"
-                      # cuDNN or MATLAB programmed directly: their statuses are not a PyTorch call's
-                      r"|cuDNN (?:Backend )?Graph API|\bcudnnBackend[A-Z]\w*|\bMATLAB\b"
-                      # a forum post's environment header names its framework and version
-                      # ("MindSpore版本: mindspore=2.6.0", "tensorflow==2.12.0", "PaddlePaddle version: 2.5")
-                      r"|(?i:\b(?:mindspore|tensorflow(?:-gpu)?|paddlepaddle(?:-gpu)?|mxnet|jaxlib|keras)"
-                      r"\s*(?:={1,2}|版本\s*[:：=]?|\s+version\s*[:：=]?)\s*v?\d+\.\d+))")
+_FOREIGN = (r"(?:\btensorflow[\\/.]|\bpaddle[\\/.]|/paddle/|\bcaffe(?:::|[\\/])|\bmxnet[\\/.]|\bjax(?:lib)?[\\/.]"
+            r"|\bmindspore[\\/.]|\bkeras[\\/.]|\bonnxruntime[\\/.]|\bInvalidArgumentError\b|\bpaddle\.fluid"
+            # cuDNN or MATLAB programmed directly: their statuses are not a PyTorch call's
+            r"|cuDNN (?:Backend )?Graph API|\bcudnnBackend[A-Z]\w*|\bMATLAB\b"
+            # a forum post's environment header names its framework and version
+            # ("MindSpore版本: mindspore=2.6.0", "tensorflow==2.12.0", "PaddlePaddle version: 2.5")
+            r"|(?i:\b(?:mindspore|tensorflow(?:-gpu)?|paddlepaddle(?:-gpu)?|mxnet|jaxlib|keras)"
+            r"\s*(?:={1,2}|版本\s*[:：=]?|\s+version\s*[:：=]?)\s*v?\d+\.\d+))")
+# Every match of _FOREIGN holds one of these words in some letter case (tests/test_kb_prefilter.py
+# checks it against the regex's own literals): a text in ASCII without them needs no search, and the
+# regex (a millisecond to compile) is compiled only for one that has.
+_FOREIGN_WORDS = ("tensorflow", "paddle", "caffe", "mxnet", "jax", "mindspore", "keras", "onnxruntime",
+                  "invalidargumenterror", "cudnnbackend", "graph api", "matlab")
 # A driver-level failure (libcuda, the NVIDIA driver) is the same whichever framework met it.
 _DRIVER_LEVEL = re.compile(r"libcuda|\bdriver\b", re.IGNORECASE)
 # PyTorch/XLA's runtime lives under tensorflow/compiler/xla/xla_client: that path is PyTorch's too.
@@ -566,9 +588,14 @@ _TORCH = re.compile(r"\btorch[\\/._]|\bpytorch|\blibtorch|\bc10::|\bATen\b|\bate
 def other_framework(parsed: Parsed) -> bool:
     """Whether the text is another framework's error with no sign of PyTorch in it."""
     texts = [t for _, t in parsed.frame_lines] + [b.text for b in parsed.exceptions] + [t for _, t in parsed.lines]
+    whole = "\n".join(texts)
+    if whole.isascii():
+        whole = whole.lower()
+        if not any(w in whole for w in _FOREIGN_WORDS):
+            return False
     foreign = torch = False
     for t in texts:
-        foreign = foreign or bool(_FOREIGN.search(t))
+        foreign = foreign or bool(re.search(_FOREIGN, t))
         if _TORCH.search(t):
             torch = True
             break

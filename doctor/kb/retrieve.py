@@ -130,8 +130,28 @@ def entry_document(entry: Entry) -> Counter[str]:
 
 
 def build(entries: Iterable[Entry]) -> dict[str, Any]:
-    docs = {e.id: dict(entry_document(e)) for e in entries}
-    return {"docs": docs}
+    return {"postings": postings({e.id: dict(entry_document(e)) for e in entries})}
+
+
+def postings(docs: dict[str, dict[str, int]]) -> dict[str, Any]:
+    """The BM25 index of the entries' bags of words, worked out when the knowledge index is built:
+    the entries' ids, each entry's length norm, and per word its idf and the entries that hold it
+    ("idf i:tf i:tf ...", i an entry's place in `ids`). A run parses only its query's words (a
+    dict of every entry's bag took as long to read as the whole knowledge index)."""
+    n = len(docs) or 1
+    lengths = [sum(bag.values()) for bag in docs.values()]
+    avg = sum(lengths) / n if lengths else 1.0
+    held: dict[str, list[str]] = {}
+    for i, bag in enumerate(docs.values()):
+        for t, f in bag.items():
+            held.setdefault(t, []).append(f"{i}:{f}")
+    return {
+        "ids": list(docs),
+        "norms": [K1 * (1 - B + B * length / avg) for length in lengths],
+        # repr: the idf read back is the very float computed here
+        "words": {t: " ".join([repr(math.log(1 + (n - len(h) + 0.5) / (len(h) + 0.5))), *h])
+                  for t, h in sorted(held.items())},
+    }
 
 
 class Candidate(NamedTuple):
@@ -145,44 +165,39 @@ class Candidate(NamedTuple):
 
 
 class Retriever:
-    def __init__(self, docs: dict[str, dict[str, int]]) -> None:
-        self.docs = docs  # entry id -> its bag of words (`build`)
-        n = len(self.docs) or 1
-        df: Counter[str] = Counter()
-        for bag in self.docs.values():
-            df.update(bag.keys())
-        self.idf = {t: math.log(1 + (n - d + 0.5) / (d + 0.5)) for t, d in df.items()}
-        self.lengths = {i: sum(bag.values()) for i, bag in self.docs.items()}
-        self.avg = sum(self.lengths.values()) / n if self.lengths else 1.0
+    def __init__(self, index: dict[str, Any]) -> None:
+        self.ids: list[str] = index["ids"]
+        self.norms: list[float] = index["norms"]
+        self.words: dict[str, str] = index["words"]  # word -> "idf i:tf i:tf ..." (`postings`)
 
     def rank(self, text: str, limit: int = 3) -> list[Candidate]:
         query = Counter(tokens(text[:MAX_QUERY_CHARS]))
-        known = {t: c for t, c in query.items() if t in self.idf}
+        known = {t: c for t, c in query.items() if t in self.words}
         if not known:
             return []
+        held: dict[str, list[str]] = {}
+        idf: dict[str, float] = {}
+        for t in known:
+            first, *held[t] = self.words[t].split(" ")
+            idf[t] = float(first)
         # A word repeated in a long log counts a little more, not a hundred times more.
-        qweight = {t: self.idf[t] * (1 + math.log(c)) for t, c in known.items()}
+        qweight = {t: idf[t] * (1 + math.log(c)) for t, c in known.items()}
         total = sum(qweight.values())
+        score: dict[int, float] = {}
+        matched: dict[int, float] = {}
+        words: dict[int, list[tuple[float, str]]] = {}
+        for t, w in qweight.items():  # per entry, the sums run in the query's order
+            for posting in held[t]:
+                i, f = map(int, posting.split(":"))
+                score[i] = score.get(i, 0.0) + w * f * (K1 + 1) / (f + self.norms[i])
+                matched[i] = matched.get(i, 0.0) + w
+                words.setdefault(i, []).append((w, t))
         scored: list[Candidate] = []
-        for entry_id, bag in self.docs.items():
-            norm = K1 * (1 - B + B * self.lengths[entry_id] / self.avg)
-            score = 0.0
-            matched = 0.0
-            words = []
-            for t, w in qweight.items():
-                f = bag.get(t)
-                if f:
-                    score += w * f * (K1 + 1) / (f + norm)
-                    matched += w
-                    words.append((w, t))
-            if not words:
-                continue
-            coverage = matched / total
-            words.sort(reverse=True)
-            scored.append(Candidate(entry_id, coverage, [t for _, t in words[:6]], score))
+        for i, found in words.items():
+            found.sort(reverse=True)
+            scored.append(Candidate(self.ids[i], matched[i] / total, [t for _, t in found[:6]], score[i]))
         # Noise is dropped before the cut, so a larger knowledge base cannot push a real
         # candidate out of the list with candidates that would not have been shown anyway.
         scored = [c for c in scored if c.score >= MIN_COVERAGE]
         scored.sort(key=lambda c: (-c.bm25, c.id))
         return scored[:limit]
-
