@@ -8,7 +8,7 @@
 
 Both sides of the cold-start ratio run with their bytecode cached, as `pip install` leaves every
 package: typer and rich have theirs in site-packages, so torchdoctor's own sources are compiled
-first (`compileall`, into their `__pycache__`) when the checkout has none, e.g. an editable install
+first (`compileall`, into their `__pycache__`) when the checkout has none or a stale one, e.g. an editable install
 run under PYTHONDONTWRITEBYTECODE=1. The ratio as found, before compiling, is printed beside it.
 
 Usage: python bench/explain_bench.py [--runs 11] [--size-mb 100]
@@ -120,12 +120,18 @@ def main() -> None:
 
 
 def _has_bytecode(folder: str) -> bool:
-    """Every package folder under `folder` holds a __pycache__ (a checkout run with bytecode writing
-    off has none)."""
+    """Every module under `folder` has current bytecode (a checkout run with bytecode writing off has
+    none; a source edited since its last import has a stale one, which Python recompiles on every run)."""
+    import importlib.util
+
     for here, dirs, files in os.walk(folder):
         dirs[:] = [d for d in dirs if d != "__pycache__"]
-        if any(f.endswith(".py") for f in files) and not os.path.isdir(os.path.join(here, "__pycache__")):
-            return False
+        for f in files:
+            if f.endswith(".py"):
+                src = os.path.join(here, f)
+                pyc = importlib.util.cache_from_source(src)
+                if not os.path.exists(pyc) or os.path.getmtime(pyc) < os.path.getmtime(src):
+                    return False
     return True
 
 
