@@ -471,18 +471,6 @@ def test_cpp_extensions_minor_mismatch_warning_and_quoted_raise_are_not_te208(tm
             ">>> print(torch.__version__)\n1.10.0+cu113\n")
     assert checked(text, tmp_path)["TE208"].status is not Status.ERROR
 
-def test_torchvisions_versions_sentence_alone_is_its_verdict(tmp_path):
-    # People paste or retell only the sentence that carries the versions (averycomfynerd#8, batch 10 dev).
-    text = ("Everything was working fine until yesterday but today I get this error:\n\n"
-            "PyTorch has CUDA Version=11.7 and torchvision has CUDA Version=11.8.\n\nDo you know how I can solve this?\n")
-    te103 = checked(text, tmp_path)["TE103"]
-    assert te103.status is Status.ERROR and "CUDA 11.8" in te103.message
-
-
-def test_torchvisions_versions_sentence_with_equal_versions_is_quiet(tmp_path):
-    text = "PyTorch has CUDA Version=11.8 and torchvision has CUDA Version=11.8.\npip freeze:\ntorch==2.0.1+cu118\n"
-    assert checked(text, tmp_path)["TE103"].status is not Status.ERROR
-
 
 DS_OP_BUILDER = """  File "/home/ps/anaconda3/envs/pt/lib/python3.10/site-packages/deepspeed/ops/op_builder/builder.py", line 93, in assert_no_cuda_mismatch
     raise Exception(f">- DeepSpeed Op Builder: Installed CUDA version {sys_cuda_version} does not match the "
@@ -521,18 +509,28 @@ def test_pips_resolver_lines_decide_te103(tmp_path):
     assert te103.status is Status.ERROR and "torchvision 0.16.0+cu118 requires torch==2.1.0" in te103.message
 
 
-def test_the_legacy_resolvers_has_requirement_line_decides_te103(tmp_path):
+@pytest.mark.parametrize("text,named", [
+    # People paste or retell only torchvision's sentence that carries the versions (averycomfynerd#8, batch 10 dev).
+    ("Everything was working fine until yesterday but today I get this error:\n\n"
+     "PyTorch has CUDA Version=11.7 and torchvision has CUDA Version=11.8.\n\nDo you know how I can solve this?\n",
+     "CUDA 11.8"),
     # pip < 20.3 (howl#34, batch 10 dev): one "ERROR:" line in other words than the new resolver's.
-    text = ("Just doing a fresh setup and saw this mismatch when pip installing the requirements:\n```\n"
-            "ERROR: torchvision 0.6.1 has requirement torch==1.5.1, but you'll have torch 1.5.0 which is incompatible.\n```\n")
+    ("Just doing a fresh setup and saw this mismatch when pip installing the requirements:\n```\n"
+     "ERROR: torchvision 0.6.1 has requirement torch==1.5.1, but you'll have torch 1.5.0 which is incompatible.\n```\n",
+     "torch==1.5.1"),
+], ids=["torchvision-versions-sentence", "pip-legacy-resolver"])
+def test_a_one_line_family_verdict_decides_te103(text, named, tmp_path):
     te103 = checked(text, tmp_path)["TE103"]
-    assert te103.status is Status.ERROR and "torch==1.5.1" in te103.message
+    assert te103.status is Status.ERROR and named in te103.message
 
 
-def test_the_legacy_resolvers_line_about_another_package_is_not_te103(tmp_path):
-    text = ("ERROR: tensorboard 2.1.0 has requirement setuptools>=41.0.0, but you'll have setuptools 40.8.0 which is "
-            "incompatible.\nSuccessfully installed torch-1.5.0 torchvision-0.6.0\n")
-    assert checked(text, tmp_path)["TE103"].status is Status.OK
+@pytest.mark.parametrize("text", [
+    "PyTorch has CUDA Version=11.8 and torchvision has CUDA Version=11.8.\npip freeze:\ntorch==2.0.1+cu118\n",
+    ("ERROR: tensorboard 2.1.0 has requirement setuptools>=41.0.0, but you'll have setuptools 40.8.0 which is "
+     "incompatible.\nSuccessfully installed torch-1.5.0 torchvision-0.6.0\n"),
+], ids=["equal-versions", "another-packages-pin"])
+def test_a_close_line_is_no_te103_verdict(text, tmp_path):
+    assert checked(text, tmp_path)["TE103"].status is not Status.ERROR
 
 
 def test_a_clean_install_log_is_quiet(tmp_path):
