@@ -439,8 +439,6 @@ def _exception_repr(line: str) -> list[str]:
     return [x for x in (head, *text.split("\n"), tail.lstrip(".]),") and tail) if x]
 
 
-
-
 def _has_rich_box(lines: list[str]) -> bool:
     """Whether the text holds a rich traceback: its box's title, or (a paste that starts inside the
     box) box rows with a marked source line or a frame title. A table rich drew is not one."""

@@ -4,6 +4,7 @@ inputs built to make each pattern backtrack."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -58,6 +59,7 @@ def test_giant_lines_are_bounded():
 
 ADVERSARIAL = textwrap.dedent(r'''
     import json, re, sys, time
+    from regex_timing import best_search_time
     from torchdoctor.kb.loader import load
     kb = load()
     worst = []
@@ -82,20 +84,12 @@ ADVERSARIAL = textwrap.dedent(r'''
                 worst.append((dt, entry.id, i, s, rx))
     worst.sort(key=lambda w: -w[0])
 
-    def best_of(rx, s):
-        times = []
-        for _ in range(5):
-            t0 = time.perf_counter()
-            rx.search(s)
-            times.append(time.perf_counter() - t0)
-        return min(times)
-
     # How the cost grows, not how long it took: a machine under load makes every pattern slow,
     # but only a backtracking one costs much more than four times as much on four times the input
     # (linear: 4x; quadratic: 16x; a factor of four keeps the two apart under a load's noise).
     out = []
     for dt, entry_id, i, s, rx in worst[:8]:
-        once, four = best_of(rx, s), best_of(rx, s * 4)
+        once, four = best_search_time(rx, s, 5), best_search_time(rx, s * 4, 5)
         out.append((round(four / max(once, 1e-4), 2), round(four, 4), entry_id, i, s[:40]))
     print(json.dumps(out))
 ''')
@@ -104,7 +98,10 @@ ADVERSARIAL = textwrap.dedent(r'''
 def test_no_pattern_backtracks_catastrophically():
     # In a child process: a catastrophic regex cannot be interrupted inside re, only killed.
     try:
-        proc = subprocess.run([sys.executable, "-c", ADVERSARIAL], capture_output=True, text=True, timeout=240)
+        # (tests/ on the child's path for the timing helper both growth tests share)
+        here = os.path.dirname(os.path.abspath(__file__))
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (here, os.environ.get("PYTHONPATH"))))}
+        proc = subprocess.run([sys.executable, "-c", ADVERSARIAL], capture_output=True, text=True, timeout=240, env=env)
     except subprocess.TimeoutExpired as exc:
         progress = (exc.stderr or b"")
         progress = progress.decode() if isinstance(progress, bytes) else progress

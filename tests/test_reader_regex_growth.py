@@ -9,24 +9,15 @@ time reliably (under 40 ms on the larger input) are not judged."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from torchdoctor.checks.env import _install
 from torchdoctor.facts import nvidia_smi_text, pasted, prose, torch_warnings
 from torchdoctor.kb import matcher
 
+from regex_timing import best_search_time
+
 N = 2500
-
-
-def _best_of(rx, text: str) -> float:
-    times = []
-    for _ in range(3):
-        t0 = time.perf_counter()
-        rx.search(text)
-        times.append(time.perf_counter() - t0)
-    return min(times)
 
 
 @pytest.mark.parametrize(("rx", "head", "unit", "tail"), [
@@ -53,8 +44,8 @@ def _best_of(rx, text: str) -> float:
         "prose-torch", "prose-torch-version", "prose-torch-tag", "prose-driver", "prose-driver-after", "prose-python", "prose-cuda",
         "prose-smi-banner", "prose-gpu", "prose-gpu-number"])
 def test_reader_regex_cost_grows_linearly(rx, head, unit, tail):
-    once = _best_of(rx, head + unit * (N // len(unit)) + tail)
-    four = _best_of(rx, head + unit * (4 * N // len(unit)) + tail)
+    once = best_search_time(rx, head + unit * (N // len(unit)) + tail)
+    four = best_search_time(rx, head + unit * (4 * N // len(unit)) + tail)
     if four < 0.04:
         return
     assert four / max(once, 1e-4) <= 8.0, f"cost grows {four / max(once, 1e-4):.1f}x on 4x the input ({four:.2f}s)"
