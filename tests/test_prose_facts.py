@@ -208,6 +208,18 @@ def test_a_driver_branch_alone_is_unknown_with_the_reason():
     assert stated("CUDA driver 11.4")["nvidia"] == {"cuda_driver_version": "11.4"}  # a CUDA version, not the driver's number
 
 
+def test_a_driver_branch_alone_decides_te201_against_another_branchs_floor(tmp_path):
+    assert stated("驱动 535")["nvidia"]["driver_branch"] == "535"
+    # R470 is below the CUDA 12 family's floor (525.60.13): too old, and the CUDA 11.8 build runs on it.
+    old = verdicts(load_text("PyTorch版本: 2.3.1+cu121，显卡 RTX 3090，驱动 470\n", tmp_path))["TE201"]
+    assert old.status is Status.ERROR and "R470" in old.message and "+cu118" in old.message
+    # R535 is above it; R525 is the floor's own branch, where only the minor version decides.
+    new = verdicts(load_text("PyTorch版本: 2.3.1+cu121，显卡 RTX 3090，驱动 535\n", tmp_path))["TE201"]
+    assert new.status is Status.OK and "R535" in new.message
+    same = verdicts(load_text("PyTorch版本: 2.3.1+cu121，显卡 RTX 3090，驱动 525\n", tmp_path))["TE201"]
+    assert same.status is Status.SKIP and "without its minor version" in same.message
+
+
 def test_nvidia_smis_banner_line_gives_the_drivers_cuda():
     nvidia = stated("Driver Version: 535.54.03    CUDA Version: 12.2")["nvidia"]
     assert nvidia == {"driver_version": "535.54.03", "cuda_driver_version": "12.2"}

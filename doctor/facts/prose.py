@@ -377,6 +377,8 @@ def read(lines: list[str]) -> dict[str, Any]:
     elif branches.mine:
         nvidia["driver_version"] = {"unknown": f"the text names driver {'/'.join(sorted(branches.mine))} without its "
                                                "minor version, which decides against a floor of the same branch"}
+        if isinstance(branch := branches.value(), str):
+            nvidia["driver_branch"] = branch
     if "cuda_driver_version" not in nvidia and len(driver_cuda_said) == 1:
         nvidia["cuda_driver_version"] = next(iter(driver_cuda_said))
     gpu = gpus.value()
