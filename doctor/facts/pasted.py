@@ -93,7 +93,7 @@ _SHOW_VERSION = re.compile(r"^Version:\s*(\d[\w.+!-]*)\s*$")
 # table), "pytorch  pytorch/win-64::pytorch-1.10.0-py3.6_cpu_0" (NEW packages), "pytorch=1.9.0=py3.8_cpu_0".
 _CONDA_FAMILY = r"(?P<name>pytorch|torchvision|torchaudio|cudatoolkit|pytorch-cuda|cpuonly)"
 _CONDA_PLAN_ROW = re.compile(r"^" + _CONDA_FAMILY + r"-(?P<version>\d[\w.]*)\s*\|\s*(?P<build>\S+)")
-_CONDA_NEW_ROW = re.compile(r"^\S+\s+(?:[\w.-]+/)?[\w-]+::" + _CONDA_FAMILY + r"-(?P<version>\d[\w.]*)-(?P<build>\S+)$")
+_CONDA_NEW_ROW = re.compile(r"^\S+\s+(?:[\w.-]+/)*[\w-]+::" + _CONDA_FAMILY + r"-(?P<version>\d[\w.]*)-(?P<build>\S+)$")
 _CONDA_SPEC = re.compile(r"(?<![\w-])" + _CONDA_FAMILY + r"=(?P<version>\d[\w.]*)=(?P<build>[\w.]+)")
 # The result told in prose: "torch.cuda.is_available() returns False", "cuda.is_available() returned false".
 _SAID_AVAILABLE = re.compile(r"(?:torch\.)?cuda\.is_available\(\)`?\s*(?:returns?|returned|gives|is)\s*[`*]*(True|False)\b",
