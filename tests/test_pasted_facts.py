@@ -2251,3 +2251,14 @@ def test_a_tools_own_refusal_beside_torch_decides_its_check(text, code, says, tm
 ], ids=["torchao-no-versions", "torch-own-module", "k2-same-major"])
 def test_close_texts_leave_those_checks_undecided(text, code, tmp_path):
     assert checked(text, tmp_path)[code].status is not Status.ERROR
+
+
+def test_condas_cudatoolkit_in_a_hand_written_list_is_torchs_cuda(tmp_path):
+    # apex#1012 (a dev report): conda's runtime package beside the torch it serves, nvcc 9.1 on the PATH.
+    facts = load_text("```\ncudatoolkit: 10.0.130\nPytorch: 1.4.0\nPython: 3.6.9\n```\n$nvcc -V\n"
+                      "Cuda compilation tools, release 9.1, V9.1.85\n", tmp_path)
+    assert facts.torch.cuda == "10.0"
+    assert {f.code: f for f in run_env_checks(facts)}["TE208"].status is not Status.OK
+    # NVIDIA's toolkit, named as its installer names it, is nvcc's and says nothing of torch's build.
+    other = load_text("```\nCUDA Toolkit: 11.8\nPytorch: 2.0.1\nPython: 3.10.9\n```\n", tmp_path)
+    assert other.torch.cuda != "11.8"

@@ -195,8 +195,10 @@ _ITEM_KEYS = {
                   "torch cuda is", "torch cuda available", "pytorch cuda available"},
     # torch.version.cuda under a label ("torch cuda ver  : 9.0.176" in fastai's show_install, "PyTorch CUDA : 12.8",
     # "Torch CUDA: 12.8"); scripts print the availability under the same label ("PyTorch CUDA : Available").
+    # conda's `cudatoolkit` package (one word, as `conda list` names it) is the CUDA runtime a conda torch build
+    # was made for and runs with; NVIDIA's own toolkit is written "CUDA Toolkit" and is nvcc's.
     "torch_cuda": {"torch cuda", "pytorch cuda", "torch cuda ver", "torch cuda version", "pytorch cuda version",
-                   "torch.version.cuda"},
+                   "torch.version.cuda", "cudatoolkit"},
     "torchvision": {"torchvision", "torchvision version"},
     "torchaudio": {"torchaudio", "torchaudio version"},
     "index": {"pytorch index", "torch index", "pytorch index url", "torch index url", "index url", "index-url",
