@@ -292,3 +292,12 @@ def test_a_long_paste_is_read_line_by_line_without_blowing_up():
     line = "torch " + " " * 5000 + "x driver" + " " * 5000 + "y python" + "1." * 2000 + "x"
     assert stated(line) == {}
     assert stated("\n".join(["torch 2.1.0 on an RTX 3090"] * 4000))["torch"]["version"] == "2.1.0"
+
+
+def test_the_rtx_50_family_named_as_a_family_is_one_compute_capability(tmp_path):
+    # lmcache#528 (a dev report): "RTX 50xx requires sm_120" beside a cu126 torch printed by a script.
+    found = verdicts(load_text("The key point: RTX 50xx requires sm_120\nPyTorch version: 2.7.0+cu126\n", tmp_path))
+    assert found["TE202"].status is Status.ERROR and "12.0" in found["TE202"].message
+    # Another family beside it leaves the GPU unknown: which one this machine has is not said.
+    both = verdicts(load_text("torch 2.7.0+cu126 works on my RTX 4090 but not on the RTX 50 series\n", tmp_path))
+    assert both["TE202"].status is not Status.ERROR

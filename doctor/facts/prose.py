@@ -127,6 +127,8 @@ _GPU = re.compile(
     r"(?<![\w-])(?:"
     r"(?:NVIDIA\s+)?(?:GeForce\s+)?(?:RTX|GTX|GT|MX)\s?-?\d{3,4}(?:\s?(?:Ti|SUPER))?(?:\s+Laptop(?:\s+GPU)?)?"
     r"|(?:NVIDIA\s+)?RTX\s+(?:A\d{3,4}|PRO\s+\d{4}(?:\s+Blackwell)?|\d{4}\s+Ada)"
+    # the RTX 50 family named as a family: one compute capability (12.0) for every card in it
+    r"|(?:NVIDIA\s+)?(?:GeForce\s+)?RTX\s?50(?:xx|[- ]?series)"
     r"|(?:NVIDIA\s+)?Tesla\s+[KMPVTA]\d{1,3}[a-z]?(?:[- ](?:SXM\d?|PCIE|\d+\s?GB)[\w-]*)?"
     r"|(?:NVIDIA\s+)?Quadro\s+(?:RTX\s+)?[A-Z]{0,2}\d{3,5}[a-z]?"
     r"|(?:NVIDIA\s+)?(?:GeForce\s+)?(?:GTX\s+)?TITAN\s+(?:Xp|X|V|RTX|Black|Z)"
