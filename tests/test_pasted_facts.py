@@ -2262,3 +2262,34 @@ def test_condas_cudatoolkit_in_a_hand_written_list_is_torchs_cuda(tmp_path):
     # NVIDIA's toolkit, named as its installer names it, is nvcc's and says nothing of torch's build.
     other = load_text("```\nCUDA Toolkit: 11.8\nPytorch: 2.0.1\nPython: 3.10.9\n```\n", tmp_path)
     assert other.torch.cuda != "11.8"
+
+
+def test_nvccs_refusal_of_the_host_compiler_decides_te208(tmp_path):
+    # lanedet#77 (a dev report): CUDA 10.2's host_config.h and the versions the reporter listed.
+    text = ("  138 | #error -- unsupported GNU version! gcc versions later than 8 are not supported!\n"
+            "error: command '/usr/local/cuda/bin/nvcc' failed with exit code 1\n```\ntorch= 1.9.0+cu102\n"
+            "torchvision= 0.10.0+cu102\nubuntu 20\n```\n")
+    te208 = checked(text, tmp_path)["TE208"]
+    assert te208.status is Status.ERROR and "gcc 8 or older" in te208.message
+    assert "export CC=gcc-8 CXX=g++-8" in te208.fix.commands
+    # The same words quoted from CUDA's header without the version it takes decide nothing.
+    quiet = checked("torch= 1.9.0+cu102\nwhat does host_config.h mean by 'unsupported GNU version'?\n", tmp_path)
+    assert quiet["TE208"].status is not Status.ERROR
+
+
+def test_a_conda_list_whose_rows_start_with_an_underscore_is_read(tmp_path):
+    # lightning#899 (a dev report): the table cut after conda's mutex packages.
+    facts = load_text("```\n# Name                    Version                   Build  Channel\n"
+                      "_libgcc_mutex             0.1                        main  \n"
+                      "_pytorch_select           0.1                       cpu_0  \nabsl-py\n", tmp_path)
+    assert facts.meta.source == "paste"
+    assert len(facts.packages.distributions) == 2 and "pytorch-select" in facts.packages.distributions[1].name
+
+
+def test_torchs_freeze_line_alone_is_the_installed_torch(tmp_path):
+    # pytorch#136361 (a dev report): a "Versions" section holding only the pin.
+    facts = load_text("### Versions\n\ntorch==2.6.0.dev20240919+cu124\n", tmp_path)
+    assert facts.torch.version == "2.6.0.dev20240919+cu124" and facts.torch.cuda == "12.4"
+    # Another package's pin alone is no report of this install.
+    with pytest.raises(cli_env.UsageError):
+        load_text("### Versions\n\nnumpy==1.26.4\n", tmp_path)

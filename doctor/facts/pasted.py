@@ -32,7 +32,7 @@ _NVRM = re.compile(r"NVRM version:\s*NVIDIA\b[^\n]*?Kernel Module(?:\s+for\s+\S+
 # pip list ("torch   2.1.0+cu121"), pip freeze ("torch==2.1.0"), conda list ("pytorch 2.0.1 py3.10_cuda11.8_0 pytorch").
 _PIP_HEADER = re.compile(r"^Package\s+Version\b")
 _CONDA_HEADER = re.compile(r"^#\s*(?:Name\s+Version\s+Build|packages in environment at)")
-_ROW = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)\s+(\d[\w.+!-]*)(?:\s+(\S+))?(?:\s+(\S+))?\s*$")
+_ROW = re.compile(r"^([A-Za-z0-9_][A-Za-z0-9._-]*)\s+(\d[\w.+!-]*)(?:\s+(\S+))?(?:\s+(\S+))?\s*$")
 _FREEZE = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)\s*==\s*(\d[\w.+!-]*)\s*$")
 # python -m sglang.check_env, and the same keys in other projects' env dumps.
 _KV = {
@@ -401,7 +401,10 @@ def package_list(lines: list[str]) -> tuple[str, list[dict[str, Any]], bool] | N
                     if row["name"] == "torch" and build and _conda_cuda(build) is not False:
                         row["cuda"] = _conda_cuda(build)  # "py3.7_cpu_0": the CPU build
                 rows.append(row)
-    if not rows or not (kind or len(rows) >= 2 or any(r["location"] != "pip freeze" for r in rows)):
+    # One freeze line alone is a package list only where it is torch's: a report's "Versions" section that holds
+    # nothing but "torch==2.6.0.dev20240919+cu124" (another package's pin alone says nothing of this install).
+    if not rows or not (kind or len(rows) >= 2 or any(r["location"] != "pip freeze" for r in rows)
+                        or rows[0]["name"] == "torch"):
         return None
     return (kind or next((r["location"] for r in rows if r["location"] != "pip freeze"), "pip freeze"), rows,
             partial)

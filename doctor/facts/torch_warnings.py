@@ -221,6 +221,12 @@ _TORCHAO_SKIPPED = re.compile(_phrase("Skipping import of cpp extensions due to 
 # "AssertionError: PyTorch is built with CUDA version: 11.7.\nThe current running CUDA version is: 10.2.89".
 _BUILT_WITH_RUNNING = re.compile(_phrase("PyTorch is built with CUDA version:") + r"\s*(?P<torch>\d+\.\d+)\.?\s+"
                                  + _phrase("The current running CUDA version is:") + r"\s*(?P<nvcc>\d+\.\d+)(?:\.\d+)*")
+# nvcc refusing the host compiler (CUDA's crt/host_config.h): "#error -- unsupported GNU version! gcc versions later
+# than 8 are not supported!" (the MSVC twin: "unsupported Microsoft Visual Studio version! Only the versions between
+# 2017 and 2022 (inclusive) are supported!"). The host compiler is newer than this nvcc takes.
+_HOST_COMPILER = re.compile(r"unsupported GNU version! gcc versions later than (?P<gcc>\d+) are not supported"
+                            r"|unsupported Microsoft Visual Studio version! Only the versions between (?P<vs_min>\d{4}) "
+                            r"and (?P<vs_max>\d{4}) \(inclusive\) are supported")
 # pip installing a compiled extension from its project's wheel index, whose URL names the torch (and CUDA) the
 # wheels were built for: OpenMMLab's ("pip install mmcv-full -f https://download.openmmlab.com/mmcv/dist/cu101/
 # torch1.6/index.html"), detectron2's (".../detectron2/wheels/cu102/torch1.9/index.html") and PyG's
@@ -307,7 +313,7 @@ def find(text: str) -> list[str]:
     spans = []
     flat = text.replace("\n", " ")
     for pattern in (_DRIVER_OLD, _INSUFFICIENT, _PTX_TOOLCHAIN, NO_DRIVER, _COMPAT_804, _COMPAT_803, _INCOMPATIBLE, _TOO_OLD, _RANGE, _CC_LIST, _TOO_OLD_UNFORMATTED,
-                    _NOT_COMPILED, _NEEDS_CUDA, _CUDA_ASKED, _XFORMERS_BUILT, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _DS_TOOLKIT, _TOOLKIT_MIN, _NO_WHEEL, _NVCC_ARCH, _NO_KERNEL, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS, _FAMILY_OPS, _CUDA_LIB_SYMBOL, _EXTENSION_SYMBOL, _EXTENSION_MODULE_SYMBOL, _TORCHAO_SKIPPED, _BUILT_WITH_RUNNING, _INDEX_INSTALL):
+                    _NOT_COMPILED, _NEEDS_CUDA, _CUDA_ASKED, _XFORMERS_BUILT, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _DS_TOOLKIT, _TOOLKIT_MIN, _NO_WHEEL, _NVCC_ARCH, _NO_KERNEL, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS, _FAMILY_OPS, _CUDA_LIB_SYMBOL, _EXTENSION_SYMBOL, _EXTENSION_MODULE_SYMBOL, _TORCHAO_SKIPPED, _BUILT_WITH_RUNNING, _HOST_COMPILER, _INDEX_INSTALL):
         matches = list(pattern.finditer(text))
         if not matches:
             # Wrapped by a mail client, a notebook or a terminal at a space: the same message with a line
@@ -438,6 +444,11 @@ def interpret(warnings: list[str] | None) -> list[Said]:
         if m and not _TORCH_OWN_DIR.search(m.group("file")):
             said.append(Said("extension-symbol", text, package=m.group("mod").lstrip("_") or m.group("mod"),
                              requested=m.group("symbol")))
+            continue
+        m = _HOST_COMPILER.search(text)
+        if m:
+            said.append(Said("toolkit-gcc", text, package="gcc" if m.group("gcc") else "msvc",
+                             requested=m.group("gcc") or m.group("vs_max")))
             continue
         m = _TORCHAO_SKIPPED.search(text)
         if m:
