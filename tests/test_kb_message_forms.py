@@ -1,4 +1,4 @@
-"""Messages in the forms real pastes give them, each form a class seen in the dev corpus (batch 14):
+"""Messages in the forms real pastes give them, each form a class seen in the dev corpus (batches 14, 15):
 a message glued to a progress bar, cut at its first words or inside a symbol, deep in a C++
 runtime's long line, quoted in a blog's prose, or said in words. Each real text (URL beside it)
 names its cause first; each close text, the same subject without the failure or another failure
@@ -51,6 +51,48 @@ WORDINGS = [
                           "训练操作"),  # https://php.bkmy88.com/faq/2041608.html
 ]
 
+WORDINGS += [
+    # torch >= 2.4's exit warning, as each rank logs it.
+    ("process-group-not-destroyed", "[rank0]:[W730 15:32:17.841273251 ProcessGroupNCCL.cpp:1479] Warning: WARNING: "
+                                    "destroy_process_group() was not called before program exit, which can leak "
+                                    "resources. For more info, please see https://pytorch.org/docs/stable/distributed."
+                                    "html#shutdown (function operator())"),  # https://github.com/anhvth/opensloth/issues/17
+    # torch 0.3 reading a file saved by 0.4: a rebuild function it does not have.
+    ("checkpoint-newer-format", "    result = unpickler.load()\nAttributeError: Can't get attribute '_rebuild_tensor_v2' "
+                                "on <module 'torch._utils' from '/home/paperspace/anaconda3/envs/fastai/lib/python3.6/"
+                                "site-packages/torch/_utils.py'>"),  # https://github.com/facebookresearch/QuaterNet/issues/2
+    # BatchNorm's num_batches_tracked buffers from a newer torch, into a DataParallel model that has the prefix too.
+    ("state-dict-key-mismatch", 'RuntimeError: Error(s) in loading state_dict for DataParallel:\n\tUnexpected key(s) in '
+                                'state_dict: "module.feature_extraction.firstconv.0.1.num_batches_tracked", '
+                                '"module.feature_extraction.firstconv.2.1.num_batches_tracked".'),  # https://github.com/mattpoggi/guided-stereo/issues/2
+    ("state-dict-key-mismatch", "    own_state[name].copy_(param)\nKeyError: 'bn1.num_batches_tracked'"),  # https://github.com/jindongwang/transferlearning/issues/58
+    # DeepSpeed's op builder without a toolkit, its exception type cut off.
+    ("extension-cuda-home-missing", "```\nCUDA_HOME does not exist, unable to compile CUDA op(s)\n```"),  # https://github.com/jingyaogong/minimind/issues/48
+    # Triton's bundled ptxas failing for a GPU it cannot target, logged by inductor.
+    ("compile-inductor-failure", "E0303 11:40:42.533000 713 site-packages/torch/_inductor/runtime/triton_heuristics.py:"
+                                 "533] subprocess.CalledProcessError: Command '['/home/eason/anaconda3/envs/fish-speech/"
+                                 "lib/python3.10/site-packages/triton/backends/nvidia/bin/ptxas', '-lineinfo', '-v', "
+                                 "'--gpu-name=sm_120', '/tmp/tmpdy7phawp.ptx', '-o', '/tmp/tmpdy7phawp.ptx.o']' returned "
+                                 "non-zero exit status 255."),  # https://github.com/fishaudio/fish-speech/issues/907
+    # Ctrl-C dumps of a stuck loader: its shutdown blocked on a lock, its workers blocked on their queue.
+    ("dataloader-hang", "^CException ignored in: <bound method _DataLoaderIter.__del__ of <torch.utils.data.dataloader."
+                        "_DataLoaderIter object at 0x7f87c6c81898>>\nTraceback (most recent call last):\n  File \"/home/"
+                        "zhouxx/anaconda3/envs/py36/lib/python3.6/site-packages/torch/utils/data/dataloader.py\", line 717, "
+                        "in __del__\n    self._shutdown_workers()\n  File \"/home/zhouxx/anaconda3/envs/py36/lib/python3.6/"
+                        "site-packages/torch/utils/data/dataloader.py\", line 685, in _shutdown_workers\n    self.done_"
+                        "event.set()\n  File \"/home/zhouxx/anaconda3/envs/py36/lib/python3.6/multiprocessing/synchronize"
+                        ".py\", line 346, in set\n    with self._cond:"),  # https://github.com/MILVLG/mmnas/issues/8
+    ("dataloader-hang", '  File "/root/anaconda2/lib/python2.7/multiprocessing/process.py", line 114, in run\n    self._'
+                        'target(*self._args, **self._kwargs)\n  File "/root/anaconda2/lib/python2.7/site-packages/torch/'
+                        'utils/data/dataloader.py", line 50, in _worker_loop\n    r = index_queue.get()\n  File "/root/'
+                        'anaconda2/lib/python2.7/multiprocessing/queues.py", line 374, in get\n    racquire()\n'
+                        'KeyboardInterrupt'),  # https://github.com/SeanNaren/deepspeech.pytorch/issues/287
+    # torch 1.x's backend mismatch inside torch.cat's sequence argument; THC's OOM without spaces.
+    ("device-mismatch", "RuntimeError: Expected object of backend CPU but got backend CUDA for sequence element 1 in "
+                        "sequence argument at position #1 'tensors'"),  # https://github.com/insilicomedicine/GENTRL/issues/10
+    ("cuda-out-of-memory", "RuntimeError:cuda runtime error(2):out of memory"),  # https://github.com/chenyuntc/pytorch-best-practice/issues/3
+]
+
 NOT_THESE = [
     ("host-oom-killed", "Loading checkpoint shards: 100%|██████████| 8/8 [00:14<00:00,  1.80s/it][1] 14875 done"),
     ("host-oom-killed", "It keeps taking up all the 24 GB of GPU RAM and then crashes with CUDA out of memory"),
@@ -63,6 +105,23 @@ NOT_THESE = [
                             "RuntimeError: Couldn't install torch."),
     ("numpy-abi-mismatch", "numpy.dtype size is 8 bytes for float64, so the array takes 800 MB"),
     ("cuda-not-compiled", "conda install pytorch torchvision cpuonly -c pytorch works on my laptop without a GPU"),
+]
+
+NOT_THESE += [
+    ("process-group-not-destroyed", "We call destroy_process_group() before program exit on every rank."),
+    ("checkpoint-newer-format", "AttributeError: Can't get attribute 'Net' on <module '__main__' from 'train.py'>"),
+    ("state-dict-key-mismatch", "num_batches_tracked counts the batches a BatchNorm layer has seen"),
+    ("extension-cuda-home-missing", "CUDA_HOME exists at /usr/local/cuda-12.1, and nvcc is on the PATH"),
+    ("compile-inductor-failure", "subprocess.CalledProcessError: Command '['/usr/local/cuda/bin/ptxas', '-v', 'k.ptx']' "
+                                 "returned non-zero exit status 255."),
+    ("dataloader-hang", '  File "/opt/conda/lib/python3.10/site-packages/torch/utils/data/_utils/worker.py", line 308, '
+                        'in _worker_loop\n    data = fetcher.fetch(index)\n  File "/opt/conda/lib/python3.10/site-packages/'
+                        'torch/utils/data/_utils/collate.py", line 143, in default_collate\n    return torch.stack(batch, 0)'
+                        '\nRuntimeError: stack expects each tensor to be equal size, but got [3, 224, 224] at entry 0 and '
+                        '[3, 256, 256] at entry 1'),
+    ("device-mismatch", "RuntimeError: Expected object of scalar type Float but got scalar type Long for sequence "
+                        "element 1 in sequence argument at position #1 'tensors'"),
+    ("cuda-out-of-memory", "RuntimeError:cuda runtime error(59):device-side assert triggered"),
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
