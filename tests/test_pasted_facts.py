@@ -2213,3 +2213,83 @@ def test_an_extension_installed_from_its_index_for_another_torch_is_te103():
 def test_an_index_for_the_same_torch_minor_is_quiet(package, url, fires, tmp_path):
     te103 = checked(_INDEX_CELLS.format(torch="1.10.0", package=package, url=url), tmp_path)["TE103"]
     assert (te103.status is Status.ERROR) is fires
+
+
+# Tools' own refusals beside torch (env batch 11, dev): each decides its check; a close text does not.
+@pytest.mark.parametrize("text,code,says", [
+    # xFormers whose build recorded no CUDA (dynamicrafter#86).
+    ("WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n"
+     "    PyTorch 2.3.0+cu121 with CUDA None (you have 2.0.0+cu117)\n    Python  3.10.14 (you have 3.10.14)\n",
+     "TE103", "xformers was built for torch 2.3.0+cu121"),
+    # torchao skipping its kernels for a torch it was not built for (AReaL#979).
+    ("[2026-03-04 10:26:25] WARNING __init__.py:108: Skipping import of cpp extensions due to incompatible torch "
+     "version 2.9.1+cu129 for torchao version 0.16.0             Please see https://github.com/pytorch/ao/issues/2919 "
+     "for more info\n", "TE103", "torchao"),
+    # A top-level extension module in site-packages (k2#409) and a source build's (k2#960).
+    (">>> import k2\nImportError: /data/app/anaconda3/lib/python3.7/site-packages/_k2.cpython-37m-x86_64-linux-gnu.so: "
+     "undefined symbol: _ZN3c104impl23ExcludeDispatchKeyGuardC1ENS_11DispatchKeyE\n", "TE103", "k2"),
+    ("ImportError: /export/b14/dgao/k2/build/lib/_k2.cpython-38-x86_64-linux-gnu.so: undefined symbol: "
+     "_ZNK2at6Tensor7reshapeEN3c108ArrayRefIlEE\n", "TE103", "k2"),
+    # k2's setup refusing a toolkit of another CUDA major than torch's (k2#1158).
+    ("    assert cuda_version in running_cuda_version, \\\nAssertionError: PyTorch is built with CUDA version: 11.7.\n"
+     "The current running CUDA version is: 10.2.89\n", "TE208", "nvcc 10.2"),
+    # conda's plan with a channel of several path parts (pytorch/vision#7022).
+    ("  pytorch            pytorch-nightly/osx-arm64::pytorch-1.14.0.dev20221208-py3.8_0\n"
+     "  torchvision        pkgs/main/osx-arm64::torchvision-0.13.1-cpu_py38he5d19f7_0\n", "TE103", "torchvision 0.13.1"),
+], ids=["xformers-cuda-none", "torchao-skipped", "k2-site-packages", "k2-build-dir", "k2-setup-cuda", "conda-plan-channel"])
+def test_a_tools_own_refusal_beside_torch_decides_its_check(text, code, says, tmp_path):
+    found = checked(text, tmp_path)[code]
+    assert found.status is Status.ERROR and says in found.message, found.message
+
+
+@pytest.mark.parametrize("text,code", [
+    ("torch 2.9.1+cu129, torchao 0.13.0\nthe log said: Skipping import of cpp extensions due to incompatible torch "
+     "version\n", "TE103"),  # quoted without versions
+    ("ImportError: /opt/conda/lib/python3.10/site-packages/torch/_C.cpython-310-x86_64-linux-gnu.so: undefined symbol: "
+     "_ZN3c104impl23ExcludeDispatchKeyGuardC1ENS_11DispatchKeyE\n", "TE103"),  # torch's own module: TE102's business
+    ("AssertionError: PyTorch is built with CUDA version: 11.7.\nThe current running CUDA version is: 11.8.89\n", "TE208"),
+], ids=["torchao-no-versions", "torch-own-module", "k2-same-major"])
+def test_close_texts_leave_those_checks_undecided(text, code, tmp_path):
+    assert checked(text, tmp_path)[code].status is not Status.ERROR
+
+
+def test_condas_cudatoolkit_in_a_hand_written_list_is_torchs_cuda(tmp_path):
+    # apex#1012 (a dev report): conda's runtime package beside the torch it serves, nvcc 9.1 on the PATH.
+    facts = load_text("```\ncudatoolkit: 10.0.130\nPytorch: 1.4.0\nPython: 3.6.9\n```\n$nvcc -V\n"
+                      "Cuda compilation tools, release 9.1, V9.1.85\n", tmp_path)
+    assert facts.torch.cuda == "10.0"
+    assert {f.code: f for f in run_env_checks(facts)}["TE208"].status is not Status.OK
+    # NVIDIA's toolkit, named as its installer names it, is nvcc's and says nothing of torch's build.
+    other = load_text("```\nCUDA Toolkit: 11.8\nPytorch: 2.0.1\nPython: 3.10.9\n```\n", tmp_path)
+    assert other.torch.cuda != "11.8"
+
+
+def test_nvccs_refusal_of_the_host_compiler_decides_te208(tmp_path):
+    # lanedet#77 (a dev report): CUDA 10.2's host_config.h and the versions the reporter listed.
+    text = ("  138 | #error -- unsupported GNU version! gcc versions later than 8 are not supported!\n"
+            "error: command '/usr/local/cuda/bin/nvcc' failed with exit code 1\n```\ntorch= 1.9.0+cu102\n"
+            "torchvision= 0.10.0+cu102\nubuntu 20\n```\n")
+    te208 = checked(text, tmp_path)["TE208"]
+    assert te208.status is Status.ERROR and "gcc 8 or older" in te208.message
+    assert "export CC=gcc-8 CXX=g++-8" in te208.fix.commands
+    # The same words quoted from CUDA's header without the version it takes decide nothing.
+    quiet = checked("torch= 1.9.0+cu102\nwhat does host_config.h mean by 'unsupported GNU version'?\n", tmp_path)
+    assert quiet["TE208"].status is not Status.ERROR
+
+
+def test_a_conda_list_whose_rows_start_with_an_underscore_is_read(tmp_path):
+    # lightning#899 (a dev report): the table cut after conda's mutex packages.
+    facts = load_text("```\n# Name                    Version                   Build  Channel\n"
+                      "_libgcc_mutex             0.1                        main  \n"
+                      "_pytorch_select           0.1                       cpu_0  \nabsl-py\n", tmp_path)
+    assert facts.meta.source == "paste"
+    assert len(facts.packages.distributions) == 2 and "pytorch-select" in facts.packages.distributions[1].name
+
+
+def test_torchs_freeze_line_alone_is_the_installed_torch(tmp_path):
+    # pytorch#136361 (a dev report): a "Versions" section holding only the pin.
+    facts = load_text("### Versions\n\ntorch==2.6.0.dev20240919+cu124\n", tmp_path)
+    assert facts.torch.version == "2.6.0.dev20240919+cu124" and facts.torch.cuda == "12.4"
+    # Another package's pin alone is no report of this install.
+    with pytest.raises(cli_env.UsageError):
+        load_text("### Versions\n\nnumpy==1.26.4\n", tmp_path)

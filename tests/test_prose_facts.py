@@ -208,6 +208,18 @@ def test_a_driver_branch_alone_is_unknown_with_the_reason():
     assert stated("CUDA driver 11.4")["nvidia"] == {"cuda_driver_version": "11.4"}  # a CUDA version, not the driver's number
 
 
+def test_a_driver_branch_alone_decides_te201_against_another_branchs_floor(tmp_path):
+    assert stated("驱动 535")["nvidia"]["driver_branch"] == "535"
+    # R470 is below the CUDA 12 family's floor (525.60.13): too old, and the CUDA 11.8 build runs on it.
+    old = verdicts(load_text("PyTorch版本: 2.3.1+cu121，显卡 RTX 3090，驱动 470\n", tmp_path))["TE201"]
+    assert old.status is Status.ERROR and "R470" in old.message and "+cu118" in old.message
+    # R535 is above it; R525 is the floor's own branch, where only the minor version decides.
+    new = verdicts(load_text("PyTorch版本: 2.3.1+cu121，显卡 RTX 3090，驱动 535\n", tmp_path))["TE201"]
+    assert new.status is Status.OK and "R535" in new.message
+    same = verdicts(load_text("PyTorch版本: 2.3.1+cu121，显卡 RTX 3090，驱动 525\n", tmp_path))["TE201"]
+    assert same.status is Status.SKIP and "without its minor version" in same.message
+
+
 def test_nvidia_smis_banner_line_gives_the_drivers_cuda():
     nvidia = stated("Driver Version: 535.54.03    CUDA Version: 12.2")["nvidia"]
     assert nvidia == {"driver_version": "535.54.03", "cuda_driver_version": "12.2"}
@@ -280,3 +292,12 @@ def test_a_long_paste_is_read_line_by_line_without_blowing_up():
     line = "torch " + " " * 5000 + "x driver" + " " * 5000 + "y python" + "1." * 2000 + "x"
     assert stated(line) == {}
     assert stated("\n".join(["torch 2.1.0 on an RTX 3090"] * 4000))["torch"]["version"] == "2.1.0"
+
+
+def test_the_rtx_50_family_named_as_a_family_is_one_compute_capability(tmp_path):
+    # lmcache#528 (a dev report): "RTX 50xx requires sm_120" beside a cu126 torch printed by a script.
+    found = verdicts(load_text("The key point: RTX 50xx requires sm_120\nPyTorch version: 2.7.0+cu126\n", tmp_path))
+    assert found["TE202"].status is Status.ERROR and "12.0" in found["TE202"].message
+    # Another family beside it leaves the GPU unknown: which one this machine has is not said.
+    both = verdicts(load_text("torch 2.7.0+cu126 works on my RTX 4090 but not on the RTX 50 series\n", tmp_path))
+    assert both["TE202"].status is not Status.ERROR

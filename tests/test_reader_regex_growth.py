@@ -24,6 +24,7 @@ N = 2500
     (_install._TORCH_OWN_REFUSAL, "", "x", ""),          # one long token: every start rescanned it to its end
     (_install._TORCH_OWN_REFUSAL, "", "a/", ""),
     (torch_warnings._EXTENSION_SYMBOL, "", "a/", ""),
+    (torch_warnings._EXTENSION_MODULE_SYMBOL, "", "a/", ""),
     (matcher._LAST_WORD, "", "a", "!x"),                 # a long word followed by a non-word and a word
     (nvidia_smi_text._QUERY_BANNER, "", "=", ""),        # a long rule of '=' that is not nvidia-smi -q's banner
     (nvidia_smi_text._QUERY_LINE, "a", " ", "b"),        # a -q line padded by a long run of spaces
@@ -39,7 +40,7 @@ N = 2500
     (prose._SMI_BANNER, "Driver Version: 535.54", " ", "x"),
     (prose._GPU, "NVIDIA", " ", "x"),
     (prose._GPU_NUMBER[1], "GPU", " ", "x"),
-], ids=["torch-own-refusal-token", "torch-own-refusal-path", "extension-symbol-path", "last-word", "nvsmi-log-banner",
+], ids=["torch-own-refusal-token", "torch-own-refusal-path", "extension-symbol-path", "extension-module-symbol-path", "last-word", "nvsmi-log-banner",
         "nvsmi-query-line", "environment-list-item", "plain-list-item",
         "prose-torch", "prose-torch-version", "prose-torch-tag", "prose-driver", "prose-driver-after", "prose-python", "prose-cuda",
         "prose-smi-banner", "prose-gpu", "prose-gpu-number"])

@@ -93,13 +93,22 @@ def suggest(facts: Any, *, exclude_tag: str | None = None, driver: bool = True,
         return None
     return tables.suggest_build(
         version,
-        driver=fact(facts, "nvidia.driver_version") if driver else None,
+        driver=_driver_or_branch(facts) if driver else None,
         ccs=gpu_ccs(facts) if ccs is None else ccs,
         system=system(facts),
         python=python_version(facts),
         exclude_tag=exclude_tag,
         accept=accept,
     )
+
+
+def _driver_or_branch(facts: Any) -> str | None:
+    """The driver's version, or where a text named its branch alone, that branch's first release:
+    a build chosen for it runs on any driver of the branch."""
+    driver = fact(facts, "nvidia.driver_version")
+    if driver is None and (branch := fact(facts, "nvidia.driver_branch")):
+        return f"{branch}.0"
+    return driver
 
 
 COMPANIONS = "reinstall torchvision/torchaudio from the same index if you use them"

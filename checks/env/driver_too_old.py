@@ -82,6 +82,19 @@ _GPU = example_gpu("NVIDIA GeForce RTX 4090", "8.9")
         Example("skip", {"torch": {"version": "2.1.0+cu118", "cuda": "11.8"},
                          "nvidia": {"driver_version": {"unknown": "not in the report"}, "cuda_driver_version": "11.0"}},
                 "CUDA 11.0's driver may be below the 11.x family floor: the driver's CUDA alone cannot decide"),
+        Example("error", {"torch": {"version": "2.3.1+cu121", "cuda": "12.1"},
+                          "nvidia": {"driver_version": {"unknown": "the text names driver 470 without its minor version"},
+                                     "driver_branch": "470"}},
+                "a pasted text names the driver's branch alone ('驱动 470'): R470 is below the CUDA 12 family's R525",
+                contains="torch==2.3.1+cu118"),
+        Example("ok", {"torch": {"version": "2.5.1+cu124", "cuda": "12.4"},
+                       "nvidia": {"driver_version": {"unknown": "the text names driver 535 without its minor version"},
+                                  "driver_branch": "535"}},
+                "the branch alone, above the floor's branch: decided", contains="R535"),
+        Example("skip", {"torch": {"version": "2.5.1+cu124", "cuda": "12.4"},
+                         "nvidia": {"driver_version": {"unknown": "the text names driver 525 without its minor version"},
+                                    "driver_branch": "525"}},
+                "the branch alone, the floor's own branch (525.60.13): its minor version decides"),
         Example("skip", {"torch": {"version": "2.13.0+cpu", "cuda": None},
                          "nvidia": {"driver_version": "580.65.06"}}, "CPU build: TE203's business"),
         Example("skip", {"torch": {"version": "2.13.0+cu130", "cuda": "13.0"},
@@ -121,11 +134,12 @@ def driver_too_old(facts):
 
 def _judge(facts):
     gap = unknown_need(facts, "torch.cuda", "nvidia.driver_version")
-    if gap is not None:
+    branch = fact(facts, "nvidia.driver_branch")
+    if gap is not None and not (branch and fact(facts, "torch.cuda") and unknown_need(facts, "torch.cuda") is None):
         # Without the driver's number, the CUDA version it supports may still decide (None when that or torch's CUDA is unknown).
         return _from_driver_cuda(facts) or gap
     cuda = facts.torch.cuda
-    driver = facts.nvidia.driver_version
+    driver = facts.nvidia.driver_version if gap is None else f"R{branch} (its minor version not given)"
     if cuda is None:
         return skip("torch is not a CUDA build; no driver requirement")
     if driver is None:
@@ -140,12 +154,24 @@ def _judge(facts):
         return skip(f"no driver table entry for CUDA {cuda}", torch_cuda=cuda)
     max_cuda = fact(facts, "nvidia.cuda_driver_version")
     label = torch_label(facts) if tables.local_tag(version or "") else f"{torch_label(facts)} (CUDA {cuda})"
+    if gap is not None:
+        # The branch alone: the floor's branch compared, a floor inside the same branch left open.
+        floor_branch = tables.driver_tuple(floor)[0]
+        if int(branch) == floor_branch:
+            return _from_driver_cuda(facts) or gap
+        if int(branch) > floor_branch:
+            evidence = {"driver": driver, "torch CUDA": cuda, "family floor": floor, f"CUDA {cuda} driver": ga_driver}
+            if ga_driver and int(branch) <= tables.driver_tuple(ga_driver)[0]:
+                evidence["note"] = (f"CUDA {cuda}'s own driver is {ga_driver}: below it, JIT-compiling the build's PTX "
+                                    "fails with 'the provided PTX was compiled with an unsupported toolchain'")
+            return ok(f"driver branch R{branch} is newer than the floor of {label} ({floor})", **evidence)
     evidence = {"driver": driver, "torch CUDA": cuda, "driver's CUDA": max_cuda, "family floor": floor,
                 f"CUDA {cuda} driver": ga_driver}
 
-    if (max_cuda and Version(max_cuda) >= Version(cuda)) or (ga_driver and tables.driver_at_least(driver, ga_driver)):
+    have = driver if gap is None else f"{branch}.0"  # below the floor's branch: compared as its first release
+    if (max_cuda and Version(max_cuda) >= Version(cuda)) or (ga_driver and tables.driver_at_least(have, ga_driver)):
         return ok(f"driver {driver} supports CUDA {cuda} ({label})", **evidence)
-    if tables.driver_at_least(driver, floor):
+    if tables.driver_at_least(have, floor):
         evidence["note"] = (f"driver {driver} is older than CUDA {cuda}'s own driver ({ga_driver or 'not published'}): "
                             f"{label} runs through CUDA minor-version compatibility, but JIT-compiling its PTX "
                             "(a GPU without native kernels in the build) fails with 'the provided PTX was compiled "

@@ -111,7 +111,7 @@ def extension_toolchain_mismatch(facts):
     a gcc inside nvcc's range (`export CC=gcc-13 CXX=g++-13`, which torch passes on to nvcc as
     `-ccbin`); `pip install ninja`.
     """
-    said = torch_said(facts, "toolkit") or torch_said(facts, "toolkit-old")
+    said = torch_said(facts, "toolkit") or torch_said(facts, "toolkit-old") or torch_said(facts, "toolkit-gcc")
     arch_said = torch_said(facts, "toolkit-arch")
     gap = unknown_need(facts, "torch.version", "torch.cuda")
     if gap is not None:
@@ -184,6 +184,25 @@ def _from_message(facts, said):
     """torch.utils.cpp_extension's own refusal: "The detected CUDA version (X) mismatches ..." (or DeepSpeed's op
     builder's "Installed CUDA version X does not match the version torch was compiled with Y"), or a
     package's setup.py refusing the toolkit as too old (flash-attn: "only supported on CUDA 11.6 and above")."""
+    if said.kind == "toolkit-gcc":
+        nvcc = fact(facts, "toolchain.nvcc_version")
+        which = f"nvcc {nvcc}" if nvcc else "the build's nvcc"
+        if said.package == "msvc":
+            return error(f"{which} refuses this Visual Studio: it takes versions up to {said.requested} (nvcc's own "
+                         "check says so and the extension build stops)",
+                         fix=Fix(f"Build from a Developer Prompt of a Visual Studio nvcc supports (up to {said.requested}), "
+                                 "or use a CUDA toolkit that supports this Visual Studio and matches torch's CUDA major",
+                                 ()),
+                         evidence={"nvcc's error": said.text}, related=("extension-build-error",))
+        take = said.requested
+        return error(f"{which} refuses the host gcc: it takes gcc {take} or older (nvcc's own check in "
+                     "host_config.h says so and the extension build stops)",
+                     fix=Fix(f"Build with a gcc nvcc accepts (torch passes CC/CXX on to nvcc), or use a CUDA toolkit "
+                             "that supports this gcc and matches torch's CUDA major",
+                             (f"sudo apt install gcc-{take} g++-{take}  # or your distribution's package",
+                              f"export CC=gcc-{take} CXX=g++-{take}")),
+                     evidence={"nvcc's error": said.text, **({"nvcc": nvcc} if nvcc else {})},
+                     related=("extension-build-error",))
     if said.kind == "toolkit-old":
         cuda = fact(facts, "torch.cuda")
         want = f"CUDA {cuda} toolkit (CUDA {cuda.split('.')[0]}.x)" if cuda else f"CUDA toolkit of torch's CUDA version"

@@ -221,6 +221,9 @@ class Gpu:
 class NvidiaFacts:
     driver_version: str | None = _u()  # "580.65.06"; None: no NVIDIA driver
     cuda_driver_version: str | None = _u()  # highest CUDA the driver supports, "13.0"
+    # "535" where a pasted text names the driver's branch alone ("驱动 535", "nvidia-driver-535"):
+    # it decides against a floor in another branch, never against one in its own.
+    driver_branch: str | None = _u()
     kernel_module_version: str | None = _u()  # /proc/driver/nvidia/version
     nvml_error: str | None = _u()
     gpus: list[Gpu] = _u()

@@ -32,7 +32,7 @@ _NVRM = re.compile(r"NVRM version:\s*NVIDIA\b[^\n]*?Kernel Module(?:\s+for\s+\S+
 # pip list ("torch   2.1.0+cu121"), pip freeze ("torch==2.1.0"), conda list ("pytorch 2.0.1 py3.10_cuda11.8_0 pytorch").
 _PIP_HEADER = re.compile(r"^Package\s+Version\b")
 _CONDA_HEADER = re.compile(r"^#\s*(?:Name\s+Version\s+Build|packages in environment at)")
-_ROW = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)\s+(\d[\w.+!-]*)(?:\s+(\S+))?(?:\s+(\S+))?\s*$")
+_ROW = re.compile(r"^([A-Za-z0-9_][A-Za-z0-9._-]*)\s+(\d[\w.+!-]*)(?:\s+(\S+))?(?:\s+(\S+))?\s*$")
 _FREEZE = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)\s*==\s*(\d[\w.+!-]*)\s*$")
 # python -m sglang.check_env, and the same keys in other projects' env dumps.
 _KV = {
@@ -93,7 +93,7 @@ _SHOW_VERSION = re.compile(r"^Version:\s*(\d[\w.+!-]*)\s*$")
 # table), "pytorch  pytorch/win-64::pytorch-1.10.0-py3.6_cpu_0" (NEW packages), "pytorch=1.9.0=py3.8_cpu_0".
 _CONDA_FAMILY = r"(?P<name>pytorch|torchvision|torchaudio|cudatoolkit|pytorch-cuda|cpuonly)"
 _CONDA_PLAN_ROW = re.compile(r"^" + _CONDA_FAMILY + r"-(?P<version>\d[\w.]*)\s*\|\s*(?P<build>\S+)")
-_CONDA_NEW_ROW = re.compile(r"^\S+\s+(?:[\w.-]+/)?[\w-]+::" + _CONDA_FAMILY + r"-(?P<version>\d[\w.]*)-(?P<build>\S+)$")
+_CONDA_NEW_ROW = re.compile(r"^\S+\s+(?:[\w.-]+/)*[\w-]+::" + _CONDA_FAMILY + r"-(?P<version>\d[\w.]*)-(?P<build>\S+)$")
 _CONDA_SPEC = re.compile(r"(?<![\w-])" + _CONDA_FAMILY + r"=(?P<version>\d[\w.]*)=(?P<build>[\w.]+)")
 # The result told in prose: "torch.cuda.is_available() returns False", "cuda.is_available() returned false".
 _SAID_AVAILABLE = re.compile(r"(?:torch\.)?cuda\.is_available\(\)`?\s*(?:returns?|returned|gives|is)\s*[`*]*(True|False)\b",
@@ -195,8 +195,10 @@ _ITEM_KEYS = {
                   "torch cuda is", "torch cuda available", "pytorch cuda available"},
     # torch.version.cuda under a label ("torch cuda ver  : 9.0.176" in fastai's show_install, "PyTorch CUDA : 12.8",
     # "Torch CUDA: 12.8"); scripts print the availability under the same label ("PyTorch CUDA : Available").
+    # conda's `cudatoolkit` package (one word, as `conda list` names it) is the CUDA runtime a conda torch build
+    # was made for and runs with; NVIDIA's own toolkit is written "CUDA Toolkit" and is nvcc's.
     "torch_cuda": {"torch cuda", "pytorch cuda", "torch cuda ver", "torch cuda version", "pytorch cuda version",
-                   "torch.version.cuda"},
+                   "torch.version.cuda", "cudatoolkit"},
     "torchvision": {"torchvision", "torchvision version"},
     "torchaudio": {"torchaudio", "torchaudio version"},
     "index": {"pytorch index", "torch index", "pytorch index url", "torch index url", "index url", "index-url",
@@ -399,7 +401,10 @@ def package_list(lines: list[str]) -> tuple[str, list[dict[str, Any]], bool] | N
                     if row["name"] == "torch" and build and _conda_cuda(build) is not False:
                         row["cuda"] = _conda_cuda(build)  # "py3.7_cpu_0": the CPU build
                 rows.append(row)
-    if not rows or not (kind or len(rows) >= 2 or any(r["location"] != "pip freeze" for r in rows)):
+    # One freeze line alone is a package list only where it is torch's: a report's "Versions" section that holds
+    # nothing but "torch==2.6.0.dev20240919+cu124" (another package's pin alone says nothing of this install).
+    if not rows or not (kind or len(rows) >= 2 or any(r["location"] != "pip freeze" for r in rows)
+                        or rows[0]["name"] == "torch"):
         return None
     return (kind or next((r["location"] for r in rows if r["location"] != "pip freeze"), "pip freeze"), rows,
             partial)

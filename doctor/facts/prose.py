@@ -127,6 +127,8 @@ _GPU = re.compile(
     r"(?<![\w-])(?:"
     r"(?:NVIDIA\s+)?(?:GeForce\s+)?(?:RTX|GTX|GT|MX)\s?-?\d{3,4}(?:\s?(?:Ti|SUPER))?(?:\s+Laptop(?:\s+GPU)?)?"
     r"|(?:NVIDIA\s+)?RTX\s+(?:A\d{3,4}|PRO\s+\d{4}(?:\s+Blackwell)?|\d{4}\s+Ada)"
+    # the RTX 50 family named as a family: one compute capability (12.0) for every card in it
+    r"|(?:NVIDIA\s+)?(?:GeForce\s+)?RTX\s?50(?:xx|[- ]?series)"
     r"|(?:NVIDIA\s+)?Tesla\s+[KMPVTA]\d{1,3}[a-z]?(?:[- ](?:SXM\d?|PCIE|\d+\s?GB)[\w-]*)?"
     r"|(?:NVIDIA\s+)?Quadro\s+(?:RTX\s+)?[A-Z]{0,2}\d{3,5}[a-z]?"
     r"|(?:NVIDIA\s+)?(?:GeForce\s+)?(?:GTX\s+)?TITAN\s+(?:Xp|X|V|RTX|Black|Z)"
@@ -377,6 +379,8 @@ def read(lines: list[str]) -> dict[str, Any]:
     elif branches.mine:
         nvidia["driver_version"] = {"unknown": f"the text names driver {'/'.join(sorted(branches.mine))} without its "
                                                "minor version, which decides against a floor of the same branch"}
+        if isinstance(branch := branches.value(), str):
+            nvidia["driver_branch"] = branch
     if "cuda_driver_version" not in nvidia and len(driver_cuda_said) == 1:
         nvidia["cuda_driver_version"] = next(iter(driver_cuda_said))
     gpu = gpus.value()

@@ -206,6 +206,27 @@ _EXTENSION_SYMBOL = re.compile(
     r"(?P<file>(?<![~\w.:+\-/\\])(?:[~\w.:+-]*[/\\])*?(?:site|dist)-packages[/\\](?!(?:torch|torchvision|torchaudio|nvidia)[/\\.])"
     r"(?P<pkg>[A-Za-z_][\w-]*)(?:[/\\][\w.+-]+)*?\.(?:so|pyd)[\w.]*):\s*undefined symbol:\s*"
     r"(?P<symbol>_Z(?:T[IVS])?N[KVR]*(?:3c10|2at|5torch|6caffe2)\w*)")
+# The same refusal for a Python extension module anywhere, not only in a package directory of site-packages: a
+# top-level module ("site-packages/_k2.cpython-37m-x86_64-linux-gnu.so") or a source build's
+# ("k2/build/lib/_k2.cpython-38-x86_64-linux-gnu.so"). torch's own modules (torch/_C...) are TE102's.
+_EXTENSION_MODULE_SYMBOL = re.compile(
+    r"(?P<file>(?<![~\w.:+\-/\\])(?:[~\w.:+-]*[/\\])*?(?P<mod>[A-Za-z_]\w*)\.(?:cpython-[\w-]+|abi3)\.so):\s*"
+    r"undefined symbol:\s*(?P<symbol>_Z(?:T[IVS])?N[KVR]*(?:3c10|2at|5torch|6caffe2)\w*)")
+_TORCH_OWN_DIR = re.compile(r"[/\\]torch(?:vision|audio)?[/\\]")
+# torchao skipping its compiled kernels for a torch it was not built for (torchao/__init__.py): "Skipping import
+# of cpp extensions due to incompatible torch version 2.9.1+cu129 for torchao version 0.16.0".
+_TORCHAO_SKIPPED = re.compile(_phrase("Skipping import of cpp extensions due to incompatible torch version")
+                              + r"\s+(?P<have>\d[\w.+]*\w)\s+" + _phrase("for torchao version") + r"\s+(?P<version>\d[\w.+]*\w)")
+# A package's setup refusing the toolkit for another CUDA than torch's, in k2's words (k2/get_version.py):
+# "AssertionError: PyTorch is built with CUDA version: 11.7.\nThe current running CUDA version is: 10.2.89".
+_BUILT_WITH_RUNNING = re.compile(_phrase("PyTorch is built with CUDA version:") + r"\s*(?P<torch>\d+\.\d+)\.?\s+"
+                                 + _phrase("The current running CUDA version is:") + r"\s*(?P<nvcc>\d+\.\d+)(?:\.\d+)*")
+# nvcc refusing the host compiler (CUDA's crt/host_config.h): "#error -- unsupported GNU version! gcc versions later
+# than 8 are not supported!" (the MSVC twin: "unsupported Microsoft Visual Studio version! Only the versions between
+# 2017 and 2022 (inclusive) are supported!"). The host compiler is newer than this nvcc takes.
+_HOST_COMPILER = re.compile(r"unsupported GNU version! gcc versions later than (?P<gcc>\d+) are not supported"
+                            r"|unsupported Microsoft Visual Studio version! Only the versions between (?P<vs_min>\d{4}) "
+                            r"and (?P<vs_max>\d{4}) \(inclusive\) are supported")
 # pip installing a compiled extension from its project's wheel index, whose URL names the torch (and CUDA) the
 # wheels were built for: OpenMMLab's ("pip install mmcv-full -f https://download.openmmlab.com/mmcv/dist/cu101/
 # torch1.6/index.html"), detectron2's (".../detectron2/wheels/cu102/torch1.9/index.html") and PyG's
@@ -236,9 +257,10 @@ _CUDA_LIB_SYMBOL = re.compile(
     r"|cusolver\w*|cufft\w*|curand|nvJitLink|nvrtc\w*|nccl|cudart|cupti)\.so[\d.]*):\s*undefined symbol:\s*[\w@.]+"
     r"(?:,\s*version\s+(?P<other>lib[\w.]+?\.so[\d.]*\d))?")
 # xFormers refusing its compiled part (xformers/_cpp_lib.py): "xFormers was built for: PyTorch 2.1.2+cu121
-# with CUDA 1201 (you have 2.1.0+cpu) Python 3.10.11 (you have 3.10.11)".
+# with CUDA 1201 (you have 2.1.0+cpu) Python 3.10.11 (you have 3.10.11)" ("with CUDA None" where its build
+# recorded none).
 _XFORMERS_BUILT = re.compile(
-    r"xFormers was built for:\s*PyTorch\s+(?P<built>\S+)(?:\s+with CUDA\s+\d+)?\s*\(you have (?P<have>[^)\s]+)\)"
+    r"xFormers was built for:\s*PyTorch\s+(?P<built>\S+)(?:\s+with CUDA\s+(?:\d+|None))?\s*\(you have (?P<have>[^)\s]+)\)"
     r"(?:\s*Python\s+(?P<built_py>\d[\w.]*)\s*\(you have (?P<have_py>\d[\w.]*)\))?")
 _NUMPY_ABI = re.compile(_phrase("A module that was compiled using NumPy 1.x cannot be run in") + r"\s+NumPy\s+\d[\w.]*\w"
                         + r"|" + _phrase("Failed to initialize NumPy: _ARRAY_API not found"))
@@ -291,7 +313,7 @@ def find(text: str) -> list[str]:
     spans = []
     flat = text.replace("\n", " ")
     for pattern in (_DRIVER_OLD, _INSUFFICIENT, _PTX_TOOLCHAIN, NO_DRIVER, _COMPAT_804, _COMPAT_803, _INCOMPATIBLE, _TOO_OLD, _RANGE, _CC_LIST, _TOO_OLD_UNFORMATTED,
-                    _NOT_COMPILED, _NEEDS_CUDA, _CUDA_ASKED, _XFORMERS_BUILT, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _DS_TOOLKIT, _TOOLKIT_MIN, _NO_WHEEL, _NVCC_ARCH, _NO_KERNEL, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS, _FAMILY_OPS, _CUDA_LIB_SYMBOL, _EXTENSION_SYMBOL, _INDEX_INSTALL):
+                    _NOT_COMPILED, _NEEDS_CUDA, _CUDA_ASKED, _XFORMERS_BUILT, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _DS_TOOLKIT, _TOOLKIT_MIN, _NO_WHEEL, _NVCC_ARCH, _NO_KERNEL, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS, _FAMILY_OPS, _CUDA_LIB_SYMBOL, _EXTENSION_SYMBOL, _EXTENSION_MODULE_SYMBOL, _TORCHAO_SKIPPED, _BUILT_WITH_RUNNING, _HOST_COMPILER, _INDEX_INSTALL):
         matches = list(pattern.finditer(text))
         if not matches:
             # Wrapped by a mail client, a notebook or a terminal at a space: the same message with a line
@@ -417,6 +439,25 @@ def interpret(warnings: list[str] | None) -> list[Said]:
         m = _EXTENSION_SYMBOL.search(text)
         if m:
             said.append(Said("extension-symbol", text, package=m.group("pkg").split(".")[0], requested=m.group("symbol")))
+            continue
+        m = _EXTENSION_MODULE_SYMBOL.search(text)
+        if m and not _TORCH_OWN_DIR.search(m.group("file")):
+            said.append(Said("extension-symbol", text, package=m.group("mod").lstrip("_") or m.group("mod"),
+                             requested=m.group("symbol")))
+            continue
+        m = _HOST_COMPILER.search(text)
+        if m:
+            said.append(Said("toolkit-gcc", text, package="gcc" if m.group("gcc") else "msvc",
+                             requested=m.group("gcc") or m.group("vs_max")))
+            continue
+        m = _TORCHAO_SKIPPED.search(text)
+        if m:
+            said.append(Said("family", text, package="torchao"))
+            continue
+        m = _BUILT_WITH_RUNNING.search(text)
+        if m:
+            if m.group("torch").split(".")[0] != m.group("nvcc").split(".")[0]:
+                said.append(Said("toolkit", text, cuda_pair=(m.group("torch"), m.group("nvcc"))))
             continue
         if _FAMILY_OPS.search(text):
             said.append(Said("family-ops", text, package="torchvision"))

@@ -255,6 +255,23 @@ def _search_unwrapped(rx: re.Pattern[str], text: str) -> re.Match[str] | None:
     return None
 
 
+SHOWN_CHARS = 300
+
+
+def _shown(line: str, m: re.Match[str]) -> str:
+    """The part of a line a hit shows: its start, or where the line is long and the match lies
+    beyond that, the match with a little before it. A C++ runtime's line runs for hundreds of
+    characters before its message ("EP Error /onnxruntime_src/...: CUDA failure 35: CUDA driver
+    version is insufficient ..."): the evidence must show the message, and what is judged of the
+    evidence (a driver-level failure) must see it."""
+    if len(line) <= SHOWN_CHARS:
+        return line
+    col = line.find(m.group(0).split("\n", 1)[0][:40])
+    if col < SHOWN_CHARS - 60:
+        return line[:SHOWN_CHARS]
+    return "\u2026" + line[col - 60:col + SHOWN_CHARS - 61]
+
+
 def _captures(m: re.Match[str]) -> dict[str, str]:
     return {k: v.strip() for k, v in m.groupdict().items() if v is not None and v.strip()}
 
@@ -284,7 +301,7 @@ def _hits_for(head: Head, parsed: Parsed, stacks: dict[str, _Haystack]) -> list[
             said = m.group(0).rsplit("\n", 1)[-1] if "\n" in m.group(0) else text
             if pattern.scope == "line" and _WARNING_LINE.search(said):
                 base = WARNING_LINE_WEIGHT
-            hits.append(Hit(pattern.scope, line_no, text[:300], base * pattern.weight, _captures(m)))
+            hits.append(Hit(pattern.scope, line_no, _shown(text, m), base * pattern.weight, _captures(m)))
             seen += 1
             if seen >= 20:  # the same log line repeated a thousand times adds nothing
                 break
@@ -304,7 +321,7 @@ def _exception_hits(pattern: Pattern, lits: Any, parsed: Parsed, stacks: dict[st
             m = _search_unwrapped(rx, block.text)
             if m:
                 first = block.text.splitlines()[0] if block.text else block.type
-                hits.append(Hit("exception", block.line_no, first[:300],
+                hits.append(Hit("exception", block.line_no, _shown(first, m),
                                 _exception_strength(block) * pattern.weight, _captures(m)))
     if hits:
         return hits
@@ -329,7 +346,7 @@ def _exception_hits(pattern: Pattern, lits: Any, parsed: Parsed, stacks: dict[st
                 return hits
             if not named:
                 strength = min(strength, UNTYPED_WEIGHT)
-        hits.append(Hit("line", line_no, text[:300], strength, _captures(m)))
+        hits.append(Hit("line", line_no, _shown(text, m), strength, _captures(m)))
     return hits
 
 
