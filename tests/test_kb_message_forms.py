@@ -93,6 +93,16 @@ WORDINGS += [
     ("cuda-out-of-memory", "RuntimeError:cuda runtime error(2):out of memory"),  # https://github.com/chenyuntc/pytorch-best-practice/issues/3
 ]
 
+WORDINGS += [
+    # An error told in a sentence outranks a warning the same run printed (the warning entry matches more
+    # exactly, but a warning is the weakest place for evidence).
+    ("cuda-out-of-memory", "I ran train.py with an error that prompted me: Runtime Error: CUDA error: out of memory. "
+                           "I haven't made any changes at present.\n\n$ python3 train.py\nInitialize with pre-trained "
+                           "ResNet\n/home/gydx/.local/lib/python3.5/site-packages/torch/nn/functional.py:52: UserWarning: "
+                           "size_average and reduce args will be deprecated, please use reduction='none' instead.\n"
+                           "  warnings.warn(warning.format(ret))\n    Total params: 104.55MB\n\nEpoch: 1 | LR: 0.00050000"),  # https://github.com/GengDavid/pytorch-cpn/issues/17
+]
+
 NOT_THESE = [
     ("host-oom-killed", "Loading checkpoint shards: 100%|██████████| 8/8 [00:14<00:00,  1.80s/it][1] 14875 done"),
     ("host-oom-killed", "It keeps taking up all the 24 GB of GPU RAM and then crashes with CUDA out of memory"),
@@ -108,6 +118,10 @@ NOT_THESE = [
 ]
 
 NOT_THESE += [
+    # Two sentences of a paragraph are not one wrapped line: "Windows" ends one, "num_workers" is in the next.
+    ("dataloader-spawn-pickling", "这个问题是由于 Windows 多进程数据加载机制 引起的。\n1. 现象解释：\n为什么会有“停顿”？\n"
+                                  "脚本使用默认值 num_workers=12。这意味着 PyTorch 会启动 12 个子进程来并行加载数据。"),  # https://github.com/kaonashi-tyc/zi2zi-JiT/issues/14
+
     ("process-group-not-destroyed", "We call destroy_process_group() before program exit on every rank."),
     ("checkpoint-newer-format", "AttributeError: Can't get attribute 'Net' on <module '__main__' from 'train.py'>"),
     ("state-dict-key-mismatch", "num_batches_tracked counts the batches a BatchNorm layer has seen"),

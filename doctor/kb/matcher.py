@@ -130,7 +130,7 @@ class _Haystack:
             return _missing_group(groups, text) is None
         every = self.every.get(ignore_case)
         if every is None:
-            squeezed = self.squeezed[ignore_case] = (text.replace("\n", " "), _squeeze(text))
+            squeezed = self.squeezed[ignore_case] = (_joined(text), _squeeze(text))
             every = self.every[ignore_case] = "\0".join((text, *squeezed))
         # First one scan of the three readings at once (no substring holds a NUL, so each is found
         # inside one of them): most patterns lack a group in all three, and stop here.
@@ -162,7 +162,7 @@ class _Haystack:
         # each is a copy of 100+ KiB).
         readings = self.squeezed.get(False)
         if readings is None:
-            readings = self.squeezed[False] = (self.text.replace("\n", " "), _squeeze(self.text))
+            readings = self.squeezed[False] = (_joined(self.text), _squeeze(self.text))
         for m in rx.finditer(readings[0], start):  # same offsets
             found = True
             yield self.locate(m.start()), m
@@ -242,9 +242,19 @@ def _unwrapped(text: str) -> list[str]:
 _MID_WORD_BREAK = re.compile(r"(?<=\w)\n(?=\w)|(?<=\S)\n(?= \S)")
 
 
+# A line that ends a sentence was not wrapped by the paste: the break after it stays a break, so a pattern
+# reading one line ("Windows ... num_workers") does not join two sentences of a paragraph.
+_WRAPPED_BREAK = re.compile(r"(?<![.!?\u3002\uff01\uff1f])\n")
+
+
+def _joined(text: str) -> str:
+    """The text with each line break a paste could have put mid-sentence read as a space (same length)."""
+    return _WRAPPED_BREAK.sub(" ", text)
+
+
 def _squeeze(text: str) -> str:
     """Line breaks that stand for nothing removed (see _MID_WORD_BREAK), the others spaces."""
-    return _MID_WORD_BREAK.sub("", text).replace("\n", " ")
+    return _joined(_MID_WORD_BREAK.sub("", text))
 
 
 def _search_unwrapped(rx: re.Pattern[str], text: str) -> re.Match[str] | None:
@@ -699,8 +709,16 @@ def _match_all(parsed: Parsed, kb: KnowledgeBase) -> list[Match]:
                 break
         # Only now is the entry's file read: explanations are needed for the answers alone.
         matches.append(Match(head.id, head.title, confidence, captures, evidence, kb.entry(head.id)))
-    matches.sort(key=lambda m: (-m.confidence, -m.evidence[0].line, m.id))
+    # Where the evidence sits ranks it (root cause > final error > log line > warning): an answer read from a
+    # warning goes below every answer read from an error, whatever their weights ("CUDA error: out of memory"
+    # told in a sentence, a deprecation warning printed by the same run).
+    matches.sort(key=lambda m: (m.confidence >= CONFIDENT and _read_from_warning(m), -m.confidence,
+                                -m.evidence[0].line, m.id))
     return matches
+
+
+def _read_from_warning(m: Match) -> bool:
+    return all(_WARNING_LINE.search(h.text) for h in m.evidence)
 
 
 def _confidence(hits: list[Hit], foreign: bool) -> float:
