@@ -709,16 +709,23 @@ def _match_all(parsed: Parsed, kb: KnowledgeBase) -> list[Match]:
                 break
         # Only now is the entry's file read: explanations are needed for the answers alone.
         matches.append(Match(head.id, head.title, confidence, captures, evidence, kb.entry(head.id)))
-    # Where the evidence sits ranks it (root cause > final error > log line > warning): an answer read from a
-    # warning goes below every answer read from an error, whatever their weights ("CUDA error: out of memory"
-    # told in a sentence, a deprecation warning printed by the same run).
-    matches.sort(key=lambda m: (m.confidence >= CONFIDENT and _read_from_warning(m), -m.confidence,
-                                -m.evidence[0].line, m.id))
+    # Where the evidence sits ranks it (root cause > final error > log line > warning): where an answer is read
+    # from an error, an answer read only from warnings goes below it, whatever their weights ("CUDA error: out
+    # of memory" told in a sentence, a deprecation warning printed by the same run).
+    confident = [m for m in matches if m.confidence >= CONFIDENT]
+    warned = {m.id for m in confident if all(_WARNING_LINE.search(h.text) for h in m.evidence)}
+    if warned and any(m.id not in warned and _read_from_error(m) for m in confident):
+        matches.sort(key=lambda m: (m.id in warned, -m.confidence, -m.evidence[0].line, m.id))
+    else:
+        matches.sort(key=lambda m: (-m.confidence, -m.evidence[0].line, m.id))
     return matches
 
 
-def _read_from_warning(m: Match) -> bool:
-    return all(_WARNING_LINE.search(h.text) for h in m.evidence)
+_ERROR_WORDS = re.compile(r"Error\b|Exception\b|\berror\b|\bfailed\b|错误|报错", re.IGNORECASE)
+
+
+def _read_from_error(m: Match) -> bool:
+    return any(h.scope == "exception" or _ERROR_WORDS.search(h.text) for h in m.evidence)
 
 
 def _confidence(hits: list[Hit], foreign: bool) -> float:
