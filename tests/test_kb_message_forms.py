@@ -103,6 +103,16 @@ WORDINGS += [
                            "  warnings.warn(warning.format(ret))\n    Total params: 104.55MB\n\nEpoch: 1 | LR: 0.00050000"),  # https://github.com/GengDavid/pytorch-cpn/issues/17
 ]
 
+WORDINGS += [
+    ("op-not-implemented-for-integer", "RuntimeError: mean(): input dtype should be either floating point or complex "
+                                       "dtypes. Got Long instead."),  # https://github.com/open-mmlab/mmpose/issues/2138
+    ("dataloader-shm-exhausted", "When running a training in the docker container, I received the following error: \n"
+                                 "`RuntimeError: DataLoader worker (pid(s) 25) exited unexpectedly`"),  # https://github.com/facebookresearch/detectron2/issues/384
+    ("collective-under-rank-guard", "# fix pytorch multi-GPU training hang\n\nFixing ddp.dist.barrier() hang by running "
+                                    "validation forward pass using model.module() instead of model(). This is needed because "
+                                    "validation is only run on single gpu (unlike training & inference)."),  # https://github.com/jpata/particleflow/pull/233
+]
+
 NOT_THESE = [
     ("host-oom-killed", "Loading checkpoint shards: 100%|██████████| 8/8 [00:14<00:00,  1.80s/it][1] 14875 done"),
     ("host-oom-killed", "It keeps taking up all the 24 GB of GPU RAM and then crashes with CUDA out of memory"),
@@ -118,6 +128,11 @@ NOT_THESE = [
 ]
 
 NOT_THESE += [
+    ("op-not-implemented-for-integer", "RuntimeError: mean(): input dtype should be either floating point or complex "
+                                       "dtypes. Got Float instead? No: my tensor is float32 and it works."),
+    ("dataloader-shm-exhausted", "RuntimeError: DataLoader worker (pid(s) 25) exited unexpectedly"),
+    ("collective-under-rank-guard", "Validation is only run on a single gpu, and training runs fine on all four."),
+
     # Two sentences of a paragraph are not one wrapped line: "Windows" ends one, "num_workers" is in the next.
     ("dataloader-spawn-pickling", "这个问题是由于 Windows 多进程数据加载机制 引起的。\n1. 现象解释：\n为什么会有“停顿”？\n"
                                   "脚本使用默认值 num_workers=12。这意味着 PyTorch 会启动 12 个子进程来并行加载数据。"),  # https://github.com/kaonashi-tyc/zi2zi-JiT/issues/14
