@@ -420,6 +420,17 @@ def _decoded_escapes(line: str) -> str | None:
     return "".join(out)
 
 
+# An exception's class and message as `print(type(e), e)`-style summaries give them (torch.onnx's "Exception
+# summary", loggers): "<class 'torch.fx...GuardOnDataDependentSymNode'>: Could not guard on ...".
+_EXC_CLASS = _OnFirstUse(r"^<class '(?P<type>(?:[A-Za-z_]\w*\.)*[A-Z]\w*)'>:\s(?P<message>\S.*)$")
+
+
+def _exception_class_line(line: str) -> str:
+    """Such a line as the interpreter prints the exception: "Type: message"."""
+    m = _EXC_CLASS.match(line.strip())
+    return f"{m['type']}: {m['message']}" if m else line
+
+
 def _exception_repr(line: str) -> list[str]:
     """A line that gives an exception as its repr (`RuntimeError('CUDA out of memory...')`: Optuna's
     "failed because of the following error: ...", a list of errors, `print(repr(e))`), with the
@@ -658,6 +669,8 @@ def clean(text: str, vocabulary: "frozenset[str] | Callable[[], frozenset[str]] 
         pieces = line.split("\n")
         if "(" in line and _REPR_CALL.search(line):
             pieces = [x for piece in pieces for x in _exception_repr(piece)]
+        if "<class '" in line:
+            pieces = [_exception_class_line(piece) for piece in pieces]
         parts = [part for piece in pieces for part in _split_inline_exception(piece)]
         for k, part in enumerate(parts):
             lines.append(part.rstrip())

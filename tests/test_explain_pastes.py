@@ -934,3 +934,14 @@ def test_a_message_quoted_short_before_the_posts_prose_is_read_as_cut(quote, exp
 ])
 def test_a_whole_or_shared_quoted_message_before_prose_is_not_read_as_cut(quote):
     assert explain(POST.format(quote)) == []
+
+
+def test_an_exception_given_as_its_class_and_message_is_read_as_the_exception():
+    # print(type(e), e)-style summaries (torch.onnx's "Exception summary", loggers) name the class in angle brackets.
+    text = ("## Exception summary\n\n<class 'torch.OutOfMemoryError'>: CUDA out of memory. Tried to allocate 2.00 GiB. "
+            "GPU 0 has a total capacity of 23.64 GiB of which 1.20 GiB is free.\n")
+    blocks = parse(text).exceptions
+    assert blocks and blocks[-1].type == "torch.OutOfMemoryError"
+    assert first(text) == "cuda-out-of-memory"
+    # A class named in prose, with no message after it, is no exception line.
+    assert parse("the handler receives <class 'RuntimeError'> and logs it").exceptions == []
