@@ -673,6 +673,20 @@ TypeError: Unexpected type <class 'numpy.ndarray'>
 
 # Close texts: each shares words with a pattern widened above but is another failure (or none),
 # and must not be answered with that entry.
+# Wordings found missing by the seventh round's breadth review (each seen in public threads).
+WORDINGS += [
+    ("device-mismatch", "RuntimeError: Input and parameter tensors are not at the same device, found input tensor at "
+                        "cpu and parameter tensor at cuda:0"),  # torch/nn/modules/rnn.py RNNBase.forward
+    ("device-mismatch", "RuntimeError: Tensor for argument #1 'indices' is on CPU, Tensor for argument #2 'weight' is "
+                        "on CUDA"),  # TH-era checkSameGPU (torch 1.x)
+    ("dtype-mismatch", "RuntimeError: scatter(): Expected self.dtype to be equal to src.dtype"),  # aten scatter_gather_dtype_check
+    ("shape-mismatch-matmul", "RuntimeError: Expected size for first two dimensions of batch2 tensor to be: [64, 32] "
+                              "but got: [64, 16]."),  # aten bmm
+    ("shape-mismatch-matmul", "RuntimeError: batch1 dim 2 must match batch2 dim 1"),  # torch 1.x bmm
+    ("numpy-abi-mismatch", "RuntimeError: Could not infer dtype of numpy.float32"),  # torch built for another NumPy
+    ("collate-size-mismatch", "RuntimeError: Trying to resize storage that is not resizable"),  # collate into shared memory
+]
+
 NOT_THESE = [
     # A buffer-size complaint that is no Metal allocation.
     ("mps-out-of-memory", "ValueError: Invalid buffer size: expected a multiple of 4 bytes, got 6"),
@@ -736,6 +750,13 @@ NOT_THESE = [
     ("compile-inductor-failure", "ImportError: cannot import name 'ConvFwdAndBwdInput' from 'cumm.conv.main'"),
     # A torch built without distributed support lacks torch._C._distributed_c10d: not code written for an older torch.
     ("removed-private-api", "ModuleNotFoundError: No module named 'torch._C._distributed_c10d'"),
+]
+
+NOT_THESE += [
+    ("device-mismatch", "Input and parameter tensors are both on cuda:0, yet the RNN is slow"),
+    ("dtype-mismatch", "scatter(): Expected index to be int64, got int32"),
+    ("numpy-abi-mismatch", "RuntimeError: Could not infer dtype of dict"),
+    ("collate-size-mismatch", "RuntimeError: Trying to resize a tensor that is a view of another tensor"),
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
