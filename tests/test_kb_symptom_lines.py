@@ -56,6 +56,13 @@ WORDINGS = [
     ("nccl-p2p-hang", "I do not know the exact reason, but the model \"freeze\"(stuck) when using 4 or more GPUs. So, while "
                       "trying various things, I confirmed that the model works by setting the variable NCCL_P2P_DISABLE =1 ."),  # https://github.com/NVIDIA/nccl/issues/631
     ("nccl-p2p-hang", "NCCL all_reduce_perf test hangs with multiple RTX 4090 GPUs, works fine when I swap in 2080tis"),  # https://github.com/NVIDIA/nccl-tests/issues/117
+    # gpu-starved-by-data-loading: GPU utilisation low, 0% or unstable, with training or data named, or idling at 0%.
+    ("gpu-starved-by-data-loading", "[Question] Volatile GPU-Util is 0%"),  # https://github.com/NVIDIA-NeMo/Speech/issues/1204
+    ("gpu-starved-by-data-loading", "And when I tried to verify the gpu usage, with nvidia-smi, the Memory-Usage is full but "
+                                    "Volatile GPU-util indicates 0% ( in other words, it seems that the gpu doesn't work )"),  # https://github.com/NVIDIA-NeMo/Speech/issues/1204
+    ("gpu-starved-by-data-loading", "训练时GPU占用低，显存可以跑满，但是GPU利用率很低，如何多线程跑？（尝试过把num_works改成24，但是比原来更慢了）"),  # https://github.com/svc-develop-team/so-vits-svc/issues/101
+    ("gpu-starved-by-data-loading", "During training, **GPU utilization sometimes drops to 0% and at other times increases to "
+                                    "50%-70%,** resulting in very long iteration times."),  # https://github.com/WongKinYiu/yolov7/issues/2064
 ]
 
 NOT_THESE = [
@@ -86,6 +93,11 @@ NOT_THESE = [
     ("nccl-p2p-hang", "Training on a single RTX 4090 hangs at epoch 3 with num_workers=8"),
     ("nccl-p2p-hang", "model = DDP(model, device_ids=[rank]) works on 2 GPUs but the loss differs from one GPU"),
     ("nccl-p2p-hang", "RTX 4090 is 2x faster than 3090 for DDP training"),
+    # GPU utilisation high, only asked about, GPU memory (not utilisation) low, or a GPU idle in a hang.
+    ("gpu-starved-by-data-loading", "GPU utilization stays at 99% during training but one epoch still takes 3 hours"),
+    ("gpu-starved-by-data-loading", "How do I monitor GPU utilization during training?"),
+    ("gpu-starved-by-data-loading", "GPU memory usage is low during training (4 GB of 24 GB), can I increase the batch size?"),
+    ("gpu-starved-by-data-loading", "训练过程卡住的现象。具体表现为GPU利用率降为0,而显存和内存仍有充足空间。"),  # a hang, not the input pipeline
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
