@@ -63,6 +63,13 @@ WORDINGS = [
     ("gpu-starved-by-data-loading", "训练时GPU占用低，显存可以跑满，但是GPU利用率很低，如何多线程跑？（尝试过把num_works改成24，但是比原来更慢了）"),  # https://github.com/svc-develop-team/so-vits-svc/issues/101
     ("gpu-starved-by-data-loading", "During training, **GPU utilization sometimes drops to 0% and at other times increases to "
                                     "50%-70%,** resulting in very long iteration times."),  # https://github.com/WongKinYiu/yolov7/issues/2064
+    # caching-allocator-holds-memory: memory not released after del/empty_cache/a function, or nvidia-smi still showing it.
+    ("caching-allocator-holds-memory", "As you can see, I create a model, then delete it and create another one. However, it looks "
+                                       "like the deleted model leaves some undeleted gpu memory. When I check with `nvidia-smi`, "
+                                       "there's still some memory in use."),  # https://github.com/NVIDIA/TensorRT-LLM/issues/681
+    ("caching-allocator-holds-memory", "When i delete a tensor on gpu,the gpu memory is not been freed on ```nvidia-smi``` even if "
+                                       "i use ```torch.cuda.empty_cache()```"),  # https://github.com/pytorch/pytorch/issues/60150
+    ("caching-allocator-holds-memory", "用了torch.cuda.empty_cache()后，在控制台nvidia-smi查看显存没有释放"),  # https://github.com/zergtant/pytorch-handbook/issues/130
 ]
 
 NOT_THESE = [
@@ -98,6 +105,11 @@ NOT_THESE = [
     ("gpu-starved-by-data-loading", "How do I monitor GPU utilization during training?"),
     ("gpu-starved-by-data-loading", "GPU memory usage is low during training (4 GB of 24 GB), can I increase the batch size?"),
     ("gpu-starved-by-data-loading", "训练过程卡住的现象。具体表现为GPU利用率降为0,而显存和内存仍有充足空间。"),  # a hang, not the input pipeline
+    # Memory held after a kill, a question about empty_cache, memory that was freed, or growth every step.
+    ("caching-allocator-holds-memory", "After I killed the training with Ctrl+C, nvidia-smi still shows 20GB used on GPU 0."),
+    ("caching-allocator-holds-memory", "Should I call torch.cuda.empty_cache() after every epoch to free GPU memory?"),
+    ("caching-allocator-holds-memory", "del model frees the GPU memory and nvidia-smi shows 0 MiB afterwards"),
+    ("caching-allocator-holds-memory", "GPU memory keeps increasing every iteration until CUDA out of memory."),
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
