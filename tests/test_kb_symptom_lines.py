@@ -70,6 +70,10 @@ WORDINGS = [
     ("caching-allocator-holds-memory", "When i delete a tensor on gpu,the gpu memory is not been freed on ```nvidia-smi``` even if "
                                        "i use ```torch.cuda.empty_cache()```"),  # https://github.com/pytorch/pytorch/issues/60150
     ("caching-allocator-holds-memory", "用了torch.cuda.empty_cache()后，在控制台nvidia-smi查看显存没有释放"),  # https://github.com/zergtant/pytorch-handbook/issues/130
+    # cpu-intraop-threads-misconfigured: the thread settings beside a speed change, or every core saturated by inference.
+    ("cpu-intraop-threads-misconfigured", "when I run my network  use libtorch, and  I find my cpu is just 100%, just one cored "
+                                          "used , and I have 8 cores ,and I set export OMP_NUM_THREADS=5 and code run time is "
+                                          "same."),  # https://github.com/pytorch/pytorch/issues/23071
 ]
 
 NOT_THESE = [
@@ -110,6 +114,12 @@ NOT_THESE = [
     ("caching-allocator-holds-memory", "Should I call torch.cuda.empty_cache() after every epoch to free GPU memory?"),
     ("caching-allocator-holds-memory", "del model frees the GPU memory and nvidia-smi shows 0 MiB afterwards"),
     ("caching-allocator-holds-memory", "GPU memory keeps increasing every iteration until CUDA out of memory."),
+    # torchrun's notice, a question, and a CPU saturated by DataLoader workers.
+    ("cpu-intraop-threads-misconfigured", "Setting OMP_NUM_THREADS environment variable for each process to be 1 in default, to "
+                                          "avoid your system being overloaded, please further tune the variable for optimal "
+                                          "performance in your application as needed."),
+    ("cpu-intraop-threads-misconfigured", "How many threads does torch.set_num_threads use by default?"),
+    ("cpu-intraop-threads-misconfigured", "The training is slow with num_workers=8 and all CPU cores at 100%"),
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
