@@ -74,6 +74,13 @@ WORDINGS = [
     ("cpu-intraop-threads-misconfigured", "when I run my network  use libtorch, and  I find my cpu is just 100%, just one cored "
                                           "used , and I have 8 cores ,and I set export OMP_NUM_THREADS=5 and code run time is "
                                           "same."),  # https://github.com/pytorch/pytorch/issues/23071
+    # model-eval-mode-missing: eval() said to be missing or needed, dropout active at test time, eval mode needed in words.
+    ("model-eval-mode-missing", "Model should be put in eval mode during inference for evaluation."),  # https://github.com/meta-pytorch/torchtune/pull/1049
+    ("model-eval-mode-missing", "As i don't see a model.eval() call anywhere in the repo, i'm pretty sure the dropout units "
+                                "are active during inference as well as during loss estimation while training."),  # https://github.com/ipolharvard/ethos-ares/issues/20
+    ("model-eval-mode-missing", "Since we have nn.Dropout() layer in our model，during test，we should set the model to "
+                                "evaluation status by self.model.eval(), but in your code, test.py there is no such setting,so "
+                                "the Dropout layer is still working during test"),  # https://github.com/amoudgl/pygoturn/issues/14
 ]
 
 NOT_THESE = [
@@ -120,6 +127,11 @@ NOT_THESE = [
                                           "performance in your application as needed."),
     ("cpu-intraop-threads-misconfigured", "How many threads does torch.set_num_threads use by default?"),
     ("cpu-intraop-threads-misconfigured", "The training is slow with num_workers=8 and all CPU cores at 100%"),
+    # eval() that is called, asked about, or done by a framework; dropout in training only.
+    ("model-eval-mode-missing", "Should I call model.eval() before torch.no_grad()?"),
+    ("model-eval-mode-missing", "Is dropout active during training only?"),
+    ("model-eval-mode-missing", "The model is put in eval mode by the Trainer during validation."),
+    ("model-eval-mode-missing", "Dropout is disabled during inference after model.eval(), so the outputs are deterministic."),
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
