@@ -81,6 +81,12 @@ WORDINGS = [
     ("model-eval-mode-missing", "Since we have nn.Dropout() layer in our model，during test，we should set the model to "
                                 "evaluation status by self.model.eval(), but in your code, test.py there is no such setting,so "
                                 "the Dropout layer is still working during test"),  # https://github.com/amoudgl/pygoturn/issues/14
+    # dataloader-worker-respawn-overhead: a pause at the epoch boundary, workers restarted each epoch, persistent_workers removing it.
+    ("dataloader-worker-respawn-overhead", "Windows uses the spawn start method to create the dataloader workers, while Linux "
+                                           "uses fork (not supported on windows) which is much faster, so it is not surprising "
+                                           "to see that you get a faster epoch transitions with `persistent_workers=True`."),  # https://github.com/Lightning-AI/pytorch-lightning/issues/18862
+    ("dataloader-worker-respawn-overhead", "解决两个Epoch之间较长的停顿时间"),  # https://github.com/kaonashi-tyc/zi2zi-JiT/issues/14
+    ("dataloader-worker-respawn-overhead", "You lose around 10 seconds because of the worker reset at the start of each epoch."),  # https://github.com/boreshkinai/delta-interpolator/pull/3
 ]
 
 NOT_THESE = [
@@ -132,6 +138,11 @@ NOT_THESE = [
     ("model-eval-mode-missing", "Is dropout active during training only?"),
     ("model-eval-mode-missing", "The model is put in eval mode by the Trainer during validation."),
     ("model-eval-mode-missing", "Dropout is disabled during inference after model.eval(), so the outputs are deterministic."),
+    # A question about the option, a gap in a plot, a hang at an epoch boundary, validation time.
+    ("dataloader-worker-respawn-overhead", "Should I set persistent_workers=True?"),
+    ("dataloader-worker-respawn-overhead", "There is a gap between epochs in the loss curve plot"),
+    ("dataloader-worker-respawn-overhead", "Training hangs forever at the start of the second epoch with num_workers=8."),
+    ("dataloader-worker-respawn-overhead", "Validation at the end of each epoch takes 10 minutes because the validation set is large."),
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
