@@ -87,6 +87,9 @@ WORDINGS = [
                                            "to see that you get a faster epoch transitions with `persistent_workers=True`."),  # https://github.com/Lightning-AI/pytorch-lightning/issues/18862
     ("dataloader-worker-respawn-overhead", "解决两个Epoch之间较长的停顿时间"),  # https://github.com/kaonashi-tyc/zi2zi-JiT/issues/14
     ("dataloader-worker-respawn-overhead", "You lose around 10 seconds because of the worker reset at the start of each epoch."),  # https://github.com/boreshkinai/delta-interpolator/pull/3
+    # eval-without-no-grad: validation/evaluation named beside memory growth or OOM, or no_grad said missing there.
+    ("eval-without-no-grad", "CUDA out of memory when validation"),  # https://github.com/gentaiscool/end2end-asr-pytorch/issues/29
+    ("eval-without-no-grad", "GPU RAM exploding on validation"),  # https://github.com/leftthomas/SRGAN/issues/43
 ]
 
 NOT_THESE = [
@@ -143,6 +146,12 @@ NOT_THESE = [
     ("dataloader-worker-respawn-overhead", "There is a gap between epochs in the loss curve plot"),
     ("dataloader-worker-respawn-overhead", "Training hangs forever at the start of the second epoch with num_workers=8."),
     ("dataloader-worker-respawn-overhead", "Validation at the end of each epoch takes 10 minutes because the validation set is large."),
+    # no_grad already in place, a question, growth in training, a validation metric.
+    ("eval-without-no-grad", "Validation runs out of memory even with torch.no_grad() because the validation images are larger."),
+    ("eval-without-no-grad", "Should I use model.eval() or torch.no_grad() for validation?"),
+    ("eval-without-no-grad", "GPU memory keeps increasing every iteration during training until CUDA out of memory."),
+    ("eval-without-no-grad", "How do I compute validation accuracy in PyTorch?"),
+    ("model-eval-mode-missing", "Should I use model.eval() or torch.no_grad() for validation?"),
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
