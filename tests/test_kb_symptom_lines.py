@@ -90,6 +90,10 @@ WORDINGS = [
     # eval-without-no-grad: validation/evaluation named beside memory growth or OOM, or no_grad said missing there.
     ("eval-without-no-grad", "CUDA out of memory when validation"),  # https://github.com/gentaiscool/end2end-asr-pytorch/issues/29
     ("eval-without-no-grad", "GPU RAM exploding on validation"),  # https://github.com/leftthomas/SRGAN/issues/43
+    # optimizer-not-tracking-model-params: the model built twice or replaced after the optimizer.
+    ("optimizer-not-tracking-model-params", "I got the same results, and realized that I have the model instantiated twice - once "
+                                            "directly after the RNN class, and once before the main `for epoch in ...` loop"),  # https://github.com/spro/practical-pytorch/issues/9
+    ("optimizer-not-tracking-model-params", "rnn was initialized twice"),  # https://github.com/pytorch/tutorials/pull/86
 ]
 
 NOT_THESE = [
@@ -152,6 +156,10 @@ NOT_THESE = [
     ("eval-without-no-grad", "GPU memory keeps increasing every iteration during training until CUDA out of memory."),
     ("eval-without-no-grad", "How do I compute validation accuracy in PyTorch?"),
     ("model-eval-mode-missing", "Should I use model.eval() or torch.no_grad() for validation?"),
+    # The right order, frozen weights on purpose, and weights not updating with no optimizer named (several causes).
+    ("optimizer-not-tracking-model-params", "I create the optimizer after building the model; which learning rate should I use for AdamW?"),
+    ("optimizer-not-tracking-model-params", "How to prevent weights of the backbone from being updated during fine-tuning?"),
+    ("optimizer-not-tracking-model-params", "Weights are not getting updated"),
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
