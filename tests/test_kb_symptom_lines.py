@@ -74,6 +74,8 @@ WORDINGS = [
     ("cpu-intraop-threads-misconfigured", "when I run my network  use libtorch, and  I find my cpu is just 100%, just one cored "
                                           "used , and I have 8 cores ,and I set export OMP_NUM_THREADS=5 and code run time is "
                                           "same."),  # https://github.com/pytorch/pytorch/issues/23071
+    ("cpu-intraop-threads-misconfigured", "ubuntu16.04, pytorch1.0, no dataloader , run on gpu ,all cpus are 100% when inference "
+                                          "images in a loop."),  # https://github.com/pytorch/pytorch/issues/24142
     # model-eval-mode-missing: eval() said to be missing or needed, dropout active at test time, eval mode needed in words.
     ("model-eval-mode-missing", "Model should be put in eval mode during inference for evaluation."),  # https://github.com/meta-pytorch/torchtune/pull/1049
     ("model-eval-mode-missing", "As i don't see a model.eval() call anywhere in the repo, i'm pretty sure the dropout units "
