@@ -56,6 +56,46 @@ WORDINGS = [
     ("nccl-p2p-hang", "I do not know the exact reason, but the model \"freeze\"(stuck) when using 4 or more GPUs. So, while "
                       "trying various things, I confirmed that the model works by setting the variable NCCL_P2P_DISABLE =1 ."),  # https://github.com/NVIDIA/nccl/issues/631
     ("nccl-p2p-hang", "NCCL all_reduce_perf test hangs with multiple RTX 4090 GPUs, works fine when I swap in 2080tis"),  # https://github.com/NVIDIA/nccl-tests/issues/117
+    # gpu-starved-by-data-loading: GPU utilisation low, 0% or unstable, with training or data named, or idling at 0%.
+    ("gpu-starved-by-data-loading", "[Question] Volatile GPU-Util is 0%"),  # https://github.com/NVIDIA-NeMo/Speech/issues/1204
+    ("gpu-starved-by-data-loading", "And when I tried to verify the gpu usage, with nvidia-smi, the Memory-Usage is full but "
+                                    "Volatile GPU-util indicates 0% ( in other words, it seems that the gpu doesn't work )"),  # https://github.com/NVIDIA-NeMo/Speech/issues/1204
+    ("gpu-starved-by-data-loading", "训练时GPU占用低，显存可以跑满，但是GPU利用率很低，如何多线程跑？（尝试过把num_works改成24，但是比原来更慢了）"),  # https://github.com/svc-develop-team/so-vits-svc/issues/101
+    ("gpu-starved-by-data-loading", "During training, **GPU utilization sometimes drops to 0% and at other times increases to "
+                                    "50%-70%,** resulting in very long iteration times."),  # https://github.com/WongKinYiu/yolov7/issues/2064
+    # caching-allocator-holds-memory: memory not released after del/empty_cache/a function, or nvidia-smi still showing it.
+    ("caching-allocator-holds-memory", "As you can see, I create a model, then delete it and create another one. However, it looks "
+                                       "like the deleted model leaves some undeleted gpu memory. When I check with `nvidia-smi`, "
+                                       "there's still some memory in use."),  # https://github.com/NVIDIA/TensorRT-LLM/issues/681
+    ("caching-allocator-holds-memory", "When i delete a tensor on gpu,the gpu memory is not been freed on ```nvidia-smi``` even if "
+                                       "i use ```torch.cuda.empty_cache()```"),  # https://github.com/pytorch/pytorch/issues/60150
+    ("caching-allocator-holds-memory", "用了torch.cuda.empty_cache()后，在控制台nvidia-smi查看显存没有释放"),  # https://github.com/zergtant/pytorch-handbook/issues/130
+    # cpu-intraop-threads-misconfigured: the thread settings beside a speed change, or every core saturated by inference.
+    ("cpu-intraop-threads-misconfigured", "when I run my network  use libtorch, and  I find my cpu is just 100%, just one cored "
+                                          "used , and I have 8 cores ,and I set export OMP_NUM_THREADS=5 and code run time is "
+                                          "same."),  # https://github.com/pytorch/pytorch/issues/23071
+    ("cpu-intraop-threads-misconfigured", "ubuntu16.04, pytorch1.0, no dataloader , run on gpu ,all cpus are 100% when inference "
+                                          "images in a loop."),  # https://github.com/pytorch/pytorch/issues/24142
+    # model-eval-mode-missing: eval() said to be missing or needed, dropout active at test time, eval mode needed in words.
+    ("model-eval-mode-missing", "Model should be put in eval mode during inference for evaluation."),  # https://github.com/meta-pytorch/torchtune/pull/1049
+    ("model-eval-mode-missing", "As i don't see a model.eval() call anywhere in the repo, i'm pretty sure the dropout units "
+                                "are active during inference as well as during loss estimation while training."),  # https://github.com/ipolharvard/ethos-ares/issues/20
+    ("model-eval-mode-missing", "Since we have nn.Dropout() layer in our model，during test，we should set the model to "
+                                "evaluation status by self.model.eval(), but in your code, test.py there is no such setting,so "
+                                "the Dropout layer is still working during test"),  # https://github.com/amoudgl/pygoturn/issues/14
+    # dataloader-worker-respawn-overhead: a pause at the epoch boundary, workers restarted each epoch, persistent_workers removing it.
+    ("dataloader-worker-respawn-overhead", "Windows uses the spawn start method to create the dataloader workers, while Linux "
+                                           "uses fork (not supported on windows) which is much faster, so it is not surprising "
+                                           "to see that you get a faster epoch transitions with `persistent_workers=True`."),  # https://github.com/Lightning-AI/pytorch-lightning/issues/18862
+    ("dataloader-worker-respawn-overhead", "解决两个Epoch之间较长的停顿时间"),  # https://github.com/kaonashi-tyc/zi2zi-JiT/issues/14
+    ("dataloader-worker-respawn-overhead", "You lose around 10 seconds because of the worker reset at the start of each epoch."),  # https://github.com/boreshkinai/delta-interpolator/pull/3
+    # eval-without-no-grad: validation/evaluation named beside memory growth or OOM, or no_grad said missing there.
+    ("eval-without-no-grad", "CUDA out of memory when validation"),  # https://github.com/gentaiscool/end2end-asr-pytorch/issues/29
+    ("eval-without-no-grad", "GPU RAM exploding on validation"),  # https://github.com/leftthomas/SRGAN/issues/43
+    # optimizer-not-tracking-model-params: the model built twice or replaced after the optimizer.
+    ("optimizer-not-tracking-model-params", "I got the same results, and realized that I have the model instantiated twice - once "
+                                            "directly after the RNN class, and once before the main `for epoch in ...` loop"),  # https://github.com/spro/practical-pytorch/issues/9
+    ("optimizer-not-tracking-model-params", "rnn was initialized twice"),  # https://github.com/pytorch/tutorials/pull/86
 ]
 
 NOT_THESE = [
@@ -86,6 +126,42 @@ NOT_THESE = [
     ("nccl-p2p-hang", "Training on a single RTX 4090 hangs at epoch 3 with num_workers=8"),
     ("nccl-p2p-hang", "model = DDP(model, device_ids=[rank]) works on 2 GPUs but the loss differs from one GPU"),
     ("nccl-p2p-hang", "RTX 4090 is 2x faster than 3090 for DDP training"),
+    # GPU utilisation high, only asked about, GPU memory (not utilisation) low, or a GPU idle in a hang.
+    ("gpu-starved-by-data-loading", "GPU utilization stays at 99% during training but one epoch still takes 3 hours"),
+    ("gpu-starved-by-data-loading", "How do I monitor GPU utilization during training?"),
+    ("gpu-starved-by-data-loading", "GPU memory usage is low during training (4 GB of 24 GB), can I increase the batch size?"),
+    ("gpu-starved-by-data-loading", "训练过程卡住的现象。具体表现为GPU利用率降为0,而显存和内存仍有充足空间。"),  # a hang, not the input pipeline
+    # Memory held after a kill, a question about empty_cache, memory that was freed, or growth every step.
+    ("caching-allocator-holds-memory", "After I killed the training with Ctrl+C, nvidia-smi still shows 20GB used on GPU 0."),
+    ("caching-allocator-holds-memory", "Should I call torch.cuda.empty_cache() after every epoch to free GPU memory?"),
+    ("caching-allocator-holds-memory", "del model frees the GPU memory and nvidia-smi shows 0 MiB afterwards"),
+    ("caching-allocator-holds-memory", "GPU memory keeps increasing every iteration until CUDA out of memory."),
+    # torchrun's notice, a question, and a CPU saturated by DataLoader workers.
+    ("cpu-intraop-threads-misconfigured", "Setting OMP_NUM_THREADS environment variable for each process to be 1 in default, to "
+                                          "avoid your system being overloaded, please further tune the variable for optimal "
+                                          "performance in your application as needed."),
+    ("cpu-intraop-threads-misconfigured", "How many threads does torch.set_num_threads use by default?"),
+    ("cpu-intraop-threads-misconfigured", "The training is slow with num_workers=8 and all CPU cores at 100%"),
+    # eval() that is called, asked about, or done by a framework; dropout in training only.
+    ("model-eval-mode-missing", "Should I call model.eval() before torch.no_grad()?"),
+    ("model-eval-mode-missing", "Is dropout active during training only?"),
+    ("model-eval-mode-missing", "The model is put in eval mode by the Trainer during validation."),
+    ("model-eval-mode-missing", "Dropout is disabled during inference after model.eval(), so the outputs are deterministic."),
+    # A question about the option, a gap in a plot, a hang at an epoch boundary, validation time.
+    ("dataloader-worker-respawn-overhead", "Should I set persistent_workers=True?"),
+    ("dataloader-worker-respawn-overhead", "There is a gap between epochs in the loss curve plot"),
+    ("dataloader-worker-respawn-overhead", "Training hangs forever at the start of the second epoch with num_workers=8."),
+    ("dataloader-worker-respawn-overhead", "Validation at the end of each epoch takes 10 minutes because the validation set is large."),
+    # no_grad already in place, a question, growth in training, a validation metric.
+    ("eval-without-no-grad", "Validation runs out of memory even with torch.no_grad() because the validation images are larger."),
+    ("eval-without-no-grad", "Should I use model.eval() or torch.no_grad() for validation?"),
+    ("eval-without-no-grad", "GPU memory keeps increasing every iteration during training until CUDA out of memory."),
+    ("eval-without-no-grad", "How do I compute validation accuracy in PyTorch?"),
+    ("model-eval-mode-missing", "Should I use model.eval() or torch.no_grad() for validation?"),
+    # The right order, frozen weights on purpose, and weights not updating with no optimizer named (several causes).
+    ("optimizer-not-tracking-model-params", "I create the optimizer after building the model; which learning rate should I use for AdamW?"),
+    ("optimizer-not-tracking-model-params", "How to prevent weights of the backbone from being updated during fine-tuning?"),
+    ("optimizer-not-tracking-model-params", "Weights are not getting updated"),
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
