@@ -600,8 +600,9 @@ OSError: [Errno 28] No space left on device
                                   "Installed CUDA version 12.4 does not match the version torch was compiled with "
                                   "11.8, unable to compile cuda/cpp extensions without a matching cuda version."),
     ("deepspeed-op-build-failed", "AttributeError: 'DeepSpeedCPUAdam' object has no attribute 'ds_opt_adam'"),
-    ("deepspeed-op-build-failed", "deepspeed.ops.op_builder.builder.MissingCUDAException: CUDA_HOME does not exist, "
-                                  "unable to compile CUDA op(s)"),
+    # DeepSpeed without a toolkit: the root cause has its own entry (deepspeed-op-build-failed is refined by it).
+    ("extension-cuda-home-missing", "deepspeed.ops.op_builder.builder.MissingCUDAException: CUDA_HOME does not exist, "
+                                    "unable to compile CUDA op(s)"),
     ("flash-attn-not-installed", "ImportError: This modeling file requires the following packages that were not found "
                                  "in your environment: flash_attn. Run `pip install flash_attn`"),
     ("flash-attn-not-installed", "ImportError: FlashAttention2 has been toggled on, but it cannot be used due to the "
