@@ -2233,10 +2233,15 @@ def test_an_index_for_the_same_torch_minor_is_quiet(package, url, fires, tmp_pat
     # k2's setup refusing a toolkit of another CUDA major than torch's (k2#1158).
     ("    assert cuda_version in running_cuda_version, \\\nAssertionError: PyTorch is built with CUDA version: 11.7.\n"
      "The current running CUDA version is: 10.2.89\n", "TE208", "nvcc 10.2"),
+    # nvcc refusing the host compiler, with the versions the reporter listed (lanedet#77).
+    ("  138 | #error -- unsupported GNU version! gcc versions later than 8 are not supported!\n"
+     "error: command '/usr/local/cuda/bin/nvcc' failed with exit code 1\n```\ntorch= 1.9.0+cu102\n"
+     "torchvision= 0.10.0+cu102\nubuntu 20\n```\n", "TE208", "gcc 8 or older"),
     # conda's plan with a channel of several path parts (pytorch/vision#7022).
     ("  pytorch            pytorch-nightly/osx-arm64::pytorch-1.14.0.dev20221208-py3.8_0\n"
      "  torchvision        pkgs/main/osx-arm64::torchvision-0.13.1-cpu_py38he5d19f7_0\n", "TE103", "torchvision 0.13.1"),
-], ids=["xformers-cuda-none", "torchao-skipped", "k2-site-packages", "k2-build-dir", "k2-setup-cuda", "conda-plan-channel"])
+], ids=["xformers-cuda-none", "torchao-skipped", "k2-site-packages", "k2-build-dir", "k2-setup-cuda", "nvcc-host-gcc",
+        "conda-plan-channel"])
 def test_a_tools_own_refusal_beside_torch_decides_its_check(text, code, says, tmp_path):
     found = checked(text, tmp_path)[code]
     assert found.status is Status.ERROR and says in found.message, found.message
@@ -2248,7 +2253,8 @@ def test_a_tools_own_refusal_beside_torch_decides_its_check(text, code, says, tm
     ("ImportError: /opt/conda/lib/python3.10/site-packages/torch/_C.cpython-310-x86_64-linux-gnu.so: undefined symbol: "
      "_ZN3c104impl23ExcludeDispatchKeyGuardC1ENS_11DispatchKeyE\n", "TE103"),  # torch's own module: TE102's business
     ("AssertionError: PyTorch is built with CUDA version: 11.7.\nThe current running CUDA version is: 11.8.89\n", "TE208"),
-], ids=["torchao-no-versions", "torch-own-module", "k2-same-major"])
+    ("torch= 1.9.0+cu102\nwhat does host_config.h mean by 'unsupported GNU version'?\n", "TE208"),  # no version it takes
+], ids=["torchao-no-versions", "torch-own-module", "k2-same-major", "gcc-words-quoted"])
 def test_close_texts_leave_those_checks_undecided(text, code, tmp_path):
     assert checked(text, tmp_path)[code].status is not Status.ERROR
 
@@ -2262,19 +2268,6 @@ def test_condas_cudatoolkit_in_a_hand_written_list_is_torchs_cuda(tmp_path):
     # NVIDIA's toolkit, named as its installer names it, is nvcc's and says nothing of torch's build.
     other = load_text("```\nCUDA Toolkit: 11.8\nPytorch: 2.0.1\nPython: 3.10.9\n```\n", tmp_path)
     assert other.torch.cuda != "11.8"
-
-
-def test_nvccs_refusal_of_the_host_compiler_decides_te208(tmp_path):
-    # lanedet#77 (a dev report): CUDA 10.2's host_config.h and the versions the reporter listed.
-    text = ("  138 | #error -- unsupported GNU version! gcc versions later than 8 are not supported!\n"
-            "error: command '/usr/local/cuda/bin/nvcc' failed with exit code 1\n```\ntorch= 1.9.0+cu102\n"
-            "torchvision= 0.10.0+cu102\nubuntu 20\n```\n")
-    te208 = checked(text, tmp_path)["TE208"]
-    assert te208.status is Status.ERROR and "gcc 8 or older" in te208.message
-    assert "export CC=gcc-8 CXX=g++-8" in te208.fix.commands
-    # The same words quoted from CUDA's header without the version it takes decide nothing.
-    quiet = checked("torch= 1.9.0+cu102\nwhat does host_config.h mean by 'unsupported GNU version'?\n", tmp_path)
-    assert quiet["TE208"].status is not Status.ERROR
 
 
 def test_a_conda_list_whose_rows_start_with_an_underscore_is_read(tmp_path):
