@@ -113,6 +113,14 @@ WORDINGS += [
                                     "validation is only run on single gpu (unlike training & inference)."),  # https://github.com/jpata/particleflow/pull/233
 ]
 
+WORDINGS += [
+    # GPU memory growth told beside validation run without no_grad: the precise cause refines the generic one.
+    ("eval-without-no-grad", "I narrowed down the source to be the validation step. After each validation batch the GPU "
+                             "memory consumption increases until nothing in left. On the PyTorch issue tracker I found a "
+                             "suggestion that validation should be run within `torch.no_grad()` context. I tried wrapping "
+                             "the contents of `validation_step()` into the `no_grad` context, and it solved my problem."),  # https://github.com/skorch-dev/skorch/issues/218
+]
+
 NOT_THESE = [
     ("host-oom-killed", "Loading checkpoint shards: 100%|██████████| 8/8 [00:14<00:00,  1.80s/it][1] 14875 done"),
     ("host-oom-killed", "It keeps taking up all the 24 GB of GPU RAM and then crashes with CUDA out of memory"),
@@ -128,6 +136,9 @@ NOT_THESE = [
 ]
 
 NOT_THESE += [
+    ("eval-without-no-grad", "GPU memory keeps increasing every iteration of the training loop because I add loss to "
+                             "total_loss without .item()"),
+
     ("op-not-implemented-for-integer", "RuntimeError: mean(): input dtype should be either floating point or complex "
                                        "dtypes. Got Float instead? No: my tensor is float32 and it works."),
     ("dataloader-shm-exhausted", "RuntimeError: DataLoader worker (pid(s) 25) exited unexpectedly"),
