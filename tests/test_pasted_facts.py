@@ -2232,7 +2232,7 @@ def test_an_index_for_the_same_torch_minor_is_quiet(package, url, fires, tmp_pat
      "_ZNK2at6Tensor7reshapeEN3c108ArrayRefIlEE\n", "TE103", "k2"),
     # k2's setup refusing a toolkit of another CUDA major than torch's (k2#1158).
     ("    assert cuda_version in running_cuda_version, \\\nAssertionError: PyTorch is built with CUDA version: 11.7.\n"
-     "The current running CUDA version is: 10.2.89\n", "TE208", "nvcc 10.2"),
+     "The current running CUDA version is: 10.2.89\n", "TE208", "nvcc 10.2 but torch is built with CUDA 11.7 (k2's setup"),
     # nvcc refusing the host compiler, with the versions the reporter listed (lanedet#77).
     ("  138 | #error -- unsupported GNU version! gcc versions later than 8 are not supported!\n"
      "error: command '/usr/local/cuda/bin/nvcc' failed with exit code 1\n```\ntorch= 1.9.0+cu102\n"

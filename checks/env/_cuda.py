@@ -93,7 +93,7 @@ def suggest(facts: Any, *, exclude_tag: str | None = None, driver: bool = True,
         return None
     return tables.suggest_build(
         version,
-        driver=_driver_or_branch(facts) if driver else None,
+        driver=driver_or_branch(facts) if driver else None,
         ccs=gpu_ccs(facts) if ccs is None else ccs,
         system=system(facts),
         python=python_version(facts),
@@ -102,11 +102,19 @@ def suggest(facts: Any, *, exclude_tag: str | None = None, driver: bool = True,
     )
 
 
-def _driver_or_branch(facts: Any) -> str | None:
+def driver_branch(facts: Any) -> int | None:
+    """The driver's branch where a text named it alone ("驱动 535"); None where it is unknown or no branch (a
+    hand-edited facts file may hold anything)."""
+    branch = fact(facts, "nvidia.driver_branch")
+    return int(branch) if isinstance(branch, str) and branch.isdigit() else None
+
+
+def driver_or_branch(facts: Any) -> str | None:
     """The driver's version, or where a text named its branch alone, that branch's first release:
     a build chosen for it runs on any driver of the branch."""
     driver = fact(facts, "nvidia.driver_version")
-    if driver is None and (branch := fact(facts, "nvidia.driver_branch")):
+    branch = driver_branch(facts)
+    if driver is None and branch is not None:
         return f"{branch}.0"
     return driver
 

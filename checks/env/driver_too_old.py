@@ -4,7 +4,8 @@ from torchdoctor.data import tables
 from torchdoctor.model import Fix, Status, error, ok, skip
 from torchdoctor.registry import Example, env_check
 
-from ._cuda import COMPANIONS, example_gpu, fact, pip, suggest, system, torch_label, torch_said, unknown_need
+from ._cuda import (COMPANIONS, driver_branch, driver_or_branch, example_gpu, fact, pip, suggest, system, torch_label,
+                    torch_said, unknown_need)
 
 _GPU = example_gpu("NVIDIA GeForce RTX 4090", "8.9")
 
@@ -134,8 +135,8 @@ def driver_too_old(facts):
 
 def _judge(facts):
     gap = unknown_need(facts, "torch.cuda", "nvidia.driver_version")
-    branch = fact(facts, "nvidia.driver_branch")
-    if gap is not None and not (branch and fact(facts, "torch.cuda") and unknown_need(facts, "torch.cuda") is None):
+    branch = driver_branch(facts)
+    if gap is not None and not (branch is not None and fact(facts, "torch.cuda")):
         # Without the driver's number, the CUDA version it supports may still decide (None when that or torch's CUDA is unknown).
         return _from_driver_cuda(facts) or gap
     cuda = facts.torch.cuda
@@ -157,18 +158,18 @@ def _judge(facts):
     if gap is not None:
         # The branch alone: the floor's branch compared, a floor inside the same branch left open.
         floor_branch = tables.driver_tuple(floor)[0]
-        if int(branch) == floor_branch:
+        if branch == floor_branch:
             return _from_driver_cuda(facts) or gap
-        if int(branch) > floor_branch:
+        if branch > floor_branch:
             evidence = {"driver": driver, "torch CUDA": cuda, "family floor": floor, f"CUDA {cuda} driver": ga_driver}
-            if ga_driver and int(branch) <= tables.driver_tuple(ga_driver)[0]:
+            if ga_driver and branch <= tables.driver_tuple(ga_driver)[0]:
                 evidence["note"] = (f"CUDA {cuda}'s own driver is {ga_driver}: below it, JIT-compiling the build's PTX "
                                     "fails with 'the provided PTX was compiled with an unsupported toolchain'")
             return ok(f"driver branch R{branch} is newer than the floor of {label} ({floor})", **evidence)
     evidence = {"driver": driver, "torch CUDA": cuda, "driver's CUDA": max_cuda, "family floor": floor,
                 f"CUDA {cuda} driver": ga_driver}
 
-    have = driver if gap is None else f"{branch}.0"  # below the floor's branch: compared as its first release
+    have = driver_or_branch(facts)  # a branch below the floor's: compared as its first release
     if (max_cuda and Version(max_cuda) >= Version(cuda)) or (ga_driver and tables.driver_at_least(have, ga_driver)):
         return ok(f"driver {driver} supports CUDA {cuda} ({label})", **evidence)
     if tables.driver_at_least(have, floor):

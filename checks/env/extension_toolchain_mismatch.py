@@ -180,6 +180,10 @@ def _release_mismatch(facts):
                    fix=fix, evidence=evidence, related=("extension-build-error",))
 
 
+# Who refused the build, by the package a refusal came from (torch's own cpp_extension where none is named).
+_BUILDERS = {"deepspeed": "DeepSpeed's op builder", "k2": "k2's setup"}
+
+
 def _from_message(facts, said):
     """torch.utils.cpp_extension's own refusal: "The detected CUDA version (X) mismatches ..." (or DeepSpeed's op
     builder's "Installed CUDA version X does not match the version torch was compiled with Y"), or a
@@ -214,7 +218,7 @@ def _from_message(facts, said):
                      evidence={f"{said.package}'s error": said.text}, related=("extension-build-error",))
     torch_cuda, nvcc = said.cuda_pair
     want = torch_cuda.split(".")[0]
-    builder = "DeepSpeed's op builder" if said.package == "deepspeed" else "torch.utils.cpp_extension"
+    builder = _BUILDERS.get(said.package, "torch.utils.cpp_extension")
     return error(f"an extension build found nvcc {nvcc} but torch is built with CUDA {torch_cuda} "
                  f"({builder} says so and refuses to build)",
                  fix=Fix(f"Point CUDA_HOME at a CUDA {torch_cuda} toolkit (CUDA {want}.x), or install the torch build "

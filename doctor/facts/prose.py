@@ -85,10 +85,14 @@ _TIED_CUDA = re.compile(r"^(?:[\s,]*\(?(?P<tag>cu\d{2,3})\b\)?(?![\w.])"
                         r"|\s*\(\s*cuda\s*(?P<paren>\d+\.\d+)\s*\)"
                         r"|[\s,]*(?:(?:is|was)\s+)?(?:built|compiled|build)\s+(?:with|for|against|on)\s+cuda\s*(?P<built>\d+\.\d+)"
                         r"|\s+with\s+cuda\s*(?P<with>\d+\.\d+)\s+(?:build|wheel|version of (?:py)?torch))", re.I)
+# A key's value as people write it after the key: "cuda: 12.1", "cuda=12.1", "cuda 12.1", "cuda12.1"; a
+# major.minor version that is not the head of a longer dotted number.
+_SAID_SEP = r"(?:\s*[:=]\s*|\s+|)"
+_MAJOR_MINOR = r"v?(?P<version>\d+\.\d+)(?![\w]|\.\d+\.)"
 # torch as the subject of its CUDA: "PyTorch has CUDA Version=11.7" (torchvision's mismatch error), "my torch was
 # built with CUDA 11.8", "pytorch is compiled with cuda 10.2".
 _TORCH_HAS_CUDA = re.compile(r"(?<![\w/.=@-])(?:py)?torch\s+(?:has|(?:(?:is|was)\s+)?(?:built|compiled)\s+(?:with|for|against))\s+"
-                             r"cuda(?:\s+version)?(?:\s*[:=]\s*|\s+|)v?(?P<version>\d+\.\d+)(?![\w]|\.\d+\.)", re.I)
+                             r"cuda(?:\s+version)?" + _SAID_SEP + _MAJOR_MINOR, re.I)
 # ... and with the build first: "the cu118 build of torch", "the CUDA 11.8 wheel of PyTorch", "CUDA 12.1 version of pytorch".
 _CUDA_OF_TORCH = re.compile(r"(?:\b(?P<tag>cu\d{2,3})|\bcuda\s*(?P<version>\d+\.\d+))\s+(?:build|wheel|version)s?\s+of\s+"
                             r"(?:py)?torch\b", re.I)
@@ -98,7 +102,7 @@ _DRIVER_CUDA = re.compile(r"\b(?:cuda\s+driver(?:\s+version)?(?:\s+(?:is|was))?|
                           r"(?:\s*[:=]\s*|\s+)v?(?P<version>\d{1,2}\.\d)(?![\w]|\.\d)", re.I)
 # nvidia-smi's version is the driver's ("NVIDIA-SMI 535.104.05", its banner's first field).
 _SMI_VERSION = re.compile(r"\bNVIDIA-SMI\s+(?P<version>[1-9]\d{2}\.\d{1,3}(?:\.\d{1,3})?)(?![\w.]*\d)", re.I)
-_CUDA_SAID = re.compile(r"\bcuda(?:\s+(?:toolkit|version))?(?:\s*[:=]\s*|\s+|)v?(?P<version>\d+\.\d+)(?![\w]|\.\d+\.)", re.I)
+_CUDA_SAID = re.compile(r"\bcuda(?:\s+(?:toolkit|version))?" + _SAID_SEP + _MAJOR_MINOR, re.I)
 _DRIVER = re.compile(r"(?:\bdriver|\u9a71\u52a8)(?:\s+version|\s*\u7248\u672c)?(?:\s+(?:is|was))?(?:\s*[:=\u662f\u4e3a]\s*|\s+|)"
                      r"v?(?P<version>[1-9]\d{2}(?:\.\d{1,3}){0,2})(?![\w.]*\d)", re.I)
 _DRIVER_AFTER = re.compile(r"(?<![\w.])(?P<version>[1-9]\d{2}\.\d{1,3}(?:\.\d{1,3})?)\s+(?:nvidia\s+)?driver\b", re.I)
@@ -106,8 +110,8 @@ _DRIVER_PACKAGE = re.compile(r"(?<![\w-])nvidia-driver-(?P<version>[1-9]\d{2})(?
 # nvidia-smi's banner line, also pasted alone: the CUDA here is the newest the driver supports.
 _SMI_BANNER = re.compile(r"Driver Version:\s*(?P<driver>[1-9]\d{2}\.\d+(?:\.\d+)?)\s+(?:\|\s*)?CUDA Version:\s*"
                          r"(?P<cuda>\d+\.\d+)\b", re.I)
-_NVCC = re.compile(r"\bnvcc(?:\s+(?:-V|--version))?(?:\s+version)?(?:\s+(?:is|was))?(?:\s*[:=]\s*|\s+)"
-                   r"v?(?P<version>\d+\.\d+)(?![\w]|\.\d+\.)", re.I)
+_NVCC = re.compile(r"\bnvcc(?:\s+(?:-V|--version))?(?:\s+version)?(?:\s+(?:is|was))?(?:\s*[:=]\s*|\s+)" + _MAJOR_MINOR,
+                   re.I)
 _PYTHON = re.compile(r"(?<![\w/.\\-])python(?:\s+version|\s*\u7248\u672c)?(?:\s+(?:is|was))?(?:\s*[:=\u662f\u4e3a]\s*|\s+|)"
                      r"v?(?P<version>[23]\.\d{1,2}(?:\.\d{1,2})?)(?![\w./\\-]|\.\d)", re.I)
 # The system torch runs on. WSL is Linux (its torch is a Linux wheel) on a Windows host, so a text naming both

@@ -457,7 +457,7 @@ def interpret(warnings: list[str] | None) -> list[Said]:
         m = _BUILT_WITH_RUNNING.search(text)
         if m:
             if m.group("torch").split(".")[0] != m.group("nvcc").split(".")[0]:
-                said.append(Said("toolkit", text, cuda_pair=(m.group("torch"), m.group("nvcc"))))
+                said.append(Said("toolkit", text, package="k2", cuda_pair=(m.group("torch"), m.group("nvcc"))))
             continue
         if _FAMILY_OPS.search(text):
             said.append(Said("family-ops", text, package="torchvision"))

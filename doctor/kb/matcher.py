@@ -253,7 +253,7 @@ def _joined(text: str) -> str:
 
 
 def _squeeze(text: str) -> str:
-    """Line breaks that stand for nothing removed (see _MID_WORD_BREAK), the others spaces."""
+    """Line breaks that stand for nothing removed (see _MID_WORD_BREAK), the others read as `_joined` reads them."""
     return _joined(_MID_WORD_BREAK.sub("", text))
 
 
@@ -394,7 +394,7 @@ def _template_hit(pattern: Pattern, lits: Any, stacks: dict[str, _Haystack]) -> 
             continue
         for line_no, text in reversed(stack.items):
             if _missing_group(folded, text.lower()) is None:
-                return Hit("line", line_no, text.splitlines()[0][:300] if text else text,
+                return Hit("line", line_no, text.splitlines()[0][:SHOWN_CHARS] if text else text,
                            TEMPLATE_WEIGHT * pattern.weight, {})
     return None
 
@@ -415,7 +415,7 @@ def _folded_hit(pattern: Pattern, lits: Any, stacks: dict[str, _Haystack]) -> Hi
     if found is None:
         return None
     (line_no, text), m = found
-    return Hit("line", line_no, text.splitlines()[0][:300] if text else text, TEMPLATE_WEIGHT * pattern.weight,
+    return Hit("line", line_no, text.splitlines()[0][:SHOWN_CHARS] if text else text, TEMPLATE_WEIGHT * pattern.weight,
                _captures(m))
 
 
@@ -582,7 +582,7 @@ def _with_cut_hits(parsed: Parsed, kb: KnowledgeBase, scored: list[tuple[Head, l
     out = {h.id: (h, hits, c) for h, hits, c in scored}
     for head, strength in found.values():
         strength = (strength if alone else min(strength, UNTYPED_WEIGHT)) * foreign_factor
-        hit = Hit("line", line_no, text.splitlines()[0][:300], strength, {})
+        hit = Hit("line", line_no, text.splitlines()[0][:SHOWN_CHARS], strength, {})
         if head.id not in out or out[head.id][2] < strength:
             out[head.id] = (head, [hit] + (out[head.id][1] if head.id in out else []), strength)
     return list(out.values())
@@ -714,10 +714,9 @@ def _match_all(parsed: Parsed, kb: KnowledgeBase) -> list[Match]:
     # of memory" told in a sentence, a deprecation warning printed by the same run).
     confident = [m for m in matches if m.confidence >= CONFIDENT]
     warned = {m.id for m in confident if all(_WARNING_LINE.search(h.text) for h in m.evidence)}
-    if warned and any(m.id not in warned and _read_from_error(m) for m in confident):
-        matches.sort(key=lambda m: (m.id in warned, -m.confidence, -m.evidence[0].line, m.id))
-    else:
-        matches.sort(key=lambda m: (-m.confidence, -m.evidence[0].line, m.id))
+    if not any(m.id not in warned and _read_from_error(m) for m in confident):
+        warned = set()
+    matches.sort(key=lambda m: (m.id in warned, -m.confidence, -m.evidence[0].line, m.id))
     return matches
 
 
@@ -787,7 +786,7 @@ def _with_hyphen_hits(parsed: Parsed, kb: KnowledgeBase, scored: list[tuple[Head
                     continue
                 text, neutral = written[hit.line]
                 if not rx.search(neutral):
-                    hits.append(hit._replace(text=text[:300]))  # the line as the user wrote it
+                    hits.append(hit._replace(text=text[:SHOWN_CHARS]))  # the line as the user wrote it
         if not hits:
             continue
         confidence = _confidence(hits, foreign)
