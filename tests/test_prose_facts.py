@@ -301,3 +301,11 @@ def test_the_rtx_50_family_named_as_a_family_is_one_compute_capability(tmp_path)
     # Another family beside it leaves the GPU unknown: which one this machine has is not said.
     both = verdicts(load_text("torch 2.7.0+cu126 works on my RTX 4090 but not on the RTX 50 series\n", tmp_path))
     assert both["TE202"].status is not Status.ERROR
+
+
+def test_a_driver_branch_that_is_no_number_is_no_fact():
+    # A hand-edited facts file may hold anything there: TE201 says "not checked" instead of failing.
+    facts = Facts.from_json({"torch": {"version": "2.3.1+cu121", "cuda": "12.1"},
+                             "nvidia": {"driver_version": {"unknown": "not in the report"}, "driver_branch": "R5xx"}})
+    te201 = verdicts(facts)["TE201"]
+    assert te201.status is Status.SKIP and "not checked" in te201.message
