@@ -93,8 +93,9 @@ EXPECTED = {
         "python.version": "3.11.7", "python.system": "Linux", "python.machine": "x86_64",
         "python.os_release": "Debian GNU/Linux 12 (bookworm)", "python.glibc": "2.36", "python.wsl": False,
         "toolchain.gcc_version": "12.2.0", "toolchain.nvcc_version": "13.0",
-        # "Could not collect" beside the driver and GPUs: nvidia-smi did not run, nothing more.
-        "nvidia": ABSENT, "env": ABSENT,
+        # "Could not collect" beside the driver and GPUs: nvidia-smi found nothing, which is all it says
+        # (the GPUs and the driver stay unknown: a container without the GPU runtime reads the same).
+        "nvidia.smi_found_nothing": True, "nvidia.gpus": ABSENT, "nvidia.driver_version": ABSENT, "env": ABSENT,
         "packages.distributions.0.name": "torch", "packages.distributions.0.version": "2.13.0+cpu",
         "packages.distributions.0.location": "collect_env report",
     },
@@ -189,7 +190,8 @@ EXPECTED = {
     "windows11-cpu-torch28-dev-truncated.txt": {
         "torch.version": "2.8.0.dev20250528+cpu", "torch.cuda": None, "torch.cuda_available": False,
         "python.os_release": "Microsoft Windows 11 Enterprise (10.0.22631 64-bit)", "python.system": "Windows",
-        "nvidia": ABSENT,  # "No CUDA" on Windows: nvidia-smi did not run, the driver is not proven absent
+        # "No CUDA" on Windows: nvidia-smi found nothing, the driver is not proven absent
+        "nvidia.smi_found_nothing": True, "nvidia.driver_version": ABSENT, "nvidia.gpus": ABSENT,
     },
     "rtx3080-torch17-nightly-mixed-cudnn-truncated.txt": {
         "nvidia.gpus.0.name": "GeForce RTX 3080", "nvidia.gpus.0.compute_capability": "8.6",
@@ -199,7 +201,8 @@ EXPECTED = {
         "torch": ABSENT,  # the paste starts at "OS:"; the [pip3] line says installed, not imported
         "packages.distributions.5": {"name": "nvidia-cudnn-cu12", "version": "9.1.0.70",
                                      "location": "collect_env report"},
-        "packages.distributions.13.name": "torch", "nvidia": ABSENT, "python.glibc": "2.35",
+        "packages.distributions.13.name": "torch", "nvidia.gpus": ABSENT, "nvidia.driver_version": ABSENT,
+        "nvidia.smi_found_nothing": True, "python.glibc": "2.35",
     },
 }
 

@@ -41,6 +41,15 @@ RTX4090 = example_gpu("NVIDIA GeForce RTX 4090", "8.9")
         Example("warning", {"torch": {"version": "2.2.0+cpu", "cuda": None, "warnings": [
             "Invalid CUDA 'device=0' requested. Use 'device=cpu' or pass valid CUDA device(s) if available"]}},
                 "a CPU wheel, and the code asked for cuda:0; no GPU list", contains="asked for a CUDA device"),
+        Example("warning", {"torch": {"version": "2.1.0", "cuda": None},
+                            "python": {"system": "Linux", "version": "3.10.13"}},
+                "a conda list with the CPU pytorch and nothing about the GPUs", contains="does not say whether"),
+        Example("ok", {"torch": {"version": "2.6.0+cpu", "cuda": None}, "nvidia": {"smi_found_nothing": True},
+                       "python": {"system": "Linux", "version": "3.12.9"}},
+                "collect_env of a CPU laptop: GPU models and driver both 'No CUDA'", contains="nothing to do"),
+        Example("skip", {"torch": {"version": "2.1.0", "cuda": None},
+                         "python": {"system": "Darwin", "version": "3.10.13"}},
+                "macOS: there is no CUDA build to install, nothing to warn about"),
         Example("ok", {"torch": {"version": "2.13.0+cpu", "cuda": None, "hip": None},
                        "nvidia": {"driver_version": None, "gpus": []}},
                 "the healthy laptop", contains="nothing to do"),
@@ -82,6 +91,10 @@ def cpu_build_withexample_gpu(facts):
         toolkit = _cuda_toolkit_package(facts)
         if toolkit and fact(facts, "torch.cuda", "unknown") is None and not known(facts.get("nvidia.gpus")):
             return _beside_toolkit(facts, toolkit)
+        if (fact(facts, "torch.cuda", "unknown") is None and not known(facts.get("nvidia.gpus"))
+                and not fact(facts, "torch.hip") and "+rocm" not in (fact(facts, "torch.version") or "")
+                and fact(facts, "python.system") != "Darwin"):
+            return _gpus_unknown(facts)
         gap = unknown_need(facts, "torch.cuda", "nvidia.gpus")
         if gap is not None:
             return gap
@@ -139,6 +152,24 @@ def _beside_toolkit(facts, toolkit):
                            ("conda install pytorch torchvision torchaudio pytorch-cuda=<cuda-version> -c pytorch -c nvidia",
                             f"{pip(facts)} install torch --index-url https://download.pytorch.org/whl/<cuda-tag-for-this-machine>")),
                    evidence={"torch": label, "torch.version.cuda": None, toolkit.name: f"{toolkit.version} ({toolkit.location})"},
+                   related=("cuda-not-compiled",))
+
+
+def _gpus_unknown(facts):
+    """A CPU-only build, and the report says nothing of the GPUs (a conda list, a pip list, a banner, a
+    report cut short). Most reports of a CPU build outside macOS come from someone whose GPU sits unused,
+    but the report cannot show it, hence a warning that says what to look at. macOS is spared: no
+    CUDA build exists for it. Where collect_env's nvidia-smi found neither driver nor GPU, the CPU build
+    fits what the report shows."""
+    label = torch_label(facts)
+    if fact(facts, "nvidia.smi_found_nothing"):
+        return ok("CPU build, and the report's nvidia-smi found no NVIDIA driver or GPU: nothing to do", torch=label)
+    return warning(f"{label} is a CPU-only build (torch.version.cuda is None): it cannot use an NVIDIA GPU, and "
+                   "torch.cuda.is_available() is False; the report does not say whether this machine has one",
+                   fix=Fix("If `nvidia-smi` lists a GPU that torch should use: reinstall torch from a CUDA index that "
+                           f"the driver supports; {COMPANIONS}. Without an NVIDIA GPU this build is right: nothing to do",
+                           (f"{pip(facts)} install torch --index-url https://download.pytorch.org/whl/<cuda-tag-for-this-machine>",)),
+                   evidence={"torch": label, "torch.version.cuda": None, "NVIDIA GPUs": "not in the report"},
                    related=("cuda-not-compiled",))
 
 

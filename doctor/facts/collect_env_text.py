@@ -617,7 +617,13 @@ def _nvidia(values: dict[str, str], extra: dict[str, list[str]], system: str | N
         nvidia["driver_version"] = None
         nvidia["gpus"] = []
     # Elsewhere "Could not collect" only says nvidia-smi did not run: leave the driver unknown.
+    elif not gpus and not driver_m and _nothing_answered(gpu_value) and _nothing_answered(driver):
+        nvidia["smi_found_nothing"] = True
     return nvidia
+
+
+def _nothing_answered(value: str | None) -> bool:
+    return value is not None and value.strip().rstrip(".") in ("No CUDA", "Could not collect")
 
 
 def report_variables(text: str) -> dict[str, str]:

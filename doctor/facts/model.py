@@ -226,6 +226,10 @@ class NvidiaFacts:
     driver_branch: str | None = _u()
     kernel_module_version: str | None = _u()  # /proc/driver/nvidia/version
     nvml_error: str | None = _u()
+    # True where a pasted collect_env report says its nvidia-smi found neither driver nor GPU ("No CUDA",
+    # "Could not collect" on both lines). Not "no GPU": a container without the GPU runtime or an
+    # nvidia-smi off PATH reads the same, so nvidia.gpus stays unknown; it only tells that nothing answered.
+    smi_found_nothing: bool = _u()
     gpus: list[Gpu] = _u()
 
 
