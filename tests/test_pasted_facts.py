@@ -2286,3 +2286,36 @@ def test_torchs_freeze_line_alone_is_the_installed_torch(tmp_path):
     # Another package's pin alone is no report of this install.
     with pytest.raises(cli_env.UsageError):
         load_text("### Versions\n\nnumpy==1.26.4\n", tmp_path)
+
+
+# pip, asked for plain `torch`, finding no version at all (env batch 13, dev: pytorch#91543): no torch wheel
+# fits this interpreter. Without the Python version the report cannot say which reason: a warning.
+@pytest.mark.parametrize("text,status,says", [
+    ("Looking in indexes: https://pypi.org/simple, https://download.pytorch.org/whl/cu117\n"
+     "ERROR: Could not find a version that satisfies the requirement torch (from versions: none)\n"
+     "ERROR: No matching distribution found for torch\n", Status.WARNING, "does not show the Python version"),
+    ("Python 3.16.0 here.\nERROR: No matching distribution found for torch\n", Status.ERROR, "no torch release supports it"),
+    ("I use python 3.11.1\nERROR: Could not find a version that satisfies the requirement torch (from versions: none)\n",
+     Status.WARNING, "from torch 2.0 on"),
+], ids=["no-python", "python-newer-than-all", "python-supported-since-2.0"])
+def test_pip_finding_no_torch_at_all_is_te105_evidence(text, status, says, tmp_path):
+    te105 = checked(text, tmp_path)["TE105"]
+    assert te105.status is status and says in te105.message, te105.message
+
+
+@pytest.mark.parametrize("text", [
+    "ERROR: Could not find a version that satisfies the requirement torchvision (from versions: none)\n"
+    "ERROR: No matching distribution found for torchvision\nI use python 3.11.1\n",
+    "ERROR: No matching distribution found for torch-scatter\nI use python 3.11.1\n",
+], ids=["torchvision", "torch-scatter"])
+def test_pip_finding_no_other_package_is_no_te105_evidence(text, tmp_path):
+    assert checked(text, tmp_path)["TE105"].status is not Status.ERROR
+    assert "from versions" not in checked(text, tmp_path)["TE105"].message
+
+
+def test_a_python_version_ending_a_sentence_is_read_and_a_system_said_in_words_keeps_ambiguous_pythons(tmp_path):
+    assert load_text("I have installed python 3.11. It fails.\n", tmp_path).python.version == "3.11"
+    # Two Pythons told (the failing and the working one) beside a sentence naming the OS: read, version unknown.
+    facts = load_text("I guess this is because I have installed python 3.11. If I go back to python 3.10, it installs.\n"
+                      "I am running Windows version 10.\nC:\\Users\\me>wget x\n", tmp_path)
+    assert facts.python.system == "Windows" and not known(facts.get("python.version"))

@@ -7,7 +7,7 @@ from torchdoctor.data import tables
 from torchdoctor.model import Fix, error, ok, skip, warning
 from torchdoctor.registry import Example, env_check
 
-from ._cuda import torch_said
+from ._cuda import torch_said, unknown_need
 from ._install import fact, first, no_torch, pip, torch_dist, torch_version, version
 
 
@@ -44,6 +44,11 @@ def _span(row: dict) -> str:
 
 def _no_wheel(facts, said):
     """pip found no wheel of the torch it was asked for: this Python outside that release's range is why."""
+    if said.requested is None:
+        return _no_wheel_at_all(facts, said)
+    gap = unknown_need(facts, "python.version")
+    if gap is not None:
+        return gap
     pv = version(facts.python.version)
     row = tables.release(said.requested)
     if pv is None or row is None:
@@ -64,13 +69,60 @@ def _no_wheel(facts, said):
                  related=("no-wheel-for-python",))
 
 
+def _no_wheel_at_all(facts, said):
+    """pip, asked for plain `torch`, found no version at all ("from versions: none"): no torch release has a
+    wheel for this interpreter and platform on the indexes it read. Every torch release ships 64-bit CPython
+    wheels for Linux and Windows (x86-64, and aarch64 Linux), so the usual reasons are a Python newer than the
+    releases on that index, a 32-bit Python, or an index URL without this platform."""
+    py_text = fact(facts, "python.version")
+    pv = version(py_text) if py_text else None
+    evidence = {"pip said": said.text, "python": py_text or "not in the report"}
+    checks = ("python -VV", "python -c \"import struct, platform; print(struct.calcsize('P') * 8, 'bit', platform.machine())\"")
+    if pv is not None:
+        py = (pv.major, pv.minor)
+        rows = tables.releases()
+        # A row without a maximum is a release whose upper bound is not published yet: no newer Python than
+        # any published maximum is assumed to fit it.
+        highest = max(_xy(r["python"]["max"]) for r in rows if r["python"]["max"])
+        fits = [r for r in rows if _xy(r["python"]["min"]) <= py <= (_xy(r["python"]["max"]) if r["python"]["max"] else highest)]
+        if not fits:
+            newest = next(r for r in reversed(rows) if r["python"]["max"])
+            return error(f"pip found no torch wheel at all for Python {py_text}: no torch release supports it "
+                         f"(torch {newest['torch']} supports Python {_span(newest)})",
+                         fix=Fix(f"Create an environment with a Python that torch supports ({_span(newest)} for torch "
+                                 f"{newest['torch']})", checks),
+                         evidence=evidence, related=("no-wheel-for-python",))
+        first_fit = fits[0]
+        return warning(f"pip found no torch wheel at all for this interpreter (Python {py_text}); torch supports "
+                       f"Python {py[0]}.{py[1]} from torch {first_fit['torch']} on, so either the index holds only older "
+                       "releases, or this Python is 32-bit or runs on a platform without wheels",
+                       fix=Fix("Check the interpreter is 64-bit CPython on a supported platform, and install from "
+                               "PyPI or the PyTorch index of a release that supports this Python", checks),
+                       evidence=evidence, related=("no-wheel-for-python",))
+    return warning("pip found no torch wheel at all for this interpreter ('from versions: none'): its Python is "
+                   "newer than the torch releases on that index, or 32-bit, or its platform has no wheels; the report "
+                   "does not show the Python version",
+                   fix=Fix("Check the Python version and that it is 64-bit CPython, then use a Python that the wanted "
+                           "torch release supports (a new environment)", checks),
+                   evidence=evidence, related=("no-wheel-for-python",))
+
+
 @env_check(
     code="TE105",
     name="python-unsupported",
     title="The Python version is one torch supports",
     area="Python & packages",
-    needs=("python.version",),
     examples=[
+        Example("warning", {"torch": {"warnings": ["ERROR: Could not find a version that satisfies the requirement torch "
+                                                   "(from versions: none)"]}},
+                "pip's refusal of plain `torch`, no Python version in the paste", contains="from versions: none"),
+        Example("error", {"python": {"version": "3.16.0"},
+                          "torch": {"warnings": ["ERROR: No matching distribution found for torch"]}},
+                "a Python newer than every torch release", contains="no torch release supports it"),
+        Example("warning", {"python": {"version": "3.11.1"},
+                            "torch": {"warnings": ["ERROR: No matching distribution found for torch"]}},
+                "a Python torch supports since 2.0: an index of older releases, or a 32-bit Python",
+                contains="from torch 2.0 on"),
         Example("ok", {"python": {"version": "3.11.7"},
                        "packages": {"distributions": [{**torch_dist("torch", "2.13.0+cpu"), "requires_python": ">=3.10"}]}}),
         Example("error", {"python": {"version": "3.13.1"},
@@ -115,7 +167,12 @@ def python_unsupported(facts):
     found = torch_version(facts)
     if found is None:
         asked = torch_said(facts, "no-wheel")
-        return _no_wheel(facts, asked[0]) if asked else skip(no_torch(facts))
+        if asked:
+            return _no_wheel(facts, asked[0])
+        return unknown_need(facts, "python.version") or skip(no_torch(facts))
+    gap = unknown_need(facts, "python.version")
+    if gap is not None:
+        return gap
     torch_text = found[0]
     py_text = facts.python.version
     pv = version(py_text)

@@ -1874,6 +1874,9 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
         system = system_from_paths(text, facts.get("torch", {}).get("version"))
         if system:
             _fill(facts, "python", {"system": system})
+            # A sentence naming the system ("I am running Windows") beside versions it leaves ambiguous still
+            # describes the user's machine; a launcher's log whose only system is its paths does not.
+            valued = valued or (added and stated_system is not None)
         elif stated_system is not None:
             _fill(facts, "python", {"system": stated_system, **({"wsl": stated_wsl} if stated_wsl else {})})
             added, valued = True, valued or isinstance(stated_system, str)

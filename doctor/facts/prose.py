@@ -113,7 +113,7 @@ _SMI_BANNER = re.compile(r"Driver Version:\s*(?P<driver>[1-9]\d{2}\.\d+(?:\.\d+)
 _NVCC = re.compile(r"\bnvcc(?:\s+(?:-V|--version))?(?:\s+version)?(?:\s+(?:is|was))?(?:\s*[:=]\s*|\s+)" + _MAJOR_MINOR,
                    re.I)
 _PYTHON = re.compile(r"(?<![\w/.\\-])python(?:\s+version|\s*\u7248\u672c)?(?:\s+(?:is|was))?(?:\s*[:=\u662f\u4e3a]\s*|\s+|)"
-                     r"v?(?P<version>[23]\.\d{1,2}(?:\.\d{1,2})?)(?![\w./\\-]|\.\d)", re.I)
+                     r"v?(?P<version>[23]\.\d{1,2}(?:\.\d{1,2})?)(?![\w/\\-]|\.[\w./\\-])", re.I)
 # The system torch runs on. WSL is Linux (its torch is a Linux wheel) on a Windows host, so a text naming both
 # Windows and WSL names one system; collect_env says the same with "microsoft" in its Linux platform.
 _SYSTEM = re.compile(r"\b(?:(?P<wsl>WSL2?|Windows Subsystem for Linux)|(?P<windows>Windows|Win\s?(?:7|8|10|11))|"

@@ -173,8 +173,11 @@ _TOOLKIT_MIN = re.compile(r"(?P<pkg>FlashAttention) is only supported on CUDA (?
 # pip finding no wheel of the torch asked for, for this Python and platform: "ERROR: Could not find a
 # version that satisfies the requirement torch==1.13.1+cu117 (from versions: 2.0.0, 2.0.0+cu117)".
 # Its words in any case: people retype it ("ERROR: could not find a version ...").
-_NO_WHEEL = re.compile(r"(?i:Could not find a version that satisfies the requirement torch)\s*===?\s*(?P<version>\d[\w.+]*)"
-                       r"(?:\s*\(from versions:[^)]*\))?")
+# Asked for plain `torch`, pip names no version: "... the requirement torch (from versions: none)" and
+# "No matching distribution found for torch" mean no torch wheel at all fits this Python and platform.
+_NO_WHEEL = re.compile(r"(?i:Could not find a version that satisfies the requirement torch)(?:\s*===?\s*(?P<version>\d[\w.+]*)"
+                       r"(?:\s*\(from versions:[^)]*\))?|\s*\(from versions:\s*none\s*\))"
+                       r"|(?i:No matching distribution found for torch)(?:\s*===?\s*(?P<version2>\d[\w.+]*)|(?![\w.-]))")
 # The CUDA runtime finding no kernel for the GPU in what was loaded (cudaErrorNoKernelImageForDevice,
 # 209; torch <= 1.4 printed it as THC's "cuda runtime error (209)").
 _NO_KERNEL = re.compile(_phrase("no kernel image is available for execution on the device"))
@@ -290,7 +293,7 @@ class Said:
     driver_cuda: str | None = None  # "11.4", from "found version 11040"
     archs: tuple[str, ...] = ()  # the build's arch list as the warning prints it
     package: str | None = None  # "family": torchvision or torchaudio
-    requested: str | None = None  # "no-wheel": the torch version pip was asked for and found no wheel of
+    requested: str | None = None  # "no-wheel": the torch version pip was asked for and found no wheel of (None: any)
     needs_cuda: str | None = None  # "toolkit-old": the oldest CUDA toolkit the package's build accepts
     built_for: tuple[str, str] | None = None  # "family" from xFormers: (the torch it was built for, the torch here)
     cuda_pair: tuple[str, str] | None = None  # "family": (torch's CUDA, the package's CUDA), None where the
@@ -398,7 +401,7 @@ def interpret(warnings: list[str] | None) -> list[Said]:
             continue
         m = _NO_WHEEL.search(text)
         if m:
-            said.append(Said("no-wheel", text, package="torch", requested=m.group("version")))
+            said.append(Said("no-wheel", text, package="torch", requested=m.group("version") or m.group("version2")))
             continue
         m = _TOOLKIT_MIN.search(text)
         if m:
