@@ -121,6 +121,15 @@ WORDINGS += [
                              "the contents of `validation_step()` into the `no_grad` context, and it solved my problem."),  # https://github.com/skorch-dev/skorch/issues/218
 ]
 
+WORDINGS += [
+    # A public torch API the installed release predates, named by no list (batch 17 dev): torch.minimum is 1.7's.
+    ("torch-too-old-for-package", '    coords = torch.minimum(coords, max_grid_tensor)\nAttributeError: module \'torch\' has '
+                                  "no attribute 'minimum'\nwhy??? is the torch version wrong??(i also use torch1.3, it raise "
+                                  "the same wrong)"),  # https://github.com/Xharlie/BtcDet/issues/17
+    ("torch-too-old-for-package", "AttributeError: module 'torch.nn' has no attribute 'SiLU'"),
+    ("torch-too-old-for-package", "AttributeError: module 'torch.nn.functional' has no attribute 'mish'"),
+]
+
 NOT_THESE = [
     ("host-oom-killed", "Loading checkpoint shards: 100%|██████████| 8/8 [00:14<00:00,  1.80s/it][1] 14875 done"),
     ("host-oom-killed", "It keeps taking up all the 24 GB of GPU RAM and then crashes with CUDA out of memory"),
@@ -162,6 +171,11 @@ NOT_THESE += [
     ("device-mismatch", "RuntimeError: Expected object of scalar type Float but got scalar type Long for sequence "
                         "element 1 in sequence argument at position #1 'tensors'"),
     ("cuda-out-of-memory", "RuntimeError:cuda runtime error(59):device-side assert triggered"),
+    # Names every torch has had: missing, they mean a local torch.py or a broken install, not an old torch.
+    ("torch-too-old-for-package", "AttributeError: module 'torch' has no attribute 'cuda'"),
+    ("torch-too-old-for-package", "AttributeError: module 'torch.nn' has no attribute 'Module'"),
+    ("torch-too-old-for-package", "AttributeError: module 'torch' has no attribute '_six'"),
+    ("torch-too-old-for-package", "AttributeError: module 'torch.distributed' has no attribute 'init_process_group'"),
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
