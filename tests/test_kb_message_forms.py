@@ -6,7 +6,11 @@ in similar words, does not name it."""
 
 from __future__ import annotations
 
+import pytest
 from kb_wordings import wording_tests
+from torchdoctor.kb.loader import load
+from torchdoctor.kb.matcher import CONFIDENT, match_parsed
+from torchdoctor.kb.parse import parse
 
 WORDINGS = [
     # zsh's job-kill line glued to the tqdm bar that was running (the bar ends in `]`, no newline).
@@ -130,6 +134,13 @@ WORDINGS += [
     ("torch-too-old-for-package", "AttributeError: module 'torch.nn.functional' has no attribute 'mish'"),
 ]
 
+WORDINGS += [
+    # A hang right after saving in a distributed run, with no rank named (batch 17 dev).
+    ("collective-under-rank-guard", "# Fix hang after calling `SaeTrainer.save()` w/ DDP\n\nWhile trying to train with DDP on "
+                                    "an 8xA100 node with default arguments...\n\n...the trainer hangs after saving--the "
+                                    "layers are successfully saved, but afterwards the trainer doesn't make progress"),  # https://github.com/EleutherAI/sparsify/pull/5
+]
+
 NOT_THESE = [
     ("host-oom-killed", "Loading checkpoint shards: 100%|██████████| 8/8 [00:14<00:00,  1.80s/it][1] 14875 done"),
     ("host-oom-killed", "It keeps taking up all the 24 GB of GPU RAM and then crashes with CUDA out of memory"),
@@ -171,6 +182,10 @@ NOT_THESE += [
     ("device-mismatch", "RuntimeError: Expected object of scalar type Float but got scalar type Long for sequence "
                         "element 1 in sequence argument at position #1 'tensors'"),
     ("cuda-out-of-memory", "RuntimeError:cuda runtime error(59):device-side assert triggered"),
+    ("collective-under-rank-guard", "DDP training hangs at the first iteration, before any checkpoint is saved"),
+    ("collective-under-rank-guard", "Saving the checkpoint with DDP takes 10 minutes: is that normal?"),
+    ("model-eval-mode-missing", "Training loss is different every time I run the script, even with the same seed"),
+    ("model-eval-mode-missing", "The same input gives a different output on GPU and on CPU"),
     # Names every torch has had: missing, they mean a local torch.py or a broken install, not an old torch.
     ("torch-too-old-for-package", "AttributeError: module 'torch' has no attribute 'cuda'"),
     ("torch-too-old-for-package", "AttributeError: module 'torch.nn' has no attribute 'Module'"),
@@ -179,3 +194,14 @@ NOT_THESE += [
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
+
+
+@pytest.mark.parametrize("text", [
+    "Why does the hidden state of the same input token change every time I call the same GPT2 model?",  # https://github.com/huggingface/transformers/issues/2627
+    "The same input image gives a different output every time I run inference",
+    "同一张图片每次推理的输出都不一样",
+])
+def test_same_input_other_output_each_call_lists_eval_mode_first_but_not_as_an_answer(text):
+    # The symptom has other causes (functional dropout, sampling): a likely cause, never a confident one.
+    first = match_parsed(parse(text), load(), 0.0)
+    assert first and first[0].id == "model-eval-mode-missing" and first[0].confidence < CONFIDENT
