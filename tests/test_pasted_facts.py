@@ -2233,6 +2233,9 @@ def test_an_index_for_the_same_torch_minor_is_quiet(package, url, fires, tmp_pat
     # k2's setup refusing a toolkit of another CUDA major than torch's (k2#1158).
     ("    assert cuda_version in running_cuda_version, \\\nAssertionError: PyTorch is built with CUDA version: 11.7.\n"
      "The current running CUDA version is: 10.2.89\n", "TE208", "nvcc 10.2 but torch is built with CUDA 11.7 (k2's setup"),
+    # ... and a minor difference too: k2 compares major.minor (k2#1189).
+    ("`AssertionError: PyTorch is built with CUDA version: 11.3.\nThe current running CUDA version is: 11.4.120`\n",
+     "TE208", "nvcc 11.4 but torch is built with CUDA 11.3 (k2's setup"),
     # nvcc refusing the host compiler, with the versions the reporter listed (lanedet#77).
     ("  138 | #error -- unsupported GNU version! gcc versions later than 8 are not supported!\n"
      "error: command '/usr/local/cuda/bin/nvcc' failed with exit code 1\n```\ntorch= 1.9.0+cu102\n"
@@ -2240,7 +2243,7 @@ def test_an_index_for_the_same_torch_minor_is_quiet(package, url, fires, tmp_pat
     # conda's plan with a channel of several path parts (pytorch/vision#7022).
     ("  pytorch            pytorch-nightly/osx-arm64::pytorch-1.14.0.dev20221208-py3.8_0\n"
      "  torchvision        pkgs/main/osx-arm64::torchvision-0.13.1-cpu_py38he5d19f7_0\n", "TE103", "torchvision 0.13.1"),
-], ids=["xformers-cuda-none", "torchao-skipped", "k2-site-packages", "k2-build-dir", "k2-setup-cuda", "nvcc-host-gcc",
+], ids=["xformers-cuda-none", "torchao-skipped", "k2-site-packages", "k2-build-dir", "k2-setup-cuda", "k2-setup-cuda-minor", "nvcc-host-gcc",
         "conda-plan-channel"])
 def test_a_tools_own_refusal_beside_torch_decides_its_check(text, code, says, tmp_path):
     found = checked(text, tmp_path)[code]
@@ -2252,7 +2255,8 @@ def test_a_tools_own_refusal_beside_torch_decides_its_check(text, code, says, tm
      "version\n", "TE103"),  # quoted without versions
     ("ImportError: /opt/conda/lib/python3.10/site-packages/torch/_C.cpython-310-x86_64-linux-gnu.so: undefined symbol: "
      "_ZN3c104impl23ExcludeDispatchKeyGuardC1ENS_11DispatchKeyE\n", "TE103"),  # torch's own module: TE102's business
-    ("AssertionError: PyTorch is built with CUDA version: 11.7.\nThe current running CUDA version is: 11.8.89\n", "TE208"),
+    # k2 prints its assertion only when the versions differ; the same major.minor quoted is no refusal.
+    ("AssertionError: PyTorch is built with CUDA version: 11.7.\nThe current running CUDA version is: 11.7.99\n", "TE208"),
     ("torch= 1.9.0+cu102\nwhat does host_config.h mean by 'unsupported GNU version'?\n", "TE208"),  # no version it takes
 ], ids=["torchao-no-versions", "torch-own-module", "k2-same-major", "gcc-words-quoted"])
 def test_close_texts_leave_those_checks_undecided(text, code, tmp_path):

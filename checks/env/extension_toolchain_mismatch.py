@@ -217,11 +217,12 @@ def _from_message(facts, said):
                               f"PATH=/usr/local/cuda-{cuda or '<version>'}/bin:$PATH",)),
                      evidence={f"{said.package}'s error": said.text}, related=("extension-build-error",))
     torch_cuda, nvcc = said.cuda_pair
-    want = torch_cuda.split(".")[0]
+    # k2's setup compares major.minor; torch's cpp_extension and DeepSpeed's builder accept any minor of the major.
+    want = torch_cuda if said.package == "k2" else f"{torch_cuda.split('.')[0]}.x"
     builder = _BUILDERS.get(said.package, "torch.utils.cpp_extension")
     return error(f"an extension build found nvcc {nvcc} but torch is built with CUDA {torch_cuda} "
                  f"({builder} says so and refuses to build)",
-                 fix=Fix(f"Point CUDA_HOME at a CUDA {torch_cuda} toolkit (CUDA {want}.x), or install the torch build "
+                 fix=Fix(f"Point CUDA_HOME at a CUDA {torch_cuda} toolkit (CUDA {want}), or install the torch build "
                          f"for the CUDA {nvcc} toolkit",
                          (f"export CUDA_HOME=/usr/local/cuda-{torch_cuda}",
                           f"conda install -c nvidia cuda-toolkit={torch_cuda}  # or NVIDIA's installer")),

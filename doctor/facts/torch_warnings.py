@@ -459,7 +459,8 @@ def interpret(warnings: list[str] | None) -> list[Said]:
             continue
         m = _BUILT_WITH_RUNNING.search(text)
         if m:
-            if m.group("torch").split(".")[0] != m.group("nvcc").split(".")[0]:
+            # k2 asserts `torch.version.cuda in running_cuda_version`: a minor difference stops its build too.
+            if m.group("torch") != m.group("nvcc"):
                 said.append(Said("toolkit", text, package="k2", cuda_pair=(m.group("torch"), m.group("nvcc"))))
             continue
         if _FAMILY_OPS.search(text):
