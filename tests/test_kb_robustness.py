@@ -90,6 +90,9 @@ ADVERSARIAL = textwrap.dedent(r'''
     out = []
     for dt, entry_id, i, s, rx in worst[:8]:
         once, four = best_search_time(rx, s, 5), best_search_time(rx, s * 4, 5)
+        if four / max(once, 1e-4) > 8.0:
+            # One burst of load during either timing can double a ratio: measure again, longer, before judging.
+            once, four = best_search_time(rx, s, 15), best_search_time(rx, s * 4, 15)
         out.append((round(four / max(once, 1e-4), 2), round(four, 4), entry_id, i, s[:40]))
     print(json.dumps(out))
 ''')
