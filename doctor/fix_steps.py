@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import re
+import warnings
 from typing import NamedTuple
 
 COMMAND, PYTHON, PROSE = "command", "python", "prose"
@@ -64,7 +65,11 @@ def kind_of(text: str) -> str:
     if stripped.startswith("#") and "\n" not in stripped:
         return PROSE  # a lone comment is advice, not code
     try:
-        tree = ast.parse(stripped)
+        with warnings.catch_warnings():
+            # A Windows path in a fix ("C:\Program Files") is an invalid escape to the parser: Python 3.12+
+            # would print a SyntaxWarning to the user's terminal while only the kind of step is asked.
+            warnings.simplefilter("ignore")
+            tree = ast.parse(stripped)
     except SyntaxError:
         # An unknown program still reads like one: a flag, a pipe, a variable, a FILE placeholder.
         if "\n" not in stripped and re.match(r"^[a-z][\w.+-]*$", first) and _CLI_SIGNS.search(head):

@@ -112,6 +112,14 @@ def test_steps_are_typed():
     assert steps((), "--extra-index-url https://x\ntorch==<torch-version>")[0].kind == "text"
 
 
+def test_a_windows_path_in_a_step_is_typed_without_a_syntax_warning():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the invalid escape the parser sees would raise here if it leaked
+        assert kind_of('subprocess.run(["C:\\Program Files\\Python311\\python.exe", "-V"])') == PYTHON
+
+
 def test_no_renderer_shows_python_or_prose_as_a_shell_command():
     fix = Fix("Load it on the CPU", ('torch.load(path, map_location="cpu")', "drop those keys and load with strict=False …",
                                      "torchdoctor ckpt convert IN OUT --to-cpu"))
