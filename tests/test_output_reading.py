@@ -73,15 +73,15 @@ def test_user_line_of_a_plain_traceback():
 def _check_layout(out: str, width: int = 80) -> None:
     """No trailing spaces; a line past `width` is code (a command, Python, the user's source line)
     or one word too long to break (a URL, a path) — never prose that should have wrapped."""
-    previous = ""
+    user_code = False  # inside the "Your code:" block: its path (wrapped where long) and the source line under it
     for line in out.splitlines():
         assert line == line.rstrip(), f"trailing spaces: {line!r}"
-        code = CODE_PREFIX.match(line) or line.startswith("       ") or previous.lstrip().startswith("Your code:")
+        user_code = line.lstrip().startswith("Your code:") or (user_code and bool(line.strip()))
+        code = CODE_PREFIX.match(line) or line.startswith("       ") or user_code
         if len(line) > width and not code:
             words = line.split()
             longest = max(words, key=len)
             assert len(line) - len(longest) < width // 2 and len(longest) > width // 3, f"over {width} columns: {line!r}"
-        previous = line
 
 
 def test_every_kb_entry_explained_at_80_columns_is_laid_out():
@@ -89,6 +89,17 @@ def test_every_kb_entry_explained_at_80_columns_is_laid_out():
     for entry in kb.entries.values():
         out = _text(entry.examples[0].text)
         _check_layout(out)
+
+
+def test_a_long_frame_path_and_a_long_source_line_are_laid_out():
+    # The path wraps after the label, so the source line is not the line after "Your code:" (layout test fragility).
+    text = ('Traceback (most recent call last):\n  File "/home/someone/projects/very-long-project-name/src/training/'
+            'pipelines/distributed_trainer.py", line 12, in <module>\n    out = model(torch.cat([features_from_backbone, '
+            'extra_embedding_features, positional_features], dim=-1))\n'
+            'RuntimeError: mat1 and mat2 shapes cannot be multiplied (4x10 and 20x5)\n')
+    out = _text(text)
+    assert "distributed_trainer.py:12" in out and "extra_embedding_features" in out
+    _check_layout(out)
 
 
 def test_long_messages_end_in_an_ellipsis_at_a_word():
