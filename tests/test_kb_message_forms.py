@@ -141,6 +141,25 @@ WORDINGS += [
                                     "layers are successfully saved, but afterwards the trainer doesn't make progress"),  # https://github.com/EleutherAI/sparsify/pull/5
 ]
 
+WORDINGS += [
+    # Batch 18 dev: a localised WinError raised in torch/__init__.py's DLL preload (Spanish; Korean likewise).
+    ("windows-dll-load-failure", '  File "c:\\Sergio\\anaconda3\\envs\\face_pytorch0\\lib\\site-packages\\torch\\__init__.py", '
+                                 'line 81, in <module>\n    ctypes.CDLL(dll)\n  File "c:\\Sergio\\anaconda3\\envs\\face_pytorch0\\'
+                                 'lib\\ctypes\\__init__.py", line 364, in __init__\n    self._handle = _dlopen(self._name, mode)'
+                                 '\n**OSError: [WinError 126] No se puede encontrar el módulo especificado**'),  # https://github.com/AIZOOTech/FaceMaskDetection/issues/72
+    # A title retyped in lower case without "enabled".
+    ("cuda-not-compiled", "Assertion error: torch not compiled with cuda"),  # https://github.com/espnet/espnet/issues/4513
+    # Old torch's TCPStore: MASTER_ADDR that does not resolve (a worker pod before the master's service).
+    ("dist-rendezvous-unreachable", '  File "/root/.local/lib/python3.7/site-packages/torch/distributed/rendezvous.py", line 143, '
+                                    'in _env_rendezvous_handler\n    store = TCPStore(master_addr, master_port, start_daemon)\n'
+                                    'ValueError: host not found: Name or service not known'),  # https://github.com/kubeflow/pytorch-operator/issues/125
+    # The legacy loader finding a storage of another size than the file records.
+    ("checkpoint-corrupt", "RuntimeError: storage has wrong size: expected 0 got 768"),  # https://github.com/monologg/KoELECTRA-Pipeline/issues/1
+    # The legacy torch.save's own write failing (a full disk).
+    ("checkpoint-save-write-failed", '    serialized_storages[key]._write_file(f, _should_read_directly(f))\n'
+                                     'RuntimeError: write(): fd 29 failed with Input/output error'),  # https://github.com/pytorch/pytorch/issues/10577
+]
+
 NOT_THESE = [
     ("host-oom-killed", "Loading checkpoint shards: 100%|██████████| 8/8 [00:14<00:00,  1.80s/it][1] 14875 done"),
     ("host-oom-killed", "It keeps taking up all the 24 GB of GPU RAM and then crashes with CUDA out of memory"),
@@ -186,6 +205,12 @@ NOT_THESE += [
     ("collective-under-rank-guard", "Saving the checkpoint with DDP takes 10 minutes: is that normal?"),
     ("model-eval-mode-missing", "Training loss is different every time I run the script, even with the same seed"),
     ("model-eval-mode-missing", "The same input gives a different output on GPU and on CPU"),
+    # Another package's DLL, in the user's language: no torch frame.
+    ("windows-dll-load-failure", '  File "C:\\app\\venv\\lib\\site-packages\\pyzbar\\zbar_library.py", line 58, in load\n'
+                                 '    libzbar = cdll.LoadLibrary(str(fname))\nOSError: [WinError 126] 지정된 모듈을 찾을 수 없습니다'),
+    ("cuda-not-compiled", "my torch is compiled with cuda 12.1 but the driver is older"),
+    ("dist-rendezvous-unreachable", "requests.exceptions.ConnectionError: Failed to resolve 'huggingface.co' ([Errno -2] "
+                                    "Name or service not known)"),
     # Names every torch has had: missing, they mean a local torch.py or a broken install, not an old torch.
     ("torch-too-old-for-package", "AttributeError: module 'torch' has no attribute 'cuda'"),
     ("torch-too-old-for-package", "AttributeError: module 'torch.nn' has no attribute 'Module'"),
