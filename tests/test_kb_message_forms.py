@@ -160,6 +160,12 @@ WORDINGS += [
                                      'RuntimeError: write(): fd 29 failed with Input/output error'),  # https://github.com/pytorch/pytorch/issues/10577
 ]
 
+WORDINGS += [
+    # Batch 18 dev: the utilisation named before the GPU.
+    ("gpu-starved-by-data-loading", "Hello blogger, when I run this code to train, I find that the utilization of my GPU is "
+                                    "extremely low. Is this normal, and if so, how to improve its utilization?"),  # https://github.com/Kaiseem/SLAug/issues/2
+]
+
 NOT_THESE = [
     ("host-oom-killed", "Loading checkpoint shards: 100%|██████████| 8/8 [00:14<00:00,  1.80s/it][1] 14875 done"),
     ("host-oom-killed", "It keeps taking up all the 24 GB of GPU RAM and then crashes with CUDA out of memory"),
@@ -211,6 +217,8 @@ NOT_THESE += [
     ("cuda-not-compiled", "my torch is compiled with cuda 12.1 but the driver is older"),
     ("dist-rendezvous-unreachable", "requests.exceptions.ConnectionError: Failed to resolve 'huggingface.co' ([Errno -2] "
                                     "Name or service not known)"),
+    ("gpu-starved-by-data-loading", "When I train, the utilization of my GPU is 100% and the loss goes down nicely"),
+    ("gpu-starved-by-data-loading", "After the fix, data loading is fast and the GPU is busy"),
     # Names every torch has had: missing, they mean a local torch.py or a broken install, not an old torch.
     ("torch-too-old-for-package", "AttributeError: module 'torch' has no attribute 'cuda'"),
     ("torch-too-old-for-package", "AttributeError: module 'torch.nn' has no attribute 'Module'"),
@@ -230,3 +238,9 @@ def test_same_input_other_output_each_call_lists_eval_mode_first_but_not_as_an_a
     # The symptom has other causes (functional dropout, sampling): a likely cause, never a confident one.
     first = match_parsed(parse(text), load(), 0.0)
     assert first and first[0].id == "model-eval-mode-missing" and first[0].confidence < CONFIDENT
+
+
+def test_slow_data_loading_named_in_a_title_lists_gpu_starvation_first():
+    # "Poor data loading performance" (https://github.com/aharley/simple_bev/issues/4): a likely cause, not an answer.
+    first = match_parsed(parse("Poor data loading performance and memory leaks"), load(), 0.0)
+    assert first and first[0].id == "gpu-starved-by-data-loading" and first[0].confidence < CONFIDENT
