@@ -99,8 +99,12 @@ def test_a_launchers_could_not_load_torch_is_an_import_failure(tmp_path):
     assert found["TE101"].status is Status.ERROR and "fbgemm.dll" in found["TE101"].message
     text = report("sdscripts1597-andrer-kohya-banner-fbgemm-winerror126.txt")
     healthy = text[: text.index("02:54:18-197331 ERROR")]
-    # The same banner without the failure line claims nothing about the import.
-    assert pasted.read(healthy + "02:54:18-197331 INFO     Torch backend: nVidia CUDA 12.4 cuDNN 90100\n") is None
+    # The same banner without the failure line claims nothing about the import: the CUDA it names is read as
+    # named without saying whose, and torch's import is not judged.
+    quiet = healthy + "02:54:18-197331 INFO     Torch backend: nVidia CUDA 12.4 cuDNN 90100\n"
+    data, _ = pasted.read(quiet)
+    assert "import_status" not in data.get("torch", {}) and "unknown" in data["torch"]["cuda"]
+    assert verdicts(quiet, tmp_path)["TE101"].status is not Status.ERROR
 
 
 def test_a_windows_python_banner_with_pips_no_wheel_for_torch_is_te105(tmp_path):

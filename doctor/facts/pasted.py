@@ -1707,6 +1707,12 @@ def _add_stated(facts: dict[str, Any], stated: dict[str, Any], gpus_named_by_tor
     return added, valued
 
 
+def _versions_named(stated: dict[str, Any]) -> bool:
+    """Whether prose named a CUDA version once without saying whose: unknown, but the user's own machine."""
+    cuda = stated.get("torch", {}).get("cuda")
+    return isinstance(cuda, dict) and prose.UNSAID_WHOSE in cuda.get("unknown", "")
+
+
 def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
     """(partial facts JSON dict, what was read: ["collect_env report", "nvidia-smi", ...]), or
     None when the text holds none of the known kinds."""
@@ -1880,7 +1886,9 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
         elif stated_system is not None:
             _fill(facts, "python", {"system": stated_system, **({"wsl": stated_wsl} if stated_wsl else {})})
             added, valued = True, valued or isinstance(stated_system, str)
-    if valued or (added and kinds):  # a text whose only facts are ambiguous (a benchmark's GPUs) states none
+    # A text whose only facts are ambiguous (a benchmark's GPUs, two torch builds compared) states none; a CUDA
+    # version named once without saying whose ("I have cuda 11.0") is the user's machine: read, unknown with why.
+    if valued or (added and (kinds or _versions_named(stated))):
         kinds.append(STATED)
     if not kinds:
         return None

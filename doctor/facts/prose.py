@@ -277,6 +277,11 @@ class _Said:
                            "saying which is this machine's; not read"}
 
 
+# The reason given for a CUDA version the text names once without saying whose it is: one value the user stated
+# of their machine (unlike several of a kind, a comparison), so a text naming it describes a machine.
+UNSAID_WHOSE = "without saying it is torch's build"
+
+
 def read(lines: list[str]) -> dict[str, Any]:
     """Facts sections for what `lines` state in prose: a value where one is stated, {"unknown": reason}
     where several are. Empty when the text states none."""
@@ -370,8 +375,8 @@ def read(lines: list[str]) -> dict[str, Any]:
         section["cuda"] = {"unknown": "the text ties several CUDA builds to torch; not read"}
     elif loose_cuda:
         named = ", ".join(f"CUDA {c}" for c in sorted(loose_cuda))
-        section["cuda"] = {"unknown": f"the text names {named} without saying it is torch's build (it may be the "
-                                      "toolkit's or the driver's); torch's own CUDA is not stated"}
+        section["cuda"] = {"unknown": f"the text names {named} {UNSAID_WHOSE} (it may be the toolkit's or the driver's); "
+                                      "torch's own CUDA is not stated"}
     if section:
         facts["torch"] = section
     nvidia: dict[str, Any] = {}
