@@ -346,6 +346,13 @@ def test_prose_naming_a_pin_or_two_of_a_kind_is_not_read(text, tmp_path):
         load_text(text, tmp_path)
 
 
+def test_a_refusal_says_what_was_ambiguous_rather_than_that_no_version_was_named(tmp_path):
+    with pytest.raises(UsageError, match=r"ambiguous: the text names several torch versions \(2\.0\.1\+cu118, 2\.1\.0\+cu121\)"):
+        load_text("torch 2.0.1+cu118 on one box, torch 2.1.0+cu121 on the other\n", tmp_path)
+    with pytest.raises(UsageError, match="states no torch, GPU, driver"):
+        load_text("The loss diverges after three epochs.\n", tmp_path)
+
+
 def test_collect_env_on_macos_names_the_gpu_without_its_index():
     # A dev report: macOS's collect_env prints torch.cuda.get_device_name() alone.
     facts = cli_env.load_facts(Path(__file__).parent / "fixtures" / "env_reports" /

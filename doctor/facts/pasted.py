@@ -1713,6 +1713,14 @@ def _versions_named(stated: dict[str, Any]) -> bool:
     return isinstance(cuda, dict) and prose.UNSAID_WHOSE in cuda.get("unknown", "")
 
 
+def ambiguous(text: str) -> list[str]:
+    """Why the facts a text names in prose could not be read (several of a kind, whose CUDA unsaid): for the
+    refusal of a text no reader took, so that it does not claim the text names no version."""
+    stated = prose.read(_lines(_unfields(_undict(_strip_log_prefixes(text)))))
+    return [value["unknown"] for section in stated.values() if isinstance(section, dict)
+            for value in section.values() if isinstance(value, dict) and "unknown" in value]
+
+
 def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
     """(partial facts JSON dict, what was read: ["collect_env report", "nvidia-smi", ...]), or
     None when the text holds none of the known kinds."""
