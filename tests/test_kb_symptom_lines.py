@@ -96,6 +96,10 @@ WORDINGS = [
     ("optimizer-not-tracking-model-params", "I got the same results, and realized that I have the model instantiated twice - once "
                                             "directly after the RNN class, and once before the main `for epoch in ...` loop"),  # https://github.com/spro/practical-pytorch/issues/9
     ("optimizer-not-tracking-model-params", "rnn was initialized twice"),  # https://github.com/pytorch/tutorials/pull/86
+    # extension-not-built: the bare compiled module said to be missing, in words.
+    ("extension-not-built", "the code in dcn_v2.py writes : import _ext as _backend,however i can't find a file named _ext.How to "
+                            "solve it?"),  # https://github.com/CharlesShang/DCNv2/issues/39
+    ("extension-not-built", "作者你好 请问你转载的DCNv2 的那篇分享里DCNv2.py运行时没有‘_ext’模块的问题得到解决了么"),  # https://github.com/heartInsert/Randaugment/issues/2
 ]
 
 NOT_THESE = [
@@ -162,6 +166,10 @@ NOT_THESE = [
     ("optimizer-not-tracking-model-params", "I create the optimizer after building the model; which learning rate should I use for AdamW?"),
     ("optimizer-not-tracking-model-params", "How to prevent weights of the backbone from being updated during fine-tuning?"),
     ("optimizer-not-tracking-model-params", "Weights are not getting updated"),
+    # torch's own _C, a module that was found, mmcv's ops.
+    ("extension-not-built", "torch._C is missing after I built PyTorch from source"),
+    ("extension-not-built", "After running make.sh I found _ext.cpython-38-x86_64-linux-gnu.so in the DCNv2 folder."),
+    ("extension-not-built", "mmcv._ext not found after pip install mmcv"),
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
