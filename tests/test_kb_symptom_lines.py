@@ -100,6 +100,11 @@ WORDINGS = [
     ("extension-not-built", "the code in dcn_v2.py writes : import _ext as _backend,however i can't find a file named _ext.How to "
                             "solve it?"),  # https://github.com/CharlesShang/DCNv2/issues/39
     ("extension-not-built", "作者你好 请问你转载的DCNv2 的那篇分享里DCNv2.py运行时没有‘_ext’模块的问题得到解决了么"),  # https://github.com/heartInsert/Randaugment/issues/2
+    # uneven-batches-across-ranks-hang: different numbers of batches per rank named beside the hang.
+    ("uneven-batches-across-ranks-hang", "If the workers have different number of batches, then horovod will freeze."),  # https://github.com/NVIDIA-Merlin/NVTabular/issues/1320
+    ("uneven-batches-across-ranks-hang", "If you run training with an uneven number of batches on different GPUs, a hang will "
+                                         "occur."),  # https://github.com/microsoft/PyMarlin/issues/80
+    ("uneven-batches-across-ranks-hang", "It will hang if there is an uneven number of batches"),  # https://github.com/Lightning-AI/pytorch-lightning/issues/9851
 ]
 
 NOT_THESE = [
@@ -170,6 +175,12 @@ NOT_THESE = [
     ("extension-not-built", "torch._C is missing after I built PyTorch from source"),
     ("extension-not-built", "After running make.sh I found _ext.cpython-38-x86_64-linux-gnu.so in the DCNv2 folder."),
     ("extension-not-built", "mmcv._ext not found after pip install mmcv"),
+    # Batch counts without a hang, a rank-0-only collective, the fix in place.
+    ("uneven-batches-across-ranks-hang", "Why do I get a different number of batches per epoch with 2 GPUs than with 1 GPU?"),
+    ("uneven-batches-across-ranks-hang", "Training hangs after validation at the end of the first epoch when the checkpoint is "
+                                         "saved only on rank 0"),
+    ("uneven-batches-across-ranks-hang", "With DistributedSampler(drop_last=True) every rank gets the same number of batches."),
+    ("uneven-batches-across-ranks-hang", "各个卡的batch数量不一致，loss 曲线和单卡不同"),
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
