@@ -105,6 +105,13 @@ WORDINGS = [
     ("uneven-batches-across-ranks-hang", "If you run training with an uneven number of batches on different GPUs, a hang will "
                                          "occur."),  # https://github.com/microsoft/PyMarlin/issues/80
     ("uneven-batches-across-ranks-hang", "It will hang if there is an uneven number of batches"),  # https://github.com/Lightning-AI/pytorch-lightning/issues/9851
+    # last-batch-smaller-than-gpu-count: a batch smaller than / not divisible by the GPU count, with the failure.
+    ("last-batch-smaller-than-gpu-count", "`DataParallel` fails when the batch size is smaller than the number of GPUs if you're "
+                                          "lucky enough to have many"),  # https://github.com/m-bain/frozen-in-time/pull/9
+    ("last-batch-smaller-than-gpu-count", "Fix validation when batch size < GPUs"),  # https://github.com/m-bain/frozen-in-time/pull/9
+    ("last-batch-smaller-than-gpu-count", "当batch_size % 卡数 != 0 时会报错，需要在代码里面调整一下batch_size = batch_size//卡数 * 卡数"),  # https://github.com/yangjianxin1/GPT2-chitchat/issues/30
+    ("last-batch-smaller-than-gpu-count", "dp training : bug if the number of examples is not a multiple of the batchsize and not "
+                                          "a multiple of gpu count"),  # https://github.com/Lightning-AI/pytorch-lightning/issues/408
 ]
 
 NOT_THESE = [
@@ -181,6 +188,10 @@ NOT_THESE = [
                                          "saved only on rank 0"),
     ("uneven-batches-across-ranks-hang", "With DistributedSampler(drop_last=True) every rank gets the same number of batches."),
     ("uneven-batches-across-ranks-hang", "各个卡的batch数量不一致，loss 曲线和单卡不同"),
+    # A partial batch with no GPUs named, batch-size rules that are not a failure.
+    ("last-batch-smaller-than-gpu-count", "The last batch is smaller than batch_size; should I set drop_last=True?"),
+    ("last-batch-smaller-than-gpu-count", "The batch size should be a multiple of 8 for tensor cores to be used."),
+    ("last-batch-smaller-than-gpu-count", "With 4 GPUs the effective batch size is 4 times the per-GPU batch size."),
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
