@@ -112,6 +112,13 @@ WORDINGS = [
     ("last-batch-smaller-than-gpu-count", "当batch_size % 卡数 != 0 时会报错，需要在代码里面调整一下batch_size = batch_size//卡数 * 卡数"),  # https://github.com/yangjianxin1/GPT2-chitchat/issues/30
     ("last-batch-smaller-than-gpu-count", "dp training : bug if the number of examples is not a multiple of the batchsize and not "
                                           "a multiple of gpu count"),  # https://github.com/Lightning-AI/pytorch-lightning/issues/408
+    # cuda-warmup-first-iterations-slow: the first run/iteration/images, or a new input shape, named slow.
+    ("cuda-warmup-first-iterations-slow", "When I load and inference a model, it runs slow at first time, but  returns to normal "
+                                          "speed after first time."),  # https://github.com/pytorch/pytorch/issues/44269
+    ("cuda-warmup-first-iterations-slow", "Is Retinaface particularly slow to see a new image size for the first time?"),  # https://github.com/biubug6/Pytorch_Retinaface/issues/4
+    ("cuda-warmup-first-iterations-slow", "It takes a long time to do inference for the first few images."),  # https://github.com/tjuskyzhang/Scaled-YOLOv4-TensorRT/issues/27
+    ("cuda-warmup-first-iterations-slow", "GPU推理前几次痒痒速度很慢，所以提前推理。之后再推理就稳定了"),  # https://github.com/triple-mu/YOLOv8-TensorRT/issues/75
+    ("cuda-warmup-first-iterations-slow", "Model inference very slow when batch size changes for the first time"),  # https://discuss.pytorch.org/t/model-inference-very-slow-when-batch-size-changes-for-the-first-time/44911
 ]
 
 NOT_THESE = [
@@ -192,6 +199,11 @@ NOT_THESE = [
     ("last-batch-smaller-than-gpu-count", "The last batch is smaller than batch_size; should I set drop_last=True?"),
     ("last-batch-smaller-than-gpu-count", "The batch size should be a multiple of 8 for tensor cores to be used."),
     ("last-batch-smaller-than-gpu-count", "With 4 GPUs the effective batch size is 4 times the per-GPU batch size."),
+    # Every epoch's first iteration (worker start-up), slow throughout, a cache, a question.
+    ("cuda-warmup-first-iterations-slow", "Drastically increasing training time for the first iteration of each epoch"),  # https://github.com/open-mmlab/mmsegmentation/issues/132
+    ("cuda-warmup-first-iterations-slow", "Training is slow on the GPU: each iteration takes 2 seconds during the whole epoch."),
+    ("cuda-warmup-first-iterations-slow", "The first epoch is slow because the dataset is cached in memory afterwards."),
+    ("cuda-warmup-first-iterations-slow", "How do I warm up the GPU before benchmarking?"),
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
