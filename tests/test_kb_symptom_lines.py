@@ -119,6 +119,12 @@ WORDINGS = [
     ("cuda-warmup-first-iterations-slow", "It takes a long time to do inference for the first few images."),  # https://github.com/tjuskyzhang/Scaled-YOLOv4-TensorRT/issues/27
     ("cuda-warmup-first-iterations-slow", "GPU推理前几次痒痒速度很慢，所以提前推理。之后再推理就稳定了"),  # https://github.com/triple-mu/YOLOv8-TensorRT/issues/75
     ("cuda-warmup-first-iterations-slow", "Model inference very slow when batch size changes for the first time"),  # https://discuss.pytorch.org/t/model-inference-very-slow-when-batch-size-changes-for-the-first-time/44911
+    # mps-slower-than-cpu: the Apple GPU named slower than the CPU (or the CPU faster than mps).
+    ("mps-slower-than-cpu", "mps training is slower than cpu"),  # https://github.com/pytorch/pytorch/issues/122973
+    ("mps-slower-than-cpu", "Mac M1 GPU slower than CPU mode?"),  # https://github.com/bmaltais/kohya_ss/issues/1111
+    ("mps-slower-than-cpu", 'I tried to run with 3 epochs for each device "cpu" and "mps", but "cpu" is faster than "mps" '
+                            'which is unexpected.'),  # https://github.com/ultralytics/ultralytics/issues/5717
+    ("mps-slower-than-cpu", "M2芯片使用mps训练速度极慢"),  # https://github.com/taishan1994/BERT-BILSTM-CRF/issues/11
 ]
 
 NOT_THESE = [
@@ -204,6 +210,10 @@ NOT_THESE = [
     ("cuda-warmup-first-iterations-slow", "Training is slow on the GPU: each iteration takes 2 seconds during the whole epoch."),
     ("cuda-warmup-first-iterations-slow", "The first epoch is slow because the dataset is cached in memory afterwards."),
     ("cuda-warmup-first-iterations-slow", "How do I warm up the GPU before benchmarking?"),
+    # mps faster, a question, CUDA slower.
+    ("mps-slower-than-cpu", "On my M1 Max, mps is 5x faster than cpu for training ResNet-50."),
+    ("mps-slower-than-cpu", "Is mps faster than cpu?"),
+    ("mps-slower-than-cpu", "CUDA is slower than CPU for small batches"),
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
