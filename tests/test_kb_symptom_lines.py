@@ -96,6 +96,35 @@ WORDINGS = [
     ("optimizer-not-tracking-model-params", "I got the same results, and realized that I have the model instantiated twice - once "
                                             "directly after the RNN class, and once before the main `for epoch in ...` loop"),  # https://github.com/spro/practical-pytorch/issues/9
     ("optimizer-not-tracking-model-params", "rnn was initialized twice"),  # https://github.com/pytorch/tutorials/pull/86
+    # extension-not-built: the bare compiled module said to be missing, in words.
+    ("extension-not-built", "the code in dcn_v2.py writes : import _ext as _backend,however i can't find a file named _ext.How to "
+                            "solve it?"),  # https://github.com/CharlesShang/DCNv2/issues/39
+    ("extension-not-built", "作者你好 请问你转载的DCNv2 的那篇分享里DCNv2.py运行时没有‘_ext’模块的问题得到解决了么"),  # https://github.com/heartInsert/Randaugment/issues/2
+    # uneven-batches-across-ranks-hang: different numbers of batches per rank named beside the hang.
+    ("uneven-batches-across-ranks-hang", "If the workers have different number of batches, then horovod will freeze."),  # https://github.com/NVIDIA-Merlin/NVTabular/issues/1320
+    ("uneven-batches-across-ranks-hang", "If you run training with an uneven number of batches on different GPUs, a hang will "
+                                         "occur."),  # https://github.com/microsoft/PyMarlin/issues/80
+    ("uneven-batches-across-ranks-hang", "It will hang if there is an uneven number of batches"),  # https://github.com/Lightning-AI/pytorch-lightning/issues/9851
+    # last-batch-smaller-than-gpu-count: a batch smaller than / not divisible by the GPU count, with the failure.
+    ("last-batch-smaller-than-gpu-count", "`DataParallel` fails when the batch size is smaller than the number of GPUs if you're "
+                                          "lucky enough to have many"),  # https://github.com/m-bain/frozen-in-time/pull/9
+    ("last-batch-smaller-than-gpu-count", "Fix validation when batch size < GPUs"),  # https://github.com/m-bain/frozen-in-time/pull/9
+    ("last-batch-smaller-than-gpu-count", "当batch_size % 卡数 != 0 时会报错，需要在代码里面调整一下batch_size = batch_size//卡数 * 卡数"),  # https://github.com/yangjianxin1/GPT2-chitchat/issues/30
+    ("last-batch-smaller-than-gpu-count", "dp training : bug if the number of examples is not a multiple of the batchsize and not "
+                                          "a multiple of gpu count"),  # https://github.com/Lightning-AI/pytorch-lightning/issues/408
+    # cuda-warmup-first-iterations-slow: the first run/iteration/images, or a new input shape, named slow.
+    ("cuda-warmup-first-iterations-slow", "When I load and inference a model, it runs slow at first time, but  returns to normal "
+                                          "speed after first time."),  # https://github.com/pytorch/pytorch/issues/44269
+    ("cuda-warmup-first-iterations-slow", "Is Retinaface particularly slow to see a new image size for the first time?"),  # https://github.com/biubug6/Pytorch_Retinaface/issues/4
+    ("cuda-warmup-first-iterations-slow", "It takes a long time to do inference for the first few images."),  # https://github.com/tjuskyzhang/Scaled-YOLOv4-TensorRT/issues/27
+    ("cuda-warmup-first-iterations-slow", "GPU推理前几次痒痒速度很慢，所以提前推理。之后再推理就稳定了"),  # https://github.com/triple-mu/YOLOv8-TensorRT/issues/75
+    ("cuda-warmup-first-iterations-slow", "Model inference very slow when batch size changes for the first time"),  # https://discuss.pytorch.org/t/model-inference-very-slow-when-batch-size-changes-for-the-first-time/44911
+    # mps-slower-than-cpu: the Apple GPU named slower than the CPU (or the CPU faster than mps).
+    ("mps-slower-than-cpu", "mps training is slower than cpu"),  # https://github.com/pytorch/pytorch/issues/122973
+    ("mps-slower-than-cpu", "Mac M1 GPU slower than CPU mode?"),  # https://github.com/bmaltais/kohya_ss/issues/1111
+    ("mps-slower-than-cpu", 'I tried to run with 3 epochs for each device "cpu" and "mps", but "cpu" is faster than "mps" '
+                            'which is unexpected.'),  # https://github.com/ultralytics/ultralytics/issues/5717
+    ("mps-slower-than-cpu", "M2芯片使用mps训练速度极慢"),  # https://github.com/taishan1994/BERT-BILSTM-CRF/issues/11
 ]
 
 NOT_THESE = [
@@ -162,6 +191,29 @@ NOT_THESE = [
     ("optimizer-not-tracking-model-params", "I create the optimizer after building the model; which learning rate should I use for AdamW?"),
     ("optimizer-not-tracking-model-params", "How to prevent weights of the backbone from being updated during fine-tuning?"),
     ("optimizer-not-tracking-model-params", "Weights are not getting updated"),
+    # torch's own _C, a module that was found, mmcv's ops.
+    ("extension-not-built", "torch._C is missing after I built PyTorch from source"),
+    ("extension-not-built", "After running make.sh I found _ext.cpython-38-x86_64-linux-gnu.so in the DCNv2 folder."),
+    ("extension-not-built", "mmcv._ext not found after pip install mmcv"),
+    # Batch counts without a hang, a rank-0-only collective, the fix in place.
+    ("uneven-batches-across-ranks-hang", "Why do I get a different number of batches per epoch with 2 GPUs than with 1 GPU?"),
+    ("uneven-batches-across-ranks-hang", "Training hangs after validation at the end of the first epoch when the checkpoint is "
+                                         "saved only on rank 0"),
+    ("uneven-batches-across-ranks-hang", "With DistributedSampler(drop_last=True) every rank gets the same number of batches."),
+    ("uneven-batches-across-ranks-hang", "各个卡的batch数量不一致，loss 曲线和单卡不同"),
+    # A partial batch with no GPUs named, batch-size rules that are not a failure.
+    ("last-batch-smaller-than-gpu-count", "The last batch is smaller than batch_size; should I set drop_last=True?"),
+    ("last-batch-smaller-than-gpu-count", "The batch size should be a multiple of 8 for tensor cores to be used."),
+    ("last-batch-smaller-than-gpu-count", "With 4 GPUs the effective batch size is 4 times the per-GPU batch size."),
+    # Every epoch's first iteration (worker start-up), slow throughout, a cache, a question.
+    ("cuda-warmup-first-iterations-slow", "Drastically increasing training time for the first iteration of each epoch"),  # https://github.com/open-mmlab/mmsegmentation/issues/132
+    ("cuda-warmup-first-iterations-slow", "Training is slow on the GPU: each iteration takes 2 seconds during the whole epoch."),
+    ("cuda-warmup-first-iterations-slow", "The first epoch is slow because the dataset is cached in memory afterwards."),
+    ("cuda-warmup-first-iterations-slow", "How do I warm up the GPU before benchmarking?"),
+    # mps faster, a question, CUDA slower.
+    ("mps-slower-than-cpu", "On my M1 Max, mps is 5x faster than cpu for training ResNet-50."),
+    ("mps-slower-than-cpu", "Is mps faster than cpu?"),
+    ("mps-slower-than-cpu", "CUDA is slower than CPU for small batches"),
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
