@@ -125,6 +125,12 @@ WORDINGS = [
     ("mps-slower-than-cpu", 'I tried to run with 3 epochs for each device "cpu" and "mps", but "cpu" is faster than "mps" '
                             'which is unexpected.'),  # https://github.com/ultralytics/ultralytics/issues/5717
     ("mps-slower-than-cpu", "M2芯片使用mps训练速度极慢"),  # https://github.com/taishan1994/BERT-BILSTM-CRF/issues/11
+    # mps-wrong-results: results named different, wrong or worse between mps and the CPU.
+    ("mps-wrong-results", "Very different results on inference between mps and cpu for same input"),  # https://github.com/huggingface/transformers/issues/19353
+    ("mps-wrong-results", "worse results by using the MPS backend, compared to the CPU"),  # https://github.com/pytorch/pytorch/issues/126862
+    ("mps-wrong-results", "On Mac M1 MPS Conv2d produces different result than cpu when stride is different in two "
+                          "dimensions"),  # https://github.com/pytorch/pytorch/issues/83180
+    ("mps-wrong-results", "[MPS] Inconsistent output between cpu, cuda and mps."),  # https://github.com/pytorch/pytorch/issues/87014
 ]
 
 NOT_THESE = [
@@ -214,6 +220,10 @@ NOT_THESE = [
     ("mps-slower-than-cpu", "On my M1 Max, mps is 5x faster than cpu for training ResNet-50."),
     ("mps-slower-than-cpu", "Is mps faster than cpu?"),
     ("mps-slower-than-cpu", "CUDA is slower than CPU for small batches"),
+    # A tolerance question, a slowdown, CUDA against the CPU.
+    ("mps-wrong-results", "Is it expected that mps and cpu outputs agree only to 1e-6?"),
+    ("mps-wrong-results", "mps is slower than cpu"),
+    ("mps-wrong-results", "Results on cuda and cpu are different"),
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
