@@ -96,6 +96,11 @@ WORDINGS = [
     ("optimizer-not-tracking-model-params", "I got the same results, and realized that I have the model instantiated twice - once "
                                             "directly after the RNN class, and once before the main `for epoch in ...` loop"),  # https://github.com/spro/practical-pytorch/issues/9
     ("optimizer-not-tracking-model-params", "rnn was initialized twice"),  # https://github.com/pytorch/tutorials/pull/86
+    # amp-loss-scale-overflow-normal: gradient overflow named with fp16 / mixed precision / apex.
+    ("amp-loss-scale-overflow-normal", "Gradient overflow issue when i try to train gpt2 model in fp16 with 02. "
+                                       "Any idea why that maybe happen?"),  # https://github.com/NVIDIA/apex/issues/864
+    ("amp-loss-scale-overflow-normal", "How to handle gradient overflow when training a deep model with mixed "
+                                       "precision?"),  # https://github.com/NVIDIA/apex/issues/318
 ]
 
 NOT_THESE = [
@@ -162,6 +167,11 @@ NOT_THESE = [
     ("optimizer-not-tracking-model-params", "I create the optimizer after building the model; which learning rate should I use for AdamW?"),
     ("optimizer-not-tracking-model-params", "How to prevent weights of the backbone from being updated during fine-tuning?"),
     ("optimizer-not-tracking-model-params", "Weights are not getting updated"),
+    # A collapsed scale, NaN named, and mixed precision asked about without an overflow.
+    ("amp-loss-scale-overflow-normal", "Gradient overflow. Skipping step, loss scaler 0 reducing loss scale to 1.0e-05"),
+    ("amp-loss-scale-overflow-normal", "fp16 training: the loss becomes nan right after a gradient overflow"),
+    ("amp-loss-scale-overflow-normal", "Should I use apex or native amp for mixed precision training?"),
+    ("amp-loss-scale-overflow-normal", "RuntimeError: value cannot be converted to type at::Half without overflow"),
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
