@@ -101,6 +101,10 @@ WORDINGS = [
                                        "Any idea why that maybe happen?"),  # https://github.com/NVIDIA/apex/issues/864
     ("amp-loss-scale-overflow-normal", "How to handle gradient overflow when training a deep model with mixed "
                                        "precision?"),  # https://github.com/NVIDIA/apex/issues/318
+    # ddp-rank-tensors-on-cuda0: every / the other ranks' processes on GPU 0, no checkpoint named.
+    ("ddp-rank-tensors-on-cuda0", "DDP: why does every process allocate memory of GPU 0 and how to avoid it?"),  # https://github.com/pytorch/examples/issues/969
+    ("ddp-rank-tensors-on-cuda0", "The processes that were spun up on GPUs 1, 2, and 3 are using almost a GB each of space "
+                                  "on GPU0. Is this expected behavior?"),  # https://github.com/NVIDIA/apex/issues/222
 ]
 
 NOT_THESE = [
@@ -172,6 +176,12 @@ NOT_THESE = [
     ("amp-loss-scale-overflow-normal", "fp16 training: the loss becomes nan right after a gradient overflow"),
     ("amp-loss-scale-overflow-normal", "Should I use apex or native amp for mixed precision training?"),
     ("amp-loss-scale-overflow-normal", "RuntimeError: value cannot be converted to type at::Half without overflow"),
+    # A restored checkpoint named (checkpoint-on-cuda0), the healthy layout, a question, DataParallel.
+    ("ddp-rank-tensors-on-cuda0", "DistributedDataParallel: resume training from a checkpoint results in additional "
+                                  "processes on GPU 0"),  # https://github.com/pytorch/pytorch/issues/23138
+    ("ddp-rank-tensors-on-cuda0", "nvidia-smi shows one python process on each of the 4 GPUs, each using 10 GB."),
+    ("ddp-rank-tensors-on-cuda0", "How many processes should I start per GPU with torchrun?"),
+    ("ddp-rank-tensors-on-cuda0", "With nn.DataParallel GPU 0 uses much more memory than the other GPUs."),
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
