@@ -105,6 +105,10 @@ WORDINGS = [
     ("ddp-rank-tensors-on-cuda0", "DDP: why does every process allocate memory of GPU 0 and how to avoid it?"),  # https://github.com/pytorch/examples/issues/969
     ("ddp-rank-tensors-on-cuda0", "The processes that were spun up on GPUs 1, 2, and 3 are using almost a GB each of space "
                                   "on GPU0. Is this expected behavior?"),  # https://github.com/NVIDIA/apex/issues/222
+    # torchscript-profiling-warmup: TorchScript / jit / libtorch with the first calls slow or a long warm-up.
+    ("torchscript-profiling-warmup", "Long torchscript warmup times can be problematic for production serving"),  # https://github.com/pytorch/pytorch/issues/33354
+    ("torchscript-profiling-warmup", "The first 20 loops of inference are Extremely Slow on C++ libtorch v1.8.1"),  # https://github.com/pytorch/pytorch/issues/56245
+    ("torchscript-profiling-warmup", "JIT \"optimizations\" take way too long"),  # https://github.com/pytorch/pytorch/issues/57894
 ]
 
 NOT_THESE = [
@@ -182,6 +186,11 @@ NOT_THESE = [
     ("ddp-rank-tensors-on-cuda0", "nvidia-smi shows one python process on each of the 4 GPUs, each using 10 GB."),
     ("ddp-rank-tensors-on-cuda0", "How many processes should I start per GPU with torchrun?"),
     ("ddp-rank-tensors-on-cuda0", "With nn.DataParallel GPU 0 uses much more memory than the other GPUs."),
+    # Every call slow, torch.compile's first epoch, a question about tracing, warm-up of the learning rate.
+    ("torchscript-profiling-warmup", "My TorchScript model takes 200 ms per call on CPU, the same as eager mode, for every call."),
+    ("torchscript-profiling-warmup", "The first epoch is very slow when using torch.compile"),  # https://github.com/pytorch/pytorch/issues/97783
+    ("torchscript-profiling-warmup", "Should I use torch.jit.trace or torch.jit.script for a model with if statements?"),
+    ("torchscript-profiling-warmup", "The first 5 epochs use a linear learning rate warmup, then cosine decay."),
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
