@@ -109,6 +109,11 @@ WORDINGS = [
     ("torchscript-profiling-warmup", "Long torchscript warmup times can be problematic for production serving"),  # https://github.com/pytorch/pytorch/issues/33354
     ("torchscript-profiling-warmup", "The first 20 loops of inference are Extremely Slow on C++ libtorch v1.8.1"),  # https://github.com/pytorch/pytorch/issues/56245
     ("torchscript-profiling-warmup", "JIT \"optimizations\" take way too long"),  # https://github.com/pytorch/pytorch/issues/57894
+    # compile-warmup-recompilation: torch.compile with the first steps slow, slower than eager, or recompiling.
+    ("compile-warmup-recompilation", "The first epoch is very slow when using torch.compile"),  # https://github.com/pytorch/pytorch/issues/97783
+    ("compile-warmup-recompilation", "The \"max-autotune\" mode in torch.compile can lead to longer execution times relative "
+                                     "to eager execution."),  # https://github.com/pytorch/pytorch/issues/161764
+    ("compile-warmup-recompilation", "Why Torch.compile is usually slower than eager mode?"),  # https://github.com/ScalingIntelligence/KernelBench/issues/68
 ]
 
 NOT_THESE = [
@@ -191,6 +196,11 @@ NOT_THESE = [
     ("torchscript-profiling-warmup", "The first epoch is very slow when using torch.compile"),  # https://github.com/pytorch/pytorch/issues/97783
     ("torchscript-profiling-warmup", "Should I use torch.jit.trace or torch.jit.script for a model with if statements?"),
     ("torchscript-profiling-warmup", "The first 5 epochs use a linear learning rate warmup, then cosine decay."),
+    # The recompile limit's own message, a compile that failed, a speedup, TorchScript.
+    ("compile-warmup-recompilation", "torch._dynamo hit config.cache_size_limit (8)"),
+    ("compile-warmup-recompilation", "torch.compile fails with BackendCompilerFailed: backend='inductor' raised: CompilationError"),
+    ("compile-warmup-recompilation", "After torch.compile the training is 1.4x faster than eager mode."),
+    ("compile-warmup-recompilation", "The first 20 forward calls of my torch.jit.script model are very slow."),
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
