@@ -114,6 +114,12 @@ WORDINGS = [
     ("compile-warmup-recompilation", "The \"max-autotune\" mode in torch.compile can lead to longer execution times relative "
                                      "to eager execution."),  # https://github.com/pytorch/pytorch/issues/161764
     ("compile-warmup-recompilation", "Why Torch.compile is usually slower than eager mode?"),  # https://github.com/ScalingIntelligence/KernelBench/issues/68
+    # dataparallel-gpu0-memory-imbalance: DataParallel with imbalanced memory, or GPU 0 holding more than the others.
+    ("dataparallel-gpu0-memory-imbalance", "DataParallel imbalanced memory usage"),  # https://github.com/huggingface/transformers/issues/279
+    ("dataparallel-gpu0-memory-imbalance", "How to deal with the DataParallel imbalanced memory usage problem?"),  # https://github.com/princeton-vl/RAFT/issues/33
+    ("dataparallel-gpu0-memory-imbalance", "When using acfnet code, the program takes a lot of memory in GPU0 but much less memory "
+                                           "in others. Why would this happen?"),  # https://github.com/DeepMotionAIResearch/DenseMatchingBenchmark/issues/10
+    ("dataparallel-gpu0-memory-imbalance", "我们在多卡训练时发现，当进入validate阶段时0号显卡显存显著增大（对比其他卡十分不均衡）"),  # https://github.com/XuJiacong/PIDNet/issues/15
 ]
 
 NOT_THESE = [
@@ -201,6 +207,11 @@ NOT_THESE = [
     ("compile-warmup-recompilation", "torch.compile fails with BackendCompilerFailed: backend='inductor' raised: CompilationError"),
     ("compile-warmup-recompilation", "After torch.compile the training is 1.4x faster than eager mode."),
     ("compile-warmup-recompilation", "The first 20 forward calls of my torch.jit.script model are very slow."),
+    # Balanced memory, DDP's extra processes, a checkpoint restored onto GPU 0, a DataParallel question.
+    ("dataparallel-gpu0-memory-imbalance", "With nn.DataParallel on 4 GPUs every GPU uses about 9 GB of memory."),
+    ("dataparallel-gpu0-memory-imbalance", "There are 7 additional processes on GPU0, each requires roughly 500+ Mb of GPU memory."),
+    ("dataparallel-gpu0-memory-imbalance", "When I resume from a .pt file the memory usage of GPU0 is significantly higher than other GPUs."),
+    ("dataparallel-gpu0-memory-imbalance", "Should I use DataParallel or DistributedDataParallel for 2 GPUs?"),
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
