@@ -131,6 +131,30 @@ WORDINGS = [
     ("mps-wrong-results", "On Mac M1 MPS Conv2d produces different result than cpu when stride is different in two "
                           "dimensions"),  # https://github.com/pytorch/pytorch/issues/83180
     ("mps-wrong-results", "[MPS] Inconsistent output between cpu, cuda and mps."),  # https://github.com/pytorch/pytorch/issues/87014
+    # amp-loss-scale-overflow-normal: gradient overflow named with fp16 / mixed precision / apex.
+    ("amp-loss-scale-overflow-normal", "Gradient overflow issue when i try to train gpt2 model in fp16 with 02. "
+                                       "Any idea why that maybe happen?"),  # https://github.com/NVIDIA/apex/issues/864
+    ("amp-loss-scale-overflow-normal", "How to handle gradient overflow when training a deep model with mixed "
+                                       "precision?"),  # https://github.com/NVIDIA/apex/issues/318
+    # ddp-rank-tensors-on-cuda0: every / the other ranks' processes on GPU 0, no checkpoint named.
+    ("ddp-rank-tensors-on-cuda0", "DDP: why does every process allocate memory of GPU 0 and how to avoid it?"),  # https://github.com/pytorch/examples/issues/969
+    ("ddp-rank-tensors-on-cuda0", "The processes that were spun up on GPUs 1, 2, and 3 are using almost a GB each of space "
+                                  "on GPU0. Is this expected behavior?"),  # https://github.com/NVIDIA/apex/issues/222
+    # torchscript-profiling-warmup: TorchScript / jit / libtorch with the first calls slow or a long warm-up.
+    ("torchscript-profiling-warmup", "Long torchscript warmup times can be problematic for production serving"),  # https://github.com/pytorch/pytorch/issues/33354
+    ("torchscript-profiling-warmup", "The first 20 loops of inference are Extremely Slow on C++ libtorch v1.8.1"),  # https://github.com/pytorch/pytorch/issues/56245
+    ("torchscript-profiling-warmup", "JIT \"optimizations\" take way too long"),  # https://github.com/pytorch/pytorch/issues/57894
+    # compile-warmup-recompilation: torch.compile with the first steps slow, slower than eager, or recompiling.
+    ("compile-warmup-recompilation", "The first epoch is very slow when using torch.compile"),  # https://github.com/pytorch/pytorch/issues/97783
+    ("compile-warmup-recompilation", "The \"max-autotune\" mode in torch.compile can lead to longer execution times relative "
+                                     "to eager execution."),  # https://github.com/pytorch/pytorch/issues/161764
+    ("compile-warmup-recompilation", "Why Torch.compile is usually slower than eager mode?"),  # https://github.com/ScalingIntelligence/KernelBench/issues/68
+    # dataparallel-gpu0-memory-imbalance: DataParallel with imbalanced memory, or GPU 0 holding more than the others.
+    ("dataparallel-gpu0-memory-imbalance", "DataParallel imbalanced memory usage"),  # https://github.com/huggingface/transformers/issues/279
+    ("dataparallel-gpu0-memory-imbalance", "How to deal with the DataParallel imbalanced memory usage problem?"),  # https://github.com/princeton-vl/RAFT/issues/33
+    ("dataparallel-gpu0-memory-imbalance", "When using acfnet code, the program takes a lot of memory in GPU0 but much less memory "
+                                           "in others. Why would this happen?"),  # https://github.com/DeepMotionAIResearch/DenseMatchingBenchmark/issues/10
+    ("dataparallel-gpu0-memory-imbalance", "我们在多卡训练时发现，当进入validate阶段时0号显卡显存显著增大（对比其他卡十分不均衡）"),  # https://github.com/XuJiacong/PIDNet/issues/15
 ]
 
 NOT_THESE = [
@@ -224,6 +248,32 @@ NOT_THESE = [
     ("mps-wrong-results", "Is it expected that mps and cpu outputs agree only to 1e-6?"),
     ("mps-wrong-results", "mps is slower than cpu"),
     ("mps-wrong-results", "Results on cuda and cpu are different"),
+    # A collapsed scale, NaN named, and mixed precision asked about without an overflow.
+    ("amp-loss-scale-overflow-normal", "Gradient overflow. Skipping step, loss scaler 0 reducing loss scale to 1.0e-05"),
+    ("amp-loss-scale-overflow-normal", "fp16 training: the loss becomes nan right after a gradient overflow"),
+    ("amp-loss-scale-overflow-normal", "Should I use apex or native amp for mixed precision training?"),
+    ("amp-loss-scale-overflow-normal", "RuntimeError: value cannot be converted to type at::Half without overflow"),
+    # A restored checkpoint named (checkpoint-on-cuda0), the healthy layout, a question, DataParallel.
+    ("ddp-rank-tensors-on-cuda0", "DistributedDataParallel: resume training from a checkpoint results in additional "
+                                  "processes on GPU 0"),  # https://github.com/pytorch/pytorch/issues/23138
+    ("ddp-rank-tensors-on-cuda0", "nvidia-smi shows one python process on each of the 4 GPUs, each using 10 GB."),
+    ("ddp-rank-tensors-on-cuda0", "How many processes should I start per GPU with torchrun?"),
+    ("ddp-rank-tensors-on-cuda0", "With nn.DataParallel GPU 0 uses much more memory than the other GPUs."),
+    # Every call slow, torch.compile's first epoch, a question about tracing, warm-up of the learning rate.
+    ("torchscript-profiling-warmup", "My TorchScript model takes 200 ms per call on CPU, the same as eager mode, for every call."),
+    ("torchscript-profiling-warmup", "The first epoch is very slow when using torch.compile"),  # https://github.com/pytorch/pytorch/issues/97783
+    ("torchscript-profiling-warmup", "Should I use torch.jit.trace or torch.jit.script for a model with if statements?"),
+    ("torchscript-profiling-warmup", "The first 5 epochs use a linear learning rate warmup, then cosine decay."),
+    # The recompile limit's own message, a compile that failed, a speedup, TorchScript.
+    ("compile-warmup-recompilation", "torch._dynamo hit config.cache_size_limit (8)"),
+    ("compile-warmup-recompilation", "torch.compile fails with BackendCompilerFailed: backend='inductor' raised: CompilationError"),
+    ("compile-warmup-recompilation", "After torch.compile the training is 1.4x faster than eager mode."),
+    ("compile-warmup-recompilation", "The first 20 forward calls of my torch.jit.script model are very slow."),
+    # Balanced memory, DDP's extra processes, a checkpoint restored onto GPU 0, a DataParallel question.
+    ("dataparallel-gpu0-memory-imbalance", "With nn.DataParallel on 4 GPUs every GPU uses about 9 GB of memory."),
+    ("dataparallel-gpu0-memory-imbalance", "There are 7 additional processes on GPU0, each requires roughly 500+ Mb of GPU memory."),
+    ("dataparallel-gpu0-memory-imbalance", "When I resume from a .pt file the memory usage of GPU0 is significantly higher than other GPUs."),
+    ("dataparallel-gpu0-memory-imbalance", "Should I use DataParallel or DistributedDataParallel for 2 GPUs?"),
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
