@@ -132,16 +132,10 @@ WORDINGS += [
                                   "the same wrong)"),  # https://github.com/Xharlie/BtcDet/issues/17
     ("torch-too-old-for-package", "AttributeError: module 'torch.nn' has no attribute 'SiLU'"),
     ("torch-too-old-for-package", "AttributeError: module 'torch.nn.functional' has no attribute 'mish'"),
-]
-
-WORDINGS += [
     # A hang right after saving in a distributed run, with no rank named (batch 17 dev).
     ("collective-under-rank-guard", "# Fix hang after calling `SaeTrainer.save()` w/ DDP\n\nWhile trying to train with DDP on "
                                     "an 8xA100 node with default arguments...\n\n...the trainer hangs after saving--the "
                                     "layers are successfully saved, but afterwards the trainer doesn't make progress"),  # https://github.com/EleutherAI/sparsify/pull/5
-]
-
-WORDINGS += [
     # Batch 18 dev: a localised WinError raised in torch/__init__.py's DLL preload (Spanish; Korean likewise).
     ("windows-dll-load-failure", '  File "c:\\Sergio\\anaconda3\\envs\\face_pytorch0\\lib\\site-packages\\torch\\__init__.py", '
                                  'line 81, in <module>\n    ctypes.CDLL(dll)\n  File "c:\\Sergio\\anaconda3\\envs\\face_pytorch0\\'
@@ -158,9 +152,6 @@ WORDINGS += [
     # The legacy torch.save's own write failing (a full disk).
     ("checkpoint-save-write-failed", '    serialized_storages[key]._write_file(f, _should_read_directly(f))\n'
                                      'RuntimeError: write(): fd 29 failed with Input/output error'),  # https://github.com/pytorch/pytorch/issues/10577
-]
-
-WORDINGS += [
     # Batch 18 dev: the utilisation named before the GPU.
     ("gpu-starved-by-data-loading", "Hello blogger, when I run this code to train, I find that the utilization of my GPU is "
                                     "extremely low. Is this normal, and if so, how to improve its utilization?"),  # https://github.com/Kaiseem/SLAug/issues/2
