@@ -102,6 +102,13 @@ WORDINGS = [
     ("batchnorm-train-eval-discrepancy", "When I modify the script so that the model is in eval mode during evaluation, the "
                                          "validation accuracy drops to close to random guess."),  # https://github.com/facebookresearch/higher/issues/55
     ("batchnorm-train-eval-discrepancy", "为什么在设置 model.eval() 之后,pytorch模型的性能会很差?"),  # http://www.pswp.cn/pingmian/82114.shtml
+    # lr-scheduler-state-not-resumed: the learning rate or schedule said to start over on resume, the scheduler's state not loaded.
+    ("lr-scheduler-state-not-resumed", "lr_scheduler doesn't work when start training from checkpoint"),  # https://github.com/IntelLabs/distiller/issues/70
+    ("lr-scheduler-state-not-resumed", "So when continuing to train from an existing snapshot, the scheduler will restart at epoch 0, "
+                                       "and the learning rate won't be adapted (as mentioned in #2784)."),  # https://github.com/DeepLabCut/DeepLabCut/pull/2788
+    ("lr-scheduler-state-not-resumed", "断点续训后,学习率曲线突然跳变(回到 warmup 高位或峰值附近)。"),  # http://www.dtcms.com/a/388826.html
+    ("lr-scheduler-state-not-resumed", "所以会导致接续训练时候loss为什么不是接上的,而是再次训练时候会上升一点点。原因是:学习率和优化器重置了,"
+                                       "没有保存之前的状态。"),  # https://www.e-com-net.com/article/1926757918913392640.htm
 ]
 
 NOT_THESE = [
@@ -172,6 +179,11 @@ NOT_THESE = [
     ("batchnorm-train-eval-discrepancy", "forgot model.eval() before validation, accuracy is lower at test time"),
     ("batchnorm-train-eval-discrepancy", "What is the difference between model.eval() and model.train()?"),
     ("batchnorm-train-eval-discrepancy", "After switching to model.eval() the validation accuracy improved from 91% to 93%."),
+    # A question, warm restarts that are the schedule, a resume that works, loss rising after lr decay.
+    ("lr-scheduler-state-not-resumed", "How do I resume training from a checkpoint? Should I save the optimizer too?"),
+    ("lr-scheduler-state-not-resumed", "With CosineAnnealingWarmRestarts the learning rate restarts from the initial value every T_0 epochs, is that expected?"),
+    ("lr-scheduler-state-not-resumed", "Resuming training works fine, the learning rate continues from 3e-5."),
+    ("lr-scheduler-state-not-resumed", "The loss increases after the learning rate decays at epoch 30."),
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
