@@ -109,6 +109,13 @@ WORDINGS = [
     ("lr-scheduler-state-not-resumed", "断点续训后,学习率曲线突然跳变(回到 warmup 高位或峰值附近)。"),  # http://www.dtcms.com/a/388826.html
     ("lr-scheduler-state-not-resumed", "所以会导致接续训练时候loss为什么不是接上的,而是再次训练时候会上升一点点。原因是:学习率和优化器重置了,"
                                        "没有保存之前的状态。"),  # https://www.e-com-net.com/article/1926757918913392640.htm
+    # zero-grad-missing: zero_grad() said to be missing or not called, the gradients said not to be zeroed.
+    ("zero-grad-missing", "I wonder why you did not use optimizer.zero_grad() in the torch code ? Is it a technique to get better "
+                          "result or is it just a mistake?"),  # https://github.com/LoreGoetschalckx/GANalyze/issues/7
+    ("zero-grad-missing", "It is easy to introduce an extremely nasty bug in your code by forgetting to call `zero_grad()` or "
+                          "calling it at the beginning of each epoch instead of the beginning of each iteration."),  # https://github.com/pytorch/pytorch/issues/47175
+    ("zero-grad-missing", "We are missing zero_grad in example, which can cause gradients to accumulate if not caught."),  # https://github.com/udacity/deep-learning-v2-pytorch/pull/160
+    ("zero-grad-missing", "为什么要清零: 在 PyTorch 中,梯度是累加的(不是自动覆盖),如果不清零,新的梯度会叠加到旧梯度上,导致计算结果错误。"),  # https://yusme.link/posts/神经网络/线性.html
 ]
 
 NOT_THESE = [
@@ -184,6 +191,11 @@ NOT_THESE = [
     ("lr-scheduler-state-not-resumed", "With CosineAnnealingWarmRestarts the learning rate restarts from the initial value every T_0 epochs, is that expected?"),
     ("lr-scheduler-state-not-resumed", "Resuming training works fine, the learning rate continues from 3e-5."),
     ("lr-scheduler-state-not-resumed", "The loss increases after the learning rate decays at epoch 30."),
+    # A question about the order, accumulation done on purpose, another error about the method.
+    ("zero-grad-missing", "Should I call optimizer.zero_grad() before loss.backward() or at the start of the loop?"),
+    ("zero-grad-missing", "With gradient accumulation I call zero_grad() only every 4 steps and divide the loss by 4."),
+    ("zero-grad-missing", "AttributeError: 'Adam' object has no attribute 'zero_grad'"),
+    ("zero-grad-missing", "梯度清零的作用是什么"),
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
