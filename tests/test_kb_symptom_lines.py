@@ -116,6 +116,12 @@ WORDINGS = [
                           "calling it at the beginning of each epoch instead of the beginning of each iteration."),  # https://github.com/pytorch/pytorch/issues/47175
     ("zero-grad-missing", "We are missing zero_grad in example, which can cause gradients to accumulate if not caught."),  # https://github.com/udacity/deep-learning-v2-pytorch/pull/160
     ("zero-grad-missing", "为什么要清零: 在 PyTorch 中,梯度是累加的(不是自动覆盖),如果不清零,新的梯度会叠加到旧梯度上,导致计算结果错误。"),  # https://yusme.link/posts/神经网络/线性.html
+    # graph-cut-by-detach: a detach/.item()/numpy/cast to tensor named with the graph cut or parameters that cannot learn.
+    ("graph-cut-by-detach", "But your changes detach `rl_loss` from the computational graph and there is nothing to backpropagate."),  # https://github.com/isayev/ReLeaSE/issues/39
+    ("graph-cut-by-detach", "If adj is detached from the computation graph, how could the two weight matrices be updated "
+                            "(i.e. W_phi, W_theta)?"),  # https://github.com/queenie88/A-GCN/issues/4
+    ("graph-cut-by-detach", "The double-casting to tensor seemed to be making it not converge (maybe cutting off grad "
+                            "propagation?)."),  # https://github.com/brendanhasz/probflow/pull/65
 ]
 
 NOT_THESE = [
@@ -196,6 +202,12 @@ NOT_THESE = [
     ("zero-grad-missing", "With gradient accumulation I call zero_grad() only every 4 steps and divide the loss by 4."),
     ("zero-grad-missing", "AttributeError: 'Adam' object has no attribute 'zero_grad'"),
     ("zero-grad-missing", "梯度清零的作用是什么"),
+    # no_grad asked about (the answer was no), a detach on purpose, the error message itself, a question.
+    ("graph-cut-by-detach", "There are a lot of torch.no_grad() used in the code. Will this cause the gradient to be truncated, "
+                            "making it impossible to update the weights?"),  # https://github.com/JunMa11/SegLossOdyssey/issues/17
+    ("graph-cut-by-detach", "We detach fake so that the generator is not updated when training the discriminator."),
+    ("graph-cut-by-detach", "RuntimeError: element 0 of tensors does not require grad and does not have a grad_fn"),
+    ("graph-cut-by-detach", "Why is detach necessary in this line?"),
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
