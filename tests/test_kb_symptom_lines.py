@@ -122,6 +122,11 @@ WORDINGS = [
                             "(i.e. W_phi, W_theta)?"),  # https://github.com/queenie88/A-GCN/issues/4
     ("graph-cut-by-detach", "The double-casting to tensor seemed to be making it not converge (maybe cutting off grad "
                             "propagation?)."),  # https://github.com/brendanhasz/probflow/pull/65
+    # functional-dropout-always-on: functional dropout named with eval/inference, or training=self.training said to be needed.
+    ("functional-dropout-always-on", "Should set training=self.training, otherwise in the evaluation, dropout function is still working."),  # https://github.com/BogiHsu/Tacotron2-PyTorch/issues/8
+    ("functional-dropout-always-on", "The documentation for F.dropout should probably mention that putting the model in eval mode "
+                                     "doesn't disable dropout."),  # https://github.com/pytorch/pytorch/issues/26338
+    ("functional-dropout-always-on", "Functional Dropout in evaluation mode"),  # https://github.com/Coderx7/SimpleNet/issues/2
 ]
 
 NOT_THESE = [
@@ -208,6 +213,14 @@ NOT_THESE = [
     ("graph-cut-by-detach", "We detach fake so that the generator is not updated when training the discriminator."),
     ("graph-cut-by-detach", "RuntimeError: element 0 of tensors does not require grad and does not have a grad_fn"),
     ("graph-cut-by-detach", "Why is detach necessary in this line?"),
+    # The mode passed through, Monte Carlo dropout on purpose, nn.Dropout switched off, a question.
+    ("functional-dropout-always-on", "out = F.dropout(out, p=0.1, training=self.training)"),
+    ("functional-dropout-always-on", "I use MC dropout at test time on purpose: F.dropout(x, training=True)"),
+    ("functional-dropout-always-on", "Dropout is disabled during inference after model.eval(), so the outputs are deterministic."),
+    ("functional-dropout-always-on", "What is the difference between nn.Dropout and F.dropout?"),
+    ("batchnorm-train-eval-discrepancy", "In fact, F.dropout(xx, p=0.5) works both in model's train mode and eval mode. You should "
+                                         "write F.dropout(xx,  p=0.5, training=self.training) or when you excute a cell more than "
+                                         "one time, the result is different."),  # dropout's difference: https://github.com/delip/PyTorchNLPBook/issues/28
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
