@@ -155,6 +155,37 @@ WORDINGS = [
     ("dataparallel-gpu0-memory-imbalance", "When using acfnet code, the program takes a lot of memory in GPU0 but much less memory "
                                            "in others. Why would this happen?"),  # https://github.com/DeepMotionAIResearch/DenseMatchingBenchmark/issues/10
     ("dataparallel-gpu0-memory-imbalance", "我们在多卡训练时发现，当进入validate阶段时0号显卡显存显著增大（对比其他卡十分不均衡）"),  # https://github.com/XuJiacong/PIDNet/issues/15
+    # batchnorm-train-eval-discrepancy: eval() called, and eval mode said to be worse than or different from train mode.
+    ("batchnorm-train-eval-discrepancy", "Using model.eval() with batchnorm gives high error"),  # https://github.com/pytorch/pytorch/issues/4741
+    ("batchnorm-train-eval-discrepancy", "BatchNorm behaves different in train() and eval()"),  # https://github.com/pytorch/pytorch/issues/5406
+    ("batchnorm-train-eval-discrepancy", "When I modify the script so that the model is in eval mode during evaluation, the "
+                                         "validation accuracy drops to close to random guess."),  # https://github.com/facebookresearch/higher/issues/55
+    ("batchnorm-train-eval-discrepancy", "为什么在设置 model.eval() 之后,pytorch模型的性能会很差?"),  # http://www.pswp.cn/pingmian/82114.shtml
+    # lr-scheduler-state-not-resumed: the learning rate or schedule said to start over on resume, the scheduler's state not loaded.
+    ("lr-scheduler-state-not-resumed", "lr_scheduler doesn't work when start training from checkpoint"),  # https://github.com/IntelLabs/distiller/issues/70
+    ("lr-scheduler-state-not-resumed", "So when continuing to train from an existing snapshot, the scheduler will restart at epoch 0, "
+                                       "and the learning rate won't be adapted (as mentioned in #2784)."),  # https://github.com/DeepLabCut/DeepLabCut/pull/2788
+    ("lr-scheduler-state-not-resumed", "断点续训后,学习率曲线突然跳变(回到 warmup 高位或峰值附近)。"),  # http://www.dtcms.com/a/388826.html
+    ("lr-scheduler-state-not-resumed", "所以会导致接续训练时候loss为什么不是接上的,而是再次训练时候会上升一点点。原因是:学习率和优化器重置了,"
+                                       "没有保存之前的状态。"),  # https://www.e-com-net.com/article/1926757918913392640.htm
+    # zero-grad-missing: zero_grad() said to be missing or not called, the gradients said not to be zeroed.
+    ("zero-grad-missing", "I wonder why you did not use optimizer.zero_grad() in the torch code ? Is it a technique to get better "
+                          "result or is it just a mistake?"),  # https://github.com/LoreGoetschalckx/GANalyze/issues/7
+    ("zero-grad-missing", "It is easy to introduce an extremely nasty bug in your code by forgetting to call `zero_grad()` or "
+                          "calling it at the beginning of each epoch instead of the beginning of each iteration."),  # https://github.com/pytorch/pytorch/issues/47175
+    ("zero-grad-missing", "We are missing zero_grad in example, which can cause gradients to accumulate if not caught."),  # https://github.com/udacity/deep-learning-v2-pytorch/pull/160
+    ("zero-grad-missing", "为什么要清零: 在 PyTorch 中,梯度是累加的(不是自动覆盖),如果不清零,新的梯度会叠加到旧梯度上,导致计算结果错误。"),  # https://yusme.link/posts/神经网络/线性.html
+    # graph-cut-by-detach: a detach/.item()/numpy/cast to tensor named with the graph cut or parameters that cannot learn.
+    ("graph-cut-by-detach", "But your changes detach `rl_loss` from the computational graph and there is nothing to backpropagate."),  # https://github.com/isayev/ReLeaSE/issues/39
+    ("graph-cut-by-detach", "If adj is detached from the computation graph, how could the two weight matrices be updated "
+                            "(i.e. W_phi, W_theta)?"),  # https://github.com/queenie88/A-GCN/issues/4
+    ("graph-cut-by-detach", "The double-casting to tensor seemed to be making it not converge (maybe cutting off grad "
+                            "propagation?)."),  # https://github.com/brendanhasz/probflow/pull/65
+    # functional-dropout-always-on: functional dropout named with eval/inference, or training=self.training said to be needed.
+    ("functional-dropout-always-on", "Should set training=self.training, otherwise in the evaluation, dropout function is still working."),  # https://github.com/BogiHsu/Tacotron2-PyTorch/issues/8
+    ("functional-dropout-always-on", "The documentation for F.dropout should probably mention that putting the model in eval mode "
+                                     "doesn't disable dropout."),  # https://github.com/pytorch/pytorch/issues/26338
+    ("functional-dropout-always-on", "Functional Dropout in evaluation mode"),  # https://github.com/Coderx7/SimpleNet/issues/2
 ]
 
 NOT_THESE = [
@@ -274,6 +305,34 @@ NOT_THESE = [
     ("dataparallel-gpu0-memory-imbalance", "There are 7 additional processes on GPU0, each requires roughly 500+ Mb of GPU memory."),
     ("dataparallel-gpu0-memory-imbalance", "When I resume from a .pt file the memory usage of GPU0 is significantly higher than other GPUs."),
     ("dataparallel-gpu0-memory-imbalance", "Should I use DataParallel or DistributedDataParallel for 2 GPUs?"),
+    # A forgotten eval(), a question about the difference, eval mode that helps.
+    ("batchnorm-train-eval-discrepancy", "forgot model.eval() before validation, accuracy is lower at test time"),
+    ("batchnorm-train-eval-discrepancy", "What is the difference between model.eval() and model.train()?"),
+    ("batchnorm-train-eval-discrepancy", "After switching to model.eval() the validation accuracy improved from 91% to 93%."),
+    # A question, warm restarts that are the schedule, a resume that works, loss rising after lr decay.
+    ("lr-scheduler-state-not-resumed", "How do I resume training from a checkpoint? Should I save the optimizer too?"),
+    ("lr-scheduler-state-not-resumed", "With CosineAnnealingWarmRestarts the learning rate restarts from the initial value every T_0 epochs, is that expected?"),
+    ("lr-scheduler-state-not-resumed", "Resuming training works fine, the learning rate continues from 3e-5."),
+    ("lr-scheduler-state-not-resumed", "The loss increases after the learning rate decays at epoch 30."),
+    # A question about the order, accumulation done on purpose, another error about the method.
+    ("zero-grad-missing", "Should I call optimizer.zero_grad() before loss.backward() or at the start of the loop?"),
+    ("zero-grad-missing", "With gradient accumulation I call zero_grad() only every 4 steps and divide the loss by 4."),
+    ("zero-grad-missing", "AttributeError: 'Adam' object has no attribute 'zero_grad'"),
+    ("zero-grad-missing", "梯度清零的作用是什么"),
+    # no_grad asked about (the answer was no), a detach on purpose, the error message itself, a question.
+    ("graph-cut-by-detach", "There are a lot of torch.no_grad() used in the code. Will this cause the gradient to be truncated, "
+                            "making it impossible to update the weights?"),  # https://github.com/JunMa11/SegLossOdyssey/issues/17
+    ("graph-cut-by-detach", "We detach fake so that the generator is not updated when training the discriminator."),
+    ("graph-cut-by-detach", "RuntimeError: element 0 of tensors does not require grad and does not have a grad_fn"),
+    ("graph-cut-by-detach", "Why is detach necessary in this line?"),
+    # The mode passed through, Monte Carlo dropout on purpose, nn.Dropout switched off, a question.
+    ("functional-dropout-always-on", "out = F.dropout(out, p=0.1, training=self.training)"),
+    ("functional-dropout-always-on", "I use MC dropout at test time on purpose: F.dropout(x, training=True)"),
+    ("functional-dropout-always-on", "Dropout is disabled during inference after model.eval(), so the outputs are deterministic."),
+    ("functional-dropout-always-on", "What is the difference between nn.Dropout and F.dropout?"),
+    ("batchnorm-train-eval-discrepancy", "In fact, F.dropout(xx, p=0.5) works both in model's train mode and eval mode. You should "
+                                         "write F.dropout(xx,  p=0.5, training=self.training) or when you excute a cell more than "
+                                         "one time, the result is different."),  # dropout's difference: https://github.com/delip/PyTorchNLPBook/issues/28
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
