@@ -235,3 +235,11 @@ def test_slow_data_loading_named_in_a_title_lists_gpu_starvation_first():
     # "Poor data loading performance" (https://github.com/aharley/simple_bev/issues/4): a likely cause, not an answer.
     first = match_parsed(parse("Poor data loading performance and memory leaks"), load(), 0.0)
     assert first and first[0].id == "gpu-starved-by-data-loading" and first[0].confidence < CONFIDENT
+
+
+def test_a_code_line_ending_the_paste_is_not_read_as_a_message_cut_after_its_first_words():
+    # horovod's "optimizer.zero_grad() was called after loss.backward() ..." begins with a line of every training
+    # loop: a paste that ends on that line alone names no failure (batch 17 dev, gh-xingyizhou-CenterNet-928-a).
+    assert not match_parsed(parse("The loss explodes after a few steps.\noptimizer.zero_grad()\n"), load(), CONFIDENT)
+    cut = match_parsed(parse("optimizer.zero_grad() was called after loss.backward() but before"), load(), CONFIDENT)
+    assert cut and cut[0].id == "horovod-zero-grad-race"

@@ -553,6 +553,10 @@ def _with_cut_hits(parsed: Parsed, kb: KnowledgeBase, scored: list[tuple[Head, l
     text, kind, line_no, quoted = cut
     if re.search(_OS_ERROR_END, text):
         return scored
+    if kind is None and len(text.split()) < 2:
+        # One token with no exception before it is a line of code or a path that ends the paste
+        # ("optimizer.zero_grad()"), not a message cut after its first words.
+        return scored
     found: dict[str, tuple[Head, float]] = {}
     cached = _CUT_PATTERNS.get(id(kb.heads))
     if cached is None or cached[0] is not kb.heads:  # (the entry keeps its heads alive: no reused id)
