@@ -78,23 +78,24 @@ def cpu_build_withexample_gpu(facts):
     Reinstall torch from the PyTorch index of a CUDA build that the driver supports and that has
     kernels for the GPUs; the message gives the exact command.
     """
+    # Known to be a CPU-only build, on a machine whose GPUs the report does not list.
+    cpu_unlisted = fact(facts, "torch.cuda", "unknown") is None and not known(facts.get("nvidia.gpus"))
     said = torch_said(facts, "cpu-build")
     if said and not (known(facts.get("torch.cuda")) and facts.get("torch.cuda")):
         # "Torch not compiled with CUDA enabled" is torch itself saying the build has no CUDA.
         if not known(facts.get("nvidia.gpus")):
             return _from_error(facts, said[0].text)
         cuda = None
-    elif (asked := torch_said(facts, "cuda-asked")) and fact(facts, "torch.cuda", "unknown") is None \
-            and not known(facts.get("nvidia.gpus")):
+    elif (asked := torch_said(facts, "cuda-asked")) and cpu_unlisted:
         return _from_request(facts, asked[0].text)
     else:
-        toolkit = _cuda_toolkit_package(facts)
-        if toolkit and fact(facts, "torch.cuda", "unknown") is None and not known(facts.get("nvidia.gpus")):
-            return _beside_toolkit(facts, toolkit)
-        if (fact(facts, "torch.cuda", "unknown") is None and not known(facts.get("nvidia.gpus"))
-                and not fact(facts, "torch.hip") and "+rocm" not in (fact(facts, "torch.version") or "")
-                and fact(facts, "python.system") != "Darwin"):
-            return _gpus_unknown(facts)
+        if cpu_unlisted:
+            toolkit = _cuda_toolkit_package(facts)
+            if toolkit:
+                return _beside_toolkit(facts, toolkit)
+            if (not fact(facts, "torch.hip") and "+rocm" not in (fact(facts, "torch.version") or "")
+                    and fact(facts, "python.system") != "Darwin"):
+                return _gpus_unknown(facts)
         gap = unknown_need(facts, "torch.cuda", "nvidia.gpus")
         if gap is not None:
             return gap

@@ -165,14 +165,14 @@ def python_unsupported(facts):
     install a torch release that supports this Python.
     """
     found = torch_version(facts)
-    if found is None:
-        asked = torch_said(facts, "no-wheel")
-        if asked:
-            return _no_wheel(facts, asked[0])
-        return unknown_need(facts, "python.version") or skip(no_torch(facts))
+    asked = torch_said(facts, "no-wheel") if found is None else []
+    if asked:
+        return _no_wheel(facts, asked[0])  # pip's refusal is evidence even where the Python is unknown
     gap = unknown_need(facts, "python.version")
     if gap is not None:
         return gap
+    if found is None:
+        return skip(no_torch(facts))
     torch_text = found[0]
     py_text = facts.python.version
     pv = version(py_text)

@@ -256,13 +256,13 @@ def _load_facts_from(path: Path, name: str):
             return Facts.from_json(data, default_reason="not in the " + " or the ".join(kinds))
         except FactsError as exc:
             raise UsageError(f"--facts {name}: could not read the {' and '.join(kinds)}: {exc}") from None
-    kinds = ("neither torchdoctor JSON (`torchdoctor env --format json`) nor a pasted `python -m torch.utils.collect_env` "
+    accepted = ("neither torchdoctor JSON (`torchdoctor env --format json`) nor a pasted `python -m torch.utils.collect_env` "
              "report (or a project's copy), `nvidia-smi` output, `pip list`/`pip freeze`/`conda list` table, pip install "
              "log, printed torch version, environment list or torch warning")
     unclear = pasted.ambiguous(text)
     if unclear:
-        raise UsageError(f"--facts {name}: {kinds}, and what it states of a machine is ambiguous: {'; '.join(unclear)}")
-    raise UsageError(f"--facts {name}: {kinds}, and it states no torch, GPU, driver, CUDA, Python or OS version")
+        raise UsageError(f"--facts {name}: {accepted}, and what it states of a machine is ambiguous: {'; '.join(unclear)}")
+    raise UsageError(f"--facts {name}: {accepted}, and it states no torch, GPU, driver, CUDA, Python or OS version")
 
 
 def _apply_fixes(facts, findings, selected, python, quick, timeout):

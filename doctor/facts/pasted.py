@@ -1707,7 +1707,13 @@ def _add_stated(facts: dict[str, Any], stated: dict[str, Any], gpus_named_by_tor
     return added, valued
 
 
-def _versions_named(stated: dict[str, Any]) -> bool:
+def _readable(text: str) -> str:
+    """The paste as every reader reads it: log prefixes taken off, a printed dict's and get_env_info()'s fields
+    written out as lines."""
+    return _unfields(_undict(_strip_log_prefixes(text)))
+
+
+def _loose_cuda_named(stated: dict[str, Any]) -> bool:
     """Whether prose named a CUDA version once without saying whose: unknown, but the user's own machine."""
     cuda = stated.get("torch", {}).get("cuda")
     return isinstance(cuda, dict) and prose.UNSAID_WHOSE in cuda.get("unknown", "")
@@ -1716,7 +1722,7 @@ def _versions_named(stated: dict[str, Any]) -> bool:
 def ambiguous(text: str) -> list[str]:
     """Why the facts a text names in prose could not be read (several of a kind, whose CUDA unsaid): for the
     refusal of a text no reader took, so that it does not claim the text names no version."""
-    stated = prose.read(_lines(_unfields(_undict(_strip_log_prefixes(text)))))
+    stated = prose.read(_lines(_readable(text)))
     return [value["unknown"] for section in stated.values() if isinstance(section, dict)
             for value in section.values() if isinstance(value, dict) and "unknown" in value]
 
@@ -1724,7 +1730,7 @@ def ambiguous(text: str) -> list[str]:
 def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
     """(partial facts JSON dict, what was read: ["collect_env report", "nvidia-smi", ...]), or
     None when the text holds none of the known kinds."""
-    text = _unfields(_undict(_strip_log_prefixes(text)))
+    text = _readable(text)
     lines = _lines(text)
     raw_lines = [re.sub(r"^\s{0,3}(?:>\s?)+", "", raw) for raw in text.replace("\r\n", "\n").split("\n")]
     # For the readers that match across the whole text: quotes, HTML, bold and full-width colons taken off
@@ -1896,7 +1902,7 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
             added, valued = True, valued or isinstance(stated_system, str)
     # A text whose only facts are ambiguous (a benchmark's GPUs, two torch builds compared) states none; a CUDA
     # version named once without saying whose ("I have cuda 11.0") is the user's machine: read, unknown with why.
-    if valued or (added and (kinds or _versions_named(stated))):
+    if valued or (added and (kinds or _loose_cuda_named(stated))):
         kinds.append(STATED)
     if not kinds:
         return None
