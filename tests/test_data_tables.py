@@ -121,10 +121,12 @@ def test_release_rows_are_well_formed():
 
 def test_arch_lists_match_the_builds():
     rows = load("torch_releases")["arch_lists"]["rows"]
-    keys = {(r["torch"], r["tag"]) for r in rows}
-    assert len(keys) == len(rows), "one row per (torch, tag)"
+    keys = {(r["torch"], r["tag"], r.get("patch")) for r in rows}
+    assert len(keys) == len(rows), "one row per (torch, tag, patch)"
     builds = {(r["torch"], b["tag"]) for r in tables.releases() for b in r["cuda_builds"]}
-    assert keys == builds
+    assert {(torch, tag) for torch, tag, patch in keys if patch is None} == builds
+    for torch, tag, patch in keys:  # a patch row refines a build the minor has
+        assert patch is None or ((torch, tag) in builds and tables.torch_minor(patch) == torch)
     for r in rows:
         assert r["status"] in STATUSES
         for arch in r["archs"]:
@@ -139,6 +141,16 @@ def test_release_spot_checks():
     assert [b["tag"] for b in tables.builds("2.7.1")] == ["cu118", "cu126", "cu128"]
     assert tables.build("2.13.0", "cu126")["cudnn"] == "9.10.2.21"
     assert tables.build("2.10.0", "cu130")["cudnn"] == "9.15.1.9"
+
+
+def test_arch_lists_of_a_patch_release():
+    # pytorch/builder moved 3.5 to 3.7 between 1.3.0 and 1.3.1 (2aac90bd, 2019-10-29)
+    assert "sm_35" in tables.arch_list_for("1.3.0", "cu101")
+    assert "sm_35" not in tables.arch_list_for("1.3.1+cu101", "10.1")
+    assert tables.arch_list_for("1.3", "cu101") == tables.arch_list_for("1.3.1", "cu101")  # the latest patch
+    assert "sm_35" in tables.earlier_patch_arch_lists("1.3", "cu92")["1.3.0"]
+    assert tables.earlier_patch_arch_lists("1.3.1", "cu92") == {}
+    assert tables.earlier_patch_arch_lists("2.7", "cu128") == {}
 
 
 def test_arch_list_spot_checks():
@@ -263,10 +275,11 @@ def test_suggest_build():
     assert s.version is None and s.command().startswith('pip install "torch==2.15.*"')
     # An R470 driver and Python 3.11: the newest torch with a CUDA 11.8 build.
     assert tables.suggest_build("2.13.0", driver="470.82.01", python="3.11").minor == "2.7"
-    # Compute capability 3.5 (Tesla K40) has kernels in no wheel after torch 1.3 (sm_35 until 1.3,
-    # sm_37 from 1.4: pytorch/builder manywheel/build.sh); with Python 3.8, in none at all.
+    # Compute capability 3.5 (Tesla K40) has kernels in no wheel after torch 1.3.0 (sm_35 until 1.3.0,
+    # sm_37 from 1.3.1: pytorch/builder 2aac90bd); 1.3's find-links install is its latest patch, 1.3.1,
+    # so the newest minor to offer is 1.2; with Python 3.8, none at all.
     s = tables.suggest_build("2.6.0", ccs=["3.5"])
-    assert (s.minor, s.tag, s.command()) == ("1.3", "cu101", "pip install torch==1.3.1")
+    assert (s.minor, s.tag) == ("1.2", "cu100") and s.command().startswith("pip install torch==1.2.0")
     assert tables.suggest_build("2.6.0", ccs=["3.5"], python="3.8") is None
     # A GTX 1080 beside an RTX 5090: torch 1.5's compute_37 PTX would JIT for the 5090, but its CUDA 10.2
     # libraries have nothing for Blackwell, so no single build serves both.

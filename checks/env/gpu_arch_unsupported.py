@@ -81,6 +81,13 @@ def _cudnn_dist(version):
                 "cuDNN's SM < 7.5 refusal is per process", contains="whole process"),
         Example("skip", {"torch": {"version": "2.13.0+cpu", "cuda": None}, "nvidia": {"gpus": [RTX4090]}},
                 "CPU build: TE203's business"),
+        Example("error", {"torch": {"version": "2.6.0"}, "nvidia": {"gpus": [RTX5090]}},
+                "torch's own CUDA unknown, but no 2.6 build (cu118, cu124, cu126) has Blackwell kernels",
+                contains="any official CUDA build of torch 2.6.0"),
+        Example("skip", {"torch": {"version": "2.7.0"}, "nvidia": {"gpus": [RTX5090]}},
+                "torch's own CUDA unknown: 2.7's cu128 build runs the 5090, its cu126 build does not"),
+        Example("warning", {"torch": {"version": "1.3"}, "nvidia": {"gpus": [example_gpu("Tesla K40m", "3.5")]}},
+                "'torch 1.3' read as 1.3.1, which moved sm_35 to sm_37; 1.3.0 still had it", contains="1.3.0"),
         Example("skip", {"torch": {"version": "2.13.0+cu130", "cuda": "13.0"}, "nvidia": {"gpus": []}}, "no GPU"),
     ],
 )
@@ -133,7 +140,7 @@ def gpu_arch_unsupported(facts):
 def _judge(facts):
     gap = unknown_need(facts, "nvidia.gpus", "torch.version", "torch.cuda")
     if gap is not None:
-        return gap
+        return _whichever_build(facts) or gap
     cuda = facts.torch.cuda
     if cuda is None:
         return skip("torch is not a CUDA build")
@@ -231,6 +238,55 @@ def _judge(facts):
     fine = [(g, cc) for g, cc, kernel in kernels if kernel and (g, cc) not in refused]
     seen = sorted({cc for _, cc in known_gpus}, key=tables.cc_int)  # the GPUs torch sees
     fix = _fix(facts, version, tag, cuda, missing, refused, cudnn_from, fine, seen)
+    return error("; ".join(problems), fix=fix, evidence=evidence, related=("cuda-no-kernel-image",))
+
+
+def _whichever_build(facts):
+    """torch's own CUDA unknown (a report names a CUDA version without saying whose, or none) but its
+    release known: when no official CUDA build of that release has kernels for a GPU, which build is
+    installed does not matter. None when that does not decide (some build would run every GPU)."""
+    if unknown_need(facts, "nvidia.gpus", "torch.version") is not None or known(facts.get("torch.cuda")):
+        return None
+    version = facts.torch.version
+    builds = tables.builds(version) if tables.is_release(version) else []
+    visible, _hidden, _note = _visible(facts, gpus(facts))
+    known_gpus = [(g, gpu_cc(g)) for g in visible if gpu_cc(g)]
+    if not builds or not known_gpus:
+        return None
+    where = "Windows" if system(facts) == "Windows" else "Linux"
+    lists = {b["tag"]: (tables.arch_list_for(version, b["tag"], where), b["cuda"]) for b in builds}
+    if any(archs is None for archs, _ in lists.values()):
+        return None
+
+    def runs(archs, cc, cuda):
+        kernel = tables.kernel_for(archs, cc)
+        return bool(kernel) and not tables.ptx_only_predates(kernel, cc, cuda)
+
+    lacking = [(g, cc) for g, cc in known_gpus if not any(runs(archs, cc, cuda) for archs, cuda in lists.values())]
+    if not lacking:
+        return None
+    release = tables.base_version(version)
+    tags = ", ".join(lists)
+    problems = [f"{gpu_label(g, cc)} has no kernels in any official CUDA build of torch {release} ({tags}): whichever "
+                "of them is installed, every CUDA op on it fails with 'no kernel image is available for execution "
+                "on the device'" for g, cc in lacking]
+    evidence = {"torch CUDA": str(facts.get("torch.cuda")), "GPUs": [gpu_label(g, cc) for g, cc in known_gpus],
+                "arch lists": "; ".join(f"{tag}: {' '.join(archs)}" for tag, (archs, _) in lists.items())}
+    fine = [(g, cc) for g, cc in known_gpus if (g, cc) not in lacking]
+    seen = sorted({cc for _, cc in known_gpus}, key=tables.cc_int)
+    fix = _fix(facts, version, None, None, lacking, [], None, fine, seen)
+    earlier = {patch: [tag for tag, (_, cuda) in lists.items()
+                       if all(runs(tables.earlier_patch_arch_lists(version, tag, where).get(patch, []), cc, cuda)
+                              for _, cc in lacking)]
+               for b in builds for patch in tables.earlier_patch_arch_lists(version, b["tag"], where)}
+    earlier = {patch: tags for patch, tags in earlier.items() if tags}
+    if earlier:
+        # "1.3" stated without its patch: the latest patch is what an install of the minor gets, but an
+        # earlier patch, built before the script changed, may be the one on that machine.
+        then = "; ".join(f"torch {patch} ({', '.join(tags)}) still had kernels for it" for patch, tags in earlier.items())
+        latest = (tables.release(version) or {}).get("latest") or "its latest patch"
+        return warning("; ".join(problems) + f" (the text gives torch {release} without its patch release, read as "
+                       f"{latest}, the latest; {then})", fix=fix, evidence=evidence, related=("cuda-no-kernel-image",))
     return error("; ".join(problems), fix=fix, evidence=evidence, related=("cuda-no-kernel-image",))
 
 

@@ -309,10 +309,26 @@ def arch_entries(archs: Iterable[str]) -> list[str]:
 
 
 def arch_row(torch_version: str, cuda_or_tag: str, system: str = "Linux") -> dict[str, Any] | None:
+    """The arch-list row of a torch build: the row of its own patch release where the build script
+    changed between patches, else the minor's row (its latest patch)."""
+    rows = _arch_rows(torch_version, cuda_or_tag, system)
+    patch = base_version(torch_version)
+    return next((r for r in rows if r.get("patch") == patch), None) or next((r for r in rows if "patch" not in r), None)
+
+
+def earlier_patch_arch_lists(torch_version: str, cuda_or_tag: str, system: str = "Linux") -> dict[str, list[str]]:
+    """For a version stated without its patch ("1.3"), the arch lists of the patch releases whose build
+    script differed from the latest patch's: {"1.3.0": [...]}. Empty when the patch is stated."""
+    if re.fullmatch(r"\d+\.\d+\.\d+", base_version(torch_version)):
+        return {}
+    return {r["patch"]: arch_entries(r["archs"]) for r in _arch_rows(torch_version, cuda_or_tag, system) if "patch" in r}
+
+
+def _arch_rows(torch_version: str, cuda_or_tag: str, system: str) -> list[dict[str, Any]]:
     minor = torch_minor(torch_version)
     tag = cuda_or_tag if cuda_or_tag.startswith("cu") else cuda_tag(cuda_or_tag)
     section = "arch_lists_windows" if system == "Windows" else "arch_lists"
-    return next((r for r in _rows("torch_releases", section) if r["torch"] == minor and r["tag"] == tag), None)
+    return [r for r in _rows("torch_releases", section) if r["torch"] == minor and r["tag"] == tag]
 
 
 def arch_list_for(torch_version: str, cuda_or_tag: str, system: str = "Linux") -> list[str] | None:
