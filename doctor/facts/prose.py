@@ -102,7 +102,8 @@ _DRIVER_CUDA = re.compile(r"\b(?:cuda\s+driver(?:\s+version)?(?:\s+(?:is|was))?|
                           r"(?:\s*[:=]\s*|\s+)v?(?P<version>\d{1,2}\.\d)(?![\w]|\.\d)", re.I)
 # nvidia-smi's version is the driver's ("NVIDIA-SMI 535.104.05", its banner's first field).
 _SMI_VERSION = re.compile(r"\bNVIDIA-SMI\s+(?P<version>[1-9]\d{2}\.\d{1,3}(?:\.\d{1,3})?)(?![\w.]*\d)", re.I)
-_CUDA_SAID = re.compile(r"\bcuda(?:\s+(?:toolkit|version))?" + _SAID_SEP + _MAJOR_MINOR, re.I)
+# ... and as a path or module name writes it ("cuda-11.2", "/usr/local/cuda-11.2"): still a CUDA version, whose unsaid.
+_CUDA_SAID = re.compile(r"\bcuda(?:\s+(?:toolkit|version))?(?:" + _SAID_SEP + "|-)" + _MAJOR_MINOR, re.I)
 _DRIVER = re.compile(r"(?:\bdriver|\u9a71\u52a8)(?:\s+version|\s*\u7248\u672c)?(?:\s+(?:is|was))?(?:\s*[:=\u662f\u4e3a]\s*|\s+|)"
                      r"v?(?P<version>[1-9]\d{2}(?:\.\d{1,3}){0,2})(?![\w.]*\d)", re.I)
 _DRIVER_AFTER = re.compile(r"(?<![\w.])(?P<version>[1-9]\d{2}\.\d{1,3}(?:\.\d{1,3})?)\s+(?:nvidia\s+)?driver\b", re.I)
