@@ -56,6 +56,7 @@ def test_gpu_and_driver_alone_are_read_and_the_torch_checks_say_not_checked(tmp_
 
 @pytest.mark.parametrize("text,says", [
     ("The loss diverges after three epochs when I raise the learning rate.", "states no torch, GPU, driver"),
+    ("Set CUDA_VISIBLE_DEVICES and run the cuda-aware build.", "states no torch, GPU, driver"),  # no version after cuda-
     ("| GPU | Batch | Time |\n|---|---|---|\n| RTX 4090 | 32 | 1.2 s |\n| A100 | 64 | 0.9 s |",  # only ambiguous
      r"ambiguous: the text names several GPUs \(A100, RTX 4090\)"),
 ])
@@ -64,10 +65,14 @@ def test_a_text_that_states_no_fact_is_refused_in_one_line(text, says, tmp_path)
         load_text(text + "\n", tmp_path)
 
 
-def test_a_cuda_version_named_without_saying_whose_is_read_and_left_unknown_with_why(tmp_path):
+@pytest.mark.parametrize("text", [
+    "It crashes with CUDA 11.3.",
+    "I built it with pytorch/cuda-11.1 and system-wide cuda-11.2 and it works",  # a path's or module's name
+])
+def test_a_cuda_version_named_without_saying_whose_is_read_and_left_unknown_with_why(text, tmp_path):
     # Refusing it would say the text "states no ... CUDA ... version", which it does: it is read, and the
     # checks that need torch's CUDA say why they did not run.
-    facts = load_text("It crashes with CUDA 11.3.\n", tmp_path)
+    facts = load_text(text + "\n", tmp_path)
     assert not known(facts.get("torch.cuda")) and "without saying it is torch's build" in facts.get("torch.cuda").reason
     assert "No problems found" not in closing_line(list(verdicts(facts).values()))
 
