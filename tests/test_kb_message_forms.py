@@ -155,6 +155,29 @@ WORDINGS += [
     # Batch 18 dev: the utilisation named before the GPU.
     ("gpu-starved-by-data-loading", "Hello blogger, when I run this code to train, I find that the utilization of my GPU is "
                                     "extremely low. Is this normal, and if so, how to improve its utilization?"),  # https://github.com/Kaiseem/SLAug/issues/2
+    # Batch 19 dev: torch 1.6-1.10's refusal to differentiate a complex output.
+    ("complex-dtype-unsupported-op", "RuntimeError: svd does not support automatic differentiation for outputs with "
+                                     "complex dtype."),  # https://discuss.pytorch.org/t/use-torch-svd-with-complex-matrix-on-gpu/109445
+    # THC's index kernels (nn.Embedding on the CPU fed CUDA ids), torch <= 1.x.
+    ("device-mismatch", "RuntimeError: Input, output and indices must be on the current device"),
+    # The missing switch said as a state.
+    ("model-eval-mode-missing", "Since the model is not in eval mode, dropout and normalization parameter updates are "
+                                "applied."),  # https://github.com/mahmoodlab/CLAM/issues/314
+    ("model-eval-mode-missing", "The script produces different outputs in each run because we never set the "
+                                "evaluation mode"),
+    # load_state_dict's two lists named in either order, in prose.
+    ("state-dict-key-mismatch", '이름이 다르면 "Unexpected key" 또는 "Missing key" 에러가 발생합니다.'),
+    ("state-dict-key-mismatch", "_IncompatibleKeys(missing_keys=['fc.weight'], unexpected_keys=[])"),
+    # The mps device named as a Mac's GPU.
+    ("mps-wrong-results", "The models trained with GPUs on Macs result in significantly lower quality compared to those "
+                          "trained on other devices"),  # https://github.com/RVC-Boss/GPT-SoVITS/issues/833
+    ("mps-wrong-results", "On the M2 Max GPU I get much worse results than on the CPU"),
+    # GPyTorch's wrapper of the same Cholesky failure.
+    ("linalg-singular-matrix", "gpytorch.utils.errors.NotPSDError: Matrix not positive definite after repeatedly adding "
+                               "jitter up to 1e-05"),  # https://github.com/meta-pytorch/botorch/issues/1429
+    # A spawn launcher's pickling failure, the GPU count said in words.
+    ("spawn-pickle-local-object", "Training on N>1 GPUs throws AttributeError: Can't pickle local object "
+                                  "'Settings._validator_factory.<locals>.helper'"),  # https://github.com/Lightning-AI/pytorch-lightning/issues/14120
 ]
 
 NOT_THESE = [
@@ -169,6 +192,12 @@ NOT_THESE = [
                             "RuntimeError: Couldn't install torch."),
     ("numpy-abi-mismatch", "numpy.dtype size is 8 bytes for float64, so the array takes 800 MB"),
     ("cuda-not-compiled", "conda install pytorch torchvision cpuonly -c pytorch works on my laptop without a GPU"),
+    ("state-dict-key-mismatch", "<All keys matched successfully> _IncompatibleKeys(missing_keys=[], unexpected_keys=[])"),
+    ("model-eval-mode-missing", "The model is in eval mode, but the outputs still differ between two GPUs"),
+    ("mps-wrong-results", "Training on the Mac GPU is slower than on the CPU; the quality is the same"),
+    ("complex-dtype-unsupported-op", "svd supports automatic differentiation for complex inputs since 1.11"),
+    ("spawn-pickle-local-object", "Training with num_workers=4 on 2 GPUs: Can't pickle local object "
+                                  "'get_loader.<locals>.collate'"),
 ]
 
 NOT_THESE += [
