@@ -421,12 +421,30 @@ def test_every_listed_gpu_name_maps_to_its_own_row():
     ("NVIDIA GeForce MX450", "7.5"), ("NVIDIA GeForce GT 1030", "6.1"), ("NVIDIA L20", "8.9"),
     ("NVIDIA GeForce MX250", "6.1"), ("NVIDIA GeForce GTX 1630", "7.5"), ("GeForce GTX 960M", "5.0"),
     ("GeForce GTX 980M", "5.2"), ("NVIDIA GeForce RTX 2050", "8.6"), ("GeForce 210", "1.2"),
+    # Cards too old for the wheels, the commonest TE202 problem on real reports: Kepler, Maxwell, Fermi.
+    ("GeForce GTX 660", "3.0"), ("GeForce GTX 760", "3.0"), ("NVIDIA GeForce GT 730", "3.5"), ("GeForce GT 710", "3.5"),
+    ("GeForce GT 640", "3.0"), ("GeForce GT 750M", "3.0"), ("Quadro K4000", "3.0"), ("Quadro K1100M", "3.0"),
+    ("GRID K520", "3.0"), ("GeForce 910M", "3.5"), ("GeForce 940MX", "5.0"), ("NVIDIA GeForce MX130", "5.0"),
+    ("GeForce GTX 745", "5.0"), ("GeForce GTX 860M", "5.0"), ("Tesla M10", "5.0"), ("Tesla M4", "5.2"),
+    ("Quadro M5000M", "5.2"), ("Quadro M1200", "5.0"), ("Quadro K2200M", "5.0"), ("Tesla C2050", "2.0"),
+    ("Tesla M2090", "2.0"), ("GeForce GTX 580", "2.0"), ("GeForce GT 630", "2.1"), ("GeForce GTX 670M", "2.1"),
+    ("Quadro RTX 3000", "7.5"), ("NVIDIA RTX 3500 Ada Generation Laptop GPU", "8.9"), ("NVIDIA GeForce MX570", "8.6"),
+    ("NVIDIA CMP 170HX", "8.0"), ("GRID T4-16Q", "7.5"),
+    # Near misses: a name that contains, or is contained in, an old card's name keeps its own row.
+    ("NVIDIA GeForce GTX 1660", "7.5"), ("NVIDIA GeForce GT 1030", "6.1"), ("NVIDIA RTX A4000", "8.6"),
+    ("Quadro M2000", "5.2"), ("Quadro K1200", "5.0"), ("Quadro K2200", "5.0"), ("Quadro K5200", "3.5"),
+    ("Quadro RTX 6000", "7.5"), ("Quadro 6000", "2.0"), ("NVIDIA GeForce MX150", "6.1"), ("GeForce 940M", "5.0"),
+    ("GeForce GT 730M", "3.0"), ("GeForce GT 720M", "2.1"), ("GeForce GTX 675MX", "3.0"), ("GeForce GTX 470M", "2.1"),
+    ("GeForce GTX 480M", "2.0"), ("GeForce GTX 560 Ti", "2.1"), ("Tesla M40", "5.2"), ("Quadro K610M", "3.5"),
+    ("NVIDIA GeForce RTX 3050 A Laptop GPU", "8.9"), ("NVIDIA GeForce RTX 3050 Laptop GPU", "8.6"),
 ])
 def test_gpu_names_from_the_table(name, cc):
     assert compute_capability(name) == cc
 
 
 @pytest.mark.parametrize("name", ["Device 66a1", "AMD Instinct MI300X (gfx942:sramecc+:xnack-)",
-                                  "NVIDIA GeForce GT 730", "Apple M2 Max", "Orin"])
+                                  "Apple M2 Max", "Orin", "GeForce 9800 GT",
+                                  # no such product: a suffix the table does not know is not its neighbour's
+                                  "GeForce GTX 980MX"])
 def test_unknown_gpus_get_no_compute_capability(name):
     assert compute_capability(name) is None
