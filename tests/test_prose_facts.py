@@ -323,3 +323,23 @@ def test_a_driver_branch_that_is_no_number_is_no_fact():
                              "nvidia": {"driver_version": {"unknown": "not in the report"}, "driver_branch": "R5xx"}})
     te201 = verdicts(facts)["TE201"]
     assert te201.status is Status.SKIP and "not checked" in te201.message
+
+
+@pytest.mark.parametrize(("text", "torch"), [
+    # An app's system page quoted: the tag makes a 1.x/2.x version torch's own.
+    ('I have an RTX2060 6Gb, but in the "System Info" section it says "2.0.0+cpu Autocast half"',
+     {"version": "2.0.0+cpu", "cuda": None}),  # https://github.com/vladmandic/automatic/issues/409
+    ("'2.1.2+cu121'", {"version": "2.1.2+cu121", "cuda": "12.1"}),
+])
+def test_a_quoted_tagged_torch_version_alone_is_read(text, torch):
+    assert stated(text)["torch"] == torch
+
+
+@pytest.mark.parametrize("text", [
+    "torchaudio '2.0.1+cu118' is installed",  # another package's
+    "xformers (0.0.20+cu118) fails to build",  # 0.x: not a torch release
+    "deepspeed=='2.1.0+cu118'",
+    "I installed 2.1.0+cu118 yesterday",  # not quoted: which package is not said
+])
+def test_a_tagged_version_that_is_not_said_to_be_torch_is_not_read_as_torch(text):
+    assert "torch" not in stated(text)

@@ -77,6 +77,13 @@ _TORCH = re.compile(r"(?<![\w/.=@-])(?:py)?torch(?![A-Za-z_./-])" + _JOIN + _VER
 # whl"): the dash joins the name to a version with its build tag (untagged, "torch-1.13.1" is also a file's name).
 _TORCH_WHEEL = re.compile(r"(?<![\w/.-])torch-(?P<version>\d+\.\d+(?:\.\d+)?\+(?:cu\d{2,3}|cpu|rocm\d+(?:\.\d+)*))"
                           r"(?![\w.+])")
+# torch's version with its build tag, quoted alone as an app's system page shows it ('it says "2.0.0+cpu"'): only
+# torch releases are 1.x/2.x with a +cpu/+cuXYZ tag (torchvision's are 0.x); a package name before it makes it that
+# package's, so only a quote, a bracket or the line's start may precede it.
+_BARE_TAGGED = re.compile(r"(?:^|(?<=[\"'`(\[]))(?P<version>[12]\.\d{1,2}\.\d{1,2}\+(?:cu\d{2,3}|cpu))(?![\w.+])")
+# ... where the key before it is another package's ("torchaudio '2.0.1+cu118'", "xformers==(...)").
+_NAMED_BEFORE = re.compile(r"(?:\b(?!(?:py)?torch\b|version\b|__version__)[A-Za-z][\w.-]*\s*(?:==|=|:)|"
+                           r"\b(?:torchvision|torchaudio|torchtext|torchdata|xformers)\b[^\n]{0,12}?)\s*[\"'`(\[]$", re.I)
 _FAMILY = re.compile(r"(?<![\w/.=@-])(?P<name>torchvision|torchaudio)(?![A-Za-z_./-])" + _JOIN + _VERSION, re.I)
 # torch's CUDA build said right after its version: " cu121", " (cu118)", "(CUDA 12.1)", " with CUDA 11.1 build",
 # ", built with CUDA 10.2", " compiled for CUDA 11.3". A CPU build only by its "+cpu" tag: "torch 1.7.1 CPU" is
@@ -196,7 +203,8 @@ _SYSTEM_WORDS = ("win", "wsl", "linux", "ubuntu", "debian", "centos", "fedora", 
 _GPU_WORDS = ("rtx", "gtx", "gt", "mx", "tesla", "quadro", "titan", "nvidia", "geforce", "a100", "a800", "h100", "h800",
               "h200", "v100", "p100", "a6000", "a5000", "a4000", "b200", "k80")
 _NUMBER_WORDS = ("gpu", "\u663e\u5361", "card", "graphic")
-_KEY_WORDS = ("torch", "driver", "\u9a71\u52a8", "cuda", "nvcc", "python", *_SYSTEM_WORDS, *_GPU_WORDS, *_NUMBER_WORDS)
+_KEY_WORDS = ("torch", "driver", "\u9a71\u52a8", "cuda", "nvcc", "python", "+cpu", "+cu", *_SYSTEM_WORDS, *_GPU_WORDS,
+              *_NUMBER_WORDS)
 _COUNT_HINT = re.compile(r"\d ?[x\u00d7*] ?\d|\d{4}(?:s| ?ti| ?super)\b")
 # The same tests as compiled searches of the lower-case line (faster than a loop of `in` in Python).
 _SYSTEM_KEY, _GPU_KEY, _NUMBER_KEY = (re.compile("|".join(map(re.escape, words)))
@@ -300,9 +308,10 @@ def read(lines: list[str]) -> dict[str, Any]:
 
     for line, low in _candidates(lines):  # and each family of patterns only where its own key word is
         has_torch, has_driver = "torch" in low, "driver" in low or "\u9a71\u52a8" in line
-        for m in (m for pattern in (_TORCH, _TORCH_WHEEL) for m in pattern.finditer(line)) if has_torch else ():
+        patterns = ((_TORCH, _TORCH_WHEEL) if has_torch else ()) + ((_BARE_TAGGED,) if "+c" in low else ())
+        for m in (m for pattern in patterns for m in pattern.finditer(line)):
             version = m.group("version")
-            if not _released_major(version):
+            if not _released_major(version) or (m.re is _BARE_TAGGED and _NAMED_BEFORE.search(line, 0, m.start())):
                 continue
             whose = _whose(line, m.start(), m.end())
             base = version.split("+")[0]
