@@ -343,3 +343,14 @@ def test_a_quoted_tagged_torch_version_alone_is_read(text, torch):
 ])
 def test_a_tagged_version_that_is_not_said_to_be_torch_is_not_read_as_torch(text):
     assert "torch" not in stated(text)
+
+
+@pytest.mark.parametrize(("text", "cpu_build"), [
+    ("* PyTorch version: 1.5.0 (CPU toolkit)", True),  # https://github.com/pyg-team/pytorch_geometric/issues/1330
+    ("I installed torch 2.1.0 cpu-only from pip", True),
+    ("pytorch 1.8 (cpuonly)", True),
+    ("YOLOv5 v6.0 torch 1.10.0 CPU", False),  # the YOLOv5 banner names the device chosen, not the build
+])
+def test_a_cpu_build_said_in_words_after_the_version(text, cpu_build):
+    torch = stated(text)["torch"]
+    assert ("cuda" in torch and torch["cuda"] is None) is cpu_build

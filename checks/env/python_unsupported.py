@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import re
+
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import Version
 
@@ -48,7 +50,9 @@ def _no_wheel(facts, said):
         return _no_wheel_at_all(facts, said)
     gap = unknown_need(facts, "python.version")
     if gap is not None:
-        return gap
+        # pip listing only the 2017 source releases (0.1.2, 0.1.2.postN), or none, saw no wheel of any torch
+        # release for this interpreter: the same evidence as a refusal of plain `torch`.
+        return _no_wheel_at_all(facts, said) if _no_release_listed(said.text) else gap
     pv = version(facts.python.version)
     row = tables.release(said.requested)
     if pv is None or row is None:
@@ -67,6 +71,12 @@ def _no_wheel(facts, said):
                          _commands(facts, row, py, said.requested.split("+")[0], too_old)),
                  evidence={"pip said": said.text, "python": facts.python.version, "supported": _span(row)},
                  related=("no-wheel-for-python",))
+
+
+def _no_release_listed(text):
+    listed = re.search(r"\(from versions:\s*([^)]*)\)", text)
+    versions = [v.strip() for v in listed.group(1).split(",")] if listed else []
+    return bool(listed) and all(v in ("none", "") or v.startswith("0.1.") for v in versions)
 
 
 def _no_wheel_at_all(facts, said):
@@ -99,7 +109,8 @@ def _no_wheel_at_all(facts, said):
                        fix=Fix("Check the interpreter is 64-bit CPython on a supported platform, and install from "
                                "PyPI or the PyTorch index of a release that supports this Python", checks),
                        evidence=evidence, related=("no-wheel-for-python",))
-    return warning("pip found no torch wheel at all for this interpreter ('from versions: none'): its Python is "
+    listed = "'from versions: none'" if "none" in said.text.split("from versions:")[-1][:12] else "only torch's 0.1.2 source releases of 2017"
+    return warning(f"pip found no torch wheel at all for this interpreter ({listed}): its Python is "
                    "newer than the torch releases on that index, or 32-bit, or its platform has no wheels; the report "
                    "does not show the Python version",
                    fix=Fix("Check the Python version and that it is 64-bit CPython, then use a Python that the wanted "
@@ -116,6 +127,15 @@ def _no_wheel_at_all(facts, said):
         Example("warning", {"torch": {"warnings": ["ERROR: Could not find a version that satisfies the requirement torch "
                                                    "(from versions: none)"]}},
                 "pip's refusal of plain `torch`, no Python version in the paste", contains="from versions: none"),
+        Example("warning", {"torch": {"warnings": [
+                    "ERROR: Could not find a version that satisfies the requirement torch==1.10.0+cu113 (from versions: "
+                    "0.1.2, 0.1.2.post1, 0.1.2.post2)"]}},
+                "pip saw only the 2017 source releases: no wheel for this interpreter, Python not in the paste",
+                contains="0.1.2 source releases"),
+        Example("skip", {"torch": {"warnings": [
+                    "ERROR: Could not find a version that satisfies the requirement torch==1.10.0+cu113 (from versions: "
+                    "1.11.0, 1.12.0, 1.12.1, 1.13.0)"]}},
+                "pip saw other releases: the asked one is missing for this Python, which the paste does not give"),
         Example("error", {"python": {"version": "3.16.0"},
                           "torch": {"warnings": ["ERROR: No matching distribution found for torch"]}},
                 "a Python newer than every torch release", contains="no torch release supports it"),

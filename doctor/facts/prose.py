@@ -87,11 +87,12 @@ _NAMED_BEFORE = re.compile(r"(?:\b(?!(?:py)?torch\b|version\b|__version__)[A-Za-
 _FAMILY = re.compile(r"(?<![\w/.=@-])(?P<name>torchvision|torchaudio)(?![A-Za-z_./-])" + _JOIN + _VERSION, re.I)
 # torch's CUDA build said right after its version: " cu121", " (cu118)", "(CUDA 12.1)", " with CUDA 11.1 build",
 # ", built with CUDA 10.2", " compiled for CUDA 11.3". A CPU build only by its "+cpu" tag: "torch 1.7.1 CPU" is
-# also how the YOLOv5 banner says the CPU was selected.
+# also how the YOLOv5 banner says the CPU was selected; "(CPU toolkit)", "CPU-only", "cpu version" say the build.
 _TIED_CUDA = re.compile(r"^(?:[\s,]*\(?(?P<tag>cu\d{2,3})\b\)?(?![\w.])"
                         r"|\s*\(\s*cuda\s*(?P<paren>\d+\.\d+)\s*\)"
                         r"|[\s,]*(?:(?:is|was)\s+)?(?:built|compiled|build)\s+(?:with|for|against|on)\s+cuda\s*(?P<built>\d+\.\d+)"
-                        r"|\s+with\s+cuda\s*(?P<with>\d+\.\d+)\s+(?:build|wheel|version of (?:py)?torch))", re.I)
+                        r"|\s+with\s+cuda\s*(?P<with>\d+\.\d+)\s+(?:build|wheel|version of (?:py)?torch))"
+                        r"|[\s,]*[(\[]?\s*(?P<cpu>cpu[\s-]?(?:only|toolkit|build|version|wheel)|cpuonly)\b", re.I)
 # A key's value as people write it after the key: "cuda: 12.1", "cuda=12.1", "cuda 12.1", "cuda12.1"; a
 # major.minor version that is not the head of a longer dotted number.
 _SAID_SEP = r"(?:\s*[:=]\s*|\s+|)"
@@ -323,7 +324,7 @@ def read(lines: list[str]) -> dict[str, Any]:
             tag = re.search(r"\+(cu\d{2,3}|cpu)\b", version)
             tied = _TIED_CUDA.match(line[m.end():m.end() + 60])
             said = tag.group(1) if tag else tied and (tied.group("tag") or tied.group("paren") or tied.group("built")
-                                                      or tied.group("with"))
+                                                      or tied.group("with") or (tied.group("cpu") and "cpu"))
             if said:
                 said = said.lower()
                 builds.setdefault(base, set()).add(None if said == "cpu" else
