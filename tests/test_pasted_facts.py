@@ -2281,6 +2281,20 @@ def test_a_conda_list_whose_rows_start_with_an_underscore_is_read(tmp_path):
                       "_pytorch_select           0.1                       cpu_0  \nabsl-py\n", tmp_path)
     assert facts.meta.source == "paste"
     assert len(facts.packages.distributions) == 2 and "pytorch-select" in facts.packages.distributions[1].name
+    # The row cut after its name makes the list partial: torch missing from it is not "not installed".
+    assert facts.packages.distributions_partial is True
+    # Anaconda's _pytorch_select cpu_0 chose the CPU variant of its pytorch builds: TE203 warns, not knowing the GPUs.
+    assert facts.torch.cuda is None
+    te203 = {f.code: f for f in run_env_checks(facts)}["TE203"]
+    assert te203.status is Status.WARNING and "CPU-only build" in te203.message
+
+
+def test_a_complete_conda_list_without_torch_says_not_installed_and_gpu_0_selects_no_build(tmp_path):
+    facts = load_text("# Name                    Version                   Build  Channel\n"
+                      "_pytorch_select           0.2                       gpu_0  \n"
+                      "numpy                     1.18.1           py37h4f9e942_0  \n", tmp_path)
+    assert facts.packages.distributions_partial is False
+    assert not known(facts.get("torch.cuda")) and {f.code: f for f in run_env_checks(facts)}["TE203"].status is Status.SKIP
 
 
 def test_torchs_freeze_line_alone_is_the_installed_torch(tmp_path):

@@ -357,6 +357,9 @@ def gpu_listings(lines: list[str]) -> dict[str, Any] | None:
     return nvidia or None
 
 
+_BARE_NAME = re.compile(r"^[A-Za-z_][\w.-]*\s*$")
+
+
 def package_list(lines: list[str]) -> tuple[str, list[dict[str, Any]], bool] | None:
     """("pip list" | "pip freeze" | "conda list", distributions, partial) of a pasted package table.
     A table pasted under its command line ("pip list | grep torch", "conda list") needs no header;
@@ -398,9 +401,13 @@ def package_list(lines: list[str]) -> tuple[str, list[dict[str, Any]], bool] | N
                        "location": kind}
                 if kind == "conda list" and (channel != "pypi" and build not in ("pypi_0", "<pip>")):
                     row["installer"] = "conda"
-                    if row["name"] == "torch" and build and _conda_cuda(build) is not False:
-                        row["cuda"] = _conda_cuda(build)  # "py3.7_cpu_0": the CPU build
+                    # "py3.7_cpu_0": the CPU build; Anaconda's metapackage _pytorch_select (cpu_0 / gpu_0) chose
+                    # the variant of its pytorch builds (named "-pytorch-select" once normalised).
+                    if row["name"] in ("torch", "-pytorch-select") and build and _conda_cuda(build) is not False:
+                        row["cuda"] = _conda_cuda(build)
                 rows.append(row)
+            elif _BARE_NAME.match(line) and rows:
+                partial = True  # a row cut after its name: the paste stops inside the table
     # One freeze line alone is a package list only where it is torch's: a report's "Versions" section that holds
     # nothing but "torch==2.6.0.dev20240919+cu124" (another package's pin alone says nothing of this install).
     if not rows or not (kind or len(rows) >= 2 or any(r["location"] != "pip freeze" for r in rows)
@@ -1055,6 +1062,9 @@ def _add_distributions(facts: dict[str, Any], rows: list[dict[str, Any]]) -> Non
 def _torch_from_rows(facts: dict[str, Any], rows: list[dict[str, Any]]) -> None:
     """torch's version, and its CUDA build where the row or its local tag says, from a list's torch row."""
     torch_row = next((r for r in rows if r["name"] == "torch"), None)
+    selected = next((r for r in rows if r["name"] == "-pytorch-select" and "cuda" in r), None)
+    if torch_row is None and selected is not None:
+        _fill(facts, "torch", {"cuda": selected["cuda"]})  # the variant chosen, where the torch row is cut away
     if torch_row:
         values: dict[str, Any] = {"version": torch_row["version"]}
         cuda = torch_row["cuda"] if "cuda" in torch_row else _cuda_from_tag(torch_row["version"])
