@@ -2337,3 +2337,14 @@ def test_a_python_version_ending_a_sentence_is_read_and_a_system_said_in_words_k
     facts = load_text("I guess this is because I have installed python 3.11. If I go back to python 3.10, it installs.\n"
                       "I am running Windows version 10.\nC:\\Users\\me>wget x\n", tmp_path)
     assert facts.python.system == "Windows" and not known(facts.get("python.version"))
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("when i run my program, the msg is that my Nvidia version is too old.", True),  # pytorch#28195
+    ("It says the GPU driver is too old, so I upgraded it.", True),
+    ("Is my nvidia driver too old?", False),  # a question
+    ("The message says my NVIDIA driver version is too old?", False),
+    ("My nvidia driver is too old to play games.", False),  # no message retold
+])
+def test_the_driver_verdict_retold_in_words_is_read_as_the_reports_evidence(text, found):
+    assert bool(torch_warnings.find(text)) is found

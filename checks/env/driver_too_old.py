@@ -1,7 +1,8 @@
 from packaging.version import Version
 
 from torchdoctor.data import tables
-from torchdoctor.model import Fix, Status, error, ok, skip
+from torchdoctor.facts import torch_warnings
+from torchdoctor.model import Fix, Status, error, ok, skip, warning
 from torchdoctor.registry import Example, env_check
 
 from ._cuda import (COMPANIONS, driver_branch, driver_or_branch, example_gpu, fact, pip, suggest, system, torch_label,
@@ -16,6 +17,10 @@ _GPU = example_gpu("NVIDIA GeForce RTX 4090", "8.9")
     title="NVIDIA driver new enough for torch's CUDA build",
     area="NVIDIA driver & GPUs",
     examples=[
+        Example("warning", {"torch": {"version": "1.2.0", "cuda": "10.0", "warnings": [
+            "msg is that my Nvidia version is too old"]}},
+                "the verdict retold in the reporter's words (pytorch#28195): a warning, said as the report's",
+                contains="the report says torch found the NVIDIA driver too old"),
         Example("error", {"torch": {"version": "2.7.0+cu128", "cuda": "12.8", "warnings": [
             "the provided PTX was compiled with an unsupported toolchain"]}},
                 "only the CUDA runtime's PTX error was pasted: the driver's JIT is older than the PTX",
@@ -260,12 +265,15 @@ def _from_warning(facts, said):
                 "cannot compile the PTX it was given, which a newer CUDA made (torch's or Triton's kernels)"
                 if "PTX" in said.text else "is older than the CUDA runtime")
     built = f"; {label} is built for CUDA {cuda}" if cuda else ""
-    evidence = {"torch's warning": said.text, "driver": driver, "driver's CUDA": said.driver_cuda, "torch CUDA": cuda}
+    retold = torch_warnings.retold(said.text)  # the reporter's words for torch's message, not the message
+    evidence = {"the report's words" if retold else "torch's warning": said.text, "driver": driver,
+                "driver's CUDA": said.driver_cuda, "torch CUDA": cuda}
     alternative = None
     version = fact(facts, "torch.version")
     if version and cuda and driver:
         alternative = suggest(facts, exclude_tag=tables.build_tag(version, cuda))
-    message = (f"torch says the NVIDIA driver is too old: the driver {supports}{built}. "
+    message = (("the report says torch found the NVIDIA driver too old" if retold else "torch says the NVIDIA driver is too old")
+               + f": the driver {supports}{built}. "
                + ("Every kernel that needs that PTX fails" if "PTX" in said.text
                   else "CUDA cannot initialise (torch.cuda.is_available() is False)"))
     if alternative:
@@ -277,4 +285,5 @@ def _from_warning(facts, said):
         fix = Fix(f"Upgrade the NVIDIA driver to one that supports {f'CUDA {cuda}' if cuda else 'the CUDA of your torch build'}, "
                   f"or install a torch build for the CUDA this driver supports{older}: "
                   "https://pytorch.org/get-started/previous-versions/")
-    return error(message, fix=fix, evidence=evidence, related=("cuda-driver-too-old",))
+    # Retold in a sentence, the verdict may be another tool's: a warning until the driver's version says more.
+    return (warning if retold else error)(message, fix=fix, evidence=evidence, related=("cuda-driver-too-old",))

@@ -99,6 +99,10 @@ def _phrase(words: str) -> str:
 
 _DRIVER_OLD = re.compile(_phrase("NVIDIA driver on your system is too old (found version") + r"\s*(\d+)\)")
 _INSUFFICIENT = re.compile(_phrase("CUDA driver version is insufficient for CUDA runtime version"))
+# The same verdict retold in a sentence, when only the reporter's words carry it ("the msg is that my Nvidia
+# version is too old", "it says the GPU driver is too old"): a statement, not a question ("is my driver too old?").
+_DRIVER_OLD_SAID = re.compile(r"(?i:\b(?:says?|said|msg|message|error|warning|tells? me)\b[^.?!\n]{0,40}?\b(?:nvidia|gpu|cuda)"
+                              r"[ \t]+(?:driver[ \t]+)?(?:version[ \t]+)?(?:is|was)[ \t]+too[ \t]+old\b)(?![^\n]{0,3}\?)")
 # cudaErrorUnsupportedPtxVersion (222): PTX (torch's compute_XX code, or Triton's kernels) made by a CUDA
 # newer than the driver's JIT compiler.
 _PTX_TOOLCHAIN = re.compile(_phrase("the provided PTX was compiled with an unsupported toolchain"))
@@ -315,7 +319,7 @@ def find(text: str) -> list[str]:
     """The warnings in `text`, one line each, in order; a repeated warning once."""
     spans = []
     flat = text.replace("\n", " ")
-    for pattern in (_DRIVER_OLD, _INSUFFICIENT, _PTX_TOOLCHAIN, NO_DRIVER, _COMPAT_804, _COMPAT_803, _INCOMPATIBLE, _TOO_OLD, _RANGE, _CC_LIST, _TOO_OLD_UNFORMATTED,
+    for pattern in (_DRIVER_OLD, _INSUFFICIENT, _DRIVER_OLD_SAID, _PTX_TOOLCHAIN, NO_DRIVER, _COMPAT_804, _COMPAT_803, _INCOMPATIBLE, _TOO_OLD, _RANGE, _CC_LIST, _TOO_OLD_UNFORMATTED,
                     _NOT_COMPILED, _NEEDS_CUDA, _CUDA_ASKED, _XFORMERS_BUILT, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _DS_TOOLKIT, _TOOLKIT_MIN, _NO_WHEEL, _NVCC_ARCH, _NO_KERNEL, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS, _FAMILY_OPS, _CUDA_LIB_SYMBOL, _EXTENSION_SYMBOL, _EXTENSION_MODULE_SYMBOL, _TORCHAO_SKIPPED, _BUILT_WITH_RUNNING, _HOST_COMPILER, _INDEX_INSTALL):
         matches = list(pattern.finditer(text))
         if not matches:
@@ -351,6 +355,11 @@ def _cc_int(cc: str) -> int:
     return int(major) * 10 + int(minor)
 
 
+def retold(text: str) -> bool:
+    """Whether a "driver too old" verdict is the reporter's retelling rather than torch's own message."""
+    return bool(_DRIVER_OLD_SAID.search(text)) and not (_DRIVER_OLD.search(text) or _INSUFFICIENT.search(text))
+
+
 def interpret(warnings: list[str] | None) -> list[Said]:
     """torch's verdicts in `warnings` (torch.warnings): only those that say something is wrong."""
     said: list[Said] = []
@@ -363,7 +372,7 @@ def interpret(warnings: list[str] | None) -> list[Said]:
         if _COMPAT_804.search(text) or _COMPAT_803.search(text):
             said.append(Said("forward-compat", text, package="804" if _COMPAT_804.search(text) else "803"))
             continue
-        if _INSUFFICIENT.search(text) or _PTX_TOOLCHAIN.search(text):
+        if _INSUFFICIENT.search(text) or _PTX_TOOLCHAIN.search(text) or _DRIVER_OLD_SAID.search(text):
             said.append(Said("driver", text))
             continue
         m = _INCOMPATIBLE.search(text)
