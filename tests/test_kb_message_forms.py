@@ -178,6 +178,11 @@ WORDINGS += [
     # A spawn launcher's pickling failure, the GPU count said in words.
     ("spawn-pickle-local-object", "Training on N>1 GPUs throws AttributeError: Can't pickle local object "
                                   "'Settings._validator_factory.<locals>.helper'"),  # https://github.com/Lightning-AI/pytorch-lightning/issues/14120
+    # Batch 20 dev: the missing eval() with the outputs differing; no_grad as the fix that worked for an OOM.
+    ("model-eval-mode-missing", "Hello, I tried it if there is no model.eval(),  which results in the same data input "
+                                "but get different feature output."),  # https://github.com/haofanwang/video-swin-transformer-pytorch/issues/9
+    ("eval-without-no-grad", "fails due to insufficient memory size on RTX2080ti, but the program works when forward "
+                             "propagation is wrapped around `with torch.no_grad()`."),  # https://github.com/dhimasryan/MOSA-Net-Cross-Domain/issues/2
 ]
 
 NOT_THESE = [
@@ -198,6 +203,8 @@ NOT_THESE = [
     ("complex-dtype-unsupported-op", "svd supports automatic differentiation for complex inputs since 1.11"),
     ("spawn-pickle-local-object", "Training with num_workers=4 on 2 GPUs: Can't pickle local object "
                                   "'get_loader.<locals>.collate'"),
+    ("eval-without-no-grad", "Training runs out of memory even with torch.no_grad() around the validation loop"),
+    ("model-eval-mode-missing", "With model.eval() the results are different from training, as expected for BatchNorm"),
 ]
 
 NOT_THESE += [
