@@ -183,6 +183,23 @@ WORDINGS += [
                                 "but get different feature output."),  # https://github.com/haofanwang/video-swin-transformer-pytorch/issues/9
     ("eval-without-no-grad", "fails due to insufficient memory size on RTX2080ti, but the program works when forward "
                              "propagation is wrapped around `with torch.no_grad()`."),  # https://github.com/dhimasryan/MOSA-Net-Cross-Domain/issues/2
+    # Batch 21 dev: THC's error code alone (a title, a cut paste), in both CUDA numberings.
+    ("cuda-no-device-visible", "RuntimeError: cuda runtime error (100)"),  # https://github.com/hezhangsprinter/DID-MDN/issues/33
+    ("cuda-no-device-visible", "RuntimeError: cuda runtime error (38)"),
+    ("cuda-device-side-assert", "RuntimeError: cuda runtime error (59)"),
+    ("cuda-illegal-memory-access", "cuda runtime error (700)"),
+    ("cuda-no-kernel-image", "cuda runtime error (48)"),
+    ("invalid-device-ordinal", "RuntimeError: cuda runtime error (101)"),
+    ("autograd-grad-unused-input", "RuntimeError: One of the differentiated Variables appears to not have been used in "
+                                   "the graph"),  # torch 0.4's wording
+    ("autograd-grad-unused-input", "**### RuntimeError: One of the differentiated Tensors does not appear to have been used "
+                                   "in the graph. If you want this behaviour, set allow_unused to True.**"),  # https://github.com/pnnl/neuromancer/issues/154
+    ("extension-not-built", "ModuleNotFoundError: No module named 'diff_gaussian_rasterization'"),  # https://github.com/graphdeco-inria/gaussian-splatting/issues/433
+    ("extension-not-built", "ModuleNotFoundError: No module named 'simple_knn'"),
+    ("no-grad-fn", "However, I found an issue that if the output function needs to calculate the gradient, the code gets an "
+                   "error said that the output of the neural networks doesn't require gradient."),  # https://github.com/rezaakb/pinns-torch/issues/12
+    ("state-dict-module-prefix", 'RuntimeError: Error(s) in loading state_dict for DataParallel: Missing key(s) in '
+                                 'state_dict: "module.module.base_net.0.weight", "module.module.base_net.0.bias"'),  # https://github.com/tongyuhome/MobileNetV3-SSD/issues/9
 ]
 
 NOT_THESE = [
@@ -205,6 +222,10 @@ NOT_THESE = [
                                   "'get_loader.<locals>.collate'"),
     ("eval-without-no-grad", "Training runs out of memory even with torch.no_grad() around the validation loop"),
     ("model-eval-mode-missing", "With model.eval() the results are different from training, as expected for BatchNorm"),
+    ("cuda-no-device-visible", "cuda runtime error (1000)"),  # not a code of that error
+    ("cuda-out-of-memory", "cuda runtime error (209)"),
+    ("extension-not-built", "ModuleNotFoundError: No module named 'simple_knn_utils'"),
+    ("no-grad-fn", "As expected the labels do not require grad, so I detach them."),
 ]
 
 NOT_THESE += [
