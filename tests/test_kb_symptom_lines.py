@@ -186,6 +186,10 @@ WORDINGS = [
     ("functional-dropout-always-on", "The documentation for F.dropout should probably mention that putting the model in eval mode "
                                      "doesn't disable dropout."),  # https://github.com/pytorch/pytorch/issues/26338
     ("functional-dropout-always-on", "Functional Dropout in evaluation mode"),  # https://github.com/Coderx7/SimpleNet/issues/2
+    # transformer-nested-tensor-warning: enable_nested_tensor / use_nested_tensor named with silencing it or a warning (警告).
+    # (A line that says "warning" is weak evidence by design, so these two say it otherwise.)
+    ("transformer-nested-tensor-warning", "How do I silence the enable_nested_tensor message that TransformerEncoder prints with norm_first=True?"),
+    ("transformer-nested-tensor-warning", "nn.TransformerEncoder 初始化时出现 use_nested_tensor 的警告"),
 ]
 
 NOT_THESE = [
@@ -333,6 +337,10 @@ NOT_THESE = [
     ("batchnorm-train-eval-discrepancy", "In fact, F.dropout(xx, p=0.5) works both in model's train mode and eval mode. You should "
                                          "write F.dropout(xx,  p=0.5, training=self.training) or when you excute a cell more than "
                                          "one time, the result is different."),  # dropout's difference: https://github.com/delip/PyTorchNLPBook/issues/28
+    # Other nested-tensor and TransformerEncoder warnings, and the argument asked about without a warning.
+    ("transformer-nested-tensor-warning", "UserWarning: The PyTorch API of nested tensors is in prototype stage and will change in the near future."),
+    ("transformer-nested-tensor-warning", "TransformerEncoder warns: Support for mismatched src_key_padding_mask and mask is deprecated. Use same type for both instead."),
+    ("transformer-nested-tensor-warning", "What does enable_nested_tensor do in nn.TransformerEncoder, and is it faster with padding?"),
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
