@@ -190,6 +190,12 @@ WORDINGS = [
     # (A line that says "warning" is weak evidence by design, so these two say it otherwise.)
     ("transformer-nested-tensor-warning", "How do I silence the enable_nested_tensor message that TransformerEncoder prints with norm_first=True?"),
     ("transformer-nested-tensor-warning", "nn.TransformerEncoder 初始化时出现 use_nested_tensor 的警告"),
+    # pkg-resources-removed: pkg_resources said removed / not found / missing, or named with setuptools 82+.
+    ("pkg-resources-removed", "ModuleNotFoundError pkg_resources after update setuptools v82"),  # https://github.com/pre-commit/pre-commit/issues/3621
+    ("pkg-resources-removed", "The pkg_resources module was removed in setuptools 82.0.0."),  # https://github.com/pecan/pecan/pull/171
+    ("pkg-resources-removed", "Setuptools has removed `pkg_resources` in version 82, which causes the below module not found error with "
+                              "bcpandas."),  # https://github.com/yehoshuadimarsky/bcpandas/issues/232
+    ("pkg-resources-removed", "安装 setuptools 82 之后找不到 pkg_resources 了"),
 ]
 
 NOT_THESE = [
@@ -341,6 +347,13 @@ NOT_THESE = [
     ("transformer-nested-tensor-warning", "UserWarning: The PyTorch API of nested tensors is in prototype stage and will change in the near future."),
     ("transformer-nested-tensor-warning", "TransformerEncoder warns: Support for mismatched src_key_padding_mask and mask is deprecated. Use same type for both instead."),
     ("transformer-nested-tensor-warning", "What does enable_nested_tensor do in nn.TransformerEncoder, and is it faster with padding?"),
+    # pkg_resources deprecated but present, its packaging attribute gone (the other entry), a submodule, a pin.
+    ("pkg-resources-removed", "UserWarning: pkg_resources is deprecated as an API. See https://setuptools.pypa.io/en/latest/pkg_resources.html. "
+                              "The pkg_resources package is slated for removal as early as 2025-11-30. Refrain from using this "
+                              "package or pin to Setuptools<81."),
+    ("pkg-resources-removed", "ImportError: cannot import name 'packaging' from 'pkg_resources'"),
+    ("pkg-resources-removed", "Replaced deprecated pkg_resources.packaging with packaging module"),  # https://github.com/pytorch/pytorch/pull/113023
+    ("pkg-resources-removed", "ModuleNotFoundError: No module named 'pkg_resources.py2_warn'"),
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
