@@ -196,6 +196,10 @@ WORDINGS = [
     ("pkg-resources-removed", "Setuptools has removed `pkg_resources` in version 82, which causes the below module not found error with "
                               "bcpandas."),  # https://github.com/yehoshuadimarsky/bcpandas/issues/232
     ("pkg-resources-removed", "安装 setuptools 82 之后找不到 pkg_resources 了"),
+    # rocm-hipblaslt-unsupported-arch: the message as a title, hipBLASLt named as not supported on a GPU or arch.
+    ("rocm-hipblaslt-unsupported-arch", "Attempting to use hipBLASLt on a unsupported architecture!"),  # https://github.com/pytorch/pytorch/issues/138067
+    ("rocm-hipblaslt-unsupported-arch", "hipBLASLt is not supported on my RX 6800 (gfx1030), so torch falls back to hipBLAS"),
+    ("rocm-hipblaslt-unsupported-arch", "ROCm 上 hipBLASLt 不支持 gfx1030 架构，自动回退到 hipblas"),
 ]
 
 NOT_THESE = [
@@ -354,6 +358,11 @@ NOT_THESE = [
     ("pkg-resources-removed", "ImportError: cannot import name 'packaging' from 'pkg_resources'"),
     ("pkg-resources-removed", "Replaced deprecated pkg_resources.packaging with packaging module"),  # https://github.com/pytorch/pytorch/pull/113023
     ("pkg-resources-removed", "ModuleNotFoundError: No module named 'pkg_resources.py2_warn'"),
+    # hipBLASLt supported, another backend's notice, missing Tensile kernels (rocm-gfx-arch-unsupported).
+    ("rocm-hipblaslt-unsupported-arch", "hipBLASLt is supported on gfx942 (MI300X), so torch uses it by default there."),
+    ("rocm-hipblaslt-unsupported-arch", "UserWarning: Attempting to use CK on an unsupported architecture! Cannot set backend to CK"),
+    ("rocm-hipblaslt-unsupported-arch", "rocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/TensileLibrary.dat: No such file or "
+                                        "directory for GPU arch : gfx1103"),
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
