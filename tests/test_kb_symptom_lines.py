@@ -186,6 +186,20 @@ WORDINGS = [
     ("functional-dropout-always-on", "The documentation for F.dropout should probably mention that putting the model in eval mode "
                                      "doesn't disable dropout."),  # https://github.com/pytorch/pytorch/issues/26338
     ("functional-dropout-always-on", "Functional Dropout in evaluation mode"),  # https://github.com/Coderx7/SimpleNet/issues/2
+    # transformer-nested-tensor-warning: enable_nested_tensor / use_nested_tensor named with silencing it or a warning (警告).
+    # (A line that says "warning" is weak evidence by design, so these two say it otherwise.)
+    ("transformer-nested-tensor-warning", "How do I silence the enable_nested_tensor message that TransformerEncoder prints with norm_first=True?"),
+    ("transformer-nested-tensor-warning", "nn.TransformerEncoder 初始化时出现 use_nested_tensor 的警告"),
+    # pkg-resources-removed: pkg_resources said removed / not found / missing, or named with setuptools 82+.
+    ("pkg-resources-removed", "ModuleNotFoundError pkg_resources after update setuptools v82"),  # https://github.com/pre-commit/pre-commit/issues/3621
+    ("pkg-resources-removed", "The pkg_resources module was removed in setuptools 82.0.0."),  # https://github.com/pecan/pecan/pull/171
+    ("pkg-resources-removed", "Setuptools has removed `pkg_resources` in version 82, which causes the below module not found error with "
+                              "bcpandas."),  # https://github.com/yehoshuadimarsky/bcpandas/issues/232
+    ("pkg-resources-removed", "安装 setuptools 82 之后找不到 pkg_resources 了"),
+    # rocm-hipblaslt-unsupported-arch: the message as a title, hipBLASLt named as not supported on a GPU or arch.
+    ("rocm-hipblaslt-unsupported-arch", "Attempting to use hipBLASLt on a unsupported architecture!"),  # https://github.com/pytorch/pytorch/issues/138067
+    ("rocm-hipblaslt-unsupported-arch", "hipBLASLt is not supported on my RX 6800 (gfx1030), so torch falls back to hipBLAS"),
+    ("rocm-hipblaslt-unsupported-arch", "ROCm 上 hipBLASLt 不支持 gfx1030 架构，自动回退到 hipblas"),
 ]
 
 NOT_THESE = [
@@ -333,6 +347,22 @@ NOT_THESE = [
     ("batchnorm-train-eval-discrepancy", "In fact, F.dropout(xx, p=0.5) works both in model's train mode and eval mode. You should "
                                          "write F.dropout(xx,  p=0.5, training=self.training) or when you excute a cell more than "
                                          "one time, the result is different."),  # dropout's difference: https://github.com/delip/PyTorchNLPBook/issues/28
+    # Other nested-tensor and TransformerEncoder warnings, and the argument asked about without a warning.
+    ("transformer-nested-tensor-warning", "UserWarning: The PyTorch API of nested tensors is in prototype stage and will change in the near future."),
+    ("transformer-nested-tensor-warning", "TransformerEncoder warns: Support for mismatched src_key_padding_mask and mask is deprecated. Use same type for both instead."),
+    ("transformer-nested-tensor-warning", "What does enable_nested_tensor do in nn.TransformerEncoder, and is it faster with padding?"),
+    # pkg_resources deprecated but present, its packaging attribute gone (the other entry), a submodule, a pin.
+    ("pkg-resources-removed", "UserWarning: pkg_resources is deprecated as an API. See https://setuptools.pypa.io/en/latest/pkg_resources.html. "
+                              "The pkg_resources package is slated for removal as early as 2025-11-30. Refrain from using this "
+                              "package or pin to Setuptools<81."),
+    ("pkg-resources-removed", "ImportError: cannot import name 'packaging' from 'pkg_resources'"),
+    ("pkg-resources-removed", "Replaced deprecated pkg_resources.packaging with packaging module"),  # https://github.com/pytorch/pytorch/pull/113023
+    ("pkg-resources-removed", "ModuleNotFoundError: No module named 'pkg_resources.py2_warn'"),
+    # hipBLASLt supported, another backend's notice, missing Tensile kernels (rocm-gfx-arch-unsupported).
+    ("rocm-hipblaslt-unsupported-arch", "hipBLASLt is supported on gfx942 (MI300X), so torch uses it by default there."),
+    ("rocm-hipblaslt-unsupported-arch", "UserWarning: Attempting to use CK on an unsupported architecture! Cannot set backend to CK"),
+    ("rocm-hipblaslt-unsupported-arch", "rocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/TensileLibrary.dat: No such file or "
+                                        "directory for GPU arch : gfx1103"),
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
