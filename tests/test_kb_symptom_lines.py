@@ -186,6 +186,15 @@ WORDINGS = [
     ("functional-dropout-always-on", "The documentation for F.dropout should probably mention that putting the model in eval mode "
                                      "doesn't disable dropout."),  # https://github.com/pytorch/pytorch/issues/26338
     ("functional-dropout-always-on", "Functional Dropout in evaluation mode"),  # https://github.com/Coderx7/SimpleNet/issues/2
+    # ddp-communication-overhead: several GPUs against one, slower or not faster, in either language.
+    ("ddp-communication-overhead", "Hello, why is the training speed of using the DDP strategy slower than that of a single "
+                                   "GPU?How to fix this"),  # https://github.com/shubham-goel/4D-Humans/issues/139
+    ("ddp-communication-overhead", "你好，我有一个问题，我将代码改造为qwen2.5-0.5b的模型，batch_size =1  ，用单卡4090得8500min，"
+                                   "双卡也得6800min，为什么双卡的训练速度比单卡没有快多少呢？"),  # https://github.com/jingyaogong/minimind/issues/440
+    ("ddp-communication-overhead", "多卡速度没有提升很多"),  # https://github.com/jingyaogong/minimind/issues/440
+    ("ddp-communication-overhead", "DDP is 4 times slower in my case"),  # https://github.com/The-AI-Summer/pytorch-ddp/issues/1
+    ("ddp-communication-overhead", "Things slow down when I use DDP"),  # https://github.com/yzhangcs/parser/issues/55
+    ("ddp-communication-overhead", "Multi GPU slower than One GPU several time"),  # https://github.com/lllyasviel/ControlNet/issues/556
 ]
 
 NOT_THESE = [
@@ -333,6 +342,12 @@ NOT_THESE = [
     ("batchnorm-train-eval-discrepancy", "In fact, F.dropout(xx, p=0.5) works both in model's train mode and eval mode. You should "
                                          "write F.dropout(xx,  p=0.5, training=self.training) or when you excute a cell more than "
                                          "one time, the result is different."),  # dropout's difference: https://github.com/delip/PyTorchNLPBook/issues/28
+    # A hang, multi-GPU that scales, a question, DataParallel's memory on GPU 0.
+    ("ddp-communication-overhead", "Multi-GPU training with DDP hangs at the first iteration, it works on a single GPU."),
+    ("ddp-communication-overhead", "DDP on 4 GPUs is 3.6x faster than a single GPU for our ResNet-50 training."),
+    ("ddp-communication-overhead", "Should I use DataParallel or DistributedDataParallel for 2 GPUs?"),
+    ("ddp-communication-overhead", "With nn.DataParallel GPU 0 runs out of memory while the other GPUs are half empty."),
+    ("ddp-communication-overhead", "多卡训练卡住不动，单卡正常"),
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
