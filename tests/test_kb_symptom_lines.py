@@ -205,6 +205,14 @@ WORDINGS = [
                              "obtaining a slight speedup."),  # https://github.com/sgl-project/SpecForge/pull/222
     ("compile-graph-breaks", "Trying to compile the entire `Encoder` module is causing a lot of graph breaks, particularly in "
                              "metrics, plotting, and einops. Just compiling `encode_batch` works better"),  # https://github.com/prob-ml/bliss/issues/905
+    # checkpoint-reentrant-input-no-grad: activation/gradient checkpointing beside a model that does not train.
+    ("checkpoint-reentrant-input-no-grad", "Use of torch.utils.checkpoint.checkpoint causes simple model to diverge"),  # https://discuss.pytorch.org/t/use-of-torch-utils-checkpoint-checkpoint-causes-simple-model-to-diverge/116271
+    ("checkpoint-reentrant-input-no-grad", "Running with gradient checkpointing prevents LoRA weight updates."),  # https://github.com/cloneofsimo/lora/issues/26
+    ("checkpoint-reentrant-input-no-grad", "When I use gradient checkpoint with LoRA, it seems that all gradients will be "
+                                           "'None', so lora_A and B will not be updated."),  # https://github.com/microsoft/LoRA/issues/120
+    ("checkpoint-reentrant-input-no-grad", "No train when gradient_checkpointing is enabled again"),  # https://github.com/kohya-ss/sd-scripts/issues/91
+    ("checkpoint-reentrant-input-no-grad", "PEFT LoRA transformer layers not trained when gradient_checkpointing=True — "
+                                           "enable_input_require_grads() missing"),  # https://github.com/locuslab/open-unlearning/issues/178
 ]
 
 NOT_THESE = [
@@ -363,6 +371,13 @@ NOT_THESE = [
     ("compile-graph-breaks", "Graph Count: 1\nGraph Break Count: 0\nOp Count: 57"),
     ("compile-graph-breaks", "torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised: CompilationError"),
     ("compile-graph-breaks", "torch.compile is slower than eager mode for a single cross_entropy call."),
+    # Checkpointing that works (memory down, slower), a model checkpoint file, a question, an unsupported model.
+    ("checkpoint-reentrant-input-no-grad", "With gradient checkpointing enabled the memory usage dropped from 40GB to 18GB but "
+                                           "each step is about 30% slower."),
+    ("checkpoint-reentrant-input-no-grad", "After loading the checkpoint the loss is much higher than before, is the optimizer "
+                                           "state not restored?"),
+    ("checkpoint-reentrant-input-no-grad", "Gradient checkpointing should have no functional impact"),
+    ("checkpoint-reentrant-input-no-grad", "ValueError: GPT2Model does not support gradient checkpointing."),
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
