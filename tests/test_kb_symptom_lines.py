@@ -213,6 +213,14 @@ WORDINGS = [
     ("checkpoint-reentrant-input-no-grad", "No train when gradient_checkpointing is enabled again"),  # https://github.com/kohya-ss/sd-scripts/issues/91
     ("checkpoint-reentrant-input-no-grad", "PEFT LoRA transformer layers not trained when gradient_checkpointing=True — "
                                            "enable_input_require_grads() missing"),  # https://github.com/locuslab/open-unlearning/issues/178
+    # sparse-layout-unsupported-op: sparse_grad / a sparse matrix named beside the failure, and the messages as titles.
+    ("sparse-layout-unsupported-op", "However, I just tried some very simple examples, backward() cannot work if "
+                                     "sparse_grad=True, why?"),  # https://discuss.pytorch.org/t/torch-gather-doesnt-work-as-expected/151740
+    ("sparse-layout-unsupported-op", "确实是稀疏化的问题。主要的问题点在于在将张量分散到多个GPU上会涉及到稀疏矩阵相乘的问题，而torch不支持稀疏和"
+                                     "密集（稀疏）矩阵相乘。"),  # https://github.com/xiangking/ark-nlp/issues/45
+    ("sparse-layout-unsupported-op", "RuntimeError: sparse tensors do not have strides"),  # https://github.com/ZhenhHuang/LSEnet/issues/2
+    ("sparse-layout-unsupported-op", "Could not run 'aten::native_batch_norm' with arguments from the 'SparseCUDA' backend. "
+                                     "using batch_norm"),  # https://github.com/pytorch/pytorch/issues/85642
 ]
 
 NOT_THESE = [
@@ -378,6 +386,14 @@ NOT_THESE = [
                                            "state not restored?"),
     ("checkpoint-reentrant-input-no-grad", "Gradient checkpointing should have no functional impact"),
     ("checkpoint-reentrant-input-no-grad", "ValueError: GPT2Model does not support gradient checkpointing."),
+    # A question about the flag, sparse embeddings set up with their optimizer, MPS and quantized backends.
+    ("sparse-layout-unsupported-op", "What does sparse_grad=True do in torch.gather?"),
+    ("sparse-layout-unsupported-op", "emb = nn.Embedding(1000, 64, sparse=True)  # trained with SparseAdam"),
+    ("sparse-layout-unsupported-op", "NotImplementedError: Could not run 'aten::_slow_conv2d_forward' with arguments from the "
+                                     "'MPS' backend."),
+    ("sparse-layout-unsupported-op", "NotImplementedError: Could not run 'aten::add.out' with arguments from the 'QuantizedCPU' "
+                                     "backend. 'aten::add.out' is only available for these backends: [CPU, CUDA, SparseCPU, SparseCUDA]."),
+    ("sparse-layout-unsupported-op", "稀疏矩阵乘法在 PyTorch 里怎么写？"),
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
