@@ -193,7 +193,6 @@ WORDINGS = [
                                    "双卡也得6800min，为什么双卡的训练速度比单卡没有快多少呢？"),  # https://github.com/jingyaogong/minimind/issues/440
     ("ddp-communication-overhead", "多卡速度没有提升很多"),  # https://github.com/jingyaogong/minimind/issues/440
     ("ddp-communication-overhead", "DDP is 4 times slower in my case"),  # https://github.com/The-AI-Summer/pytorch-ddp/issues/1
-    ("ddp-communication-overhead", "Things slow down when I use DDP"),  # https://github.com/yzhangcs/parser/issues/55
     ("ddp-communication-overhead", "Multi GPU slower than One GPU several time"),  # https://github.com/lllyasviel/ControlNet/issues/556
     # compile-graph-breaks: graph breaks counted, logged, or named beside the speed.
     ("compile-graph-breaks", "`torch.compile` is currently slower than eager on every workload I measured, and the cause is "
@@ -374,6 +373,7 @@ NOT_THESE = [
     ("ddp-communication-overhead", "Should I use DataParallel or DistributedDataParallel for 2 GPUs?"),
     ("ddp-communication-overhead", "With nn.DataParallel GPU 0 runs out of memory while the other GPUs are half empty."),
     ("ddp-communication-overhead", "多卡训练卡住不动，单卡正常"),
+    ("ddp-communication-overhead", "Things slow down when I use DDP"),  # a reboot fixed it: https://github.com/yzhangcs/parser/issues/55
     # Slow only while compiling, one graph, a compile error, a break that is gone.
     ("compile-graph-breaks", "With torch.compile the first epoch takes 10 minutes, the later epochs are faster than eager."),
     ("compile-graph-breaks", "Graph Count: 1\nGraph Break Count: 0\nOp Count: 57"),
