@@ -200,6 +200,40 @@ WORDINGS = [
     ("rocm-hipblaslt-unsupported-arch", "Attempting to use hipBLASLt on a unsupported architecture!"),  # https://github.com/pytorch/pytorch/issues/138067
     ("rocm-hipblaslt-unsupported-arch", "hipBLASLt is not supported on my RX 6800 (gfx1030), so torch falls back to hipBLAS"),
     ("rocm-hipblaslt-unsupported-arch", "ROCm 上 hipBLASLt 不支持 gfx1030 架构，自动回退到 hipblas"),
+    # ddp-communication-overhead: several GPUs against one, slower or not faster, in either language.
+    ("ddp-communication-overhead", "Hello, why is the training speed of using the DDP strategy slower than that of a single "
+                                   "GPU?How to fix this"),  # https://github.com/shubham-goel/4D-Humans/issues/139
+    ("ddp-communication-overhead", "你好，我有一个问题，我将代码改造为qwen2.5-0.5b的模型，batch_size =1  ，用单卡4090得8500min，"
+                                   "双卡也得6800min，为什么双卡的训练速度比单卡没有快多少呢？"),  # https://github.com/jingyaogong/minimind/issues/440
+    ("ddp-communication-overhead", "多卡速度没有提升很多"),  # https://github.com/jingyaogong/minimind/issues/440
+    ("ddp-communication-overhead", "DDP is 4 times slower in my case"),  # https://github.com/The-AI-Summer/pytorch-ddp/issues/1
+    ("ddp-communication-overhead", "Multi GPU slower than One GPU several time"),  # https://github.com/lllyasviel/ControlNet/issues/556
+    # compile-graph-breaks: graph breaks counted, logged, or named beside the speed.
+    ("compile-graph-breaks", "`torch.compile` is currently slower than eager on every workload I measured, and the cause is "
+                             "that the model compiles to 42 graphs with 41 breaks — 137 of 144 breaks over five workloads "
+                             "are `Tensor.item()`."),  # https://github.com/isayevlab/aimnetcentral/pull/109
+    ("compile-graph-breaks", "[torch.compile] potential non-negligible slowdowns from the introduction of graph breaks"),  # https://github.com/vipshop/cache-dit/issues/76
+    ("compile-graph-breaks", "Graph breaks mean performance hit so typically you want as few of them as possible"),  # https://discuss.pytorch.org/t/graph-breaks-or-no-graph-breaks-in-torchdynamo/181208
+    ("compile-graph-breaks", "This PR aims to fix a `Graph break from Tensor.item()` issue when training Eagle3, additionally "
+                             "obtaining a slight speedup."),  # https://github.com/sgl-project/SpecForge/pull/222
+    ("compile-graph-breaks", "Trying to compile the entire `Encoder` module is causing a lot of graph breaks, particularly in "
+                             "metrics, plotting, and einops. Just compiling `encode_batch` works better"),  # https://github.com/prob-ml/bliss/issues/905
+    # checkpoint-reentrant-input-no-grad: activation/gradient checkpointing beside a model that does not train.
+    ("checkpoint-reentrant-input-no-grad", "Use of torch.utils.checkpoint.checkpoint causes simple model to diverge"),  # https://discuss.pytorch.org/t/use-of-torch-utils-checkpoint-checkpoint-causes-simple-model-to-diverge/116271
+    ("checkpoint-reentrant-input-no-grad", "Running with gradient checkpointing prevents LoRA weight updates."),  # https://github.com/cloneofsimo/lora/issues/26
+    ("checkpoint-reentrant-input-no-grad", "When I use gradient checkpoint with LoRA, it seems that all gradients will be "
+                                           "'None', so lora_A and B will not be updated."),  # https://github.com/microsoft/LoRA/issues/120
+    ("checkpoint-reentrant-input-no-grad", "No train when gradient_checkpointing is enabled again"),  # https://github.com/kohya-ss/sd-scripts/issues/91
+    ("checkpoint-reentrant-input-no-grad", "PEFT LoRA transformer layers not trained when gradient_checkpointing=True — "
+                                           "enable_input_require_grads() missing"),  # https://github.com/locuslab/open-unlearning/issues/178
+    # sparse-layout-unsupported-op: sparse_grad / a sparse matrix named beside the failure, and the messages as titles.
+    ("sparse-layout-unsupported-op", "However, I just tried some very simple examples, backward() cannot work if "
+                                     "sparse_grad=True, why?"),  # https://discuss.pytorch.org/t/torch-gather-doesnt-work-as-expected/151740
+    ("sparse-layout-unsupported-op", "确实是稀疏化的问题。主要的问题点在于在将张量分散到多个GPU上会涉及到稀疏矩阵相乘的问题，而torch不支持稀疏和"
+                                     "密集（稀疏）矩阵相乘。"),  # https://github.com/xiangking/ark-nlp/issues/45
+    ("sparse-layout-unsupported-op", "RuntimeError: sparse tensors do not have strides"),  # https://github.com/ZhenhHuang/LSEnet/issues/2
+    ("sparse-layout-unsupported-op", "Could not run 'aten::native_batch_norm' with arguments from the 'SparseCUDA' backend. "
+                                     "using batch_norm"),  # https://github.com/pytorch/pytorch/issues/85642
 ]
 
 NOT_THESE = [
@@ -363,6 +397,33 @@ NOT_THESE = [
     ("rocm-hipblaslt-unsupported-arch", "UserWarning: Attempting to use CK on an unsupported architecture! Cannot set backend to CK"),
     ("rocm-hipblaslt-unsupported-arch", "rocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/TensileLibrary.dat: No such file or "
                                         "directory for GPU arch : gfx1103"),
+    # A hang, multi-GPU that scales, a question, DataParallel's memory on GPU 0.
+    ("ddp-communication-overhead", "Multi-GPU training with DDP hangs at the first iteration, it works on a single GPU."),
+    ("ddp-communication-overhead", "DDP on 4 GPUs is 3.6x faster than a single GPU for our ResNet-50 training."),
+    ("ddp-communication-overhead", "Should I use DataParallel or DistributedDataParallel for 2 GPUs?"),
+    ("ddp-communication-overhead", "With nn.DataParallel GPU 0 runs out of memory while the other GPUs are half empty."),
+    ("ddp-communication-overhead", "多卡训练卡住不动，单卡正常"),
+    ("ddp-communication-overhead", "Things slow down when I use DDP"),  # a reboot fixed it: https://github.com/yzhangcs/parser/issues/55
+    # Slow only while compiling, one graph, a compile error, a break that is gone.
+    ("compile-graph-breaks", "With torch.compile the first epoch takes 10 minutes, the later epochs are faster than eager."),
+    ("compile-graph-breaks", "Graph Count: 1\nGraph Break Count: 0\nOp Count: 57"),
+    ("compile-graph-breaks", "torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised: CompilationError"),
+    ("compile-graph-breaks", "torch.compile is slower than eager mode for a single cross_entropy call."),
+    # Checkpointing that works (memory down, slower), a model checkpoint file, a question, an unsupported model.
+    ("checkpoint-reentrant-input-no-grad", "With gradient checkpointing enabled the memory usage dropped from 40GB to 18GB but "
+                                           "each step is about 30% slower."),
+    ("checkpoint-reentrant-input-no-grad", "After loading the checkpoint the loss is much higher than before, is the optimizer "
+                                           "state not restored?"),
+    ("checkpoint-reentrant-input-no-grad", "Gradient checkpointing should have no functional impact"),
+    ("checkpoint-reentrant-input-no-grad", "ValueError: GPT2Model does not support gradient checkpointing."),
+    # A question about the flag, sparse embeddings set up with their optimizer, MPS and quantized backends.
+    ("sparse-layout-unsupported-op", "What does sparse_grad=True do in torch.gather?"),
+    ("sparse-layout-unsupported-op", "emb = nn.Embedding(1000, 64, sparse=True)  # trained with SparseAdam"),
+    ("sparse-layout-unsupported-op", "NotImplementedError: Could not run 'aten::_slow_conv2d_forward' with arguments from the "
+                                     "'MPS' backend."),
+    ("sparse-layout-unsupported-op", "NotImplementedError: Could not run 'aten::add.out' with arguments from the 'QuantizedCPU' "
+                                     "backend. 'aten::add.out' is only available for these backends: [CPU, CUDA, SparseCPU, SparseCUDA]."),
+    ("sparse-layout-unsupported-op", "稀疏矩阵乘法在 PyTorch 里怎么写？"),
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
