@@ -186,6 +186,10 @@ WORDINGS = [
     ("functional-dropout-always-on", "The documentation for F.dropout should probably mention that putting the model in eval mode "
                                      "doesn't disable dropout."),  # https://github.com/pytorch/pytorch/issues/26338
     ("functional-dropout-always-on", "Functional Dropout in evaluation mode"),  # https://github.com/Coderx7/SimpleNet/issues/2
+    # stale-torch-build-libs: one of torch's own libraries named without its path, or importing torch itself
+    # failing with an undefined symbol.
+    ("stale-torch-build-libs", "libtorch.so.1: undefined symbol:"),  # https://github.com/pytorch/pytorch/issues/10234
+    ("stale-torch-build-libs", "ImportError (undefined symbol: ...LongTensor) when importing torch"),  # https://github.com/pytorch/pytorch/issues/2104
 ]
 
 NOT_THESE = [
@@ -333,6 +337,11 @@ NOT_THESE = [
     ("batchnorm-train-eval-discrepancy", "In fact, F.dropout(xx, p=0.5) works both in model's train mode and eval mode. You should "
                                          "write F.dropout(xx,  p=0.5, training=self.training) or when you excute a cell more than "
                                          "one time, the result is different."),  # dropout's difference: https://github.com/delip/PyTorchNLPBook/issues/28
+    # A third-party extension after a working import torch, torchaudio, a standalone libtorch's path.
+    ("stale-torch-build-libs", "import torch works fine, but importing torch_scatter fails with undefined symbol: _ZN3c105ErrorC1ENS_14SourceLocationE"),
+    ("stale-torch-build-libs", "undefined symbol when importing torchaudio after upgrading torch"),
+    ("stale-torch-build-libs", "ImportError: /opt/libtorch/lib/libc10.so: undefined symbol: _ZN3c106detail14torchCheckFailEPKcS2_jS2_"),
+    ("stale-torch-build-libs", "libtorchvision.so: undefined symbol: _ZN3c1017RegisterOperatorsD1Ev"),
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
