@@ -190,6 +190,9 @@ WORDINGS = [
     # failing with an undefined symbol.
     ("stale-torch-build-libs", "libtorch.so.1: undefined symbol:"),  # https://github.com/pytorch/pytorch/issues/10234
     ("stale-torch-build-libs", "ImportError (undefined symbol: ...LongTensor) when importing torch"),  # https://github.com/pytorch/pytorch/issues/2104
+    # torchvision-video-backend-missing: a torchvision video function and PyAV missing, in either order.
+    ("torchvision-video-backend-missing", "torchvision.io.read_video cannot read videos due to lack of PyAV"),  # https://github.com/Kaggle/docker-python/issues/727
+    ("torchvision-video-backend-missing", "Still can not use \"torchvision.io.read_video\" after install \"av\" by \"pip install av\""),  # https://github.com/PyAV-Org/PyAV/issues/1006
 ]
 
 NOT_THESE = [
@@ -342,6 +345,10 @@ NOT_THESE = [
     ("stale-torch-build-libs", "undefined symbol when importing torchaudio after upgrading torch"),
     ("stale-torch-build-libs", "ImportError: /opt/libtorch/lib/libc10.so: undefined symbol: _ZN3c106detail14torchCheckFailEPKcS2_jS2_"),
     ("stale-torch-build-libs", "libtorchvision.so: undefined symbol: _ZN3c1017RegisterOperatorsD1Ev"),
+    # A video question, PyAV installed and a wrong path, torchvision's own ops.
+    ("torchvision-video-backend-missing", "How do I read only the first 16 frames with torchvision.io.read_video?"),
+    ("torchvision-video-backend-missing", "error PyAV av.error.FileNotFoundError: [Errno 2] No such file or directory"),  # https://github.com/wyhsirius/LIA/issues/2
+    ("torchvision-video-backend-missing", "torchvision.io.read_video returns an empty tensor for a video of 1 second"),
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
