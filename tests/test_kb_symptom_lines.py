@@ -193,6 +193,12 @@ WORDINGS = [
     # torchvision-video-backend-missing: a torchvision video function and PyAV missing, in either order.
     ("torchvision-video-backend-missing", "torchvision.io.read_video cannot read videos due to lack of PyAV"),  # https://github.com/Kaggle/docker-python/issues/727
     ("torchvision-video-backend-missing", "Still can not use \"torchvision.io.read_video\" after install \"av\" by \"pip install av\""),  # https://github.com/PyAV-Org/PyAV/issues/1006
+    # run-to-run-nondeterminism: seeds fixed, and results that differ between runs.
+    ("run-to-run-nondeterminism", "Even when I set the seeds, I get (slightly) different results on each run."),  # https://github.com/ikostrikov/pytorch-a2c-ppo-acktr-gail/issues/22
+    ("run-to-run-nondeterminism", "I'm confused about that though I fixed the random seed as your config file did, I still got "
+                                  "different results between different runs just like without setting seed."),  # https://github.com/graphdeeplearning/benchmarking-gnns/issues/7
+    ("run-to-run-nondeterminism", "I seem to be having a hard time to get consistent results over several runs of the same "
+                                  "experiment, despite seeding everything I can think of."),  # https://github.com/pytorch/pytorch/issues/11278
 ]
 
 NOT_THESE = [
@@ -349,6 +355,13 @@ NOT_THESE = [
     ("torchvision-video-backend-missing", "How do I read only the first 16 frames with torchvision.io.read_video?"),
     ("torchvision-video-backend-missing", "error PyAV av.error.FileNotFoundError: [Errno 2] No such file or directory"),  # https://github.com/wyhsirius/LIA/issues/2
     ("torchvision-video-backend-missing", "torchvision.io.read_video returns an empty tensor for a video of 1 second"),
+    # Seeds that work, a question, dropout within one process, the deterministic-mode error.
+    ("run-to-run-nondeterminism", "After setting the seed and cudnn.deterministic = True I get exactly the same loss on every run."),
+    ("run-to-run-nondeterminism", "How do I set the random seed so that different runs use different data splits?"),
+    ("run-to-run-nondeterminism", "The same input gives a different output every time I call the model, even with a fixed seed."),
+    ("run-to-run-nondeterminism", "RuntimeError: index_add_cuda_ does not have a deterministic implementation, but you set "
+                                  "'torch.use_deterministic_algorithms(True)'."),
+    ("run-to-run-nondeterminism", "我想每次运行用不同的随机种子来做多次实验"),
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
