@@ -234,6 +234,19 @@ WORDINGS = [
     ("sparse-layout-unsupported-op", "RuntimeError: sparse tensors do not have strides"),  # https://github.com/ZhenhHuang/LSEnet/issues/2
     ("sparse-layout-unsupported-op", "Could not run 'aten::native_batch_norm' with arguments from the 'SparseCUDA' backend. "
                                      "using batch_norm"),  # https://github.com/pytorch/pytorch/issues/85642
+    # stale-torch-build-libs: one of torch's own libraries named without its path, or importing torch itself
+    # failing with an undefined symbol.
+    ("stale-torch-build-libs", "libtorch.so.1: undefined symbol:"),  # https://github.com/pytorch/pytorch/issues/10234
+    ("stale-torch-build-libs", "ImportError (undefined symbol: ...LongTensor) when importing torch"),  # https://github.com/pytorch/pytorch/issues/2104
+    # torchvision-video-backend-missing: a torchvision video function and PyAV missing, in either order.
+    ("torchvision-video-backend-missing", "torchvision.io.read_video cannot read videos due to lack of PyAV"),  # https://github.com/Kaggle/docker-python/issues/727
+    ("torchvision-video-backend-missing", "Still can not use \"torchvision.io.read_video\" after install \"av\" by \"pip install av\""),  # https://github.com/PyAV-Org/PyAV/issues/1006
+    # run-to-run-nondeterminism: seeds fixed, and results that differ between runs.
+    ("run-to-run-nondeterminism", "Even when I set the seeds, I get (slightly) different results on each run."),  # https://github.com/ikostrikov/pytorch-a2c-ppo-acktr-gail/issues/22
+    ("run-to-run-nondeterminism", "I'm confused about that though I fixed the random seed as your config file did, I still got "
+                                  "different results between different runs just like without setting seed."),  # https://github.com/graphdeeplearning/benchmarking-gnns/issues/7
+    ("run-to-run-nondeterminism", "I seem to be having a hard time to get consistent results over several runs of the same "
+                                  "experiment, despite seeding everything I can think of."),  # https://github.com/pytorch/pytorch/issues/11278
 ]
 
 NOT_THESE = [
@@ -424,6 +437,22 @@ NOT_THESE = [
     ("sparse-layout-unsupported-op", "NotImplementedError: Could not run 'aten::add.out' with arguments from the 'QuantizedCPU' "
                                      "backend. 'aten::add.out' is only available for these backends: [CPU, CUDA, SparseCPU, SparseCUDA]."),
     ("sparse-layout-unsupported-op", "稀疏矩阵乘法在 PyTorch 里怎么写？"),
+    # A third-party extension after a working import torch, torchaudio, a standalone libtorch's path.
+    ("stale-torch-build-libs", "import torch works fine, but importing torch_scatter fails with undefined symbol: _ZN3c105ErrorC1ENS_14SourceLocationE"),
+    ("stale-torch-build-libs", "undefined symbol when importing torchaudio after upgrading torch"),
+    ("stale-torch-build-libs", "ImportError: /opt/libtorch/lib/libc10.so: undefined symbol: _ZN3c106detail14torchCheckFailEPKcS2_jS2_"),
+    ("stale-torch-build-libs", "libtorchvision.so: undefined symbol: _ZN3c1017RegisterOperatorsD1Ev"),
+    # A video question, PyAV installed and a wrong path, torchvision's own ops.
+    ("torchvision-video-backend-missing", "How do I read only the first 16 frames with torchvision.io.read_video?"),
+    ("torchvision-video-backend-missing", "error PyAV av.error.FileNotFoundError: [Errno 2] No such file or directory"),  # https://github.com/wyhsirius/LIA/issues/2
+    ("torchvision-video-backend-missing", "torchvision.io.read_video returns an empty tensor for a video of 1 second"),
+    # Seeds that work, a question, dropout within one process, the deterministic-mode error.
+    ("run-to-run-nondeterminism", "After setting the seed and cudnn.deterministic = True I get exactly the same loss on every run."),
+    ("run-to-run-nondeterminism", "How do I set the random seed so that different runs use different data splits?"),
+    ("run-to-run-nondeterminism", "The same input gives a different output every time I call the model, even with a fixed seed."),
+    ("run-to-run-nondeterminism", "RuntimeError: index_add_cuda_ does not have a deterministic implementation, but you set "
+                                  "'torch.use_deterministic_algorithms(True)'."),
+    ("run-to-run-nondeterminism", "我想每次运行用不同的随机种子来做多次实验"),
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
