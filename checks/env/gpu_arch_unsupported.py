@@ -58,6 +58,11 @@ def _cudnn_dist(version):
                 "arch list from the probe: 8.9 on sm_86"),
         Example("ok", {"torch": {"version": "2.8.0+cu128", "cuda": "12.8"}, "nvidia": {**DRIVER_580, "gpus": [V100]}},
                 "2.8-2.10 kept sm_70 in the CUDA 12.8 wheels"),
+        Example("warning", {"torch": {"version": "1.10.0+cu113", "cuda": "11.3"}, "nvidia": {**DRIVER_580, "gpus": [RTX4090]}},
+                "Ada runs the CUDA 11.3 build's sm_86 SASS, but that build's NVRTC predates 8.9 (detectron2#5318)",
+                contains="invalid value for --gpu-architecture"),
+        Example("ok", {"torch": {"version": "2.0.1+cu118", "cuda": "11.8"}, "nvidia": {**DRIVER_580, "gpus": [RTX4090]}},
+                "CUDA 11.8 is the first toolkit for Ada"),
         Example("ok", {"torch": {"version": "2.11.0+cu126", "cuda": "12.6"}, "nvidia": {**DRIVER_580, "gpus": [GTX1080]},
                        "packages": _cudnn_dist("9.10.2.21")},
                 "Pascal on cu126 with the cuDNN it pins"),
@@ -205,6 +210,12 @@ def _judge(facts):
     turing = [(g, cc, kernel) for g, cc, kernel in kernels if kernel and _turing_on_cuda9(cc, cuda)]
     if turing and not missing and not refused:
         return _turing_verdict(facts, version, tag, cuda, label, turing, evidence)
+    # An older SASS of the GPU's major (sm_86 on 8.9); a build holding the GPU's own SASS was made by a CUDA that knew it.
+    newer = [(g, cc, kernel, first) for g, cc, kernel in kernels
+             if kernel and kernel.startswith("sm_") and kernel != f"sm_{tables.cc_int(cc)}"
+             and (first := _newer_than_cuda(cc, cuda))]
+    if newer and not missing and not refused:
+        return _newer_than_build(facts, version, tag, cuda, label, newer, evidence)
     if not missing and not refused:
         runs = [f"{gpu_label(g, cc)} runs {_kind(kernel)}" for g, cc, kernel in kernels]
         if ptx:
@@ -304,6 +315,32 @@ def _needs_newer_cuda(facts, said):
     return error(f"torch says {s.gpu} needs CUDA {s.needs_cuda} or newer to work properly, and {where} was built with "
                  f"CUDA {s.requested}: the CUDA libraries of that build fail on the GPU", fix=fix,
                  evidence={"torch's warning": s.text}, related=("cuda-no-kernel-image",))
+
+
+def _newer_than_cuda(cc, cuda):
+    """The first CUDA toolkit for a GPU that runs an older SASS of its major (8.9 on a CUDA 11.3 build's sm_86),
+    when the build's CUDA predates it; None otherwise."""
+    first = tables.first_toolkit(cc)
+    have, need = tables.major_minor(cuda) if cuda else None, tables.major_minor(first) if first else None
+    return first if have and need and have < need else None
+
+
+def _newer_than_build(facts, version, tag, cuda, label, newer, evidence):
+    """A GPU newer than the build's CUDA within its major (Ada 8.9 on a CUDA 11.3-11.7 build, 8.6 on CUDA 11.0): torch's
+    own kernels run as the major's older SASS, but what the build compiles at run time with its NVRTC (TorchScript's
+    fusers, jiterator kernels) targets an architecture that NVRTC does not know."""
+    first = max((f for *_, f in newer), key=tables.major_minor)
+    runs = "; ".join(f"{gpu_label(g, cc)} runs {label}'s {kernel} SASS, but CUDA {cuda} predates compute capability "
+                     f"{cc} (first supported by CUDA {f})" for g, cc, kernel, f in newer)
+    message = (runs + ": what the build compiles at run time with its NVRTC (TorchScript's fusers, jiterator kernels) "
+               "fails with 'nvrtc: error: invalid value for --gpu-architecture (-arch)'")
+    alternative = suggest(facts, exclude_tag=tag, accept=lambda _minor, build: (
+        tables.major_minor(build.get("cuda") or "0.0") or (0, 0)) >= tables.major_minor(first))
+    fix = (Fix(f"Install {alternative.label} (CUDA {first} and newer know this GPU); {COMPANIONS}",
+               (alternative.command(pip(facts)),)) if alternative else
+           Fix(f"Install a torch build made with CUDA {first} or newer: the selector at "
+               "https://pytorch.org/get-started/locally/ (or its previous-versions page) gives the command"))
+    return warning(message, fix=fix, evidence=evidence, related=("cuda-no-kernel-image",))
 
 
 def _turing_on_cuda9(cc, cuda):
