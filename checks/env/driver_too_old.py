@@ -1,7 +1,6 @@
 from packaging.version import Version
 
 from torchdoctor.data import tables
-from torchdoctor.facts import torch_warnings
 from torchdoctor.model import Fix, Status, error, ok, skip, warning
 from torchdoctor.registry import Example, env_check
 
@@ -265,7 +264,7 @@ def _from_warning(facts, said):
                 "cannot compile the PTX it was given, which a newer CUDA made (torch's or Triton's kernels)"
                 if "PTX" in said.text else "is older than the CUDA runtime")
     built = f"; {label} is built for CUDA {cuda}" if cuda else ""
-    retold = torch_warnings.retold(said.text)  # the reporter's words for torch's message, not the message
+    retold = said.retold  # the reporter's words for torch's message, not the message
     evidence = {"the report's words" if retold else "torch's warning": said.text, "driver": driver,
                 "driver's CUDA": said.driver_cuda, "torch CUDA": cuda}
     alternative = None

@@ -268,12 +268,8 @@ def _whichever_build(facts):
     lists = {b["tag"]: (tables.arch_list_for(version, b["tag"], where), b["cuda"]) for b in builds}
     if any(archs is None for archs, _ in lists.values()):
         return None
-
-    def runs(archs, cc, cuda):
-        kernel = tables.kernel_for(archs, cc)
-        return bool(kernel) and not tables.ptx_only_predates(kernel, cc, cuda)
-
-    lacking = [(g, cc) for g, cc in known_gpus if not any(runs(archs, cc, cuda) for archs, cuda in lists.values())]
+    lacking = [(g, cc) for g, cc in known_gpus
+               if not any(tables.build_runs(archs, cc, cuda) for archs, cuda in lists.values())]
     if not lacking:
         return None
     release = tables.base_version(version)
@@ -286,11 +282,12 @@ def _whichever_build(facts):
     fine = [(g, cc) for g, cc in known_gpus if (g, cc) not in lacking]
     seen = sorted({cc for _, cc in known_gpus}, key=tables.cc_int)
     fix = _fix(facts, version, None, None, lacking, [], None, fine, seen)
-    earlier = {patch: [tag for tag, (_, cuda) in lists.items()
-                       if all(runs(tables.earlier_patch_arch_lists(version, tag, where).get(patch, []), cc, cuda)
-                              for _, cc in lacking)]
-               for b in builds for patch in tables.earlier_patch_arch_lists(version, b["tag"], where)}
-    earlier = {patch: tags for patch, tags in earlier.items() if tags}
+    # {patch: the builds of that earlier patch that ran every lacking GPU}
+    earlier: dict[str, list[str]] = {}
+    for tag, (_, cuda) in lists.items():
+        for patch, archs in tables.earlier_patch_arch_lists(version, tag, where).items():
+            if all(tables.build_runs(archs, cc, cuda) for _, cc in lacking):
+                earlier.setdefault(patch, []).append(tag)
     if earlier:
         # "1.3" stated without its patch: the latest patch is what an install of the minor gets, but an
         # earlier patch, built before the script changed, may be the one on that machine.

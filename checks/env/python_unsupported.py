@@ -73,10 +73,22 @@ def _no_wheel(facts, said):
                  related=("no-wheel-for-python",))
 
 
-def _no_release_listed(text):
+def _listed_versions(text):
+    """The versions pip listed in "(from versions: ...)", [] for "none"; None where it listed none."""
     listed = re.search(r"\(from versions:\s*([^)]*)\)", text)
-    versions = [v.strip() for v in listed.group(1).split(",")] if listed else []
-    return bool(listed) and all(v in ("none", "") or v.startswith("0.1.") for v in versions)
+    if listed is None:
+        return None
+    return [v for v in (v.strip() for v in listed.group(1).split(",")) if v not in ("none", "")]
+
+
+def _only_source_releases(versions):
+    """pip saw torch's 0.1.2 source releases of 2017 and nothing else (no wheel fits this interpreter)."""
+    return bool(versions) and all(v.startswith("0.1.") for v in versions)
+
+
+def _no_release_listed(text):
+    versions = _listed_versions(text)
+    return versions is not None and (not versions or _only_source_releases(versions))
 
 
 def _no_wheel_at_all(facts, said):
@@ -109,7 +121,8 @@ def _no_wheel_at_all(facts, said):
                        fix=Fix("Check the interpreter is 64-bit CPython on a supported platform, and install from "
                                "PyPI or the PyTorch index of a release that supports this Python", checks),
                        evidence=evidence, related=("no-wheel-for-python",))
-    listed = "'from versions: none'" if "none" in said.text.split("from versions:")[-1][:12] else "only torch's 0.1.2 source releases of 2017"
+    listed = ("only torch's 0.1.2 source releases of 2017" if _only_source_releases(_listed_versions(said.text) or [])
+              else "'from versions: none'")
     return warning(f"pip found no torch wheel at all for this interpreter ({listed}): its Python is "
                    "newer than the torch releases on that index, or 32-bit, or its platform has no wheels; the report "
                    "does not show the Python version",

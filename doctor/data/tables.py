@@ -514,7 +514,7 @@ def _python_fits(row: dict[str, Any], python: str | None) -> bool:
     return mm >= major_minor(lo) and (hi is None or mm <= major_minor(hi))
 
 
-def _runs(archs: list[str], cc: int, cuda: str) -> bool:
+def build_runs(archs: list[str], cc: str | int, cuda: str) -> bool:
     """A build runs on the device: a kernel for it, and not only PTX of an older architecture
     from a CUDA that predates the device (old wheels' compute_37 PTX JIT-compiles for a Blackwell
     GPU, but their cuBLAS and cuDNN have nothing for it)."""
@@ -554,7 +554,7 @@ def suggest_build(torch_version: str, *, driver: str | None = None, ccs: Iterabl
                     continue
             if ccs:
                 archs = arch_list_for(row["torch"], b["tag"])
-                if archs is None or not all(_runs(archs, cc, b["cuda"]) for cc in ccs):
+                if archs is None or not all(build_runs(archs, cc, b["cuda"]) for cc in ccs):
                     continue
             if accept is not None and not accept(row["torch"], b):
                 continue

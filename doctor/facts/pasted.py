@@ -358,6 +358,9 @@ def gpu_listings(lines: list[str]) -> dict[str, Any] | None:
 
 
 _BARE_NAME = re.compile(r"^[A-Za-z_][\w.-]*\s*$")
+# Anaconda's metapackage _pytorch_select (builds cpu_0 / gpu_0) as _norm names it: it chose the variant of its
+# pytorch builds.
+_PYTORCH_SELECT = "-pytorch-select"
 
 
 def package_list(lines: list[str]) -> tuple[str, list[dict[str, Any]], bool] | None:
@@ -401,9 +404,8 @@ def package_list(lines: list[str]) -> tuple[str, list[dict[str, Any]], bool] | N
                        "location": kind}
                 if kind == "conda list" and (channel != "pypi" and build not in ("pypi_0", "<pip>")):
                     row["installer"] = "conda"
-                    # "py3.7_cpu_0": the CPU build; Anaconda's metapackage _pytorch_select (cpu_0 / gpu_0) chose
-                    # the variant of its pytorch builds (named "-pytorch-select" once normalised).
-                    if row["name"] in ("torch", "-pytorch-select") and build and _conda_cuda(build) is not False:
+                    # "py3.7_cpu_0": the CPU build; _pytorch_select's "cpu_0" the CPU variant.
+                    if row["name"] in ("torch", _PYTORCH_SELECT) and build and _conda_cuda(build) is not False:
                         row["cuda"] = _conda_cuda(build)
                 rows.append(row)
             elif _BARE_NAME.match(line) and rows:
@@ -1062,7 +1064,7 @@ def _add_distributions(facts: dict[str, Any], rows: list[dict[str, Any]]) -> Non
 def _torch_from_rows(facts: dict[str, Any], rows: list[dict[str, Any]]) -> None:
     """torch's version, and its CUDA build where the row or its local tag says, from a list's torch row."""
     torch_row = next((r for r in rows if r["name"] == "torch"), None)
-    selected = next((r for r in rows if r["name"] == "-pytorch-select" and "cuda" in r), None)
+    selected = next((r for r in rows if r["name"] == _PYTORCH_SELECT and "cuda" in r), None)
     if torch_row is None and selected is not None:
         _fill(facts, "torch", {"cuda": selected["cuda"]})  # the variant chosen, where the torch row is cut away
     if torch_row:

@@ -298,6 +298,7 @@ class Said:
     archs: tuple[str, ...] = ()  # the build's arch list as the warning prints it
     package: str | None = None  # "family": torchvision or torchaudio
     requested: str | None = None  # "no-wheel": the torch version pip was asked for and found no wheel of (None: any)
+    retold: bool = False  # "driver": the reporter's words for the verdict, not torch's own message
     needs_cuda: str | None = None  # "toolkit-old": the oldest CUDA toolkit the package's build accepts
     built_for: tuple[str, str] | None = None  # "family" from xFormers: (the torch it was built for, the torch here)
     cuda_pair: tuple[str, str] | None = None  # "family": (torch's CUDA, the package's CUDA), None where the
@@ -355,11 +356,6 @@ def _cc_int(cc: str) -> int:
     return int(major) * 10 + int(minor)
 
 
-def retold(text: str) -> bool:
-    """Whether a "driver too old" verdict is the reporter's retelling rather than torch's own message."""
-    return bool(_DRIVER_OLD_SAID.search(text)) and not (_DRIVER_OLD.search(text) or _INSUFFICIENT.search(text))
-
-
 def interpret(warnings: list[str] | None) -> list[Said]:
     """torch's verdicts in `warnings` (torch.warnings): only those that say something is wrong."""
     said: list[Said] = []
@@ -372,8 +368,11 @@ def interpret(warnings: list[str] | None) -> list[Said]:
         if _COMPAT_804.search(text) or _COMPAT_803.search(text):
             said.append(Said("forward-compat", text, package="804" if _COMPAT_804.search(text) else "803"))
             continue
-        if _INSUFFICIENT.search(text) or _PTX_TOOLCHAIN.search(text) or _DRIVER_OLD_SAID.search(text):
+        if _INSUFFICIENT.search(text) or _PTX_TOOLCHAIN.search(text):
             said.append(Said("driver", text))
+            continue
+        if _DRIVER_OLD_SAID.search(text):
+            said.append(Said("driver", text, retold=True))
             continue
         m = _INCOMPATIBLE.search(text)
         if m:
