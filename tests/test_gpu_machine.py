@@ -13,6 +13,9 @@ import pytest
 import torchdoctor
 from torchdoctor.cli import env as cli_env
 from torchdoctor.facts.model import Facts
+from torchdoctor.kb.loader import load
+from torchdoctor.kb.matcher import match_parsed
+from torchdoctor.kb.parse import parse
 from torchdoctor.runner import run_env_checks
 
 MACHINE = Path(__file__).parent / "fixtures" / "gpu_machine"
@@ -187,7 +190,10 @@ RECORDED_ERRORS = {
     "bce_autocast": "bce-unsafe-autocast",
     "ce_target_oob": "cuda-device-side-assert",
     "cuda_tensor_numpy": "tensor-to-numpy-cuda",
-    # capture4.sh, on an H100 with the same torch:
+    # capture4.sh and capture5.sh, on H100s with the same torch:
+    "bce_out_of_range": "bce-input-out-of-range",
+    "generator_device": "dataloader-generator-device",
+    "legacy_constructor": "legacy-tensor-type-constructor",
     "capture_sync": "cuda-graph-capture-forbidden-op",
     "conv_half_weight": "dtype-mismatch",
     "cudagraph_overwritten": "cudagraph-output-overwritten",
@@ -221,6 +227,20 @@ def test_a_real_gpu_error_is_explained(name):
     matches = torchdoctor.explain((MACHINE / "errors" / f"{name}.txt").read_text())
     assert matches and matches[0].id == RECORDED_ERRORS[name], [m.id for m in matches]
     assert matches[0].confidence >= 0.9
+
+
+# Warnings a run printed and finished (capture5.sh): every cause they show is listed, the exit-time one first.
+RECORDED_WARNINGS = {
+    "amp_deprecated": ["amp-cuda-namespace-deprecated"],
+    "nccl_barrier_unknown_device": ["process-group-not-destroyed", "nccl-barrier-device-unknown"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(RECORDED_WARNINGS))
+def test_real_gpu_warnings_list_their_causes(name):
+    assert {p.stem for p in (MACHINE / "warnings").glob("*.txt")} == set(RECORDED_WARNINGS)
+    listed = [m.id for m in match_parsed(parse((MACHINE / "warnings" / f"{name}.txt").read_text()), load(), 0.0)]
+    assert listed[:len(RECORDED_WARNINGS[name])] == RECORDED_WARNINGS[name], listed
 
 
 def test_the_run_wrapper_explained_the_crash_it_watched():
