@@ -851,7 +851,7 @@ def test_the_dev_split_figures_hold():
     dev = bench.figures(bench.evaluate(REPORTS), "dev")
     ratio = {key: done / total for key, (done, total) in dev.items()}
     assert ratio["read"] == 1.0 and ratio["healthy clean"] == 1.0
-    assert ratio["problem found"] >= 193 / 216, dev  # what bench/env_reports.py printed with the prose reader and both parts of batch 10
+    assert ratio["problem found"] >= 259 / 281, dev  # what bench/env_reports.py printed after batch 15 (imports, DGL, prose forms)
 
 
 WINDOWS_REPORT = """Collecting environment information...
@@ -2353,3 +2353,58 @@ def test_a_python_version_ending_a_sentence_is_read_and_a_system_said_in_words_k
 ])
 def test_the_driver_verdict_retold_in_words_is_read_as_the_reports_evidence(text, found):
     assert bool(torch_warnings.find(text)) is found
+
+
+# --------------------------------------------------------------------------- refusals quoted without their file
+
+def test_an_undefined_torch_symbol_under_the_import_that_raised_it_is_that_package_s():
+    te103 = findings("voicecraft32-c-f-h-prose-torch201-forced-to-222-torchaudio-undefined-symbol.txt")["TE103"]
+    assert te103.status is Status.ERROR and "torchaudio" in te103.message and "torch 2.2.2" in te103.message
+
+
+@pytest.mark.parametrize("text", [
+    # the import worked; the refusal is torch's own (TE102's), under `import torch`
+    "Then `import torchaudio` works.\n\nimport torch\n     undefined symbol: _ZN2at4_ops15sum_dim_IntList4callERKNS_6TensorE\n",
+    # a symbol that is not torch's C++ (a CUDA runtime symbol): not a build for another torch
+    "Then `import torchaudio` results in the error\n\n     undefined symbol: cudaGetDriverEntryPointByVersion\n",
+])
+def test_an_undefined_symbol_that_is_not_a_package_s_torch_symbol_is_not_read_as_one(text):
+    assert not [s for s in torch_warnings.interpret(torch_warnings.find(text)) if s.kind in ("family", "extension-symbol")]
+
+
+DGL_TEMPLATE = """## Environment
+
+ - DGL Version (e.g., 1.0): 1.0.1+cu113
+ - Backend Library & Version (e.g., PyTorch 0.4.1, MXNet/Gluon 1.3): pytorch 1.9.0+cu111
+ - OS (e.g., Linux): ubuntu 18.04.5 LTS (Bionic Beaver)
+ - Python version: 3.8.10
+{error}"""
+
+
+def test_dgl_finding_no_library_for_this_torch_release_is_te103(tmp_path):
+    te103 = findings("dgl5442-tjb-tech-dgl-template-dgl101-cu113-torch190-cu111-sparse-lib-missing.txt")["TE103"]
+    assert te103.status is Status.ERROR and "torch 1.9.0" in te103.message
+    assert "libdgl_sparse_pytorch_1.9.0.so" in str(te103.evidence)
+    assert "data.dgl.ai/wheels/torch-1.9/" in te103.fix.commands[0]
+    # graphbolt's twin, on Windows
+    error = ("FileNotFoundError: Cannot find DGL C++ graphbolt library at C:\\venv\\Lib\\site-packages\\dgl\\graphbolt\\"
+             "graphbolt_pytorch_2.4.1.dll\n")
+    te103 = checked(DGL_TEMPLATE.format(error=error), tmp_path)["TE103"]
+    assert te103.status is Status.ERROR and "torch 2.4.1" in te103.message
+    # the same template without DGL's error: nothing says dgl was built for another torch
+    assert checked(DGL_TEMPLATE.format(error=""), tmp_path)["TE103"].status is not Status.ERROR
+
+
+def test_dgl_s_error_retold_without_its_file_is_a_warning(tmp_path):
+    te103 = findings("dgl7157-a1941409241-prose-torch22-cu118-graphbolt-lib-missing.txt")["TE103"]
+    assert te103.status is Status.WARNING and "torch 2.2" in te103.message
+    assert "torch-2.2/cu118/repo.html" in te103.fix.commands[0]
+    # found, not missing: no verdict
+    quiet = checked("This is my environment: pytorch(2.2 + cu118). I can find the c++ library graphbolt in dgl/graphbolt.\n",
+                    tmp_path)["TE103"]
+    assert quiet.status is not Status.WARNING and quiet.status is not Status.ERROR
+
+
+def test_a_torch_version_stated_alone_is_not_an_uninstalled_torch(tmp_path):
+    te105 = checked("I use torch 2.3.0+cu121 with Python 3.10.12 on Linux.\n", tmp_path)["TE105"]
+    assert te105.status is Status.SKIP and "torch 2.3.0+cu121" in te105.message and "not installed" not in te105.message

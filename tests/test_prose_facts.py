@@ -354,3 +354,27 @@ def test_a_tagged_version_that_is_not_said_to_be_torch_is_not_read_as_torch(text
 def test_a_cpu_build_said_in_words_after_the_version(text, cpu_build):
     torch = stated(text)["torch"]
     assert ("cuda" in torch and torch["cuda"] is None) is cpu_build
+
+
+@pytest.mark.parametrize("text,version,cuda", [
+    # pip's and conda's name-version pair for what is installed (voicecraft#32)
+    ("the different version `pytorch-2.2.2` is forcibly installed over the initially installed version.", "2.2.2", None),
+    # a bracket opening the value, a build tag joined by " + " (dgl#7157)
+    ("This is my environment: pytorch(2.2 + cu118)", "2.2", "11.8"),
+    # a bug template's placeholder in brackets before the value (DGL's template, dgl#5442)
+    (" - Backend Library & Version (e.g., PyTorch 0.4.1, MXNet/Gluon 1.3): pytorch 1.9.0+cu111", "1.9.0+cu111", "11.1"),
+])
+def test_torch_written_as_a_distribution_a_bracket_or_after_a_templates_example(text, version, cuda):
+    torch = stated(text)["torch"]
+    assert torch["version"] == version and torch.get("cuda") == cuda
+
+
+@pytest.mark.parametrize("text", [
+    # a wheel's file name is a download, not what is installed; an sdist's too
+    "Downloading torch-2.2.2-cp310-cp310-manylinux1_x86_64.whl (755.5 MB)",
+    "Processing ./torch-1.4.0.tar.gz",
+    # the template's example alone is no fact
+    " - Backend Library & Version (e.g., PyTorch 0.4.1, MXNet/Gluon 1.3): ",
+])
+def test_a_file_name_or_a_templates_example_is_no_torch_version(text):
+    assert "version" not in stated(text).get("torch", {})

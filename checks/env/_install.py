@@ -61,10 +61,15 @@ def torch_version(facts: Any) -> tuple[str, str] | None:
 def no_torch(facts: Any) -> str:
     """Why a check has no torch to judge: not installed, not named in a partial pasted list, or a pasted
     report that holds neither a package list nor torch's version (which says nothing about torch; collect_env's
-    "PyTorch version: N/A" does: torch did not import)."""
+    "PyTorch version: N/A" does: torch did not import), or one that states torch's version alone (a sentence, a
+    bug template's field: torch is there, but nothing says how it was installed)."""
     listed = facts.get("packages.distributions")
-    if isinstance(listed, Unknown) and isinstance(facts.get("torch.version"), Unknown):
+    stated = facts.get("torch.version")
+    if isinstance(listed, Unknown) and isinstance(stated, Unknown):
         return f"not checked: packages.distributions is unknown ({listed.reason})"
+    if isinstance(listed, Unknown) and isinstance(stated, str):  # a text that states torch's version, and no more
+        return (f"not checked: the text states torch {stated} but not how it is installed (packages.distributions is "
+                f"unknown: {listed.reason})")
     if fact(facts, "packages.distributions_partial") is True:
         return "torch is not named in the pasted package list, which is partial (cut short or filtered)"
     return "torch is not installed"

@@ -341,7 +341,8 @@ def torch_family_mismatch(facts):
     Install the matching release together with torch in one pip command, so the resolver keeps
     them paired, from the same index URL as torch.
     """
-    said = torch_said(facts, "family") or torch_said(facts, "extension-symbol")
+    said = (torch_said(facts, "family") or torch_said(facts, "extension-symbol")
+            or sorted(torch_said(facts, "per-torch-library"), key=lambda s: s.retold))
     unloaded = torch_said(facts, "family-ops")
     indexed = _indexed_for_another_torch(facts)
     gap = unknown_need(facts, "packages.distributions")
@@ -409,10 +410,17 @@ def _from_built_for(facts, said):
                  evidence={"xformers' warning": said.text}, related=("torchvision-torch-mismatch",))
 
 
+def _stated_torch(facts) -> str | None:
+    """The torch that runs, else the one a pasted text states (a sentence, a bug template's field) without an
+    import or a package list to confirm it."""
+    found = torch_version(facts)
+    stated = fact(facts, "torch.version", None)
+    return found[0] if found else stated if isinstance(stated, str) else None
+
+
 def _paired_reinstall(facts, name: str) -> tuple[str | None, str]:
     """(torch's version or None, the pip command reinstalling `name` with the release paired to that torch)."""
-    found = torch_version(facts)
-    torch_text = found[0] if found else None
+    torch_text = _stated_torch(facts)
     paired = (tables.family_requirement(name, torch_text) if torch_text else None) or name
     torch_pin = f"torch=={base_version(torch_text)}" if torch_text else "torch==<torch-version>"
     pin = f'{torch_pin} "{paired}"' if any(c in paired for c in "<>=*") else f"{torch_pin} {paired}"
@@ -426,6 +434,8 @@ def _from_loader(facts, said):
         return _from_built_for(facts, said)
     if said.kind == "extension-symbol":
         return _extension_refused(facts, said)
+    if said.kind == "per-torch-library":
+        return _no_library_for_this_torch(facts, said)
     torch_text, command = _paired_reinstall(facts, name)
     what = f"torch {torch_text}" if torch_text else "the torch it loads"
     return error(f"{name}'s compiled library does not fit {what}: it was built for another torch release or CUDA "
@@ -480,6 +490,30 @@ def _extension_refused(facts, said):
                          "wheels, such as mmcv-full, torch-scatter and detectron2, publish one wheel index per torch and "
                          "CUDA version), or rebuild it from source in this environment, after torch is installed"),
                  evidence={f"{said.package}'s error": said.text}, related=("torchvision-torch-mismatch",))
+
+
+def _no_library_for_this_torch(facts, said):
+    """DGL finding none of its C++ libraries built for the running torch release (it ships one per release it was
+    built for, named after it): this DGL build was made for other torch releases. Retold without the file, which
+    torch it looked for is the report's torch at best, so it is a warning."""
+    torch_text = said.requested or _stated_torch(facts)
+    what = f"torch {torch_text}" if torch_text else "the torch it runs with"
+    minor = ".".join(str(n) for n in major_minor(torch_text)) if torch_text and major_minor(torch_text) else "<torch-minor>"
+    cuda = fact(facts, "torch.cuda", "unknown")
+    # DGL's index names the torch minor, then the CUDA tag; its CPU builds have no tag.
+    tag = "<cuda-tag>/" if cuda == "unknown" or not isinstance(cuda, (str, type(None))) else (
+        "" if cuda is None else f"cu{''.join(cuda.split('.')[:2])}/")
+    message = (f"{said.package} has no compiled library for {what}: it ships its C++ parts once per torch release it "
+               "was built for, so this build was made for other torch releases")
+    fix = Fix(f"Install the {said.package} build for torch {minor} from DGL's wheel index for that torch and CUDA, or "
+              f"install a torch release this {said.package} was built for (its dgl/graphbolt and dgl/dgl_sparse folders "
+              "list them in their file names)",
+              (f"{pip(facts)} install --force-reinstall dgl -f https://data.dgl.ai/wheels/torch-{minor}/{tag}repo.html",))
+    evidence = {"DGL's error" if not said.retold else "the report's words": said.text}
+    if said.retold:
+        return warning(message + " (the report retells DGL's error without the file it looked for)", fix=fix,
+                       evidence=evidence, related=("torchvision-torch-mismatch",))
+    return error(message, fix=fix, evidence=evidence, related=("torchvision-torch-mismatch",))
 
 
 def _judge(facts):

@@ -43,12 +43,12 @@ from . import collect_env_text
 
 # Words before a value, within its clause (no ".", ";", "!", "?" or "," between) and a few words back, that say
 # it is no fact of any machine: a requirement, advice, an example, a history ("fixed in torch 2.0"), a template's
-# placeholder ("[e.g. 1080 Ti]": its own dot does not end the clause).
+# placeholder ("[e.g. 1080 Ti]", "(e.g., PyTorch 0.4.1 ...)": its own dot does not end the clause).
 _NOT_A_FACT = re.compile(
     r"(?:\b(?:install|installing|reinstall|will|would|could|going to|plan|planning|requires?|required|requirement|"
     r"need|needs|needed|must|should|recommend\w*|suggest\w*|support|supports|supported|compatible|fixed|"
     r"introduced|added|deprecated|removed|released|expects?|expected|like|such as|including|latest|newest|"
-    r"newer|older|minimum|min|at least)\b|\be\.\s?g\.?\s|[<>~!]=?|\u5b89\u88c5|\u9700\u8981|\u8981\u6c42|\u652f\u6301|\u5efa\u8bae)"
+    r"newer|older|minimum|min|at least)\b|\be\.\s?g\.?,?\s|[<>~!]=?|\u5b89\u88c5|\u9700\u8981|\u8981\u6c42|\u652f\u6301|\u5efa\u8bae)"
     r"[^.;!?,\u3002\uff0c\uff1b]{0,24}$", re.I)
 # Words that say it is another machine's or another time's: a comparison, an attempt, what was there before.
 # Such a value is real, so beside this machine's it makes the fact ambiguous ("works on torch 1.6, fails on 1.7").
@@ -71,12 +71,16 @@ _ANOTHER_VERSION = re.compile(r"^\s*(?:,|/|and|or|to|->|\u2192|~|vs\.?|versus|\u
 _VERSION = r"[`'\"]?v?(?P<version>\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc|\.dev|\.post)\d+)?(?:\+\w+(?:\.\w+)*)?)(?![\w+]|\.\w)"
 # The key and what joins it to its value: "torch 1.7.1", "torch: 1.7.1", "pytorch=1.4.0", "torch2.0.1",
 # "PyTorch version is 1.9.0", "PyTorch 版本: 2.1.0". One whitespace run between them (no two adjacent \s*).
-_JOIN = r"(?:\s+version|\s*\u7248\u672c)?(?:\s+(?:is|was))?(?:\s*[:=\u662f\u4e3a]\s*|\s+|)"  # (\u662f/\u4e3a: "is")
+# "pytorch(2.2 + cu118)", "PyTorch (1.13.1)": a bracket opens the value.
+_JOIN = r"(?:\s+version|\s*\u7248\u672c)?(?:\s+(?:is|was))?(?:\s*[:=(\u662f\u4e3a]\s*|\s+|)"  # (\u662f/\u4e3a: "is")
 _TORCH = re.compile(r"(?<![\w/.=@-])(?:py)?torch(?![A-Za-z_./-])" + _JOIN + _VERSION, re.I)
 # torch named as pip names what it installs ("falls back to torch-2.6.0+cpu", "Downloading torch-2.1.0+cu121-cp311-...
 # whl"): the dash joins the name to a version with its build tag (untagged, "torch-1.13.1" is also a file's name).
+# Untagged, the name-version pair as pip and conda name a distribution ("`pytorch-2.2.2` is forcibly installed"), but
+# not a file's name, which goes on with "-cp311-..." or ".tar.gz" (a download, not what is installed).
 _TORCH_WHEEL = re.compile(r"(?<![\w/.-])torch-(?P<version>\d+\.\d+(?:\.\d+)?\+(?:cu\d{2,3}|cpu|rocm\d+(?:\.\d+)*))"
-                          r"(?![\w.+])")
+                          r"(?![\w.+])"
+                          r"|(?<![\w/.-])(?:py)?torch-(?P<plain>\d+\.\d+\.\d+)(?![\w.+-])")
 # torch's version with its build tag, quoted alone as an app's system page shows it ('it says "2.0.0+cpu"'): only
 # torch releases are 1.x/2.x with a +cpu/+cuXYZ tag (torchvision's are 0.x); a package name before it makes it that
 # package's, so only a quote, a bracket or the line's start may precede it.
@@ -85,10 +89,10 @@ _BARE_TAGGED = re.compile(r"(?:^|(?<=[\"'`(\[]))(?P<version>[12]\.\d{1,2}\.\d{1,
 _NAMED_BEFORE = re.compile(r"(?:\b(?!(?:py)?torch\b|version\b|__version__)[A-Za-z][\w.-]*\s*(?:==|=|:)|"
                            r"\b(?:torchvision|torchaudio|torchtext|torchdata|xformers)\b[^\n]{0,12}?)\s*[\"'`(\[]$", re.I)
 _FAMILY = re.compile(r"(?<![\w/.=@-])(?P<name>torchvision|torchaudio)(?![A-Za-z_./-])" + _JOIN + _VERSION, re.I)
-# torch's CUDA build said right after its version: " cu121", " (cu118)", "(CUDA 12.1)", " with CUDA 11.1 build",
+# torch's CUDA build said right after its version: " cu121", " (cu118)", " + cu118", "(CUDA 12.1)", " with CUDA 11.1 build",
 # ", built with CUDA 10.2", " compiled for CUDA 11.3". A CPU build only by its "+cpu" tag: "torch 1.7.1 CPU" is
 # also how the YOLOv5 banner says the CPU was selected; "(CPU toolkit)", "CPU-only", "cpu version" say the build.
-_TIED_CUDA = re.compile(r"^(?:[\s,]*\(?(?P<tag>cu\d{2,3})\b\)?(?![\w.])"
+_TIED_CUDA = re.compile(r"^(?:[\s,]*(?:\+\s+)?\(?(?P<tag>cu\d{2,3})\b\)?(?![\w.])"
                         r"|\s*\(\s*cuda\s*(?P<paren>\d+\.\d+)\s*\)"
                         r"|[\s,]*(?:(?:is|was)\s+)?(?:built|compiled|build)\s+(?:with|for|against|on)\s+cuda\s*(?P<built>\d+\.\d+)"
                         r"|\s+with\s+cuda\s*(?P<with>\d+\.\d+)\s+(?:build|wheel|version of (?:py)?torch))"
@@ -311,7 +315,7 @@ def read(lines: list[str]) -> dict[str, Any]:
         has_torch, has_driver = "torch" in low, "driver" in low or "\u9a71\u52a8" in line
         patterns = ((_TORCH, _TORCH_WHEEL) if has_torch else ()) + ((_BARE_TAGGED,) if "+c" in low else ())
         for m in (m for pattern in patterns for m in pattern.finditer(line)):
-            version = m.group("version")
+            version = m.group("version") or m.groupdict().get("plain")
             if not _released_major(version) or (m.re is _BARE_TAGGED and _NAMED_BEFORE.search(line, 0, m.start())):
                 continue
             whose = _whose(line, m.start(), m.end())

@@ -75,6 +75,10 @@ And two verdicts raised rather than warned, just as much torch's own word:
 * The dynamic loader refusing one of CUDA's own libraries for an undefined symbol (cuDNN 8's "Could
   not load library libcudnn_cnn_train.so.8. Error: <path>: undefined symbol: ..."; a wheel's
   libcusparse.so.12 missing __nvJitLinkComplete_12_4): two CUDA releases' libraries are mixed (TE204).
+* The loader's "undefined symbol: _ZN2at..." quoted without its file, under the `import torchaudio` (or
+  any extension) that raised it: the same refusal, of the module imported.
+* DGL's "Cannot find DGL C++ sparse library at .../libdgl_sparse_pytorch_1.9.0.so" (or graphbolt's), also
+  retold ("can't find c++ library graphbolt"): this DGL ships no library for this torch release.
 * The CUDA runtime's "no kernel image is available for execution on the device" (error 209;
   THC's "cuda runtime error (209)"): nothing loaded has code for the GPU.
 """
@@ -220,6 +224,26 @@ _EXTENSION_MODULE_SYMBOL = re.compile(
     r"(?P<file>(?<![~\w.:+\-/\\])(?:[~\w.:+-]*[/\\])*?(?P<mod>[A-Za-z_]\w*)\.(?:cpython-[\w-]+|abi3)\.so):\s*"
     r"undefined symbol:\s*(?P<symbol>_Z(?:T[IVS])?N[KVR]*(?:3c10|2at|5torch|6caffe2)\w*)")
 _TORCH_OWN_DIR = re.compile(r"[/\\]torch(?:vision|audio)?[/\\]")
+# The same refusal quoted without its file, under the import that raised it ("Then `import torchaudio` results in
+# the error\n\n     undefined symbol: _ZN2at4_ops15sum_dim_IntList4call..."): the module imported is the one whose
+# library the loader refused. The refusal opens its line (with a path before it, the patterns above read it), and no
+# other import stands between. torch's own import is TE102's.
+_IMPORTED_SYMBOL = re.compile(
+    r"\bimport\s+(?P<mod>(?!torch\b)[A-Za-z_]\w*)(?:(?!\bimport\b)[^\n]){0,200}\n(?:(?!\bimport\b)[^\n]{0,200}\n){0,4}?"
+    r"[ \t>`]*(?:\w*Error:\s*)?undefined symbol:\s*(?P<symbol>_Z(?:T[IVS])?N[KVR]*(?:3c10|2at|5torch|6caffe2)\w*)")
+# ... as find() keeps it, on one line.
+_IMPORTED_SYMBOL_KEPT = re.compile(r"\bimport\s+(?P<mod>(?!torch\b)[A-Za-z_]\w*)(?:(?!\bimport\b).){0,400}?(?<![\w/\\.]\.so: )"
+                                   r"(?<!\.pyd: )undefined symbol:\s*(?P<symbol>_Z(?:T[IVS])?N[KVR]*(?:3c10|2at|5torch|6caffe2)\w*)")
+# DGL loading its C++ parts built per torch release (dgl/sparse/__init__.py, dgl/graphbolt/__init__.py): "Cannot find
+# DGL C++ sparse library at .../dgl/dgl_sparse/libdgl_sparse_pytorch_1.9.0.so", "... graphbolt library at
+# ...\\graphbolt_pytorch_2.4.1.dll". The file is named for the running torch's release; a DGL wheel ships one per
+# torch release it was built for, so the missing file says this DGL was not built for this torch.
+_DGL_LIBRARY = re.compile(r"Cannot find DGL C\+\+ (?P<part>sparse|graphbolt) library at\s+(?P<path>\S*?"
+                          r"(?:dgl_sparse|graphbolt)_pytorch_(?P<torch>\d+\.\d+\.\d+)\.(?:so|dylib|dll))")
+# ... and the same retold in the reporter's words, without the file ("I meet this question: can't find c++ library
+# graphbolt"): which torch it looked for is not said.
+_DGL_LIBRARY_SAID = re.compile(r"(?i:\b(?:can'?t|cannot|could\s+not|unable\s+to)\s+find\s+(?:the\s+)?(?:dgl\s+)?c\+\+\s+"
+                               r"(?:(?P<part>sparse|graphbolt)\s+library(?!\s+at\s)|library\s+(?P<part2>sparse|graphbolt)))\b")
 # torchao skipping its compiled kernels for a torch it was not built for (torchao/__init__.py): "Skipping import
 # of cpp extensions due to incompatible torch version 2.9.1+cu129 for torchao version 0.16.0".
 _TORCHAO_SKIPPED = re.compile(_phrase("Skipping import of cpp extensions due to incompatible torch version")
@@ -290,7 +314,9 @@ class Said:
     # third-party compiled extension for a symbol of torch's C++: in package its top-level directory, in
     # requested the symbol), "arch-cuda" (torch: the GPU needs a newer CUDA than the build's: needs_cuda, and the
     # build's in requested), "index-built-for" (pip installing a compiled extension from its project's index for
-    # one torch: built_for is (that torch's minor, its CUDA tag))
+    # one torch: built_for is (that torch's minor, its CUDA tag)), "per-torch-library" (DGL found no C++ library of its
+    # own for this torch release: in requested that release where the message names it, retold where only the reporter
+    # says it)
     text: str
     gpu: str | None = None  # None where the warning does not name it (torch 1.8/1.9's unfilled template)
     cc: str | None = None
@@ -321,7 +347,8 @@ def find(text: str) -> list[str]:
     spans = []
     flat = text.replace("\n", " ")
     for pattern in (_DRIVER_OLD, _INSUFFICIENT, _DRIVER_OLD_SAID, _PTX_TOOLCHAIN, NO_DRIVER, _COMPAT_804, _COMPAT_803, _INCOMPATIBLE, _TOO_OLD, _RANGE, _CC_LIST, _TOO_OLD_UNFORMATTED,
-                    _NOT_COMPILED, _NEEDS_CUDA, _CUDA_ASKED, _XFORMERS_BUILT, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _DS_TOOLKIT, _TOOLKIT_MIN, _NO_WHEEL, _NVCC_ARCH, _NO_KERNEL, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS, _FAMILY_OPS, _CUDA_LIB_SYMBOL, _EXTENSION_SYMBOL, _EXTENSION_MODULE_SYMBOL, _TORCHAO_SKIPPED, _BUILT_WITH_RUNNING, _HOST_COMPILER, _INDEX_INSTALL):
+                    _NOT_COMPILED, _NEEDS_CUDA, _CUDA_ASKED, _XFORMERS_BUILT, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _DS_TOOLKIT, _TOOLKIT_MIN, _NO_WHEEL, _NVCC_ARCH, _NO_KERNEL, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS, _FAMILY_OPS, _CUDA_LIB_SYMBOL, _EXTENSION_SYMBOL, _EXTENSION_MODULE_SYMBOL, _TORCHAO_SKIPPED, _BUILT_WITH_RUNNING, _HOST_COMPILER, _INDEX_INSTALL, _IMPORTED_SYMBOL, _DGL_LIBRARY,
+                    _DGL_LIBRARY_SAID):
         matches = list(pattern.finditer(text))
         if not matches:
             # Wrapped by a mail client, a notebook or a terminal at a space: the same message with a line
@@ -455,6 +482,22 @@ def interpret(warnings: list[str] | None) -> list[Said]:
         if m and not _TORCH_OWN_DIR.search(m.group("file")):
             said.append(Said("extension-symbol", text, package=m.group("mod").lstrip("_") or m.group("mod"),
                              requested=m.group("symbol")))
+            continue
+        m = _IMPORTED_SYMBOL_KEPT.search(text)
+        if m:
+            mod = m.group("mod")
+            if mod in ("torchvision", "torchaudio"):
+                said.append(Said("family", text, package=mod))
+            else:
+                said.append(Said("extension-symbol", text, package=mod.lstrip("_") or mod, requested=m.group("symbol")))
+            continue
+        m = _DGL_LIBRARY.search(text)
+        if m:
+            said.append(Said("per-torch-library", text, package="dgl", requested=m.group("torch")))
+            continue
+        m = _DGL_LIBRARY_SAID.search(text)
+        if m:
+            said.append(Said("per-torch-library", text, package="dgl", retold=True))
             continue
         m = _HOST_COMPILER.search(text)
         if m:
