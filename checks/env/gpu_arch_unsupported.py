@@ -271,7 +271,7 @@ def _whichever_build(facts):
     lacking = [(g, cc) for g, cc in known_gpus
                if not any(tables.build_runs(archs, cc, cuda) for archs, cuda in lists.values())]
     if not lacking:
-        return None
+        return _nvrtc_in_every_build(facts, version, lists, known_gpus)
     release = tables.base_version(version)
     tags = ", ".join(lists)
     problems = [f"{gpu_label(g, cc)} has no kernels in any official CUDA build of torch {release} ({tags}): whichever "
@@ -296,6 +296,51 @@ def _whichever_build(facts):
         return warning("; ".join(problems) + f" (the text gives torch {release} without its patch release, read as "
                        f"{latest}, the latest; {then})", fix=fix, evidence=evidence, related=("cuda-no-kernel-image",))
     return error("; ".join(problems), fix=fix, evidence=evidence, related=("cuda-no-kernel-image",))
+
+
+def _nvrtc_in_every_build(facts, version, lists, known_gpus):
+    """torch's CUDA unknown, and no official CUDA build of its release fully knows a GPU: each either has no kernels
+    for it or runs it only as its major's older SASS from a CUDA that predates it (Ada 8.9 beside torch 1.10's cu102,
+    which has no sm_8x, and its cu111/cu113, whose NVRTC does not know 8.9): whichever is installed, something fails
+    (_newer_than_build's verdict at best). None when some build's CUDA knows every GPU."""
+    newer = []
+    for g, cc in known_gpus:
+        firsts, without = [], []
+        for tag, (archs, cuda) in lists.items():
+            kernel = tables.kernel_for(archs, cc)
+            if not tables.build_runs(archs, cc, cuda):
+                without.append(tag)
+                continue
+            first = (kernel and kernel.startswith("sm_") and kernel != f"sm_{tables.cc_int(cc)}"
+                     and _newer_than_cuda(cc, cuda))
+            if not first:
+                break
+            firsts.append(first)
+        else:
+            if firsts:
+                newer.append((g, cc, max(firsts, key=tables.major_minor), without))
+    if not newer:
+        return None
+    release = tables.base_version(version)
+    first = max((f for _, _, f, _ in newer), key=tables.major_minor)
+    message = ("; ".join(f"{gpu_label(g, cc)} is newer than every official CUDA build of torch {release} "
+                         f"({', '.join(f'{tag}: CUDA {cuda}' for tag, (_, cuda) in lists.items())}; compute capability "
+                         f"{cc} is first supported by CUDA {f})"
+                         + (f", and {'/'.join(without)} {'has' if len(without) == 1 else 'have'} no kernels for it at all"
+                            if without else "")
+                         for g, cc, f, without in newer)
+               + ": whichever is installed, at best torch's own kernels run as the major's older SASS, and what the "
+               "build compiles at run time with its NVRTC (TorchScript's fusers, jiterator kernels) fails with "
+               "'nvrtc: error: invalid value for --gpu-architecture (-arch)'")
+    alternative = suggest(facts, accept=lambda _minor, build: (
+        tables.major_minor(build.get("cuda") or "0.0") or (0, 0)) >= tables.major_minor(first))
+    fix = (Fix(f"Install {alternative.label} (CUDA {first} and newer know this GPU); {COMPANIONS}",
+               (alternative.command(pip(facts)),)) if alternative else
+           Fix(f"Install a torch release with a build made with CUDA {first} or newer: the selector at "
+               "https://pytorch.org/get-started/locally/ gives the command"))
+    evidence = {"torch CUDA": str(facts.get("torch.cuda")), "GPUs": [gpu_label(g, cc) for g, cc in known_gpus],
+                "arch lists": "; ".join(f"{tag}: {' '.join(archs)}" for tag, (archs, _) in lists.items())}
+    return warning(message, fix=fix, evidence=evidence, related=("cuda-no-kernel-image",))
 
 
 def _needs_newer_cuda(facts, said):
