@@ -2419,3 +2419,12 @@ def test_a_gpu_newer_than_every_cuda_build_of_the_release_warns_whichever_build_
     assert quiet.status is Status.SKIP and "torch.cuda is unknown" in quiet.message
     fires = checked("I have an RTX 4090 with torch 1.13.1 and CUDA 11.7 on Ubuntu 22.04.\n", tmp_path)["TE202"]
     assert fires.status is Status.WARNING and "CUDA 11.8" in fires.message
+
+
+def test_a_driver_older_than_every_cuda_build_of_the_release_warns_whichever_build_it_is(tmp_path):
+    # torch 2.0.1 shipped cu117 and cu118 builds, both CUDA 11 (floor 450.80.02): driver 418.87 runs neither
+    te201 = checked("I have a Tesla T4 with torch 2.0.1 and CUDA 11.7 on driver 418.87, Ubuntu 18.04.\n", tmp_path)["TE201"]
+    assert te201.status is Status.WARNING and "every official CUDA build of torch 2.0.1" in te201.message
+    # driver 470.57 meets the CUDA 11 floor: which build is installed would decide, and the text does not say
+    quiet = checked("I have a Tesla T4 with torch 2.0.1 and CUDA 11.7 on driver 470.57.02, Ubuntu 18.04.\n", tmp_path)["TE201"]
+    assert quiet.status is Status.SKIP and "torch.cuda is unknown" in quiet.message

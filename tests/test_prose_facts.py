@@ -142,7 +142,11 @@ def test_a_cuda_named_on_its_own_is_never_torchs_build(text, tmp_path):
     facts = load_text(text + ", driver 440.33\n", tmp_path)
     assert not known(facts.torch.cuda)
     found = verdicts(facts)
-    assert found["TE201"].status is Status.SKIP
+    # Not judged as torch's CUDA: skipped, or (torch 2.0.1's builds all need driver >= 450.80.02) a warning from the
+    # release's builds, whichever is installed.
+    te201 = found["TE201"]
+    assert te201.status is Status.SKIP or (te201.status is Status.WARNING
+                                          and "every official CUDA build of torch 2.0.1" in te201.message)
     if "CUDA 11" in text:
         assert "without saying it is torch's build" in facts.torch.cuda.reason
     # Tied to torch, the same CUDA decides TE201.

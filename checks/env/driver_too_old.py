@@ -1,6 +1,7 @@
 from packaging.version import Version
 
 from torchdoctor.data import tables
+from torchdoctor.facts.model import known
 from torchdoctor.model import Fix, Status, error, ok, skip, warning
 from torchdoctor.registry import Example, env_check
 
@@ -141,8 +142,9 @@ def _judge(facts):
     gap = unknown_need(facts, "torch.cuda", "nvidia.driver_version")
     branch = driver_branch(facts)
     if gap is not None and not (branch is not None and fact(facts, "torch.cuda")):
-        # Without the driver's number, the CUDA version it supports may still decide (None when that or torch's CUDA is unknown).
-        return _from_driver_cuda(facts) or gap
+        # Without the driver's number, the CUDA version it supports may still decide (None when that or torch's CUDA is
+        # unknown); without torch's CUDA, its release may (every CUDA build of it needing a newer driver).
+        return _from_driver_cuda(facts) or _whichever_build(facts) or gap
     cuda = facts.torch.cuda
     driver = facts.nvidia.driver_version if gap is None else f"R{branch} (its minor version not given)"
     if cuda is None:
@@ -215,6 +217,35 @@ def _judge(facts):
                    f"Python runs on it: upgrade the driver. Until then {symptom}")
         fix = Fix(f"Upgrade the NVIDIA driver ({need}, {branch} branch)")
     return error(message, fix=fix, evidence=evidence, related=("cuda-driver-too-old",))
+
+
+def _whichever_build(facts):
+    """torch's CUDA unknown (a report names a CUDA version without saying whose, or none) but its release and the
+    driver's number known: when every official CUDA build of that release needs a newer driver than this one, which
+    CUDA build is installed does not matter. A warning: a CPU build of that release needs no driver at all. None
+    when that does not decide."""
+    version, driver = fact(facts, "torch.version"), fact(facts, "nvidia.driver_version")
+    if known(facts.get("torch.cuda")) or not isinstance(version, str) or not isinstance(driver, str) or not driver:
+        return None
+    if tables.local_tag(version) or not tables.is_release(version):
+        return None
+    os_name = system(facts)
+    floors = {b["tag"]: tables.wheel_driver(b["tag"], os_name)[0] for b in tables.builds(version)}
+    if not floors or any(f is None or "." not in f for f in floors.values()):
+        return None
+    if any(tables.driver_at_least(driver, f) for f in floors.values()):
+        return None
+    release = tables.base_version(version)
+    lowest = min(floors.values(), key=tables.driver_tuple)
+    builds = ", ".join(f"{tag}: >= {floor}" for tag, floor in floors.items())
+    return warning(f"driver {driver} is older than every official CUDA build of torch {release} needs ({builds}): "
+                   "whichever of them is installed, CUDA cannot initialise ('The NVIDIA driver on your system is too "
+                   "old', torch.cuda.is_available() is False); only a CPU build of it would not care",
+                   fix=Fix(f"Upgrade the NVIDIA driver (>= {lowest} for the oldest CUDA build of torch {release}; newer "
+                           "for the others)"),
+                   evidence={"driver": driver, "torch": version, "torch CUDA": str(facts.get("torch.cuda")),
+                             "driver floors of its CUDA builds": builds},
+                   related=("cuda-driver-too-old",))
 
 
 def _from_driver_cuda(facts):
