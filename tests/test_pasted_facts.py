@@ -851,7 +851,7 @@ def test_the_dev_split_figures_hold():
     dev = bench.figures(bench.evaluate(REPORTS), "dev")
     ratio = {key: done / total for key, (done, total) in dev.items()}
     assert ratio["read"] == 1.0 and ratio["healthy clean"] == 1.0
-    assert ratio["problem found"] >= 260 / 281, dev  # what bench/env_reports.py printed after batch 15 (imports, DGL, prose forms, every build)
+    assert ratio["problem found"] >= 261 / 281, dev  # what bench/env_reports.py printed after batch 15 (imports, DGL, prose forms, every build)
 
 
 WINDOWS_REPORT = """Collecting environment information...

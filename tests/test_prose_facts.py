@@ -382,3 +382,16 @@ def test_torch_written_as_a_distribution_a_bracket_or_after_a_templates_example(
 ])
 def test_a_file_name_or_a_templates_example_is_no_torch_version(text):
     assert "version" not in stated(text).get("torch", {})
+
+
+def test_a_cpu_build_said_before_torch_is_read_and_judged_beside_the_gpu(tmp_path):
+    text = ("  - OS: Windows 11\n  - GPU: NVIDIA T1000\n  - CUDA Driver: 12.0 (Driver 528.49)\n\n"
+            "  The requirements.txt installs a CPU-only version of PyTorch on Python 3.14.\n")
+    facts = load_text(text, tmp_path)
+    assert facts.torch.cuda is None
+    assert verdicts(facts)["TE203"].status is Status.ERROR
+    # a CUDA build said the same way, and a CPU build that is only advice, are no CPU build here
+    cuda = load_text(text.replace("a CPU-only version", "the CUDA 12.1 version"), tmp_path)
+    assert cuda.torch.cuda == "12.1" and verdicts(cuda)["TE203"].status is not Status.ERROR
+    advice = load_text(text.replace("The requirements.txt installs", "You should not install"), tmp_path)
+    assert not known(advice.get("torch.cuda")) and verdicts(advice)["TE203"].status is not Status.ERROR

@@ -106,8 +106,9 @@ _MAJOR_MINOR = r"v?(?P<version>\d+\.\d+)(?![\w]|\.\d+\.)"
 _TORCH_HAS_CUDA = re.compile(r"(?<![\w/.=@-])(?:py)?torch\s+(?:has|(?:(?:is|was)\s+)?(?:built|compiled)\s+(?:with|for|against))\s+"
                              r"cuda(?:\s+version)?" + _SAID_SEP + _MAJOR_MINOR, re.I)
 # ... and with the build first: "the cu118 build of torch", "the CUDA 11.8 wheel of PyTorch", "CUDA 12.1 version of pytorch".
-_CUDA_OF_TORCH = re.compile(r"(?:\b(?P<tag>cu\d{2,3})|\bcuda\s*(?P<version>\d+\.\d+))\s+(?:build|wheel|version)s?\s+of\s+"
-                            r"(?:py)?torch\b", re.I)
+# A CPU build said the same way: "a CPU-only version of PyTorch", "the CPU build of torch".
+_CUDA_OF_TORCH = re.compile(r"(?:\b(?P<tag>cu\d{2,3})|\bcuda\s*(?P<version>\d+\.\d+)|\b(?P<cpu>cpu)(?:[\s-]?only)?)\s+"
+                            r"(?:build|wheel|version)s?\s+of\s+(?:py)?torch\b", re.I)
 # The driver's CUDA said as such ("CUDA driver version: 11.4", "the driver supports CUDA 12.2"): the newest CUDA
 # the driver runs, what nvidia-smi prints as CUDA Version.
 _DRIVER_CUDA = re.compile(r"\b(?:cuda\s+driver(?:\s+version)?(?:\s+(?:is|was))?|driver\s+supports\s+(?:up\s+to\s+)?cuda)"
@@ -302,7 +303,7 @@ def read(lines: list[str]) -> dict[str, Any]:
     torch, family = _Said("torch versions"), {"torchvision": _Said("torchvision versions"),
                                               "torchaudio": _Said("torchaudio versions")}
     builds: dict[str, set[Any]] = {}  # torch's version without its tag -> the CUDA builds tied to it (None: CPU)
-    said_cuda: set[str] = set()       # torch's CUDA said of torch itself ("PyTorch has CUDA Version=11.7")
+    said_cuda: set[str | None] = set()  # torch's CUDA said of torch itself ("PyTorch has CUDA Version=11.7"; None: CPU)
     loose_cuda: set[str] = set()      # CUDA versions named without saying whose
     drivers, branches, nvcc, python = (_Said("driver versions"), _Said("driver branches"), _Said("nvcc versions"),
                                        _Said("Python versions"))
@@ -339,7 +340,7 @@ def read(lines: list[str]) -> dict[str, Any]:
         for m in _CUDA_OF_TORCH.finditer(line) if has_torch else ():
             if _whose(line, m.start(), m.end()) == MINE:
                 tag = (m.group("tag") or "").lower()
-                said_cuda.add(f"{tag[2:-1]}.{tag[-1]}" if tag else m.group("version"))
+                said_cuda.add(None if m.group("cpu") else f"{tag[2:-1]}.{tag[-1]}" if tag else m.group("version"))
         drivers_cuda = list(_DRIVER_CUDA.finditer(line)) if has_driver else []
         for m in drivers_cuda:
             if _whose(line, m.start(), m.end()) == MINE:
