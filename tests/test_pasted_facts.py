@@ -851,7 +851,7 @@ def test_the_dev_split_figures_hold():
     dev = bench.figures(bench.evaluate(REPORTS), "dev")
     ratio = {key: done / total for key, (done, total) in dev.items()}
     assert ratio["read"] == 1.0 and ratio["healthy clean"] == 1.0
-    assert ratio["problem found"] >= 261 / 281, dev  # what bench/env_reports.py printed after batch 15 (imports, DGL, prose forms, every build)
+    assert ratio["problem found"] >= 262 / 281, dev  # what bench/env_reports.py printed after batch 15 (imports, DGL, prose forms, every build)
 
 
 WINDOWS_REPORT = """Collecting environment information...
@@ -2428,3 +2428,30 @@ def test_a_driver_older_than_every_cuda_build_of_the_release_warns_whichever_bui
     # driver 470.57 meets the CUDA 11 floor: which build is installed would decide, and the text does not say
     quiet = checked("I have a Tesla T4 with torch 2.0.1 and CUDA 11.7 on driver 470.57.02, Ubuntu 18.04.\n", tmp_path)["TE201"]
     assert quiet.status is Status.SKIP and "torch.cuda is unknown" in quiet.message
+
+
+K2_RECORD = """k2 version: 1.23.3
+Build type: Release
+Cuda used to build k2: {cuda}
+cuDNN used to build k2: {cudnn}
+Python version used to build k2: 3.8
+OS used to build k2: Ubuntu 18.04.6 LTS
+PyTorch version used to build k2: {torch}
+PyTorch is using Cuda: {cuda}
+With CUDA: {with_cuda}
+######################################
+Collecting environment information...
+PyTorch version: 1.13.1+cu117
+Is debug build: False
+CUDA used to build PyTorch: 11.7
+"""
+
+
+def test_k2_s_build_record_for_another_torch_variant_or_release_is_te103(tmp_path):
+    te103 = findings("icefall836-bsshruthi22-k2-version-cpu-build-plus-collect-env-torch1131cu117-cut.txt")["TE103"]
+    assert te103.status is Status.ERROR and "k2" in te103.message and "CPU build" in te103.message
+    older = checked(K2_RECORD.format(cuda="11.7", cudnn="8.5.0", torch="1.12.1", with_cuda="True"), tmp_path)["TE103"]
+    assert older.status is Status.ERROR and "torch 1.12.1" in older.message
+    # k2 built with this torch's release and CUDA: nothing to say
+    fits = checked(K2_RECORD.format(cuda="11.7", cudnn="8.5.0", torch="1.13.1", with_cuda="True"), tmp_path)["TE103"]
+    assert fits.status is not Status.ERROR

@@ -44,11 +44,12 @@ N = 2500
     (torch_warnings._IMPORTED_SYMBOL_KEPT, "", "import a ", ""),
     (torch_warnings._DGL_LIBRARY, "Cannot find DGL C++ sparse library at ", "a", ""),
     (prose._TORCH_WHEEL, "", "pytorch-1.", "x"),
+    (torch_warnings._K2_BUILD_KEPT, "", "Cuda used to build k2: ", ""),
 ], ids=["torch-own-refusal-token", "torch-own-refusal-path", "extension-symbol-path", "extension-module-symbol-path", "last-word", "nvsmi-log-banner",
         "nvsmi-query-line", "environment-list-item", "plain-list-item",
         "prose-torch", "prose-torch-version", "prose-torch-tag", "prose-driver", "prose-driver-after", "prose-python", "prose-cuda",
         "prose-smi-banner", "prose-gpu", "prose-gpu-number", "imported-symbol", "imported-symbol-kept", "dgl-library",
-        "prose-torch-distribution"])
+        "prose-torch-distribution", "k2-build-record"])
 def test_reader_regex_cost_grows_linearly(rx, head, unit, tail):
     once = best_search_time(rx, head + unit * (N // len(unit)) + tail)
     four = best_search_time(rx, head + unit * (4 * N // len(unit)) + tail)

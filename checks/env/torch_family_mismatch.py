@@ -342,7 +342,8 @@ def torch_family_mismatch(facts):
     them paired, from the same index URL as torch.
     """
     said = (torch_said(facts, "family") or torch_said(facts, "extension-symbol")
-            or sorted(torch_said(facts, "per-torch-library"), key=lambda s: s.retold))
+            or sorted(torch_said(facts, "per-torch-library"), key=lambda s: s.retold)
+            or [s for s in torch_said(facts, "built-for") if _record_differs(facts, s)])
     unloaded = torch_said(facts, "family-ops")
     indexed = _indexed_for_another_torch(facts)
     gap = unknown_need(facts, "packages.distributions")
@@ -430,6 +431,8 @@ def _paired_reinstall(facts, name: str) -> tuple[str | None, str]:
 
 def _from_loader(facts, said):
     name = said.package
+    if said.kind == "built-for":
+        return _built_for_another(facts, said)
     if said.built_for is not None:
         return _from_built_for(facts, said)
     if said.kind == "extension-symbol":
@@ -514,6 +517,38 @@ def _no_library_for_this_torch(facts, said):
         return warning(message + " (the report retells DGL's error without the file it looked for)", fix=fix,
                        evidence=evidence, related=("torchvision-torch-mismatch",))
     return error(message, fix=fix, evidence=evidence, related=("torchvision-torch-mismatch",))
+
+
+def _record_differs(facts, said) -> str | None:
+    """What an extension's own build record (k2's) says differs from the torch here: another release, or CPU
+    against a CUDA torch (or the reverse); None when it fits or torch's side is unknown."""
+    built_torch, built_cuda = said.built_for
+    version, cuda = fact(facts, "torch.version", None), fact(facts, "torch.cuda", "unknown")
+    if not isinstance(version, str):
+        return None
+    if base_version(version) != base_version(built_torch):
+        return f"it was built against torch {built_torch}, and this is torch {version}"
+    if cuda == "unknown" or not isinstance(cuda, (str, type(None))):
+        return None
+    if built_cuda == "cpu" and cuda is not None:
+        return f"it is a CPU build (no CUDA used to build it), and this torch is a CUDA {cuda} build, so its CUDA ops are missing"
+    if built_cuda != "cpu" and cuda is None:
+        return f"it was built with CUDA {built_cuda}, and this torch is a CPU build"
+    if built_cuda != "cpu" and cuda and major_minor(built_cuda) != major_minor(cuda):
+        return f"it was built with CUDA {built_cuda}, and this torch with CUDA {cuda}"
+    return None
+
+
+def _built_for_another(facts, said):
+    """An extension whose own build record (k2's `python -m k2.version`) names another torch release or CUDA variant
+    than the torch here."""
+    differs = _record_differs(facts, said)
+    version = fact(facts, "torch.version", None)
+    return error(f"{said.package} was not built for torch {version}: {differs}",
+                 fix=Fix(f"Install the {said.package} build made for torch {version} (k2 publishes one wheel per torch "
+                         "release and CUDA version; `python -m k2.version` shows what a build was made for), or build it "
+                         "from source in this environment, after torch is installed"),
+                 evidence={f"{said.package}'s build record": said.text}, related=("torchvision-torch-mismatch",))
 
 
 def _judge(facts):

@@ -79,6 +79,8 @@ And two verdicts raised rather than warned, just as much torch's own word:
   any extension) that raised it: the same refusal, of the module imported.
 * DGL's "Cannot find DGL C++ sparse library at .../libdgl_sparse_pytorch_1.9.0.so" (or graphbolt's), also
   retold ("can't find c++ library graphbolt"): this DGL ships no library for this torch release.
+* k2's build record (`python -m k2.version`): "Cuda used to build k2:" (empty for a CPU build) and
+  "PyTorch version used to build k2: 1.13.1": the torch release and CUDA its ops were compiled for.
 * The CUDA runtime's "no kernel image is available for execution on the device" (error 209;
   THC's "cuda runtime error (209)"): nothing loaded has code for the GPU.
 """
@@ -234,6 +236,14 @@ _IMPORTED_SYMBOL = re.compile(
 # ... as find() keeps it, on one line.
 _IMPORTED_SYMBOL_KEPT = re.compile(r"\bimport\s+(?P<mod>(?!torch\b)[A-Za-z_]\w*)(?:(?!\bimport\b).){0,400}?(?<![\w/\\.]\.so: )"
                                    r"(?<!\.pyd: )undefined symbol:\s*(?P<symbol>_Z(?:T[IVS])?N[KVR]*(?:3c10|2at|5torch|6caffe2)\w*)")
+# k2's own build record (`python -m k2.version`, k2/version/version.py): "Cuda used to build k2: 11.7" (empty for a CPU
+# build) and, lines later, "PyTorch version used to build k2: 1.13.1". k2 is compiled against one torch release and
+# one CUDA (or none), so beside another torch (or a CUDA torch, for a CPU k2) its ops do not load or lack CUDA.
+_K2_BUILD = re.compile(r"Cuda used to build k2:(?P<cuda>[ \t]*(?:\d+\.\d+)?)[^\n]*\n(?:[^\n]*\n){0,12}?"
+                       r"PyTorch version used to build k2:[ \t]*(?P<torch>\d+\.\d+(?:\.\d+)?)")
+# ... as find() keeps it, on one line.
+_K2_BUILD_KEPT = re.compile(r"Cuda used to build k2:(?P<cuda>[ \t]*(?:\d+\.\d+)?)(?:(?!PyTorch version used).){0,800}?"
+                            r"PyTorch version used to build k2:[ \t]*(?P<torch>\d+\.\d+(?:\.\d+)?)")
 # DGL loading its C++ parts built per torch release (dgl/sparse/__init__.py, dgl/graphbolt/__init__.py): "Cannot find
 # DGL C++ sparse library at .../dgl/dgl_sparse/libdgl_sparse_pytorch_1.9.0.so", "... graphbolt library at
 # ...\\graphbolt_pytorch_2.4.1.dll". The file is named for the running torch's release; a DGL wheel ships one per
@@ -316,7 +326,8 @@ class Said:
     # build's in requested), "index-built-for" (pip installing a compiled extension from its project's index for
     # one torch: built_for is (that torch's minor, its CUDA tag)), "per-torch-library" (DGL found no C++ library of its
     # own for this torch release: in requested that release where the message names it, retold where only the reporter
-    # says it)
+    # says it), "built-for" (an extension's own build record: built_for is (the torch release it was built against,
+    # its CUDA or "cpu"))
     text: str
     gpu: str | None = None  # None where the warning does not name it (torch 1.8/1.9's unfilled template)
     cc: str | None = None
@@ -348,7 +359,7 @@ def find(text: str) -> list[str]:
     flat = text.replace("\n", " ")
     for pattern in (_DRIVER_OLD, _INSUFFICIENT, _DRIVER_OLD_SAID, _PTX_TOOLCHAIN, NO_DRIVER, _COMPAT_804, _COMPAT_803, _INCOMPATIBLE, _TOO_OLD, _RANGE, _CC_LIST, _TOO_OLD_UNFORMATTED,
                     _NOT_COMPILED, _NEEDS_CUDA, _CUDA_ASKED, _XFORMERS_BUILT, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _DS_TOOLKIT, _TOOLKIT_MIN, _NO_WHEEL, _NVCC_ARCH, _NO_KERNEL, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS, _FAMILY_OPS, _CUDA_LIB_SYMBOL, _EXTENSION_SYMBOL, _EXTENSION_MODULE_SYMBOL, _TORCHAO_SKIPPED, _BUILT_WITH_RUNNING, _HOST_COMPILER, _INDEX_INSTALL, _IMPORTED_SYMBOL, _DGL_LIBRARY,
-                    _DGL_LIBRARY_SAID):
+                    _DGL_LIBRARY_SAID, _K2_BUILD):
         matches = list(pattern.finditer(text))
         if not matches:
             # Wrapped by a mail client, a notebook or a terminal at a space: the same message with a line
@@ -490,6 +501,11 @@ def interpret(warnings: list[str] | None) -> list[Said]:
                 said.append(Said("family", text, package=mod))
             else:
                 said.append(Said("extension-symbol", text, package=mod.lstrip("_") or mod, requested=m.group("symbol")))
+            continue
+        m = _K2_BUILD_KEPT.search(text)
+        if m:
+            said.append(Said("built-for", text, package="k2",
+                             built_for=(m.group("torch"), m.group("cuda").strip() or "cpu")))
             continue
         m = _DGL_LIBRARY.search(text)
         if m:
