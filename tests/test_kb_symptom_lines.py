@@ -257,6 +257,12 @@ WORDINGS = [
                                    "process"),  # https://github.com/pytorch/pytorch/issues/89693
     ("fork-after-threadpool-hang", "Deadlock with multiprocessing (using fork) and unittest"),  # https://github.com/pytorch/pytorch/issues/17199
     ("fork-after-threadpool-hang", "4 at::internal::_paral"),  # https://github.com/benoitc/gunicorn/issues/2478
+    # tvm-frontend-needs-traced-model: TVM's list of unconverted ops holding an op only a scripted graph has.
+    ("tvm-frontend-needs-traced-model", "[Bug] [Frontend] [PyTorch] NotImplementedError: The following operators are not "
+                                        "implemented: ['aten::conv2d', 'aten::format', 'aten::__is__', 'aten::dim', "
+                                        "'prim::unchecked_cast']"),  # https://github.com/apache/tvm/issues/13636
+    ("tvm-frontend-needs-traced-model", "NotImplementedError: The following operators are not implemented: ['aten::conv2d', "
+                                        "'prim::unchecked_cast', 'aten::dim', 'aten::format', 'aten::warn', 'aten::__is__']"),  # https://github.com/apache/tvm/issues/13447
 ]
 
 NOT_THESE = [
@@ -475,6 +481,12 @@ NOT_THESE = [
     ("fork-after-threadpool-hang", "subprocess.run(['ffmpeg', ...]) hangs in the child process when stdout is a full pipe"),
     ("fork-after-threadpool-hang", "After switching to gunicorn --preload the model is loaded once and the workers no "
                                    "longer hang."),
+    # Plain tensor ops only (a converter TVM really lacks, also in TVM-based converters), and a question.
+    ("tvm-frontend-needs-traced-model", "E NotImplementedError: The following operators are not implemented: ['aten::gt', "
+                                        "'aten::index_put_', 'aten::lt', 'aten::zeros_like', 'aten::rsub', 'aten::abs', "
+                                        "'aten::gather', 'aten::remainder', 'aten::min']"),  # https://github.com/rockchip-linux/rknn-toolkit/issues/233
+    ("tvm-frontend-needs-traced-model", "NotImplementedError: The following operators are not implemented: ['aten::upsample_bicubic2d']"),
+    ("tvm-frontend-needs-traced-model", "Does relay.frontend.from_pytorch accept a model made with torch.jit.script?"),
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
