@@ -247,6 +247,22 @@ WORDINGS = [
                                   "different results between different runs just like without setting seed."),  # https://github.com/graphdeeplearning/benchmarking-gnns/issues/7
     ("run-to-run-nondeterminism", "I seem to be having a hard time to get consistent results over several runs of the same "
                                   "experiment, despite seeding everything I can think of."),  # https://github.com/pytorch/pytorch/issues/11278
+    # fork-after-threadpool-hang: a forking server (or a child process, or multiprocessing with fork) that hangs
+    # beside torch, preloading named with torch, and the hung process's stack in torch's parallel-for.
+    ("fork-after-threadpool-hang", "The difficulties that we are facing resumes on the fact that Gunicorn workers hang when "
+                                   "trying to make an inference over a given model (that was loaded initially by the master "
+                                   "process)."),  # https://github.com/benoitc/gunicorn/issues/2478
+    ("fork-after-threadpool-hang", "Gunicorn preload flag not working with PyTorch library"),  # https://github.com/pytorch/pytorch/issues/49555
+    ("fork-after-threadpool-hang", "Hangs at tensor.float() in child process only if tensor.float() is called in main "
+                                   "process"),  # https://github.com/pytorch/pytorch/issues/89693
+    ("fork-after-threadpool-hang", "Deadlock with multiprocessing (using fork) and unittest"),  # https://github.com/pytorch/pytorch/issues/17199
+    ("fork-after-threadpool-hang", "4 at::internal::_paral"),  # https://github.com/benoitc/gunicorn/issues/2478
+    # tvm-frontend-needs-traced-model: TVM's list of unconverted ops holding an op only a scripted graph has.
+    ("tvm-frontend-needs-traced-model", "[Bug] [Frontend] [PyTorch] NotImplementedError: The following operators are not "
+                                        "implemented: ['aten::conv2d', 'aten::format', 'aten::__is__', 'aten::dim', "
+                                        "'prim::unchecked_cast']"),  # https://github.com/apache/tvm/issues/13636
+    ("tvm-frontend-needs-traced-model", "NotImplementedError: The following operators are not implemented: ['aten::conv2d', "
+                                        "'prim::unchecked_cast', 'aten::dim', 'aten::format', 'aten::warn', 'aten::__is__']"),  # https://github.com/apache/tvm/issues/13447
 ]
 
 NOT_THESE = [
@@ -453,6 +469,24 @@ NOT_THESE = [
     ("run-to-run-nondeterminism", "RuntimeError: index_add_cuda_ does not have a deterministic implementation, but you set "
                                   "'torch.use_deterministic_algorithms(True)'."),
     ("run-to-run-nondeterminism", "我想每次运行用不同的随机种子来做多次实验"),
+    # A forking server with CUDA (its own error), a DataLoader hang, a preload question, a slow request, a
+    # c10 backtrace through the same parallel-for, a child process that hangs outside torch.
+    ("fork-after-threadpool-hang", "gunicorn --preload: RuntimeError: Cannot re-initialize CUDA in forked subprocess"),
+    ("fork-after-threadpool-hang", "Training hangs at the end of the first epoch with num_workers=8 and a model in the "
+                                   "main process"),
+    ("fork-after-threadpool-hang", "Does gunicorn --preload share the PyTorch model memory between workers?"),
+    ("fork-after-threadpool-hang", "[2024-03-01 10:00:00 +0000] [7] [CRITICAL] WORKER TIMEOUT (pid:12)"),
+    ("fork-after-threadpool-hang", "frame #4: at::internal::invoke_parallel(long, long, long, std::function<void (long, "
+                                   "long)> const&) + 0x5c (0x7f2a in libtorch_cpu.so)"),
+    ("fork-after-threadpool-hang", "subprocess.run(['ffmpeg', ...]) hangs in the child process when stdout is a full pipe"),
+    ("fork-after-threadpool-hang", "After switching to gunicorn --preload the model is loaded once and the workers no "
+                                   "longer hang."),
+    # Plain tensor ops only (a converter TVM really lacks, also in TVM-based converters), and a question.
+    ("tvm-frontend-needs-traced-model", "E NotImplementedError: The following operators are not implemented: ['aten::gt', "
+                                        "'aten::index_put_', 'aten::lt', 'aten::zeros_like', 'aten::rsub', 'aten::abs', "
+                                        "'aten::gather', 'aten::remainder', 'aten::min']"),  # https://github.com/rockchip-linux/rknn-toolkit/issues/233
+    ("tvm-frontend-needs-traced-model", "NotImplementedError: The following operators are not implemented: ['aten::upsample_bicubic2d']"),
+    ("tvm-frontend-needs-traced-model", "Does relay.frontend.from_pytorch accept a model made with torch.jit.script?"),
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
