@@ -62,6 +62,8 @@ def test_gpu_shared_by_ranks():
     assert C.gpu_shared({0: info(0), 1: info(1)}) == []
     assert C.gpu_shared({0: info(0, device="cpu"), 1: info(1, device="cpu")}) == []  # gloo on CPU
     assert C.gpu_shared({0: info(0), 1: info(0, host="node1")}) == []  # same index, other host
+    # gloo ranks that see one GPU share it harmlessly: their collectives run on CPU tensors (an H100 run)
+    assert C.gpu_shared({0: info(0), 1: info(0, device="cuda:0")}, "gloo") == []
 
 
 def test_collective_results_and_barrier():

@@ -145,7 +145,11 @@ def test_convert_to_cpu(capsys, ckpts, tmp_path):  # noqa: F811
     assert code == 0, err
     assert {st["location"] for st in inspect_path(out_path).storages.values()} == {"cpu"}
     code, _, err = run(capsys, "ckpt", "convert", ckpts["cuda0.pth"], str(tmp_path / "x.pth"))
-    assert code == 2 and "--to-cpu" in err
+    import torch
+    if torch.cuda.is_available():  # a GPU machine can keep the cuda:0 tags (run there with capture5's suite run)
+        assert code == 0, err
+    else:
+        assert code == 2 and "--to-cpu" in err
 
 
 def test_convert_protocol4_legacy_and_safetensors(capsys, ckpts, tmp_path):  # noqa: F811

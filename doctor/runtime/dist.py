@@ -222,7 +222,7 @@ def rank_main(opts: Options) -> tuple[int, Report | None]:
         envs = {r: dict(i["env"], host=i["host"]) for r, i in infos.items()}
         rep.findings += C.env_consistency(envs, world)
         rep.findings += C.version_mismatch(infos)
-        rep.findings += C.gpu_shared(infos)
+        rep.findings += C.gpu_shared(infos, backend)
         go_ok = not rep.failed()
         rep.phases["presence"] = "ok" if go_ok else "failed"
         store.set("go", "1" if go_ok else "0")

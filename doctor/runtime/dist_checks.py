@@ -178,8 +178,14 @@ def version_mismatch(infos: Mapping[int, Mapping[str, Any]]) -> list[Finding]:
     return out
 
 
-def gpu_shared(infos: Mapping[int, Mapping[str, Any]]) -> list[Finding]:
-    """TR107: two ranks on one host on the same physical GPU (a forgotten set_device(local_rank))."""
+def gpu_shared(infos: Mapping[int, Mapping[str, Any]], backend: str = "nccl") -> list[Finding]:
+    """TR107: two ranks on one host on the same physical GPU (a forgotten set_device(local_rank)).
+
+    Only for NCCL, which refuses two ranks on one device ("Duplicate GPU detected"); gloo's collectives
+    run on CPU tensors here, so gloo ranks may share the GPU they happen to see (found on an H100:
+    `dist --nproc 2 --backend gloo` on one GPU was failed for it)."""
+    if backend != "nccl":
+        return []
     seen = defaultdict(list)
     for r, info in infos.items():
         dev = info.get("gpu_uuid") or info.get("device")
