@@ -12,7 +12,7 @@ Codes (TR1xx, "runtime"):
   TR104 rank-stalled-at-barrier   monitored_barrier named ranks that did not reach it in time
   TR105 version-mismatch          torch / CUDA / NCCL / Python / torchdoctor differ across ranks
   TR106 driver-mismatch           the NVIDIA driver differs across hosts
-  TR107 gpu-shared-by-ranks       two ranks on one host use the same GPU
+  TR107 gpu-shared-by-ranks       two NCCL ranks on one host use the same GPU
   TR108 collective-wrong-result   a collective returned wrong values
   TR109 collective-failed         a collective raised (timeout, connection reset, ...)
   TR110 rank-crashed              a rank process exited with an error or a signal
