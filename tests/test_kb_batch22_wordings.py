@@ -2,7 +2,7 @@
 device error in its own words, a project's compile switch said not to work on Windows, torch.distributions'
 sample check, libtorch's slow first runs, CUDA's initialization error under a forking server, an attribute
 error retold in Japanese, a stuck DataLoader loop quoted in full, torch 1.x's traced-output message, SDPA's
-dtype check. Each real text (URL beside it) names its cause first; each close text does not name it."""
+dtype check; and (batch 23) uv's build-isolation failure. Each real text (URL beside it) names its cause first; each close text does not name it."""
 
 from __future__ import annotations
 
@@ -28,6 +28,12 @@ WORDINGS = [
                                  "(getOutput at ../torch/csrc/jit/tracer.cpp:208)"),  # https://github.com/openpifpaf/openpifpaf/issues/165
     ("dtype-mismatch", "RuntimeError: Expected query, key, and value to have the same dtype, but got query.dtype: "
                        "c10::Half key.dtype: float and value.dtype: float instead."),  # recorded on an H100 (tests/fixtures/gpu_machine)
+    ("build-isolation-no-torch", "> uv pip install 'FlagEmbedding[finetune]'\n\nResolved 95 packages in 31ms\n  × Failed "
+                                 "to build `flash-attn==2.8.2`\n  ├─▶ The build backend returned an error\n  ╰─▶ Call to "
+                                 "`setuptools.build_meta:__legacy__.build_wheel` failed (exit status: 1)\n     [stderr]\n "
+                                 ".....\n  ModuleNotFoundError: No module named 'torch'\n"),  # https://github.com/FlagOpen/FlagEmbedding/issues/1501
+    ("build-isolation-no-torch", "ModuleNotFoundError: No module named 'torch'\n\nhint: This error likely indicates that "
+                                 "`flash-attn@2.8.1` depends on `torch`, but doesn't declare it as a build dependency."),  # https://github.com/whyNLP/LCKV/issues/17
 ]
 
 NOT_THESE = [
@@ -48,6 +54,9 @@ NOT_THESE = [
     ("jit-trace-unsupported-io", "The outputs of my traced functions differ from the eager model's outputs"),
     # the attention masks' dtype, not q/k/v
     ("dtype-mismatch", "RuntimeError: Expected attn_mask dtype to be bool or float or to match query dtype"),
+    # uv failed to build something else, and torch is there
+    ("build-isolation-no-torch", "  × Failed to build `pycocotools==2.0.7`\n  ╰─▶ Call to `setuptools.build_meta.build_wheel` "
+                                 "failed (exit status: 1)\n  error: Microsoft Visual C++ 14.0 or greater is required."),
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
