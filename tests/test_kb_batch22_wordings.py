@@ -2,7 +2,7 @@
 device error in its own words, a project's compile switch said not to work on Windows, torch.distributions'
 sample check, libtorch's slow first runs, CUDA's initialization error under a forking server, an attribute
 error retold in Japanese, a stuck DataLoader loop quoted in full, torch 1.x's traced-output message, SDPA's
-dtype check; and (batch 23) uv's build-isolation failure; and a torch.save file given to a TorchScript loader. Each real text (URL beside it) names its cause first; each close text does not name it."""
+dtype check; and (batch 23) uv's build-isolation failure; a torch.save file given to a TorchScript loader, and a traced custom autograd.Function. Each real text (URL beside it) names its cause first; each close text does not name it."""
 
 from __future__ import annotations
 
@@ -36,6 +36,11 @@ WORDINGS = [
                                  "failed locating file constants.pkl: file not found\nException raised from valid at "
                                  "/project/pytorch-v2.8.0/caffe2/serialize/inline_container.cc:238 (most recent call "
                                  "first):"),  # https://github.com/Tencent/ncnn/issues/6279
+    ("jit-trace-python-autograd-function", "> RuntimeError: \nCould not export Python function call 'SwishJitAutoFn'. "
+                                           "Remove calls to Python functions before export. Did you forget add @script "
+                                           "or @script_method annotation? If this is a nn.ModuleList, add it to "
+                                           "__constants__:\n/usr/local/lib/python3.6/dist-packages/timm/models/layers/"
+                                           "activations.py(48): swish"),  # https://github.com/huggingface/pytorch-image-models/issues/93
     ("build-isolation-no-torch", "ModuleNotFoundError: No module named 'torch'\n\nhint: This error likely indicates that "
                                  "`flash-attn@2.8.1` depends on `torch`, but doesn't declare it as a build dependency."),  # https://github.com/whyNLP/LCKV/issues/17
 ]
@@ -60,6 +65,9 @@ NOT_THESE = [
     ("dtype-mismatch", "RuntimeError: Expected attn_mask dtype to be bool or float or to match query dtype"),
     # torch.load of a zip without the checkpoint's records: damaged, not a TorchScript question
     ("jit-load-not-torchscript", "RuntimeError: PytorchStreamReader failed locating file data.pkl: file not found"),
+    # a scripted module calling Python's type(): no autograd Function involved
+    ("jit-trace-python-autograd-function", "RuntimeError: \nCould not export Python function call 'type'. Remove calls "
+                                           "to Python functions before export."),
     # uv failed to build something else, and torch is there
     ("build-isolation-no-torch", "  × Failed to build `pycocotools==2.0.7`\n  ╰─▶ Call to `setuptools.build_meta.build_wheel` "
                                  "failed (exit status: 1)\n  error: Microsoft Visual C++ 14.0 or greater is required."),
