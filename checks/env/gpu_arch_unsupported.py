@@ -210,10 +210,8 @@ def _judge(facts):
     turing = [(g, cc, kernel) for g, cc, kernel in kernels if kernel and _turing_on_cuda9(cc, cuda)]
     if turing and not missing and not refused:
         return _turing_verdict(facts, version, tag, cuda, label, turing, evidence)
-    # An older SASS of the GPU's major (sm_86 on 8.9); a build holding the GPU's own SASS was made by a CUDA that knew it.
-    newer = [(g, cc, kernel, first) for g, cc, kernel in kernels
-             if kernel and kernel.startswith("sm_") and kernel != f"sm_{tables.cc_int(cc)}"
-             and (first := _newer_than_cuda(cc, cuda))]
+    # An older SASS of the GPU's major (sm_86 on 8.9) from a CUDA that predates the GPU.
+    newer = [(g, cc, kernel, first) for g, cc, kernel in kernels if (first := _older_sass_from_older_cuda(kernel, cc, cuda))]
     if newer and not missing and not refused:
         return _newer_than_build(facts, version, tag, cuda, label, newer, evidence)
     if not missing and not refused:
@@ -307,12 +305,10 @@ def _nvrtc_in_every_build(facts, version, lists, known_gpus):
     for g, cc in known_gpus:
         firsts, without = [], []
         for tag, (archs, cuda) in lists.items():
-            kernel = tables.kernel_for(archs, cc)
             if not tables.build_runs(archs, cc, cuda):
                 without.append(tag)
                 continue
-            first = (kernel and kernel.startswith("sm_") and kernel != f"sm_{tables.cc_int(cc)}"
-                     and _newer_than_cuda(cc, cuda))
+            first = _older_sass_from_older_cuda(tables.kernel_for(archs, cc), cc, cuda)
             if not first:
                 break
             firsts.append(first)
@@ -332,12 +328,7 @@ def _nvrtc_in_every_build(facts, version, lists, known_gpus):
                + ": whichever is installed, at best torch's own kernels run as the major's older SASS, and what the "
                "build compiles at run time with its NVRTC (TorchScript's fusers, jiterator kernels) fails with "
                "'nvrtc: error: invalid value for --gpu-architecture (-arch)'")
-    alternative = suggest(facts, accept=lambda _minor, build: (
-        tables.major_minor(build.get("cuda") or "0.0") or (0, 0)) >= tables.major_minor(first))
-    fix = (Fix(f"Install {alternative.label} (CUDA {first} and newer know this GPU); {COMPANIONS}",
-               (alternative.command(pip(facts)),)) if alternative else
-           Fix(f"Install a torch release with a build made with CUDA {first} or newer: the selector at "
-               "https://pytorch.org/get-started/locally/ gives the command"))
+    fix = _fix_cuda_at_least(facts, first, None, "a torch release with a build")
     evidence = {"torch CUDA": str(facts.get("torch.cuda")), "GPUs": [gpu_label(g, cc) for g, cc in known_gpus],
                 "arch lists": "; ".join(f"{tag}: {' '.join(archs)}" for tag, (archs, _) in lists.items())}
     return warning(message, fix=fix, evidence=evidence, related=("cuda-no-kernel-image",))
@@ -359,9 +350,12 @@ def _needs_newer_cuda(facts, said):
                  evidence={"torch's warning": s.text}, related=("cuda-no-kernel-image",))
 
 
-def _newer_than_cuda(cc, cuda):
+def _older_sass_from_older_cuda(kernel, cc, cuda):
     """The first CUDA toolkit for a GPU that runs an older SASS of its major (8.9 on a CUDA 11.3 build's sm_86),
-    when the build's CUDA predates it; None otherwise."""
+    when the build's CUDA predates it; None otherwise (a build holding the GPU's own SASS was made by a CUDA that
+    knew it)."""
+    if not kernel or not kernel.startswith("sm_") or kernel == f"sm_{tables.cc_int(cc)}":
+        return None
     first = tables.first_toolkit(cc)
     have, need = tables.major_minor(cuda) if cuda else None, tables.major_minor(first) if first else None
     return first if have and need and have < need else None
@@ -376,13 +370,20 @@ def _newer_than_build(facts, version, tag, cuda, label, newer, evidence):
                      f"{cc} (first supported by CUDA {f})" for g, cc, kernel, f in newer)
     message = (runs + ": what the build compiles at run time with its NVRTC (TorchScript's fusers, jiterator kernels) "
                "fails with 'nvrtc: error: invalid value for --gpu-architecture (-arch)'")
-    alternative = suggest(facts, exclude_tag=tag, accept=lambda _minor, build: (
-        tables.major_minor(build.get("cuda") or "0.0") or (0, 0)) >= tables.major_minor(first))
-    fix = (Fix(f"Install {alternative.label} (CUDA {first} and newer know this GPU); {COMPANIONS}",
-               (alternative.command(pip(facts)),)) if alternative else
-           Fix(f"Install a torch build made with CUDA {first} or newer: the selector at "
-               "https://pytorch.org/get-started/locally/ (or its previous-versions page) gives the command"))
+    fix = _fix_cuda_at_least(facts, first, tag, "a torch build", " (or its previous-versions page)")
     return warning(message, fix=fix, evidence=evidence, related=("cuda-no-kernel-image",))
+
+
+def _fix_cuda_at_least(facts, first, exclude_tag, what, where=""):
+    """Install a build made with CUDA `first` or newer (the first toolkit that knows the GPU): the suggester's, else
+    the selector."""
+    alternative = suggest(facts, exclude_tag=exclude_tag, accept=lambda _minor, build: (
+        tables.major_minor(build.get("cuda") or "0.0") or (0, 0)) >= tables.major_minor(first))
+    if alternative:
+        return Fix(f"Install {alternative.label} (CUDA {first} and newer know this GPU); {COMPANIONS}",
+                   (alternative.command(pip(facts)),))
+    return Fix(f"Install {what} made with CUDA {first} or newer: the selector at https://pytorch.org/get-started/locally/"
+               f"{where} gives the command")
 
 
 def _turing_on_cuda9(cc, cuda):

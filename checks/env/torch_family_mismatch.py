@@ -504,8 +504,8 @@ def _no_library_for_this_torch(facts, said):
     minor = ".".join(str(n) for n in major_minor(torch_text)) if torch_text and major_minor(torch_text) else "<torch-minor>"
     cuda = fact(facts, "torch.cuda", "unknown")
     # DGL's index names the torch minor, then the CUDA tag; its CPU builds have no tag.
-    tag = "<cuda-tag>/" if cuda == "unknown" or not isinstance(cuda, (str, type(None))) else (
-        "" if cuda is None else f"cu{''.join(cuda.split('.')[:2])}/")
+    tag = ("" if cuda is None else f"{tables.cuda_tag(cuda)}/" if isinstance(cuda, str) and major_minor(cuda)
+           else "<cuda-tag>/")
     message = (f"{said.package} has no compiled library for {what}: it ships its C++ parts once per torch release it "
                "was built for, so this build was made for other torch releases")
     fix = Fix(f"Install the {said.package} build for torch {minor} from DGL's wheel index for that torch and CUDA, or "
