@@ -101,10 +101,10 @@ class Tally:
         if not ok1:
             self.failures.append((case, ranked))
 
-    def row(self, name: str) -> str:
+    def row(self, name: str, width: int = 12) -> str:
         p = max(self.positives, 1)
         q = max(self.negatives, 1)
-        return (f"{name:<12} {self.n:>5} {self.positives:>5} {self.negatives:>5}  {100 * self.top1 / p:6.1f}%"
+        return (f"{name:<{width}} {self.n:>5} {self.positives:>5} {self.negatives:>5}  {100 * self.top1 / p:6.1f}%"
                 f" {100 * self.top3 / p:6.1f}%  {100 * self.wrong_neg / q:6.1f}%  {100 * self.wrong_pos / p:6.1f}%"
                 f"  {100 * self.first_listed / p:6.1f}%")
 
@@ -157,6 +157,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--failures", action="store_true", help="list the dev failures (never held-out ones)")
     ap.add_argument("--split", choices=("dev", "heldout", "all"), default="all")
     ap.add_argument("--corpus", default=CORPUS)
+    ap.add_argument("--by-style", action="store_true",
+                    help="also print the figures per paste style (figures only, for both splits)")
     args = ap.parse_args(argv)
 
     cases = load_corpus(args.corpus)
@@ -165,6 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     splits = ("dev", "heldout") if args.split == "all" else (args.split,)
     ours = {s: Tally() for s in splits}
     base = {s: Tally() for s in splits}
+    by_style: dict[tuple[str, str], Tally] = {}
     start = time.perf_counter()
     for case in cases:
         if case.split not in ours:
@@ -172,6 +175,7 @@ def main(argv: list[str] | None = None) -> int:
         right = case.right(known)
         confident, ranked = rank(case.text)
         ours[case.split].add(case, right, confident, ranked)
+        by_style.setdefault((case.style, case.split), Tally()).add(case, right, confident, ranked)
         g_conf, g_ranked = grep(case.text)
         base[case.split].add(case, right, g_conf, g_ranked)
     elapsed = time.perf_counter() - start
@@ -189,6 +193,10 @@ def main(argv: list[str] | None = None) -> int:
                        and c.label[4:] not in known)
     if unanswerable:
         print(f"({unanswerable} cases are labelled with a cause the knowledge base has no entry for yet)")
+    if args.by_style:
+        print("\nper paste style:")
+        for style, split in sorted(by_style, key=lambda k: (k[0], k[1])):
+            print(by_style[style, split].row(f"{style} {split}", width=24))
     if args.failures:
         if "dev" not in ours:
             print("failures are listed for the dev split only", file=sys.stderr)

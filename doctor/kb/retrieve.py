@@ -59,7 +59,8 @@ _CJK_FUNCTION_CHARS = frozenset("的了是在我你他她它这那就也都和�
 
 def tokens(text: str) -> list[str]:
     """Lower-case words of a text, without stop words; a run of Chinese characters becomes its
-    character pairs (there are no spaces to split on)."""
+    character pairs (there are no spaces to split on). A word or phrase with a plainer synonym
+    (`SYNONYMS`, `CJK_SYNONYMS`) also yields the synonym's words."""
     out: list[str] = []
     for word in _WORD.findall(text.lower()):
         if word[0] > "\x7f":
@@ -68,8 +69,13 @@ def tokens(text: str) -> list[str]:
                     pair = w[i:i + 2]
                     if len(pair) == 2 and pair not in CJK_STOP_PAIRS and not (_CJK_FUNCTION_CHARS & set(pair)):
                         out.append(pair)
+                for phrase, also in CJK_SYNONYMS:
+                    if phrase in w:
+                        out.extend(also)
         elif word not in STOPWORDS and not word.startswith("0x"):
-            out.append(_stem(word))
+            stem = _stem(word)
+            out.append(stem)
+            out.extend(SYNONYMS.get(stem, ()))
     return out
 
 
@@ -92,6 +98,54 @@ def _stem(word: str) -> str:
 
 
 _IRREGULAR = {"hung": "hang", "froze": "freez", "frozen": "freez", "freeze": "freez"}
+
+
+# People describe one failure in many words; the entries use one of them. Each word below, in any
+# inflection, also counts as the entries' word, so "stuck", "deadlocked" and "卡住" find an entry
+# whose symptoms say "hangs". Only words whose meaning in a PyTorch bug report is unambiguous:
+# "freeze" is left out (frozen layers are not a hang), so is "block" (a network's blocks).
+_SYNONYM_WORDS = (
+    ("stuck deadlock unresponsive", "hang"),
+    ("slower slowly slowdown sluggish", "slow"),
+    ("leak increase accumulate climb balloon creep", "grow"),
+    ("leakage", "leak grow"),
+    ("gpus", "gpu"), ("vram", "gpu memory"), ("multigpu", "multi gpu"), ("multiple", "multi"),
+    ("oom ram", "memory"),
+    ("diverge explode", "nan"),
+)
+# Chinese phrases and the English words the entries use for them, matched inside a run of
+# ideographs (there are no spaces to split on); a phrase holding another adds both, as intended
+# ("显存不足" is also "显存").
+_CJK_SYNONYM_WORDS = (
+    ("卡住 卡死 卡在 不动 停住 阻塞 假死 挂起 无响应 没反应", "hang"), ("死锁", "hang deadlock"),
+    ("慢 耗时", "slow"), ("速度", "speed"),
+    ("泄漏 泄露", "leak grow"), ("增长 增加 上涨 升高 增大 越来越", "grow"), ("释放", "release"),
+    ("显存", "gpu memory"), ("内存", "memory"), ("不足 溢出 爆", "out"),
+    ("多卡", "multi gpu"), ("单卡", "single gpu"), ("显卡", "gpu"), ("多进程", "multiprocessing"),
+    ("分布式", "distributed"), ("梯度", "gradient"), ("损失", "loss"), ("权重", "weight"), ("参数", "parameter"),
+    ("更新", "update"), ("准确率 正确率", "accuracy"), ("混合精度", "amp mixed precision"), ("半精度", "half fp16"),
+    ("进度条", "progress"), ("数据加载", "dataloader"), ("加载", "load"), ("保存", "save"), ("推理", "inference"),
+    ("验证", "validation"), ("测试", "test"), ("评估", "eval"), ("利用率", "utilization"), ("占用", "usage"),
+    ("杀死 被杀", "killed"), ("进程", "process"), ("线程", "thread"), ("崩溃", "crash"),
+    ("段错误", "segmentation fault"), ("共享内存", "shared shm"), ("随机", "random"), ("复现", "reproduce"),
+    ("不一致 不同", "differ"), ("编译", "compile"), ("初始化", "init"), ("通信", "communication"),
+    ("超时", "timeout"), ("端口", "port"), ("预训练", "pretrained"), ("断点 恢复训练 继续训练", "resume"),
+)
+
+
+def _inflections(word: str) -> set[str]:
+    if word.endswith("e"):
+        return {word, word + "s", word + "d", word[:-1] + "ing"}
+    return {word, word + "s", word + "es", word + "ed", word + "ing"}
+
+
+SYNONYMS: dict[str, tuple[str, ...]] = {
+    key: tuple(_stem(w) for w in also.split())
+    for words, also in _SYNONYM_WORDS for word in words.split() for key in {_stem(f) for f in _inflections(word)}
+}
+CJK_SYNONYMS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
+    (phrase, tuple(_stem(w) for w in also.split())) for phrases, also in _CJK_SYNONYM_WORDS for phrase in phrases.split()
+)
 
 
 def _chinese_runs(text: str) -> list[str]:
