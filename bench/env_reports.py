@@ -121,6 +121,7 @@ def main() -> int:
     ap.add_argument("--corpus-at", metavar="REF", help="only the reports the manifest listed at git REF")
     ap.add_argument("--misses", action="store_true", help="list dev reports that fail a figure")
     ap.add_argument("--show-heldout", action="store_true", help="with --misses, list held-out ones too")
+    ap.add_argument("--by-label", action="store_true", help="per expected code: how often it was found (figures only)")
     args = ap.parse_args()
 
     rows = evaluate(FIXTURES)
@@ -142,6 +143,15 @@ def main() -> int:
         partial = [r for r in rows if r["split"] == split and r["read"] and r["skipped"]]
         print(f"  {'partial facts':<16}" + " " * (34 if then else 0) +
               f"{len(partial):>9} reports leave checks unrun")
+    if args.by_label:
+        print(f"\n  {'per label':<16}{'dev':>19}{'heldout':>19}")
+        labels = sorted({code for r in rows for code in r["labels"] if code != "healthy"})
+        for code in labels:
+            cells = []
+            for split in ("dev", "heldout"):
+                part = [r for r in rows if r["split"] == split and code in r["labels"]]
+                cells.append(_cell((sum(code in r["reported"] for r in part), len(part))))
+            print(f"  {code:<16}{cells[0]:>19}{cells[1]:>19}")
     if args.misses:
         print()
         for r in rows:
