@@ -651,6 +651,11 @@ def test_other_words_for_a_failure_are_the_entries_words():
     assert "hang" in tokens("训练卡住了，进度条不动")
     assert {"gpu", "memory", "grow"} <= set(tokens("显存一直在增长"))
     assert {"memory", "grow"} <= set(tokens("RAM usage increases every epoch"))
+    # "memories" is "memory"; a CamelCase name brings its words, an exception's class name does not
+    # (every traceback has one).
+    assert tokens("GPU 0 gets more memories") == tokens("GPU 0 gets more memory")
+    assert {"embed", "dropout"} <= set(tokens("FullEmbeddingDropout is on in eval"))
+    assert "runtime" not in tokens("RuntimeError: boom") and "value" not in tokens("ValueError: x")
     # Freezing layers is not a hang, and a network's blocks are not a deadlock.
     assert "hang" not in tokens("freeze the backbone blocks and fine-tune the head")
 

@@ -27,7 +27,9 @@ MAX_QUERY_CHARS = 20000
 
 # Words, and runs of characters beyond ASCII, from which the Chinese runs are cut (a character
 # class of the CJK range would cost ~1 ms to compile on every `explain`).
-_WORD = re.compile(r"[a-z][a-z0-9_]+|[^\x00-\x7f]+")
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]+|[^\x00-\x7f]+")
+# The words of a CamelCase name (FullEmbeddingDropout, CUDAGraphTree).
+_CAMEL_PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 # Read only when the index is built (re compiles and caches it then).
 _FRAME_LINE = r'^\s*(?:File "|frame #\d|at [\w.$]+\(|\S+\.py:\d+|-+$|=+$)'
 # Words that every traceback and every bug report carries: they say nothing about the cause.
@@ -62,7 +64,8 @@ def tokens(text: str) -> list[str]:
     character pairs (there are no spaces to split on). A word or phrase with a plainer synonym
     (`SYNONYMS`, `CJK_SYNONYMS`) also yields the synonym's words."""
     out: list[str] = []
-    for word in _WORD.findall(text.lower()):
+    for raw in _WORD.findall(text):
+        word = raw.lower()
         if word[0] > "\x7f":
             for w in _chinese_runs(word):
                 for i in range(max(1, len(w) - 1)):
@@ -76,6 +79,11 @@ def tokens(text: str) -> list[str]:
             stem = _stem(word)
             out.append(stem)
             out.extend(SYNONYMS.get(stem, ()))
+            if ("_" not in raw and not raw.islower() and not raw.isupper() and not raw[1:].islower()
+                    and not raw.endswith(("Error", "Exception", "Warning"))):
+                # A class or function name says what it is in its parts: the words count too.
+                out.extend(_stem(p.lower()) for p in _CAMEL_PART.findall(raw)
+                           if len(p) > 2 and p.lower() not in STOPWORDS)
     return out
 
 
@@ -86,6 +94,8 @@ def _stem(word: str) -> str:
         return _IRREGULAR.get(word, word)
     if word.endswith(("ss", "us", "is")):  # process, status, axis: not plurals
         return _IRREGULAR.get(word, word)
+    if word.endswith("ies"):  # memories, libraries, dependencies
+        return _IRREGULAR.get(word[:-3] + "y", word[:-3] + "y")
     for suffix in ("ing", "ed", "es", "s"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             stem = word[: -len(suffix)]
