@@ -851,7 +851,7 @@ def test_the_dev_split_figures_hold():
     dev = bench.figures(bench.evaluate(REPORTS), "dev")
     ratio = {key: done / total for key, (done, total) in dev.items()}
     assert ratio["read"] == 1.0 and ratio["healthy clean"] == 1.0
-    assert ratio["problem found"] >= 262 / 281, dev  # what bench/env_reports.py printed after batch 15 (imports, DGL, prose forms, every build)
+    assert ratio["problem found"] >= 273 / 298, dev  # what bench/env_reports.py printed after batch 16 (headerless conda rows, "built with CUDA: False", environment sections)
 
 
 WINDOWS_REPORT = """Collecting environment information...
@@ -2350,9 +2350,23 @@ def test_a_python_version_ending_a_sentence_is_read_and_a_system_said_in_words_k
     ("Is my nvidia driver too old?", False),  # a question
     ("The message says my NVIDIA driver version is too old?", False),
     ("My nvidia driver is too old to play games.", False),  # no message retold
+    # torch's message cut before "(found version N)" by the paste (vllm#1772): still its verdict, once
+    ("RuntimeError: The NVIDIA driver on your system is too old\n![image](https://x/y.png)", True),
+    ("Why is the NVIDIA driver on my system too old?", False),
 ])
 def test_the_driver_verdict_retold_in_words_is_read_as_the_reports_evidence(text, found):
     assert bool(torch_warnings.find(text)) is found
+
+
+def test_the_driver_message_whole_is_one_warning_not_two():
+    text = "UserWarning: The NVIDIA driver on your system is too old (found version 11040). Please update"
+    assert len(torch_warnings.find(text)) == 1
+
+
+def test_torch_s_driver_message_cut_short_is_te201_without_invented_facts(tmp_path):
+    te201 = checked("I tried to build vllm from source:\nRuntimeError: The NVIDIA driver on your system is too old\n",
+                    tmp_path)["TE201"]
+    assert te201.status is Status.ERROR and "driver" not in te201.evidence
 
 
 # --------------------------------------------------------------------------- refusals quoted without their file
@@ -2455,3 +2469,48 @@ def test_k2_s_build_record_for_another_torch_variant_or_release_is_te103(tmp_pat
     # k2 built with this torch's release and CUDA: nothing to say
     fits = checked(K2_RECORD.format(cuda="11.7", cudnn="8.5.0", torch="1.13.1", with_cuda="True"), tmp_path)["TE103"]
     assert fits.status is not Status.ERROR
+
+
+# --------------------------------------------------------------------------- batch 16's forms
+
+def test_conda_rows_picked_out_without_the_header_are_a_conda_list(tmp_path):
+    # DiT#109: four rows of `conda list`, no "# Name Version Build Channel" above them
+    rows = ("pytorch                   2.5.1              py3.12_cpu_0    pytorch\n"
+            "pytorch-cuda              11.7                 h778d358_5    pytorch\n"
+            "pytorch-mutex             1.0                         cpu    pytorch\n")
+    facts = load_text("I saw no memory used up on my GPU, and saw this in `conda list`:\n```\n" + rows + "```\n", tmp_path)
+    assert facts.torch.version == "2.5.1" and facts.torch.cuda is None
+    te203 = {f.code: f for f in run_env_checks(facts)}["TE203"]
+    assert te203.status is Status.WARNING and "pytorch-cuda" in te203.message
+    # the CUDA build's rows: read as the CUDA build, nothing to say
+    cuda_rows = rows.replace("py3.12_cpu_0", "py3.12_cuda11.8_cudnn8.7.0_0").replace("pytorch-cuda              11.7",
+                                                                                    "pytorch-cuda              11.8")
+    facts = load_text(cuda_rows.replace("pytorch-mutex             1.0                         cpu", "pytorch-mutex"
+                                        "             1.0                        cuda"), tmp_path)
+    assert facts.torch.cuda == "11.8"
+    # two columns of words and numbers are no conda rows
+    assert "conda list" not in str(load_text("torch 2.1.0 and python 3.10 on ubuntu 22.04\n", tmp_path).meta)
+
+
+def test_a_check_script_saying_the_build_has_no_cuda_is_a_cpu_build(tmp_path):
+    # mila-docs#213: a cluster's check script, then nvidia-smi -q showing the GPU
+    te203 = findings("mila-docs213-satyaog-pytorch-built-without-cuda-slurm-nvsmi.txt")["TE203"]
+    assert te203.status is Status.ERROR
+    facts = load_text("PyTorch built with CUDA:         True\nPyTorch detects CUDA available:  True\nPython version: 3.10.4\n",
+                      tmp_path)
+    from torchdoctor.facts.model import known
+
+    assert not known(facts.get("torch.cuda"))  # a build with CUDA, which one not said: unknown, never "CPU-only"
+
+
+def test_an_issue_form_s_environment_section_of_a_few_words_is_read_and_says_what_it_lacks(tmp_path):
+    facts = load_text("### Your current environment\n\nvllm0.8.1 docker\n\n### 🐛 Describe the bug\n\nbbox output broke\n",
+                      tmp_path)
+    assert [(d.name, d.version) for d in facts.packages.distributions] == [("vllm", "0.8.1")]
+    assert "vllm 0.8.1" in str(facts.get("torch.version"))
+    results = run_env_checks(facts)
+    assert not [f for f in results if f.status is Status.ERROR]
+    # a section of prose, or none at all, is no environment
+    for text in ("## Environment\n\nSee the attached screenshot.\n", "The environment is fine, torch works\n"):
+        with pytest.raises(cli_env.UsageError):
+            load_text(text, tmp_path)

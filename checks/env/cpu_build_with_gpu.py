@@ -61,7 +61,7 @@ RTX4090 = example_gpu("NVIDIA GeForce RTX 4090", "8.9")
                        "nvidia": {"driver_version": None, "gpus": []}}, "ROCm build on an AMD machine"),
     ],
 )
-def cpu_build_withexample_gpu(facts):
+def cpu_build_with_gpu(facts):
     """
     ## What it checks
     Whether the installed torch can use the machine's NVIDIA GPUs at all: a CPU-only build

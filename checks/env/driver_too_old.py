@@ -298,6 +298,8 @@ def _from_warning(facts, said):
     retold = said.retold  # the reporter's words for torch's message, not the message
     evidence = {"the report's words" if retold else "torch's warning": said.text, "driver": driver,
                 "driver's CUDA": said.driver_cuda, "torch CUDA": cuda}
+    # What the paste does not state is left out, not shown as "none" (which reads as "no driver").
+    evidence = {key: value for key, value in evidence.items() if value is not None}
     alternative = None
     version = fact(facts, "torch.version")
     if version and cuda and driver:

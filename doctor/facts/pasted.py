@@ -34,6 +34,11 @@ _PIP_HEADER = re.compile(r"^Package\s+Version\b")
 _CONDA_HEADER = re.compile(r"^#\s*(?:Name\s+Version\s+Build|packages in environment at)")
 _ROW = re.compile(r"^([A-Za-z0-9_][A-Za-z0-9._-]*)\s+(\d[\w.+!-]*)(?:\s+(\S+))?(?:\s+(\S+))?\s*$")
 _FREEZE = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)\s*==\s*(\d[\w.+!-]*)\s*$")
+# A conda list row pasted without the table's header (a few rows picked out, or grep's): a build string
+# and a conda channel after the version ("pytorch  2.5.1  py3.12_cpu_0  pytorch").
+_CONDA_BARE_ROW = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._-]*\s+\d[\w.+!-]*\s+(?:py\d[\w.]*|cpu\w*|cuda\w*|h[0-9a-f]{7}\w*|"
+                             r"pypi_0|\w*_\d+)\s+(?:pytorch|pytorch-nightly|conda-forge|nvidia|defaults|anaconda|pypi|"
+                             r"main|pkgs/main)\s*$")
 # python -m sglang.check_env, and the same keys in other projects' env dumps.
 _KV = {
     "torch": re.compile(r"(?:^|\s)PyTorch:\s*(\d+\.\d+[\w.+]*)"),
@@ -192,7 +197,12 @@ _ITEM_KEYS = {
     "python": {"python", "python version"},
     "os": {"os", "operating system", "system"},
     "available": {"is cuda available", "cuda available", "cuda is available", "torch.cuda.is_available()",
-                  "torch cuda is", "torch cuda available", "pytorch cuda available"},
+                  "torch cuda is", "torch cuda available", "pytorch cuda available", "pytorch detects cuda available",
+                  "torch detects cuda available"},
+    # Whether the build has CUDA at all (torch.backends.cuda.is_built(), a cluster's check script's "PyTorch built
+    # with CUDA: False"): False is a CPU-only build; True says nothing of which CUDA.
+    "cuda_built": {"pytorch built with cuda", "torch built with cuda", "built with cuda", "torch.backends.cuda.is_built()",
+                   "cuda built", "pytorch cuda built"},
     # torch.version.cuda under a label ("torch cuda ver  : 9.0.176" in fastai's show_install, "PyTorch CUDA : 12.8",
     # "Torch CUDA: 12.8"); scripts print the availability under the same label ("PyTorch CUDA : Available").
     # conda's `cudatoolkit` package (one word, as `conda list` names it) is the CUDA runtime a conda torch build
@@ -392,6 +402,9 @@ def package_list(lines: list[str]) -> tuple[str, list[dict[str, Any]], bool] | N
             under_command = False
             kind = None
             continue
+        if kind is None and _CONDA_BARE_ROW.match(line):
+            kind = "conda list"
+            partial = True  # rows picked out of the table: the rest of the environment is not shown
         m = _FREEZE.match(line)
         if m:
             rows.append({"name": _norm(m.group(1)), "version": m.group(2), "location": "pip freeze"})
@@ -455,6 +468,43 @@ def name_version_lines(lines: list[str]) -> list[dict[str, Any]] | None:
             best += run
         run = []
     return best or None
+
+
+# An issue form's environment section ("### Your current environment" of vLLM's form, "### Name and Version" of
+# Bitnami's, "**Environment**", "## 环境") that holds nothing but the stack's name in a few words: "vllm0.8.1 docker",
+# "pytorch". What it names is the report's whole environment; the rest is unknown, and says so.
+_ENV_HEADING = re.compile(r"^(?:#{1,6}\s*)?(?:\*\*)?\s*(?:your\s+current\s+environment|environment|name\s+and\s+version|"
+                          r"system\s+info(?:rmation)?|versions?|\u73af\u5883|\u8fd0\u884c\u73af\u5883)\s*[:\uff1a]?\s*(?:\*\*)?$", re.I)
+_STACK_NAME = re.compile(r"(?<![\w.-])(?P<name>pytorch|torch|vllm|sglang|transformers|xformers|diffusers|deepspeed|"
+                         r"accelerate|lightning|pytorch-lightning|torchvision|torchaudio|mmcv|mmdet|detectron2|"
+                         r"ultralytics|bitsandbytes|flash-attn|triton|peft|trl)(?:\s*(?:==|=|:|\s)\s*v?|v?)"
+                         r"(?P<version>\d+\.\d+(?:\.\d+)?(?:\+[\w.]+)?)?(?![\w-])", re.I)
+
+
+def environment_section(lines: list[str]) -> tuple[list[dict[str, Any]], list[str]] | None:
+    """(packages with their versions, stack names without one) that an issue form's environment section
+    names, when it holds only a line or two of words; None when there is no such section or it names nothing."""
+    for i, line in enumerate(lines):
+        if not _ENV_HEADING.match(line.strip()):
+            continue
+        body: list[str] = []
+        for below in lines[i + 1:]:
+            if below.strip().startswith(("#", "**")) and body:
+                break
+            if below.strip():
+                body.append(below.strip())
+        if not body or len(body) > 3:
+            continue
+        rows, bare = [], []
+        for m in (m for text in body for m in _STACK_NAME.finditer(text)):
+            name = "torch" if m.group("name").lower() in collect_env_text.TORCH_NAMES else _norm(m.group("name"))
+            if m.group("version"):
+                rows.append({"name": name, "version": m.group("version"), "location": "environment section"})
+            elif name not in bare:
+                bare.append(name)
+        if rows or bare:
+            return rows, bare
+    return None
 
 
 def pip_show(lines: list[str]) -> list[dict[str, Any]] | None:
@@ -1277,6 +1327,10 @@ def env_list(lines: list[str]) -> dict[str, Any] | None:
             if key is None:
                 continue
         kind = "gpu" if re.fullmatch(r"gpu\s?\d{1,2}", key) else _item_kind(key)  # fastai's "- gpu0 : ..."
+        if kind == "cuda_built":
+            if value.lower().strip("*") in ("false", "no"):
+                torch_cuda = torch_cuda or "none"
+            continue
         if kind in ("available", "torch_cuda"):
             said = value.lower().strip("*")
             available = _SAID_AVAILABILITY.get(said)
@@ -1338,14 +1392,17 @@ def env_list(lines: list[str]) -> dict[str, Any] | None:
                       else "Linux" if re.search(r"linux|ubuntu|debian|centos|fedora|rhel|red hat|arch", low) else None)
             if system:
                 python.setdefault("system", system)
-    if "version" not in torch and not gpus and "driver_version" not in nvidia and "version" not in python:
+    cpu_build = "version" not in torch and torch_cuda == "none"  # "PyTorch built with CUDA: False" alone
+    if "version" not in torch and not gpus and "driver_version" not in nvidia and "version" not in python and not cpu_build:
         # "CUDA available: Yes" alone is no environment list; "python version: 3.7.9" is a fact on its own
         # (which Python pip installed into decides whether a torch wheel exists for it).
         return None
     facts: dict[str, Any] = {}
-    if "version" not in torch:
+    if cpu_build:
+        torch = {**torch, "cuda": None}  # the build has no CUDA, whichever torch it is
+    elif "version" not in torch:
         torch = {}  # whether CUDA was available says little without the torch it was
-    if torch:
+    if torch.get("version"):
         if not pinned:
             torch["import_status"] = "ok"
         cuda = _cuda_from_tag(torch["version"])
@@ -1355,6 +1412,7 @@ def env_list(lines: list[str]) -> dict[str, Any] | None:
             cuda = _cuda_from_tag(f"{torch['version']}+{next(iter(indexes))}")
         if cuda is not False:
             torch["cuda"] = cuda
+    if torch:
         facts["torch"] = torch
     if gpus:
         nvidia["gpus"] = gpus
@@ -1917,7 +1975,18 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
     if valued or (added and (kinds or _loose_cuda_named(stated))):
         kinds.append(STATED)
     if not kinds:
-        return None
+        section = environment_section(lines)
+        if section is None:
+            return None
+        rows, bare = section
+        kinds.append("environment section")
+        if rows:
+            _add_distributions(facts, rows)
+            _torch_from_rows(facts, rows)
+            partial = True
+        if not fact_set(facts, "torch", "version"):
+            named = ", ".join(f"{r['name']} {r['version']}" for r in rows) or " and ".join(bare)
+            _fill(facts, "torch", {"version": {"unknown": f"the environment section names {named} but not torch's version"}})
     rocm = re.search(r"\+rocm(\d+(?:\.\d+)*)", str(facts.get("torch", {}).get("version", "")))
     if rocm:
         # A ROCm wheel ("2.3.0+rocm6.0") reports torch.version.cuda None and torch.version.hip its ROCm.

@@ -105,6 +105,9 @@ def _phrase(words: str) -> str:
 
 _DRIVER_OLD = re.compile(_phrase("NVIDIA driver on your system is too old (found version") + r"\s*(\d+)\)")
 _INSUFFICIENT = re.compile(_phrase("CUDA driver version is insufficient for CUDA runtime version"))
+# The same message pasted without its "(found version N)" tail (cut by the paste, or retyped): still torch's
+# verdict on the driver, only without the CUDA version the driver supports.
+_DRIVER_OLD_CUT = re.compile(_phrase("The NVIDIA driver on your system is too old") + r"(?!\s*\(\s*found)")
 # The same verdict retold in a sentence, when only the reporter's words carry it ("the msg is that my Nvidia
 # version is too old", "it says the GPU driver is too old"): a statement, not a question ("is my driver too old?").
 _DRIVER_OLD_SAID = re.compile(r"(?i:\b(?:says?|said|msg|message|error|warning|tells? me)\b[^.?!\n]{0,40}?\b(?:nvidia|gpu|cuda)"
@@ -357,7 +360,7 @@ def find(text: str) -> list[str]:
     """The warnings in `text`, one line each, in order; a repeated warning once."""
     spans = []
     flat = text.replace("\n", " ")
-    for pattern in (_DRIVER_OLD, _INSUFFICIENT, _DRIVER_OLD_SAID, _PTX_TOOLCHAIN, NO_DRIVER, _COMPAT_804, _COMPAT_803, _INCOMPATIBLE, _TOO_OLD, _RANGE, _CC_LIST, _TOO_OLD_UNFORMATTED,
+    for pattern in (_DRIVER_OLD, _DRIVER_OLD_CUT, _INSUFFICIENT, _DRIVER_OLD_SAID, _PTX_TOOLCHAIN, NO_DRIVER, _COMPAT_804, _COMPAT_803, _INCOMPATIBLE, _TOO_OLD, _RANGE, _CC_LIST, _TOO_OLD_UNFORMATTED,
                     _NOT_COMPILED, _NEEDS_CUDA, _CUDA_ASKED, _XFORMERS_BUILT, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _DS_TOOLKIT, _TOOLKIT_MIN, _NO_WHEEL, _NVCC_ARCH, _NO_KERNEL, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS, _FAMILY_OPS, _CUDA_LIB_SYMBOL, _EXTENSION_SYMBOL, _EXTENSION_MODULE_SYMBOL, _TORCHAO_SKIPPED, _BUILT_WITH_RUNNING, _HOST_COMPILER, _INDEX_INSTALL, _IMPORTED_SYMBOL, _DGL_LIBRARY,
                     _DGL_LIBRARY_SAID, _K2_BUILD):
         matches = list(pattern.finditer(text))
@@ -406,7 +409,7 @@ def interpret(warnings: list[str] | None) -> list[Said]:
         if _COMPAT_804.search(text) or _COMPAT_803.search(text):
             said.append(Said("forward-compat", text, package="804" if _COMPAT_804.search(text) else "803"))
             continue
-        if _INSUFFICIENT.search(text) or _PTX_TOOLCHAIN.search(text):
+        if _INSUFFICIENT.search(text) or _PTX_TOOLCHAIN.search(text) or _DRIVER_OLD_CUT.search(text):
             said.append(Said("driver", text))
             continue
         if _DRIVER_OLD_SAID.search(text):
