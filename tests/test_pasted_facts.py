@@ -2514,3 +2514,24 @@ def test_an_issue_form_s_environment_section_of_a_few_words_is_read_and_says_wha
     for text in ("## Environment\n\nSee the attached screenshot.\n", "The environment is fine, torch works\n"):
         with pytest.raises(cli_env.UsageError):
             load_text(text, tmp_path)
+
+
+def test_a_release_wheel_built_for_another_torch_minor_is_te103(tmp_path):
+    # mamba#308: the project's release wheels, named by file, beside the torch that is installed
+    te103 = findings("mamba308-yidamyth-mamba-wheel-torch112-cu118-on-torch1131-cu117.txt")["TE103"]
+    assert te103.status is Status.ERROR and "torch 1.12" in te103.message and "1.13.1+cu117" in te103.message
+    assert "wheel" in te103.evidence
+    # the same wheel beside the torch it was built for: nothing to say
+    same = ("python=3.9\npytorch=1.12.1+cu118\n"
+            "mamba_ssm-1.0.1+cu118torch1.12cxx11abiTRUE-cp39-cp39-linux_x86_64.whl\n")
+    assert checked(same, tmp_path)["TE103"].status is not Status.ERROR
+
+
+def test_an_extension_refused_under_its_package_directory_names_the_abi_its_symbol_shows():
+    # pytorch_scatter#470: conda-forge's torch (C++11 ABI) beside PyG's wheel (built for PyPI's torch)
+    te103 = findings("pytorch_scatter470-lone17-conda-forge-pytorch-vs-pyg-wheel-undefined-symbol.txt")["TE103"]
+    assert te103.status is Status.ERROR and "torch_scatter" in te103.message and "pre-C++11" in te103.message
+    # torch's own library, and a symbol that is not torch's C++: no third-party extension refused
+    for text in ("torch/lib/libtorch_cuda.so: undefined symbol: _ZN3c1015SmallVectorBase",
+                 "torch_scatter/_version_cuda.so: undefined symbol: cudaGetDriverEntryPointByVersion"):
+        assert not [s for s in torch_warnings.interpret(torch_warnings.find(text)) if s.kind == "extension-symbol"]

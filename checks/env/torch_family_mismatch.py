@@ -471,13 +471,18 @@ def _from_index(facts, said):
     tag = "<cuda-tag>" if cuda == "unknown" else "cpu" if cuda is None else f"cu{''.join(cuda.split('.')[:2])}"
     minor_text = ".".join(str(n) for n in major_minor(torch_text))
     fixed = next((template.format(tag=tag, minor=minor_text) for host, template in _WHEEL_INDEXES if host in said.text), None)
-    return error(f"{said.package} was installed from its project's wheel index for torch {built_minor} ({built_cuda}), and "
-                 f"this torch is {torch_text}: those wheels are compiled against torch {built_minor}, so its compiled ops "
-                 "do not load here ('undefined symbol' at import)",
-                 fix=Fix(f"Install {said.package} from the index for torch {minor_text} and this torch's CUDA, where the "
+    wheel = said.text.endswith(".whl")  # a release wheel named by its file (flash-attn's, mamba-ssm's), not an index
+    where = "a wheel built" if wheel else "its project's wheel index"
+    return error(f"{said.package} was installed from {where} for torch {built_minor} ({built_cuda}), and "
+                 f"this torch is {torch_text}: {'that wheel is' if wheel else 'those wheels are'} compiled against torch "
+                 f"{built_minor}, so its compiled ops do not load here ('undefined symbol' at import)",
+                 fix=Fix(f"Install the {said.package} wheel built for torch {minor_text} and this torch's CUDA from the "
+                         "project's releases, where it publishes that pair (else build it from source in this environment: "
+                         f"{pip(facts)} install --no-build-isolation {said.package})" if wheel else
+                         f"Install {said.package} from the index for torch {minor_text} and this torch's CUDA, where the "
                          "project publishes that pair (else build it from source in this environment)",
                          (f"{pip(facts)} install --force-reinstall --no-cache-dir {said.package} -f {fixed}",) if fixed else ()),
-                 evidence={"install command": said.text}, related=("torchvision-torch-mismatch",))
+                 evidence={"wheel" if wheel else "install command": said.text}, related=("torchvision-torch-mismatch",))
 
 
 def _extension_refused(facts, said):
@@ -487,8 +492,16 @@ def _extension_refused(facts, said):
     found = torch_version(facts)
     torch_text = found[0] if found else None
     what = f"torch {torch_text}" if torch_text else "the torch it loads beside"
+    # The mangled name says which std::string the library expects: "Ss" is the pre-C++11 one
+    # (_GLIBCXX_USE_CXX11_ABI=0), "__cxx11" the C++11 one. torch lacking it means torch has the other.
+    symbol = said.requested or ""
+    abi = ("; the symbol takes the pre-C++11 std::string (_GLIBCXX_USE_CXX11_ABI=0), which this torch does not export: "
+           "it is built with the C++11 ABI (as conda-forge's builds are)" if re.search(r"[RPKIE]Ss", symbol) else
+           "; the symbol takes the C++11 std::string (_GLIBCXX_USE_CXX11_ABI=1), which this torch does not export: "
+           "it is built with the pre-C++11 ABI" if "__cxx11" in symbol else "")
     return error(f"{said.package}'s compiled library lacks {said.requested}, a symbol of torch's own C++: it was built "
-                 f"against another torch build than {what} (another release, or the other C++ ABI), so it does not load",
+                 f"against another torch build than {what} (another release, or the other C++ ABI), so it does not "
+                 f"load{abi}",
                  fix=Fix(f"Install the {said.package} build made for {what} and its CUDA (projects that ship compiled "
                          "wheels, such as mmcv-full, torch-scatter and detectron2, publish one wheel index per torch and "
                          "CUDA version), or rebuild it from source in this environment, after torch is installed"),

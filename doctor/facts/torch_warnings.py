@@ -229,6 +229,11 @@ _EXTENSION_MODULE_SYMBOL = re.compile(
     r"(?P<file>(?<![~\w.:+\-/\\])(?:[~\w.:+-]*[/\\])*?(?P<mod>[A-Za-z_]\w*)\.(?:cpython-[\w-]+|abi3)\.so):\s*"
     r"undefined symbol:\s*(?P<symbol>_Z(?:T[IVS])?N[KVR]*(?:3c10|2at|5torch|6caffe2)\w*)")
 _TORCH_OWN_DIR = re.compile(r"[/\\]torch(?:vision|audio)?[/\\]")
+# The same refusal with the path cut to the package's own directory ("torch_scatter/_version_cuda.so: undefined
+# symbol: _ZN5torch3jit..."), as a traceback's last line prints it relative to site-packages.
+_EXTENSION_PKG_SYMBOL = re.compile(
+    r"(?<![~\w.:+\-/\\])(?P<pkg>(?!(?:torch|torchvision|torchaudio|nvidia)[/\\])[A-Za-z_]\w*)[/\\](?:[\w.+-]+[/\\])*?"
+    r"[\w.+-]+\.(?:so|pyd)[\w.]*:\s*undefined symbol:\s*(?P<symbol>_Z(?:T[IVS])?N[KVR]*(?:3c10|2at|5torch|6caffe2)\w*)")
 # The same refusal quoted without its file, under the import that raised it ("Then `import torchaudio` results in
 # the error\n\n     undefined symbol: _ZN2at4_ops15sum_dim_IntList4call..."): the module imported is the one whose
 # library the loader refused. The refusal opens its line (with a path before it, the patterns above read it), and no
@@ -282,6 +287,11 @@ _INDEX_BUILT_FOR = (
     re.compile(r"/detectron2/wheels/(?P<cu>cu\d+|cpu)/torch(?P<torch>\d+\.\d+)/index\.html"),
     re.compile(r"(?:data\.pyg\.org|pytorch-geometric\.com)/whl/torch-(?P<torch>\d+\.\d+)(?:\.\d+)?\+(?P<cu>cu\d+|cpu)\.html"),
 )
+# A release wheel whose local version names the torch minor and CUDA it was built against, as flash-attn,
+# mamba-ssm and causal-conv1d publish theirs on GitHub ("mamba_ssm-1.0.1+cu118torch1.12cxx11abiTRUE-cp39-cp39-
+# linux_x86_64.whl"): its compiled part links against that torch's C++ and nothing else.
+_WHEEL_BUILT_FOR = re.compile(r"(?<![\w.-])(?P<pkg>[A-Za-z][A-Za-z0-9_]*)-(?P<version>\d+(?:\.\d+)+(?:\.post\d+)?)\+"
+                              r"(?P<cu>cu\d+|cpu)torch(?P<torch>\d+\.\d+)cxx11abi(?:TRUE|FALSE)-cp\d+-[\w]+-[\w]+\.whl")
 _INDEXED_PACKAGE = re.compile(r"(?<![\w/.-])(mmcv-full|mmcv|detectron2|torch[-_](?:scatter|sparse|cluster|spline[-_]conv)|"
                               r"pyg[-_]lib|torch[-_]geometric)(?=[\s=<>~!]|$)", re.I)
 _FAMILY_NMS = re.compile(r"operator (?P<pkg>torchvision)::nms does not exist")
@@ -361,7 +371,7 @@ def find(text: str) -> list[str]:
     spans = []
     flat = text.replace("\n", " ")
     for pattern in (_DRIVER_OLD, _DRIVER_OLD_CUT, _INSUFFICIENT, _DRIVER_OLD_SAID, _PTX_TOOLCHAIN, NO_DRIVER, _COMPAT_804, _COMPAT_803, _INCOMPATIBLE, _TOO_OLD, _RANGE, _CC_LIST, _TOO_OLD_UNFORMATTED,
-                    _NOT_COMPILED, _NEEDS_CUDA, _CUDA_ASKED, _XFORMERS_BUILT, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _DS_TOOLKIT, _TOOLKIT_MIN, _NO_WHEEL, _NVCC_ARCH, _NO_KERNEL, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS, _FAMILY_OPS, _CUDA_LIB_SYMBOL, _EXTENSION_SYMBOL, _EXTENSION_MODULE_SYMBOL, _TORCHAO_SKIPPED, _BUILT_WITH_RUNNING, _HOST_COMPILER, _INDEX_INSTALL, _IMPORTED_SYMBOL, _DGL_LIBRARY,
+                    _NOT_COMPILED, _NEEDS_CUDA, _CUDA_ASKED, _XFORMERS_BUILT, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _DS_TOOLKIT, _TOOLKIT_MIN, _NO_WHEEL, _NVCC_ARCH, _NO_KERNEL, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS, _FAMILY_OPS, _CUDA_LIB_SYMBOL, _EXTENSION_SYMBOL, _EXTENSION_MODULE_SYMBOL, _EXTENSION_PKG_SYMBOL, _TORCHAO_SKIPPED, _BUILT_WITH_RUNNING, _HOST_COMPILER, _INDEX_INSTALL, _WHEEL_BUILT_FOR, _IMPORTED_SYMBOL, _DGL_LIBRARY,
                     _DGL_LIBRARY_SAID, _K2_BUILD):
         matches = list(pattern.finditer(text))
         if not matches:
@@ -480,6 +490,11 @@ def interpret(warnings: list[str] | None) -> list[Said]:
         if m:
             said.append(Said("family", text, package=m.group("pkg")))
             continue
+        m = _WHEEL_BUILT_FOR.search(text)
+        if m:
+            said.append(Said("index-built-for", text, package=m.group("pkg").lower().replace("_", "-"),
+                             built_for=(m.group("torch"), m.group("cu"))))
+            continue
         m = _INDEX_INSTALL.search(text)
         if m:
             url = next((u for u in (p.search(text) for p in _INDEX_BUILT_FOR) if u), None)
@@ -491,6 +506,10 @@ def interpret(warnings: list[str] | None) -> list[Said]:
         m = _EXTENSION_SYMBOL.search(text)
         if m:
             said.append(Said("extension-symbol", text, package=m.group("pkg").split(".")[0], requested=m.group("symbol")))
+            continue
+        m = _EXTENSION_PKG_SYMBOL.search(text) if not _EXTENSION_MODULE_SYMBOL.search(text) else None
+        if m:
+            said.append(Said("extension-symbol", text, package=m.group("pkg"), requested=m.group("symbol")))
             continue
         m = _EXTENSION_MODULE_SYMBOL.search(text)
         if m and not _TORCH_OWN_DIR.search(m.group("file")):
