@@ -129,12 +129,22 @@ def driver_too_old(facts):
     names the newest one that fits.
     """
     result = _judge(facts)
-    if result.status is Status.SKIP:
+    said = torch_said(facts, "driver")
+    if result.status is Status.SKIP and said:
         # The facts to judge are missing (a pasted report cut short, only a warning pasted):
         # torch's own warning, printed on that machine, is the evidence left.
-        said = torch_said(facts, "driver")
-        if said:
-            return _from_warning(facts, said[0])
+        return _from_warning(facts, said[0])
+    if result.status is Status.OK and said and facts.get("meta.source") != "local":
+        # A paste that lists a working pair and quotes torch's refusal: the two come from different moments
+        # (a report from before an update, the error after it). The refusal is what the user is asking about.
+        return warning("torch's own message in this text says the NVIDIA driver is too old for the CUDA runtime, though "
+                       "the driver and torch build it lists fit: the message came from another torch build than the one "
+                       "listed (an update, another environment). Check the build that raised it (python -c \"import "
+                       "torch; print(torch.__version__, torch.version.cuda)\") against the driver",
+                       fix=Fix("Upgrade the NVIDIA driver, or install the torch build for the CUDA this driver supports: "
+                               "https://pytorch.org/get-started/previous-versions/"),
+                       evidence={"torch's message": said[0].text, "listed": result.message, **result.evidence},
+                       related=("cuda-driver-too-old",))
     return result
 
 

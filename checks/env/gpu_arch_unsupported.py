@@ -138,7 +138,12 @@ def gpu_arch_unsupported(facts):
         # torch's own warning, printed on that machine, is the evidence left.
         said = [s for s in torch_said(facts, "arch") if not _covered(facts, s)]
         if said:
-            return _from_warning(facts, said)
+            found = _from_warning(facts, said)
+            if all(_NO_KERNEL not in s.text and _INVALID_FUNCTION in s.text for s in said):
+                # CUDA's older word for a missing kernel; a project's own CUDA extension built for other GPUs says
+                # it too, so without the facts it is a likely cause, not torch's verdict.
+                found = replace(found, status=Status.WARNING)
+            return found
     return result
 
 
@@ -576,6 +581,7 @@ def _covered(facts, s):
 
 
 _NO_KERNEL = "no kernel image is available"  # the CUDA runtime's words (error 209), not torch's warning
+_INVALID_FUNCTION = "invalid device function"  # the same refusal as CUDA <= 9 worded it (error 8)
 
 
 def _named(facts, said):
@@ -619,7 +625,7 @@ def _from_warning(facts, said):
                             f"(cuBLAS, cuDNN, NVRTC) of a build older than CUDA {first}, the first to support the GPU: "
                             "ops that use those libraries fail")
         else:
-            problems.append(f"{'CUDA' if _NO_KERNEL in s.text else 'torch'} says {s.gpu} (compute capability {s.cc}, {sm}) "
+            problems.append(f"{'CUDA' if _NO_KERNEL in s.text or _INVALID_FUNCTION in s.text else 'torch'} says {s.gpu} (compute capability {s.cc}, {sm}) "
                             f"has no kernels in {where}{built}: "
                             "every CUDA op on it fails with 'no kernel image is available for execution on the device'")
         ccs.append(s.cc)

@@ -165,6 +165,11 @@ _GPU_SHORT = (re.compile(r"(?<![\w.:/-])(?P<model>(?:[1-5]0[5-9]0|16[56]0)\s?(?:
 _GPU_NUMBER = (re.compile(r"(?<![\w.:/-])" + _MODEL + r"(?=\s?(?:(?:GPUs?|cards?|graphics)\b|\u663e\u5361)|s\b)", re.I),
                re.compile(r"(?:\bGPUs?(?:\s*[:=]\s*|\s?)|\u663e\u5361(?:\s*[:=\u662f\u4e3a]\s*|\s?)|(?<![\w.])\d\s?[x\u00d7*]\s?)"
                           + _MODEL + r"(?![\w.])", re.I))
+# A GPU the name table does not know (a typo, a rare mobile part), with the compute capability the writer states
+# for it: "my old graphics card (GeForce GM630m => cuda capability 2.1)", "Quadro K1100M, compute capability 3.0".
+_STATED_CC = re.compile(r"(?P<name>\b(?:NVIDIA\s+)?(?:GeForce|Quadro|Tesla|GTX|RTX|GT|MX)\s?[\w -]{1,20}?)\s*(?:[(,:]\s*|=>?\s*|-+>\s*|\s)"
+                        r"(?:with\s+|has\s+|is\s+|of\s+)?(?:cuda|compute)\s+capability\s*(?:of\s+|is\s+|[:=]\s*)?"
+                        r"(?P<cc>[1-9]\d?\.\d)(?![\d.])", re.I)
 _SUFFIX = re.compile(r"\s?(ti|super)$", re.I)  # as the driver spells it: "2080ti" is "2080 Ti"
 _GPU_NOISE = re.compile(r"^(?:NVIDIA|GeForce|Tesla)\s+|\s+Laptop(?:\s+GPU)?$|[- ](?:SXM\d?|PCIE|NVL|\d+\s?GB)[\w-]*$", re.I)
 
@@ -308,6 +313,7 @@ def read(lines: list[str]) -> dict[str, Any]:
     drivers, branches, nvcc, python = (_Said("driver versions"), _Said("driver branches"), _Said("nvcc versions"),
                                        _Said("Python versions"))
     systems, gpus = _Said("systems"), _Said("GPUs")
+    stated_cc: dict[str, str] = {}  # a GPU the name table does not know -> the capability the text states for it
     wsl = False
     driver_cuda: set[str] = set()     # beside the driver in nvidia-smi's banner
     driver_cuda_said: set[str] = set()  # "CUDA driver version: 11.4"
@@ -376,6 +382,11 @@ def read(lines: list[str]) -> dict[str, Any]:
         for start, end, name in _gpu_names(line, low):
             if collect_env_text.compute_capability(name):
                 gpus.add(_whose(line, start, end), _gpu_key(name), name)
+        for m in _STATED_CC.finditer(line) if "capabilit" in low else ():
+            name = m.group("name").strip()
+            if not collect_env_text.compute_capability(name):
+                stated_cc[name] = m.group("cc")
+                gpus.add(_whose(line, m.start(), m.end()), _gpu_key(name), name)
 
     facts: dict[str, Any] = {}
     section: dict[str, Any] = {}
@@ -411,6 +422,8 @@ def read(lines: list[str]) -> dict[str, Any]:
     gpu = gpus.value()
     if gpu is not None:
         nvidia["gpus"] = [collect_env_text.named_gpu(gpu, 0)] if isinstance(gpu, str) else gpu
+        if isinstance(gpu, str) and gpu in stated_cc:
+            nvidia["gpus"][0]["compute_capability"] = stated_cc[gpu]
     if nvidia:
         facts["nvidia"] = nvidia
     if (said := nvcc.value()) is not None:

@@ -194,6 +194,11 @@ _NO_WHEEL = re.compile(r"(?i:Could not find a version that satisfies the require
 # The CUDA runtime finding no kernel for the GPU in what was loaded (cudaErrorNoKernelImageForDevice,
 # 209; torch <= 1.4 printed it as THC's "cuda runtime error (209)").
 _NO_KERNEL = re.compile(_phrase("no kernel image is available for execution on the device"))
+# CUDA <= 9's wording of the same refusal (cudaErrorInvalidDeviceFunction, "cuda runtime error (8) : invalid device
+# function" from torch 0.x): the GPU has no kernel of the build. A project's own extension built for other GPUs
+# raises it too, so the check reads it as likely, not as torch's verdict.
+_INVALID_FUNCTION = re.compile(r"(?i:cuda runtime error \(8\)\s*:\s*invalid device function|\berror=8 : invalid device function|"
+                               r"CUDA error: invalid device function)")
 _CUDNN = re.compile(r"cuDNN version incompatibility: PyTorch was compiled\s+against \((\d+), (\d+), (\d+)\) "
                     r"but (?:found runtime version|linked against) \((\d+), (\d+), (\d+)\)")
 _CUDNN_INT = re.compile(r"cuDNN version (?:incompatibility|mismatch): PyTorch was compiled\s+against (\d{4,5}) "
@@ -371,7 +376,7 @@ def find(text: str) -> list[str]:
     spans = []
     flat = text.replace("\n", " ")
     for pattern in (_DRIVER_OLD, _DRIVER_OLD_CUT, _INSUFFICIENT, _DRIVER_OLD_SAID, _PTX_TOOLCHAIN, NO_DRIVER, _COMPAT_804, _COMPAT_803, _INCOMPATIBLE, _TOO_OLD, _RANGE, _CC_LIST, _TOO_OLD_UNFORMATTED,
-                    _NOT_COMPILED, _NEEDS_CUDA, _CUDA_ASKED, _XFORMERS_BUILT, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _DS_TOOLKIT, _TOOLKIT_MIN, _NO_WHEEL, _NVCC_ARCH, _NO_KERNEL, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS, _FAMILY_OPS, _CUDA_LIB_SYMBOL, _EXTENSION_SYMBOL, _EXTENSION_MODULE_SYMBOL, _EXTENSION_PKG_SYMBOL, _TORCHAO_SKIPPED, _BUILT_WITH_RUNNING, _HOST_COMPILER, _INDEX_INSTALL, _WHEEL_BUILT_FOR, _IMPORTED_SYMBOL, _DGL_LIBRARY,
+                    _NOT_COMPILED, _NEEDS_CUDA, _CUDA_ASKED, _XFORMERS_BUILT, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _DS_TOOLKIT, _TOOLKIT_MIN, _NO_WHEEL, _NVCC_ARCH, _NO_KERNEL, _INVALID_FUNCTION, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS, _FAMILY_OPS, _CUDA_LIB_SYMBOL, _EXTENSION_SYMBOL, _EXTENSION_MODULE_SYMBOL, _EXTENSION_PKG_SYMBOL, _TORCHAO_SKIPPED, _BUILT_WITH_RUNNING, _HOST_COMPILER, _INDEX_INSTALL, _WHEEL_BUILT_FOR, _IMPORTED_SYMBOL, _DGL_LIBRARY,
                     _DGL_LIBRARY_SAID, _K2_BUILD):
         matches = list(pattern.finditer(text))
         if not matches:
@@ -471,7 +476,7 @@ def interpret(warnings: list[str] | None) -> list[Said]:
             arch = m.group("arch")
             said.append(Said("toolkit-arch", text, cc=f"{arch[:-1]}.{arch[-1]}"))
             continue
-        if _NO_KERNEL.search(text):
+        if _NO_KERNEL.search(text) or _INVALID_FUNCTION.search(text):
             said.append(Said("arch", text))
             continue
         m = _FAMILY_CUDA.search(text) or _FAMILY_CUDA_WHEREAS.search(text)
