@@ -300,6 +300,12 @@ def torch_import_failure(facts):
                        fix=Fix("Install the torch build for this machine (the selector at "
                                "https://pytorch.org/get-started/locally/ gives the exact command)",
                                (f"{pip(facts)} install torch",)))
+    if status == "not-importable":
+        return warning("collect_env could not import torch ('PyTorch version: N/A'): torch is not installed in the Python "
+                       "that ran it, or `import torch` fails there, and every torch fact of the report is missing",
+                       fix=Fix("Run the import in that same Python to see which: the error it prints names the cause "
+                               "(a missing library, a wrong NumPy, another torch shadowing this one)",
+                               (f"{python_cmd(facts)} -c \"import torch; print(torch.__version__)\"",)))
     stderr = t.stderr_tail if isinstance(t.stderr_tail, str) else ""
     frame = _stack_top(stderr)
     evidence = {"stack (innermost frame)": frame} if frame else {}

@@ -477,6 +477,9 @@ def parse(text: str) -> dict[str, Any]:
     torch: dict[str, Any] = {}
     version = values.get("PyTorch version")
     imported = _given(version)
+    if version is not None and version.strip().upper() == "N/A":
+        # collect_env's `import torch` raised: torch is missing from that Python, or its import fails there.
+        torch["import_status"] = "not-importable"
     if imported:
         torch["import_status"] = "ok"
         torch["version"] = version.strip()

@@ -154,7 +154,8 @@ class PackagesFacts:
 class TorchFacts:
     """torch as seen by `import torch` in a child process of the target interpreter."""
 
-    # "ok" | "not-installed" | "import-error" | "crashed" (killed by a signal) | "timeout"
+    # "ok" | "not-installed" | "import-error" | "crashed" (killed by a signal) | "timeout" | "not-importable"
+    # (a pasted collect_env's "PyTorch version: N/A": not installed there, or the import failed; which is not said)
     import_status: str = _u()
     version: str = _u()
     file: str = _u()  # torch.__file__
