@@ -2561,3 +2561,9 @@ def test_collect_env_s_n_a_torch_is_a_failed_import_not_silence(tmp_path):
     assert te101.status is Status.WARNING and "N/A" in te101.message
     report = "PyTorch version: 2.3.0+cu121\nIs debug build: False\nCUDA used to build PyTorch: 12.1\nOS: Ubuntu 22.04\n"
     assert checked(report, tmp_path)["TE101"].status is Status.OK
+
+
+def test_an_app_s_python_check_retold_gives_this_machine_s_python(tmp_path):
+    # stable-diffusion-webui's INCOMPATIBLE PYTHON VERSION banner: the tested version is no fact of this machine
+    facts = load_text("This program is tested with 3.10.6 Python, but you have 3.13.1.\nPython 3.13.1 on Windows\n", tmp_path)
+    assert facts.python.version == "3.13.1"

@@ -128,6 +128,10 @@ _NVCC = re.compile(r"\bnvcc(?:\s+(?:-V|--version))?(?:\s+version)?(?:\s+(?:is|wa
                    re.I)
 _PYTHON = re.compile(r"(?<![\w/.\\-])python(?:\s+version|\s*\u7248\u672c)?(?:\s+(?:is|was))?(?:\s*[:=\u662f\u4e3a]\s*|\s+|)"
                      r"v?(?P<version>[23]\.\d{1,2}(?:\.\d{1,2})?)(?![\w/\\-]|\.[\w./\\-])", re.I)
+# An app's check retold: "This program is tested with 3.10.6 Python, but you have 3.13.1." (A1111's and its forks'
+# INCOMPATIBLE PYTHON VERSION banner): the version after "you have" is this machine's.
+_PYTHON_YOU_HAVE = re.compile(r"(?i)\bpython\b[^\n]{0,60}?\byou\s+have\s+(?:python\s+)?v?(?P<version>[23]\.\d{1,2}(?:\.\d{1,2})?)"
+                              r"(?![\w/\\-]|\.\d)")
 # The system torch runs on. WSL is Linux (its torch is a Linux wheel) on a Windows host, so a text naming both
 # Windows and WSL names one system; collect_env says the same with "microsoft" in its Linux platform.
 _SYSTEM = re.compile(r"\b(?:(?P<wsl>WSL2?|Windows Subsystem for Linux)|(?P<windows>Windows|Win\s?(?:7|8|10|11))|"
@@ -368,6 +372,8 @@ def read(lines: list[str]) -> dict[str, Any]:
                 loose_cuda.add(m.group("version"))
         for m in _NVCC.finditer(line) if "nvcc" in low else ():
             nvcc.add(_whose(line, m.start(), m.end()), m.group("version"))
+        for m in _PYTHON_YOU_HAVE.finditer(line) if "you have" in low else ():
+            python.add(MINE, m.group("version"))
         for m in _PYTHON.finditer(line) if "python" in low else ():
             whose = _whose(line, m.start(), m.end())
             python.add(whose and (ELSEWHERE if _ANOTHER_VERSION.match(line[m.end():m.end() + 20]) else whose),
