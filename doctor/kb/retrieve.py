@@ -131,7 +131,7 @@ _CJK_SYNONYM_WORDS = (
     ("慢 耗时", "slow"), ("速度", "speed"),
     ("泄漏 泄露", "leak grow"), ("增长 增加 上涨 升高 增大 越来越", "grow"), ("释放", "release"),
     ("显存", "gpu memory"), ("内存", "memory"), ("不足 溢出 爆", "out"),
-    ("多卡", "multi gpu"), ("单卡", "single gpu"), ("显卡", "gpu"), ("多进程", "multiprocessing"),
+    ("多卡 张卡 块卡 卡并行", "multi gpu"), ("单卡 单张", "single gpu"), ("并行", "parallel"), ("显卡", "gpu"), ("多进程", "multiprocessing"),
     ("分布式", "distributed"), ("梯度", "gradient"), ("损失", "loss"), ("权重", "weight"), ("参数", "parameter"),
     ("更新", "update"), ("准确率 正确率", "accuracy"), ("混合精度", "amp mixed precision"), ("半精度", "half fp16"),
     ("进度条", "progress"), ("数据加载", "dataloader"), ("加载", "load"), ("保存", "save"), ("推理", "inference"),
