@@ -123,6 +123,14 @@ def _undefined_symbol(facts, lib: str, symbol: str, evidence: dict) -> Result:
                     "(or upgrade nvidia-nvjitlink to match nvidia-cusparse)",
                     unset + (f"{pip(facts)} install --upgrade nvidia-nvjitlink-cu12",)),
             evidence=evidence, related=_RELATED_LIBS)
+    if symbol == "iJIT_NotifyEvent":
+        # MKL 2024.1 dropped the ITT/JIT profiling symbols that conda's pytorch builds (linked against mkl) import.
+        return error(
+            f"import torch fails: {lib} needs {symbol}, which MKL 2024.1 and later no longer export: a conda env "
+            "whose pytorch build links MKL got a newer mkl than it was built against",
+            fix=Fix("Pin MKL below 2024.1 in that conda env (or install torch from pip, whose wheels do not use "
+                    "conda's mkl)", ('conda install "mkl<2024.1"', f"{python_cmd(facts)} -c \"import torch\"")),
+            evidence=evidence, related=("mkl-ijit-notify-event-missing",))
     if symbol.startswith("nccl"):
         return error(
             f"import torch fails: {lib} needs {symbol}, which the libnccl.so.2 that was loaded does not have. "
@@ -176,6 +184,9 @@ def _import_error(facts, t) -> Result:
     m = _UNDEFINED.search(message) or _UNDEFINED.search(text)
     if m:
         return _undefined_symbol(facts, m.group(1), m.group(2), evidence)
+    m = re.search(r"undefined symbol: ([\w@.]+)", message)
+    if m:  # told without the library's file
+        return _undefined_symbol(facts, "a torch library", m.group(1), evidence)
     m = _VERSION_NOT_FOUND.search(message)
     if m:
         needed, by = m.group(1), m.group(2) or "a torch library"

@@ -1139,6 +1139,8 @@ def _bullet_item(line: str) -> tuple[str | None, str]:
             if not low.startswith(key + " "):
                 continue
             value = text[len(key):].strip()
+            if value.startswith("-") and value[1:2] != "-":
+                value = value[1:].strip()  # "* PyTorch Version -1.5": a dash for the colon
             if kind == "gpu" and len(value.split()) <= 5:
                 return key, value
             if kind != "gpu" and re.fullmatch(r"v?\d+(?:\.\d+)+(?:[\w.+]*)", value):
@@ -1585,9 +1587,20 @@ _TORCH_LIB_FAILURE = re.compile(r"^((?:[A-Za-z_]\w*\.)*(?:ImportError|OSError)):
                                 r"[/\\]torch[/\\]_C\.)[^/\\\s\"']+\.(?:so|dll|pyd|dylib)\b.*)$")
 
 
+# The same failure told in a sentence: "importing pytorch ... raises an `undefined symbol: iJIT_NotifyEvent` error".
+_IMPORT_TORCH_SAID = re.compile(r"(?i)\bimport(?:ing|s|ed)?\s+`?(?:py)?torch\b`?[^\n]{0,80}?\b(?:raises?|gives?|throws?|fails?|"
+                                r"error|results? in)\b[^\n]{0,30}?\bundefined symbol:?\s*`?(?P<symbol>[A-Za-z_]\w+)")
+
+
 def torch_import_error(lines: list[str]) -> dict[str, Any] | None:
     """`import torch` failing in a pasted traceback: the exception raised below a torch/__init__.py frame,
-    or the loader's error about one of torch's own libraries, which only that import loads."""
+    or the loader's error about one of torch's own libraries, which only that import loads; or that failure
+    told in a sentence."""
+    for line in lines:
+        m = _IMPORT_TORCH_SAID.search(line)
+        if m:
+            return {"import_status": "import-error", "error_type": "ImportError",
+                    "error_message": f"undefined symbol: {m.group('symbol')} (as the text tells it)"}
     for line in lines:
         m = _TORCH_LIB_FAILURE.match(line)
         if m:
@@ -1628,6 +1641,18 @@ def system_from_paths(text: str, torch_version: str | None) -> str | None:
     if not said and _POSIX_PACKAGES.search(text) and re.search(r"\+(?:cpu|cu\d+|rocm)", torch_version or ""):
         said.add("Linux")
     return said.pop() if len(said) == 1 else None
+
+
+# The Python a traceback's frames ran under, as its package paths name it: ".../lib/python3.8/dist-packages/torch/...",
+# "C:\\Users\\me\\AppData\\Roaming\\Python\\Python312\\site-packages\\torch\\...".
+_PATH_PYTHON = (re.compile(r"[/\\]python(3\.\d{1,2})[/\\](?:site|dist)-packages[/\\]"),
+                re.compile(r"[/\\]Python3(\d{1,2})[/\\](?:Lib[/\\])?site-packages[/\\]", re.I))
+
+
+def python_from_paths(text: str) -> str | None:
+    """The Python version every package path of the paste names; None when none does or they differ."""
+    found = {m.group(1) for m in _PATH_PYTHON[0].finditer(text)} | {f"3.{m.group(1)}" for m in _PATH_PYTHON[1].finditer(text)}
+    return found.pop() if len(found) == 1 else None
 
 
 def fact_set(facts: dict[str, Any], section: str, key: str) -> bool:
@@ -1974,6 +1999,15 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
     # version named once without saying whose ("I have cuda 11.0") is the user's machine: read, unknown with why.
     if valued or (added and (kinds or _loose_cuda_named(stated))):
         kinds.append(STATED)
+    if not fact_set(facts, "python", "version"):
+        from_paths = python_from_paths(text)
+        if from_paths:
+            _fill(facts, "python", {"version": from_paths})
+            if not fact_set(facts, "python", "system"):
+                system = system_from_paths(text, facts.get("torch", {}).get("version"))
+                if system:
+                    _fill(facts, "python", {"system": system})
+            kinds.append("traceback paths")
     if not kinds:
         section = environment_section(lines)
         if section is None:
