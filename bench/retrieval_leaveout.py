@@ -41,12 +41,9 @@ def main(argv: list[str] | None = None) -> int:
 
     kb = load()
     entries = kb.entries
-    pieces = []  # (entry id, may be left out, tokens, weight): as retrieve.entry_document weighs them
+    pieces = []  # (entry id, may be left out, tokens, weight): the index's own parts of each entry
     for e in entries.values():
-        pieces.append((e.id, False, R.tokens(e.title), 2))
-        pieces.append((e.id, False, R.tokens(e.summary), 1))
-        pieces += [(e.id, True, R.tokens(s), 2) for s in e.symptoms]
-        pieces += [(e.id, True, sorted(set(R.tokens(R._message_lines(x.text)))), 1) for x in e.examples]
+        pieces += [(e.id, kind in ("symptom", "example"), words, weight) for kind, words, weight in R.document_parts(e)]
         if args.explanation:
             pieces += [(e.id, True, R.tokens(s), 1) for s in re.split(r"(?<=[.!?:])\s+", e.explanation)]
 

@@ -12,6 +12,8 @@ from ._install import NUMPY_ABI, SITE, fact, first, index_url, pip, python_cmd, 
 
 _MISSING_LIB = re.compile(r"(lib[\w+.-]*?\.so(?:\.\d+)*): cannot open shared object file")
 _UNDEFINED = re.compile(r"(\S+\.so(?:\.\d+)*): undefined symbol: ([\w@.]+)")
+# The same told without the library's file (a sentence retelling the import error).
+_UNDEFINED_BARE = re.compile(r"undefined symbol: ([\w@.]+)")
 _VERSION_NOT_FOUND = re.compile(r"version [`']([\w.]+)' not found(?: \(required by (\S+?)\))?")
 _NO_MODULE = re.compile(r"No module named '([\w.]+)'")
 _RELATED_LIBS = ("cuda-libs-conflict",)
@@ -184,8 +186,8 @@ def _import_error(facts, t) -> Result:
     m = _UNDEFINED.search(message) or _UNDEFINED.search(text)
     if m:
         return _undefined_symbol(facts, m.group(1), m.group(2), evidence)
-    m = re.search(r"undefined symbol: ([\w@.]+)", message)
-    if m:  # told without the library's file
+    m = _UNDEFINED_BARE.search(message)
+    if m:
         return _undefined_symbol(facts, "a torch library", m.group(1), evidence)
     m = _VERSION_NOT_FOUND.search(message)
     if m:

@@ -2001,12 +2001,8 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
         kinds.append(STATED)
     if not fact_set(facts, "python", "version"):
         from_paths = python_from_paths(text)
-        if from_paths:
+        if from_paths:  # the OS the same paths show was read above (system_from_paths)
             _fill(facts, "python", {"version": from_paths})
-            if not fact_set(facts, "python", "system"):
-                system = system_from_paths(text, facts.get("torch", {}).get("version"))
-                if system:
-                    _fill(facts, "python", {"system": system})
             kinds.append("traceback paths")
     if not kinds:
         section = environment_section(lines)

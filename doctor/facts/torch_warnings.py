@@ -512,14 +512,14 @@ def interpret(warnings: list[str] | None) -> list[Said]:
         if m:
             said.append(Said("extension-symbol", text, package=m.group("pkg").split(".")[0], requested=m.group("symbol")))
             continue
-        m = _EXTENSION_PKG_SYMBOL.search(text) if not _EXTENSION_MODULE_SYMBOL.search(text) else None
-        if m:
-            said.append(Said("extension-symbol", text, package=m.group("pkg"), requested=m.group("symbol")))
-            continue
         m = _EXTENSION_MODULE_SYMBOL.search(text)
         if m and not _TORCH_OWN_DIR.search(m.group("file")):
             said.append(Said("extension-symbol", text, package=m.group("mod").lstrip("_") or m.group("mod"),
                              requested=m.group("symbol")))
+            continue
+        m = _EXTENSION_PKG_SYMBOL.search(text)
+        if m:
+            said.append(Said("extension-symbol", text, package=m.group("pkg"), requested=m.group("symbol")))
             continue
         m = _IMPORTED_SYMBOL_KEPT.search(text)
         if m:

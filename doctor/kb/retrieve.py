@@ -181,15 +181,20 @@ def _message_lines(text: str) -> str:
                      and not line.startswith("    "))
 
 
+def document_parts(entry: Entry) -> list[tuple[str, list[str], int]]:
+    """(kind, words, weight) of each text an entry is retrieved by: its title and symptoms count double,
+    an example's message words once each."""
+    return [("title", tokens(entry.title), 2), ("summary", tokens(entry.summary), 1),
+            *(("symptom", tokens(s), 2) for s in entry.symptoms),
+            *(("example", sorted(set(tokens(_message_lines(x.text)))), 1) for x in entry.examples)]
+
+
 def entry_document(entry: Entry) -> Counter[str]:
-    """The bag of words an entry is retrieved by (titles and symptoms count double)."""
+    """The bag of words an entry is retrieved by."""
     bag: Counter[str] = Counter()
-    for text, weight in ((entry.title, 2), (entry.summary, 1), *((s, 2) for s in entry.symptoms)):
-        for t in tokens(text):
+    for _, words, weight in document_parts(entry):
+        for t in words:
             bag[t] += weight
-    for example in entry.examples:
-        for t in set(tokens(_message_lines(example.text))):
-            bag[t] += 1
     return bag
 
 
