@@ -68,3 +68,31 @@ def test_another_frameworks_words_are_in_every_match_of_its_regex():
     assert not other_framework(parse('File "train.py", line 3, in step\n'
                                      "RuntimeError: CUDA error: CUBLAS_STATUS_EXECUTION_FAILED when calling `cublasSgemm`"))
 
+
+
+def test_every_knowledge_pattern_has_a_prefilter():
+    # A pattern without one is compiled and run on every `explain` (a pattern made only of lookaheads
+    # once cost the cold start a tenth of its budget).
+    kb = load()
+    bare = [(head.id, p.regex[:60]) for head in kb.heads.values() for p, g in zip(head.patterns, head.literals) if not g]
+    assert not bare, bare
+
+
+def test_a_positive_lookahead_is_required_text():
+    regex = r"^(?=[^\n]{0,200}?\b(?:V100|Turing)\b)(?=[^\n]{0,200}?\bbfloat16\b)(?=[^\n]{0,200}?\bslow)"
+    groups = required_literals(regex, ignore_case=False)
+    line = "bfloat16 training on my V100 is very slow"
+    assert re.search(regex, line) and _passes(groups, line, False)
+    assert not _passes(groups, "float16 training on my V100 is very slow", False)
+    # A negative lookahead says what must NOT be there: none of its text is required.
+    assert required_literals(r"^(?!.*\bnccl\b)hangs? at epoch", ignore_case=True) == [["hang"], [" at epoch"]]
+
+
+def test_a_word_every_paste_holds_is_not_chosen_as_the_filter():
+    # Each branch needs one of its groups; "error"/"output" pass on nearly every traceback, the GPU name does not.
+    regex = r"(?:A100|H100|RTX 3090)[^\n]{0,40}?(?:wrong|different|error|output)|(?:wrong|different|error|output)[^\n]{0,40}?(?:A100|H100)"
+    groups = required_literals(regex, ignore_case=False)
+    assert groups and all("error" not in g for g in groups), groups
+    line = "results on the A100 are wrong"
+    assert re.search(regex, line) and _passes(groups, line, False)
+    assert not _passes(groups, "RuntimeError: shape error in output", False)

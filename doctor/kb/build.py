@@ -18,6 +18,18 @@ from .loader import (ENTRIES, INDEX, INDEX_VERSION, RETRIEVAL, VOCABULARY, Head,
 from .schema import Entry, entry_to_dict
 
 
+# Words most error pastes hold, whatever their cause (and their beginnings, "erro", "outp", ...): a
+# prefilter group that accepts one of them filters nothing.
+_COMMON_WORDS = frozenset(
+    prefix for word in ("error", "errors", "output", "outputs", "result", "results", "value", "values", "test",
+                        "tests", "file", "line", "call", "last", "recent", "return", "self", "input", "model",
+                        "train", "training", "tensor", "torch", "python", "module", "data", "size", "type",
+                        "when", "while", "after", "during", "from", "with", "only", "all", "can", "time",
+                        "version", "device", "cuda", "gpu", "run", "the", "not", "and", "for", "lib", "load", "use", "using",
+                        "used", "take", "than", "still", "start", "state", "loss", "info", "information")
+    for prefix in {word[:n] for n in range(3, len(word) + 1)})
+
+
 def required_literals(regex: str, ignore_case: bool) -> list[list[str]]:
     """What every match of `regex` must contain, as an AND of ORs of substrings (3+ characters).
 
@@ -78,6 +90,11 @@ def required_literals(regex: str, ignore_case: bool) -> list[list[str]]:
                 groups.extend(spine(arg[2], fold))
             elif op is c.AT:
                 continue  # anchors consume nothing
+            elif op is c.ASSERT:
+                # A positive lookaround's text must be in the text too (a pattern made only of
+                # lookaheads, "(?=.*GPU name)(?=.*bf16)", would otherwise have no prefilter at all).
+                flush()
+                groups.extend(spine(arg[1], fold))
             else:
                 flush()
         flush()
@@ -90,10 +107,15 @@ def required_literals(regex: str, ignore_case: bool) -> list[list[str]]:
         # The branch's longest literal; else, when the branch is itself made of alternations
         # ("(?:hangs|stuck) ... (?:num_workers|dataloader)"), the group whose shortest substring
         # is longest. Either is contained in every match of the branch.
-        singles = [g for g in groups if len(g) == 1]
-        if singles:
-            return max(singles, key=lambda g: len(g[0]))
-        return max(groups, key=lambda g: (min(map(len, g)), -len(g))) if groups else None
+        # A group with a word every bug report carries ("error", "output", "result") passes on
+        # nearly every text: any other group is a better filter.
+        # Then one literal before an OR of several, then the longest.
+        if not groups:
+            return None
+        return max(groups, key=lambda g: (not _common(g), len(g) == 1, min(map(len, g)), -len(g)))
+
+    def _common(group: list[str]) -> bool:
+        return any(s.lower() in _COMMON_WORDS for s in group)
 
     try:
         parsed = sre_parse.parse(regex, 0)
