@@ -851,7 +851,7 @@ def test_the_dev_split_figures_hold():
     dev = bench.figures(bench.evaluate(REPORTS), "dev")
     ratio = {key: done / total for key, (done, total) in dev.items()}
     assert ratio["read"] == 1.0 and ratio["healthy clean"] == 1.0
-    assert ratio["problem found"] >= 295 / 321, dev  # what bench/env_reports.py printed after batch 18 (after batches 16-18's classes: release wheels, ABI symbols, N/A torch, paths, dash bullets)
+    assert ratio["problem found"] >= 304 / 333, dev  # what bench/env_reports.py printed after batch 19 and its classes (NumPy older than built for, a CPU build said in words, the version a change went to)
 
 
 WINDOWS_REPORT = """Collecting environment information...
@@ -1649,7 +1649,8 @@ def test_the_same_log_with_a_cu128_torch_is_quiet(tmp_path):
 
 
 def test_torch_in_prose_at_a_line_end_is_not_the_installer_log(tmp_path):
-    facts = load_text("I upgraded to Torch 2.1.2\n- GPU: NVIDIA GeForce RTX 3090\n", tmp_path)
+    # (Not "I upgraded to Torch 2.1.2": the version a change went to is this machine's, read by the prose reader.)
+    facts = load_text("I tried it with Torch 2.1.2\n- GPU: NVIDIA GeForce RTX 3090\n", tmp_path)
     assert not known(facts.get("torch.version"))
 
 

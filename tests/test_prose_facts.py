@@ -395,3 +395,39 @@ def test_a_cpu_build_said_before_torch_is_read_and_judged_beside_the_gpu(tmp_pat
     assert cuda.torch.cuda == "12.1" and verdicts(cuda)["TE203"].status is not Status.ERROR
     advice = load_text(text.replace("The requirements.txt installs", "You should not install"), tmp_path)
     assert not known(advice.get("torch.cuda")) and verdicts(advice)["TE203"].status is not Status.ERROR
+
+
+@pytest.mark.parametrize("text", [
+    "When I run pip install, torch installed w/o gpu support.",
+    "My torch was installed without CUDA support",
+    "I have pytorch without gpu support on my laptop",
+    "It installed a CPU-only torch",
+    "torch (cpu only) is installed",
+    "我的pytorch是cpu版本的",
+    "装的是CPU版本的torch",
+])
+def test_a_cpu_build_said_in_words(text):
+    assert stated(text) == {"torch": {"cuda": None}}
+
+
+@pytest.mark.parametrize("text", [
+    "Can I use torch without GPU?",
+    "you should install torch without cuda if you have no gpu",
+    "torch runs without errors now",
+])
+def test_a_question_advice_or_another_without_is_no_cpu_build(text):
+    assert "cuda" not in stated(text).get("torch", {})
+
+
+def test_a_cpu_build_said_in_words_beside_a_gpu_is_te203(tmp_path):
+    facts = load_text("Windows 11, python 3.11.9, GPU: RTX 4060 laptop.\nMy torch was installed without CUDA support.",
+                      tmp_path)
+    assert verdicts(facts)["TE203"].status is Status.ERROR
+
+
+def test_the_version_a_change_went_to_is_this_machines():
+    assert stated("Since it updated to using torch 2.8.0 the second sampler maxes out VRAM")["torch"] == {"version": "2.8.0"}
+    assert stated("I upgraded to torch 2.1.0 yesterday")["torch"] == {"version": "2.1.0"}
+    # The version it came from is another time's: beside the one it went to, neither is read as this machine's.
+    assert "version" not in stated("after I upgraded from torch 1.13 to torch 2.0 it fails").get("torch", {}) or \
+        not isinstance(stated("after I upgraded from torch 1.13 to torch 2.0 it fails")["torch"]["version"], str)

@@ -9,23 +9,53 @@ from torchdoctor.model import Fix, error, ok, skip, warning
 from torchdoctor.registry import Example, env_check
 
 from ._cuda import from_pasted_report, unknown_need
-from ._install import NUMPY_ABI, fact, first, no_torch, pip, torch_dist, torch_version, version
+from ._install import NUMPY_ABI, NUMPY_TOO_OLD, fact, first, no_torch, pip, torch_dist, torch_version, version
 
 _NUMPY_2_MESSAGE = ("A module that was compiled using NumPy 1.x cannot be run in\nNumPy 2.1.2 as it may crash. "
                     "To support both 1.x and 2.x\nversions of NumPy, modules must be compiled with NumPy 2.0.")
 
 
-def _abi_text(facts) -> str | None:
+def _import_texts(facts) -> list[str]:
+    """What the import printed: torch's warnings, then its stderr, error message and traceback, each on one line."""
     texts = list(fact(facts, "torch.warnings", []) or [])
-    for name in ("torch.stderr_tail", "torch.error_message", "torch.traceback"):
-        value = fact(facts, name)
-        if isinstance(value, str):
-            texts.append(value)
-    for text in texts:
-        m = NUMPY_ABI.search(" ".join(text.split()))
+    texts += [v for v in (fact(facts, n) for n in ("torch.stderr_tail", "torch.error_message", "torch.traceback"))
+              if isinstance(v, str)]
+    return [" ".join(text.split()) for text in texts]
+
+
+def _abi_text(facts) -> str | None:
+    for text in _import_texts(facts):
+        m = NUMPY_ABI.search(text)
         if m:
             return m.group(0).strip()
     return None
+
+
+def _too_old_text(facts) -> str | None:
+    """NumPy 1.x's own refusal of a module built against a newer NumPy C API ("module compiled against API
+    version 0x10 but this version of numpy is 0xf")."""
+    for text in _import_texts(facts):
+        m = NUMPY_TOO_OLD.search(text)
+        if m:
+            return m.group(0)
+    return None
+
+
+def _numpy_older_than_built_for(facts, said: str):
+    found = torch_version(facts)
+    torch_text = found[0] if found else None
+    # An upgrade must stay on NumPy 1.x where torch was built against it (torch < 2.3, or torch unknown).
+    numpy_2_ok = torch_text is not None and tables.numpy2_supported(torch_text)
+    upgrade = f"{pip(facts)} install --upgrade numpy" if numpy_2_ok else f"{pip(facts)} install --upgrade \"numpy<2\""
+    evidence = {"import output": said}
+    if torch_text:
+        evidence["torch"] = torch_text
+    return error(f"a module imported with torch was built against a newer NumPy than the one installed: the import "
+                 f"printed \"{said}\" (NumPy's C API versions: the module's first, the installed NumPy's second)",
+                 fix=Fix("Upgrade NumPy to the release the module was built against"
+                         + ("" if numpy_2_ok else " (staying on NumPy 1.x: torch before 2.3 runs only on it)"),
+                         (upgrade,)),
+                 evidence=evidence, related=("numpy-abi-mismatch",))
 
 
 def _module_in(text: str) -> str | None:
@@ -57,6 +87,15 @@ def _module_in(text: str) -> str | None:
         Example("warning", {"packages": {"distributions": [torch_dist("torch", "2.4.0"), torch_dist("numpy", "2.0.1")]},
                             "python": {"system": "Windows"}}, "the 2.4.0 Windows regression", contains="2.4.1"),
         Example("skip", {"packages": {"distributions": [torch_dist("numpy", "2.3.4")], "torch_version_file": None}}),
+        Example("error", {"packages": {"distributions": [torch_dist("torch", "1.13.1"), torch_dist("numpy", "1.23.5")]},
+                          "torch": {"import_status": "ok", "version": "1.13.1", "warnings": [
+                              "UserWarning: Failed to initialize NumPy: module compiled against API version 0x10 but "
+                              "this version of numpy is 0xf (Triggered internally at ..\\torch\\csrc\\utils\\"
+                              "tensor_numpy.cpp:84.)"]}},
+                "NumPy older than the C API a module was built against", contains='--upgrade "numpy<2"'),
+        Example("ok", {"packages": {"distributions": [torch_dist("torch", "1.13.1"), torch_dist("numpy", "1.24.4")]},
+                       "torch": {"import_status": "ok", "version": "1.13.1", "warnings": []}},
+                "the same torch with the NumPy it was built against"),
     ],
 )
 def numpy_abi_mismatch(facts):
@@ -77,6 +116,9 @@ def numpy_abi_mismatch(facts):
     matching torchvision/torchaudio) to 2.3 or later; for another module that was built against
     NumPy 1.x, upgrade that module.
     """
+    too_old = _too_old_text(facts)
+    if too_old:
+        return _numpy_older_than_built_for(facts, too_old)
     gap = unknown_need(facts, "packages.distributions")
     if gap is not None:
         said = _abi_text(facts)

@@ -58,6 +58,9 @@ _ELSEWHERE = re.compile(
     r"upgrading|update|updated|updating|downgrade|downgraded|downgrading|switch|switched|switching|move|moved|"
     r"moving)\b|\u5347\u7ea7|\u964d\u7ea7|\u4e4b\u524d)"
     r"[^.;!?,\u3002\uff0c\uff1b]{0,24}$", re.I)
+# ... except the value a change went to, said last in its clause: what the machine has now ("updated to torch 2.8.0").
+_CHANGED_TO = re.compile(r"\b(?:updated|upgraded|downgraded|switched|moved|changed)\s+(?:it\s+|pytorch\s+|torch\s+)?to\s+"
+                         r"(?:using\s+|use\s+)?(?:the\s+)?(?:version\s+)?$", re.I)
 # ... except where the words say it fails there: a failure is reported from the machine it happens on ("does not work
 # with torch 2.1.0", "crashes on my GTX 1080").
 _FAILS = re.compile(r"(?:\b(?:not|never)\s+(?:\w+\s+)?work\w*|n't\s+(?:\w+\s+)?work\w*|\b(?:fails?|failed|failing|"
@@ -109,6 +112,16 @@ _TORCH_HAS_CUDA = re.compile(r"(?<![\w/.=@-])(?:py)?torch\s+(?:has|(?:(?:is|was)
 # A CPU build said the same way: "a CPU-only version of PyTorch", "the CPU build of torch".
 _CUDA_OF_TORCH = re.compile(r"(?:\b(?P<tag>cu\d{2,3})|\bcuda\s*(?P<version>\d+\.\d+)|\b(?P<cpu>cpu)(?:[\s-]?only)?)\s+"
                             r"(?:build|wheel|version)s?\s+of\s+(?:py)?torch\b", re.I)
+# A CPU build said in other words: "torch installed w/o gpu support", "a CPU-only torch", "torch is the cpu
+# version", "pytorch (cpu)", "pytorch是cpu版本", "CPU版的torch".
+_TORCH_CPU_SAID = re.compile(
+    r"(?<![\w/.=@-])(?<!use )(?<!using )(?<!run )(?<!running )(?:py)?torch\b(?:\s+(?:is|was|got|gets|has\s+been|been))?"
+    r"(?:\s+(?:installed|built|compiled|version|build|wheel))?\s+(?:w/o|without)\s+(?:gpu|cuda)\b"
+    r"|\bcpu[\s-]?only\s+(?:py)?torch\b"
+    r"|(?<![\w/.=@-])(?:py)?torch\s+(?:is|was)\s+(?:the\s+|a\s+)?cpu(?:[\s-]?only)?\s+(?:build|version|wheel)\b"
+    r"|(?<![\w/.=@-])(?:py)?torch\s*\(\s*cpu(?:[\s-]?only)?\s*\)"
+    r"|(?<![\w/.=@-])(?:py)?torch\s*(?:\u662f|\u4e3a)?\s*cpu\s*\u7248"
+    r"|(?<![a-z])cpu\s*\u7248(?:\u672c)?\s*\u7684?\s*(?:py)?torch\b", re.I)
 # The driver's CUDA said as such ("CUDA driver version: 11.4", "the driver supports CUDA 12.2"): the newest CUDA
 # the driver runs, what nvidia-smi prints as CUDA Version.
 _DRIVER_CUDA = re.compile(r"\b(?:cuda\s+driver(?:\s+version)?(?:\s+(?:is|was))?|driver\s+supports\s+(?:up\s+to\s+)?cuda)"
@@ -197,6 +210,8 @@ def _whose(line: str, start: int, end: int) -> str | None:
     before = line[max(0, start - 60):start]
     if _NOT_A_FACT.search(before) or _BOUND_AFTER.match(line[end:end + 20]):
         return None
+    if _CHANGED_TO.search(before):
+        return MINE  # "since it updated to torch 2.8.0": what it is now
     return ELSEWHERE if _ELSEWHERE.search(before) and not _FAILS.search(before) else MINE
 
 
@@ -347,6 +362,9 @@ def read(lines: list[str]) -> dict[str, Any]:
         for m in _TORCH_HAS_CUDA.finditer(line) if has_torch else ():
             if _whose(line, m.start(), m.end()) == MINE:
                 said_cuda.add(m.group("version"))
+        for m in _TORCH_CPU_SAID.finditer(line) if has_torch else ():
+            if _whose(line, m.start(), m.end()) == MINE:
+                said_cuda.add(None)
         for m in _CUDA_OF_TORCH.finditer(line) if has_torch else ():
             if _whose(line, m.start(), m.end()) == MINE:
                 tag = (m.group("tag") or "").lower()

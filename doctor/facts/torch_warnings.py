@@ -322,7 +322,9 @@ _XFORMERS_BUILT = re.compile(
     r"xFormers was built for:\s*PyTorch\s+(?P<built>\S+)(?:\s+with CUDA\s+(?:\d+|None))?\s*\(you have (?P<have>[^)\s]+)\)"
     r"(?:\s*Python\s+(?P<built_py>\d[\w.]*)\s*\(you have (?P<have_py>\d[\w.]*)\))?")
 _NUMPY_ABI = re.compile(_phrase("A module that was compiled using NumPy 1.x cannot be run in") + r"\s+NumPy\s+\d[\w.]*\w"
-                        + r"|" + _phrase("Failed to initialize NumPy: _ARRAY_API not found"))
+                        + r"|" + _phrase("Failed to initialize NumPy: _ARRAY_API not found")
+                        # The other direction (NumPy 1.x's own check): the module needs a newer NumPy than the one installed.
+                        + r"|module compiled against (?:ABI|API) version 0x[0-9a-fA-F]+ but this version of numpy is 0x[0-9a-fA-F]+")
 # What may stand before a GPU name on its line: a log prefix ("...py:235: UserWarning:"), a quote
 # opening a one-line citation ('this issue "NVIDIA ...'), a docker-compose or journald prefix.
 _BEFORE_NAME = re.compile(r'^.*(?:Warning:|["\u201c\u201d`|>\]]|: )\s*')
