@@ -3,7 +3,8 @@ statistics, a new entry), GPU 0 holding more memory told as "GPU-0 ... other GPU
 data loading slow at the start of every epoch (workers re-created), and `@torch.no_grad` without
 parentheses on torch < 2.0. Each wording, as users put it, names its cause first; each close text
 (several GPUs slower than one, eval mode worse on one GPU, GPU 0 busy with every rank's process,
-an epoch slow as a whole, a user class called with a wrong argument) does not name it."""
+an epoch slow as a whole, a user class called with a wrong argument, a GPU busy at 100%, slow every
+time) does not name it. Also: GPU utilisation at 0% told in Chinese, and "slow the first time, fast after"."""
 
 from __future__ import annotations
 
@@ -22,6 +23,9 @@ WORDINGS = [
                                            "until the epoch ends"),
     ("dataloader-worker-respawn-overhead", "data loading for ImageNet is slow in each epoch starting"),
     ("torch-too-old-for-package", "TypeError: no_grad.__init__() takes 1 positional argument but 2 were given"),
+    ("gpu-starved-by-data-loading", "训练时显卡的使用率大部分时间是0%，只有极短的时间是100%"),
+    ("gpu-starved-by-data-loading", "GPU利用率一直在0%和100%之间跳动"),
+    ("cuda-warmup-first-iterations-slow", "第一次上传图片的时候识别速度比较慢，大概6秒，后来再上传别的图片速度就很快了"),
 ]
 
 NOT_THESE = [
@@ -37,6 +41,10 @@ NOT_THESE = [
     ("dataloader-worker-respawn-overhead", "training is slow in each epoch"),
     # a user's class called with an argument its __init__ does not take
     ("torch-too-old-for-package", "TypeError: Net.__init__() takes 1 positional argument but 2 were given"),
+    # a busy GPU is not a starved one
+    ("gpu-starved-by-data-loading", "显卡使用率是100%，但是训练还是很慢"),
+    # slow the first time and slow again later: no warm-up
+    ("cuda-warmup-first-iterations-slow", "第一次训练很慢，后来换了数据集也很慢"),
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
