@@ -26,6 +26,7 @@ WORDINGS = [
     ("gpu-starved-by-data-loading", "训练时显卡的使用率大部分时间是0%，只有极短的时间是100%"),
     ("gpu-starved-by-data-loading", "GPU利用率一直在0%和100%之间跳动"),
     ("cuda-warmup-first-iterations-slow", "第一次上传图片的时候识别速度比较慢，大概6秒，后来再上传别的图片速度就很快了"),
+    ("pin-memory-cuda-tensor", "Error: cannot pin 'torch.cuda.FloatTensor'"),
 ]
 
 NOT_THESE = [
@@ -45,6 +46,8 @@ NOT_THESE = [
     ("gpu-starved-by-data-loading", "显卡使用率是100%，但是训练还是很慢"),
     # slow the first time and slow again later: no warm-up
     ("cuda-warmup-first-iterations-slow", "第一次训练很慢，后来换了数据集也很慢"),
+    # the pin-memory thread dying is the DataLoader's, not a CUDA tensor handed to pin_memory
+    ("pin-memory-cuda-tensor", "RuntimeError: Pin memory thread exited unexpectedly"),
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
