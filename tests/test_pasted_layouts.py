@@ -613,3 +613,20 @@ def test_a_notebooks_shell_escape_is_the_list_command(tmp_path):
     # The same rows without the command are a hand-written list.
     facts = load_text("torch                            2.1.0+cu121\ntorchvision                      0.16.0+cu121\n", tmp_path)
     assert [d.location for d in facts.packages.distributions] == ["hand-written list", "hand-written list"]
+
+
+# pytorch/examples#657: pip's Python 2.7 deprecation notice printed between the command and its row.
+def test_pips_own_notice_inside_a_listing_does_not_end_it(tmp_path):
+    text = ("$ pip list  | grep torch\n"
+            "DEPRECATION: Python 2.7 will reach the end of its life on January 1st, 2020. Please upgrade your Python "
+            "as Python 2.7 won't be maintained after that date.\n"
+            "torch                              1.4.0a0+f2a35db\n")
+    facts = load_text(text, tmp_path)
+    assert [d.version for d in facts.packages.distributions if d.name == "torch"] == ["1.4.0a0+f2a35db"]
+
+
+def test_a_sentence_after_the_command_still_ends_the_listing(tmp_path):
+    # A line that is neither a row nor pip's notice: what follows is not the listing's.
+    facts = load_text("$ pip list | grep torch\nI think it is fine.\ntorch 2.1.0 is what I want\n", tmp_path)
+    assert not known(facts.get("packages.distributions")) or not any(
+        d.name == "torch" and d.location == "pip list" for d in facts.packages.distributions)

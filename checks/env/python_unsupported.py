@@ -18,10 +18,16 @@ def _xy(text: str) -> tuple[int, int]:
     return int(major), int(rest.rstrip("t") or 0)
 
 
+def _below_range(row: dict, py: tuple[int, int]) -> bool:
+    """Below the release's Python 3 range and not one of the older Pythons it also shipped wheels for
+    (torch 0.4-1.4 had Python 2.7 wheels beside 3.5+; 1.5 dropped 2.7)."""
+    return py < _xy(row["python"]["min"]) and f"{py[0]}.{py[1]}" not in (row.get("python_also") or [])
+
+
 def _supporting(py: tuple[int, int]) -> list[str]:
     """Torch minors (oldest first) whose supported Python range includes this Python."""
     return [row["torch"] for row in tables.releases()
-            if _xy(row["python"]["min"]) <= py and (row["python"]["max"] is None or py <= _xy(row["python"]["max"]))]
+            if not _below_range(row, py) and (row["python"]["max"] is None or py <= _xy(row["python"]["max"]))]
 
 
 def _commands(facts, row: dict | None, py: tuple[int, int], torch_text: str, too_old: bool) -> tuple[str, ...]:
@@ -41,7 +47,8 @@ def _commands(facts, row: dict | None, py: tuple[int, int], torch_text: str, too
 
 def _span(row: dict) -> str:
     lo, hi = row["python"]["min"], row["python"]["max"]
-    return f"{lo}–{hi}" if hi else f"{lo}+"
+    also = "".join(f"{v}, " for v in row.get("python_also") or [])
+    return also + (f"{lo}–{hi}" if hi else f"{lo}+")
 
 
 def _no_wheel(facts, said):
@@ -59,7 +66,7 @@ def _no_wheel(facts, said):
         return skip(f"pip found no wheel of torch {said.requested}, and the Python version or that release's "
                     "supported range is unknown")
     py = (pv.major, pv.minor)
-    too_old = py < _xy(row["python"]["min"])
+    too_old = _below_range(row, py)
     above = row["python"]["max"] is not None and py > _xy(row["python"]["max"])
     if not (too_old or above):
         return skip(f"pip found no wheel of torch {said.requested} although it supports Python {facts.python.version}: "
@@ -177,6 +184,10 @@ def _no_wheel_at_all(facts, said):
         Example("ok", {"python": {"version": "3.14.0", "free_threaded": True},
                        "packages": {"distributions": [torch_dist("torch", "2.9.1")]}}),
         Example("skip", {"python": {"version": "3.12.1"}, "packages": {"distributions": [], "torch_version_file": None}}),
+        Example("ok", {"python": {"version": "2.7.17"}, "packages": {"distributions": [torch_dist("torch", "1.3.1")]}},
+                "torch 0.4-1.4 shipped Python 2.7 wheels beside 3.5+"),
+        Example("error", {"python": {"version": "2.7.17"}, "packages": {"distributions": [torch_dist("torch", "1.5.0")]}},
+                "torch 1.5 dropped Python 2.7", contains="3.5"),
     ],
 )
 def python_unsupported(facts):
@@ -217,7 +228,7 @@ def python_unsupported(facts):
     row = tables.release(torch_text)
     dist = first(facts, "torch")
     evidence = {"python": py_text + ("t (free-threaded)" if free_threaded else ""), "torch": torch_text}
-    too_old = row is not None and py < _xy(row["python"]["min"])
+    too_old = row is not None and _below_range(row, py)
 
     if dist is not None and dist.requires_python:
         try:

@@ -368,6 +368,9 @@ def gpu_listings(lines: list[str]) -> dict[str, Any] | None:
 
 
 _BARE_NAME = re.compile(r"^[A-Za-z_][\w.-]*\s*$")
+# pip's own notices printed into its listing ("DEPRECATION: Python 2.7 will reach the end of its life...",
+# "WARNING: Ignoring invalid distribution -orch", "[notice] A new release of pip is available"): not the end of it.
+_PIP_NOTICE = re.compile(r"^\s*(?:DEPRECATION:|WARNING:|\[notice\])")
 # Anaconda's metapackage _pytorch_select (builds cpu_0 / gpu_0) as _norm names it: it chose the variant of its
 # pytorch builds.
 _PYTORCH_SELECT = "-pytorch-select"
@@ -397,7 +400,7 @@ def package_list(lines: list[str]) -> tuple[str, list[dict[str, Any]], bool] | N
             under_command = True
             continue
         if under_command and line and not (_ROW.match(line) or _FREEZE.match(line)):
-            if _PIP_HEADER.match(line) or line.startswith("#"):
+            if _PIP_HEADER.match(line) or line.startswith("#") or _PIP_NOTICE.match(line):
                 continue
             under_command = False
             kind = None
