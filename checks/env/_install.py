@@ -21,9 +21,6 @@ from ._cuda import SITE, dists, fact, pip  # noqa: F401  (re-exported for the TE
 NUMPY_ABI = re.compile(r"(?:A module that was )?compiled using NumPy 1\.x cannot be run in NumPy [\w.]*\w"
                        r"|_ARRAY_API not found|numpy\.core\.multiarray failed to import"
                        r"|numpy\.dtype size changed, may indicate binary incompatibility")
-# NumPy 1.x's refusal of a module built against a newer NumPy C API than the installed one: the fix is a newer NumPy.
-NUMPY_TOO_OLD = re.compile(r"module compiled against (?:ABI|API) version (?P<built>0x[0-9a-fA-F]+) but this version of "
-                           r"numpy is (?P<installed>0x[0-9a-fA-F]+)")
 _FLAVOUR = re.compile(r"cpu|cu\d+|rocm[\d.]+|xpu")
 
 
@@ -121,5 +118,5 @@ def torch_dist(name: str, version_text: str) -> dict[str, str]:
             "metadata_path": f"{SITE}/{name.replace('-', '_')}-{version_text}.dist-info"}
 
 
-__all__ = ["NUMPY_ABI", "NUMPY_TOO_OLD", "SITE", "base_version", "dists", "fact", "first", "flavour", "index_url", "major_minor",
+__all__ = ["NUMPY_ABI", "SITE", "base_version", "dists", "fact", "first", "flavour", "index_url", "major_minor",
            "no_torch", "pip", "python_cmd", "torch_dist", "torch_own_symbol_missing", "torch_version", "version"]

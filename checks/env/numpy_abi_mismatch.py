@@ -5,39 +5,27 @@ import re
 from packaging.version import Version
 
 from torchdoctor.data import load, tables
+from torchdoctor.facts.torch_warnings import NUMPY_TOO_OLD
 from torchdoctor.model import Fix, error, ok, skip, warning
 from torchdoctor.registry import Example, env_check
 
 from ._cuda import from_pasted_report, unknown_need
-from ._install import NUMPY_ABI, NUMPY_TOO_OLD, fact, first, no_torch, pip, torch_dist, torch_version, version
+from ._install import NUMPY_ABI, fact, first, no_torch, pip, torch_dist, torch_version, version
 
 _NUMPY_2_MESSAGE = ("A module that was compiled using NumPy 1.x cannot be run in\nNumPy 2.1.2 as it may crash. "
                     "To support both 1.x and 2.x\nversions of NumPy, modules must be compiled with NumPy 2.0.")
 
 
-def _import_texts(facts) -> list[str]:
-    """What the import printed: torch's warnings, then its stderr, error message and traceback, each on one line."""
+def _import_said(facts, pattern: re.Pattern[str]) -> str | None:
+    """What `pattern` finds in what the import printed (torch's warnings, then its stderr, error message and
+    traceback, each on one line)."""
     texts = list(fact(facts, "torch.warnings", []) or [])
     texts += [v for v in (fact(facts, n) for n in ("torch.stderr_tail", "torch.error_message", "torch.traceback"))
               if isinstance(v, str)]
-    return [" ".join(text.split()) for text in texts]
-
-
-def _abi_text(facts) -> str | None:
-    for text in _import_texts(facts):
-        m = NUMPY_ABI.search(text)
+    for text in texts:
+        m = pattern.search(" ".join(text.split()))
         if m:
             return m.group(0).strip()
-    return None
-
-
-def _too_old_text(facts) -> str | None:
-    """NumPy 1.x's own refusal of a module built against a newer NumPy C API ("module compiled against API
-    version 0x10 but this version of numpy is 0xf")."""
-    for text in _import_texts(facts):
-        m = NUMPY_TOO_OLD.search(text)
-        if m:
-            return m.group(0)
     return None
 
 
@@ -116,12 +104,12 @@ def numpy_abi_mismatch(facts):
     matching torchvision/torchaudio) to 2.3 or later; for another module that was built against
     NumPy 1.x, upgrade that module.
     """
-    too_old = _too_old_text(facts)
+    too_old = _import_said(facts, NUMPY_TOO_OLD)
     if too_old:
         return _numpy_older_than_built_for(facts, too_old)
     gap = unknown_need(facts, "packages.distributions")
     if gap is not None:
-        said = _abi_text(facts)
+        said = _import_said(facts, NUMPY_ABI)
         if not said:
             return gap
         # A pasted import output without a package list: NumPy's own refusal is the verdict.
@@ -146,7 +134,7 @@ def numpy_abi_mismatch(facts):
     pin_numpy = f"{pip(facts)} install \"numpy<2\""
     upgrade_torch = f"{pip(facts)} install --upgrade \"torch>={min_torch}\" torchvision torchaudio"
 
-    said = _abi_text(facts)
+    said = _import_said(facts, NUMPY_ABI)
     if said:
         evidence["import output"] = said
         blob = "\n".join(str(fact(facts, n) or "") for n in ("torch.stderr_tail", "torch.traceback"))

@@ -321,10 +321,12 @@ _CUDA_LIB_SYMBOL = re.compile(
 _XFORMERS_BUILT = re.compile(
     r"xFormers was built for:\s*PyTorch\s+(?P<built>\S+)(?:\s+with CUDA\s+(?:\d+|None))?\s*\(you have (?P<have>[^)\s]+)\)"
     r"(?:\s*Python\s+(?P<built_py>\d[\w.]*)\s*\(you have (?P<have_py>\d[\w.]*)\))?")
+# The other direction, NumPy 1.x's own check: a module built against a newer NumPy C API than the installed one
+# (TE104 reads it from the warning this file keeps; the fix is a newer NumPy).
+NUMPY_TOO_OLD = re.compile(r"module compiled against (?:ABI|API) version (?P<built>0x[0-9a-fA-F]+) but this version of "
+                           r"numpy is (?P<installed>0x[0-9a-fA-F]+)")
 _NUMPY_ABI = re.compile(_phrase("A module that was compiled using NumPy 1.x cannot be run in") + r"\s+NumPy\s+\d[\w.]*\w"
-                        + r"|" + _phrase("Failed to initialize NumPy: _ARRAY_API not found")
-                        # The other direction (NumPy 1.x's own check): the module needs a newer NumPy than the one installed.
-                        + r"|module compiled against (?:ABI|API) version 0x[0-9a-fA-F]+ but this version of numpy is 0x[0-9a-fA-F]+")
+                        + r"|" + _phrase("Failed to initialize NumPy: _ARRAY_API not found") + "|" + NUMPY_TOO_OLD.pattern)
 # What may stand before a GPU name on its line: a log prefix ("...py:235: UserWarning:"), a quote
 # opening a one-line citation ('this issue "NVIDIA ...'), a docker-compose or journald prefix.
 _BEFORE_NAME = re.compile(r'^.*(?:Warning:|["\u201c\u201d`|>\]]|: )\s*')

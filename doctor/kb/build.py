@@ -104,12 +104,10 @@ def required_literals(regex: str, ignore_case: bool) -> list[list[str]]:
         return any(op is c.BRANCH for op, _ in items)
 
     def _most_selective(groups: list[list[str]]) -> list[str] | None:
-        # The branch's longest literal; else, when the branch is itself made of alternations
-        # ("(?:hangs|stuck) ... (?:num_workers|dataloader)"), the group whose shortest substring
-        # is longest. Either is contained in every match of the branch.
-        # A group with a word every bug report carries ("error", "output", "result") passes on
-        # nearly every text: any other group is a better filter.
-        # Then one literal before an OR of several, then the longest.
+        # One of the branch's groups, each contained in every match of the branch. First any group
+        # without a word every bug report carries ("error", "output": it passes on nearly every text);
+        # then one literal before an OR of several ("(?:hangs|stuck) ... (?:num_workers|dataloader)");
+        # then the group whose shortest substring is longest.
         if not groups:
             return None
         return max(groups, key=lambda g: (not _common(g), len(g) == 1, min(map(len, g)), -len(g)))
