@@ -162,6 +162,78 @@ class Cleaned(NamedTuple):  # a named tuple: every `explain` defines it, and a d
         return number
 
 
+_WEB_ESCAPED = _OnFirstUse(r"&(?:gt|lt|quot|amp|#0*39|#x0*27);")
+
+
+def report_text(text: str) -> str:
+    """A pasted report with the decoration of the whole paste undone, before its lines are read:
+    a page's HTML escaping (which also hides the quote markers, `&gt; PyTorch version: ...`), its
+    non-breaking spaces, and line breaks a web page or a Windows console doubled (every line
+    followed by a blank one). Readers of a report see line starts and runs of lines, which these
+    break; per-line decoration is `clean_line`'s."""
+    if "&" in text and _WEB_ESCAPED.search(text):
+        from html import unescape  # its entity table is large: imported when an entity is there
+
+        text = unescape(text)
+    if "\u00a0" in text:
+        text = text.replace("\u00a0", " ")
+    return _rejoined_terminal_cuts(_single_spaced(text))
+
+
+# A row of a table aligned in columns (pip list, conda list): the start of a line, not the rest of one.
+_TABLE_ROW = _OnFirstUse(r"^\S+ {2,}\S")
+
+
+def _rejoined_terminal_cuts(text: str) -> str:
+    """The text with the lines a terminal cut at one fixed column joined again (a Windows console
+    copies its window's rows). Only a hard cut: a page's re-flow at spaces is not told apart from a
+    report's own lines of about the same length, and reports are pasted in code blocks, which
+    pages do not re-flow."""
+    lines = [line.rstrip() for line in text.split("\n")]
+    # A table drawn in characters (nvidia-smi's, 79 wide) has every row as wide as the next: no cut.
+    widths = [0 if line[:1] in "|+" and line[-1:] in "|+" else len(line) for line in lines]
+    wrap = _wrap_width(lines, widths) if len(lines) > 1 else None
+    if wrap is None or not wrap[1]:
+        return text
+    width = wrap[0]
+    # A table padded to its columns (conda list) has rows as wide as each other, ending in the same
+    # column's value ("conda-forge"); a terminal cuts anywhere.
+    ends = Counter(line.rsplit(None, 1)[-1] for line, n in zip(lines, widths) if n == width)
+    if ends and max(ends.values()) >= max(3, 0.6 * sum(ends.values())):
+        return text
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        joinable = out and widths[i - 1] and not _TABLE_ROW.match(line)
+        sep = _joins(lines[i - 1], line, width, True) if joinable else None
+        if sep is None:
+            out.append(line)
+        else:
+            out[-1] += sep + line
+    return "\n".join(out)
+
+
+def _single_spaced(text: str) -> str:
+    """The text without the blank line a doubled paste put after every line. In a doubled paste no
+    two filled lines are next to each other and every gap is even (a blank line of the original is
+    three; it stays one); a report as printed has runs of filled lines."""
+    lines = text.split("\n")
+    filled = [i for i, line in enumerate(lines) if line.strip()]
+    gaps = [b - a for a, b in zip(filled, filled[1:])]
+    if len(filled) < 4 or any(g % 2 for g in gaps) or sum(g == 2 for g in gaps) * 2 < len(gaps):
+        return text
+    out: list[str] = []
+    blank = 0
+    for line in lines:
+        if not line.strip():
+            blank += 1
+            continue
+        if blank >= 3 and out:
+            out.append("")
+        out.append(line)
+        blank = 0
+    return "\n".join(out)
+
+
 def clean_line(line: str) -> str:
     """The per-line clean-up that is cheap enough for any log: colour codes, fences, bold,
     code spans, HTML entities and tags, full-width punctuation."""

@@ -176,6 +176,8 @@ def _tree(lines: list[str]) -> list[Node]:
         if not line.strip():
             continue
         m = _QUERY_LINE.match(line)
+        if m is None:  # indented by other white space than spaces: not the log's own lines
+            break
         indent = len(m.group("indent"))
         if indent == 0 and m.group("value") is None and not _QUERY_GPU.match(m.group("key")):
             break  # the paste goes on with something else

@@ -1755,8 +1755,10 @@ _LOG_PREFIXES = (
     re.compile(r"^[A-Z][a-z]{2}\s+\d{1,2}\s+\d{2}:\d{2}:\d{2}\s+(?P<key>\S+\s+[^\s:\[]+)(?:\[\d+\])?:\s?"),
     re.compile(r"^(?P<key>[A-Za-z][\w.-]{0,60})\s+\|\s?"),
     re.compile(r"^\[(?P<key>rank\d+|default\d+)\]:\s?"),
-    re.compile(r"^\[?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?\s+(?:-\s+)?"
-               r"(?P<key>(?:(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\s*(?:-\s+|:\s*|\s))?)"),
+    # Python logging's "%(asctime)s - %(name)s - %(levelname)s - ": one space after the last separator, so that a
+    # message's own indentation stays.
+    re.compile(r"^\[?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?\s+(?:- )?"
+               r"(?P<key>(?:[A-Za-z][\w.]{0,40} - )?(?:(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\s*(?:- |: ?| ))?)"),
 )
 
 
@@ -1806,9 +1808,9 @@ def _add_stated(facts: dict[str, Any], stated: dict[str, Any], gpus_named_by_tor
 
 
 def _readable(text: str) -> str:
-    """The paste as every reader reads it: log prefixes taken off, a printed dict's and get_env_info()'s fields
-    written out as lines."""
-    return _unfields(_undict(_strip_log_prefixes(text)))
+    """The paste as every reader reads it: the whole paste's decoration undone (HTML escaping, doubled line
+    breaks), log prefixes taken off, a printed dict's and get_env_info()'s fields written out as lines."""
+    return _unfields(_undict(_strip_log_prefixes(paste.report_text(text))))
 
 
 def _loose_cuda_named(stated: dict[str, Any]) -> bool:
