@@ -47,6 +47,9 @@ RTX4090 = example_gpu("NVIDIA GeForce RTX 4090", "8.9")
         Example("ok", {"torch": {"version": "2.6.0+cpu", "cuda": None}, "nvidia": {"smi_found_nothing": True},
                        "python": {"system": "Linux", "version": "3.12.9"}},
                 "collect_env of a CPU laptop: GPU models and driver both 'No CUDA'", contains="nothing to do"),
+        Example("ok", {"torch": {"warnings": ["AssertionError: Torch not compiled with CUDA enabled"]},
+                       "python": {"system": "Darwin"}},
+                "torch's error on a Mac: the code asked for CUDA, which macOS never has", contains="device='mps'"),
         Example("skip", {"torch": {"version": "2.1.0", "cuda": None},
                          "python": {"system": "Darwin", "version": "3.10.13"}},
                 "macOS: there is no CUDA build to install, nothing to warn about"),
@@ -83,6 +86,11 @@ def cpu_build_with_gpu(facts):
     said = torch_said(facts, "cpu-build")
     if said and not (known(facts.get("torch.cuda")) and facts.get("torch.cuda")):
         # "Torch not compiled with CUDA enabled" is torch itself saying the build has no CUDA.
+        if fact(facts, "python.system") == "Darwin":
+            # No NVIDIA GPU runs on macOS and no torch for it has CUDA: the code's request is at fault.
+            return ok("macOS has no CUDA (torch for macOS is a CPU and MPS build): 'Torch not compiled with CUDA "
+                      "enabled' says the code asked for CUDA; run it on device='mps' (the Apple GPU) or 'cpu'",
+                      **{"torch's error": said[0].text})
         if not known(facts.get("nvidia.gpus")):
             return _from_error(facts, said[0].text)
         cuda = None
