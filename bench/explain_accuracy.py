@@ -15,6 +15,11 @@ literal phrases, ranked by the longest phrase found):
 - wrong on negatives: share of `none` cases that got a confident answer;
 - wrong on positives: share of labelled cases whose confident first answer is another cause.
 
+The possible causes are ranked by an index that holds the words of the dev cases themselves
+(knowledge/report_words.json), so dev's "first listed" and top-3 grade text the index learned from;
+bench/retrieval_leaveout.py gives the dev figure with each case's own thread left out. Held-out
+cases are never read into the index.
+
 Usage: python bench/explain_accuracy.py [--failures] [--split dev|heldout|all]
 """
 

@@ -1,10 +1,13 @@
 """How well the "possible causes" retrieval finds a case's cause in text it was not written from.
 
-The knowledge base's symptoms and examples were partly written from dev cases, so retrieval on dev
-grades the text it learned from. This leaves out, for each case, every symptom and example (and, with
+The knowledge base's symptoms and examples were partly written from dev cases, and the index holds
+the words of the dev cases themselves (knowledge/report_words.json), so retrieval on dev grades the
+text it learned from. This leaves out, for each case, every symptom and example (and, with
 --explanation, every sentence of an explanation) that shares at least --share of its words with the
-case, rebuilds the BM25 index without them, and ranks the case's text: a dev figure that reads like
-unseen input. Retrieval alone is measured (no patterns): top-1 and top-3 of the ranked entries.
+case, and every dev report from the case's own thread (its URL), rebuilds the BM25 index without them
+(the report words recounted, their cut at REPORT_WORD_MIN_REPORTS included), and ranks the case's
+text: a dev figure that reads like unseen input. Retrieval alone is measured (no patterns): top-1 and
+top-3 of the ranked entries. --no-reports leaves the report words out altogether.
 
 Dev only unless --heldout (which prints held-out figures, for reporting, never for tuning).
 
@@ -37,7 +40,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--explanation", action="store_true", help="also index the entries' explanations")
     ap.add_argument("--show", action="store_true", help="list the dev cases whose cause is not in the top three")
     ap.add_argument("--heldout", action="store_true", help="also print held-out figures (report only)")
+    ap.add_argument("--no-reports", action="store_true", help="index the entries' own words only")
     args = ap.parse_args(argv)
+    from torchdoctor.kb.build import report_word_lists, reports_of
 
     kb = load()
     entries = kb.entries
@@ -47,13 +52,18 @@ def main(argv: list[str] | None = None) -> int:
         if args.explanation:
             pieces += [(e.id, True, R.tokens(s), 1) for s in re.split(r"(?<=[.!?:])\s+", e.explanation)]
 
-    def index_without(words: set[str]) -> R.Retriever:
+    reports = [] if args.no_reports else report_word_lists(reports_of(args.corpus, "dev"))
+
+    def index_without(words: set[str], url: str) -> R.Retriever:
         docs: dict[str, collections.Counter] = {i: collections.Counter() for i in entries}
         for entry_id, optional, toks, weight in pieces:
             if optional and toks and len(set(toks) & words) / len(set(toks)) >= args.share:
                 continue
             for t in toks:
                 docs[entry_id][t] += weight
+        held = R.report_words([(label, w) for u, label, w in reports if u != url], set(entries))
+        for entry_id, bag in held.items():
+            docs[entry_id].update(bag)
         return R.Retriever(R.postings({i: dict(bag) for i, bag in docs.items()}))
 
     styles = None if args.styles == "all" else set(args.styles.split(","))
@@ -65,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         right = case.right(set(kb.heads))
         query = query_text(parse(case.text))
-        ranked = [c.id for c in index_without(set(R.tokens(query))).rank(query, limit=3)]
+        ranked = [c.id for c in index_without(set(R.tokens(query)), case.url).rank(query, limit=3)]
         row = tally[case.split]
         row[0] += 1
         row[1] += bool(ranked) and ranked[0] in right

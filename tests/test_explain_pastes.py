@@ -667,7 +667,9 @@ def test_a_symptom_in_other_words_finds_the_entry():
     # "sluggish" is slow, and "上涨" (rising) GPU memory "显存" grows: each first found through
     # the synonym, the entries say "slower" and "GPU memory keeps growing".
     assert rank("DDP training is sluggish compared to one GPU")[0] == "ddp-communication-overhead"
-    assert "gpu-memory-grows-retained-graph" in rank("推理服务每次请求后显存都在上涨，不释放")
+    memory = load().retriever.rank("推理服务每次请求后显存都在上涨，不释放", limit=3)
+    assert memory and all("memory" in c.id or "no-grad" in c.id for c in memory)
+    assert "grow" in {w for c in memory for w in c.words}
     # A plain "loss" question stays away from the memory entries.
     assert "gpu-memory-grows-retained-graph" not in rank("loss becomes nan after a few thousand steps with fp16")
 

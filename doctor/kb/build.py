@@ -169,12 +169,66 @@ def build_index(files: list[tuple[str, bytes]] | None = None) -> dict[str, Any]:
 _VOCAB_WORD = re.compile(r"[a-z][a-z0-9_]+")
 
 
+# Per entry, the words of the dev split's real reports labelled with it (written by
+# `python -m torchdoctor.kb.build --reports DIR`); part of the retrieval index's documents.
+REPORT_WORDS = "report_words.json"
+
+
+def read_report_words() -> dict[str, dict[str, int]]:
+    try:
+        with open(os.path.join(_directory(), REPORT_WORDS), encoding="utf-8") as fh:
+            return json.load(fh)["words"]
+    except (OSError, ValueError, KeyError):
+        return {}
+
+
+def reports_of(corpus_dir: str, split: str = "dev") -> list[tuple[str, str, str]]:
+    """(url, label, text) of the corpus's reports of one split (the jsonl files of
+    tests/fixtures/explain_real); a `new:x` label is x."""
+    import glob
+
+    out = []
+    for name in sorted(glob.glob(os.path.join(corpus_dir, "*.jsonl"))):
+        with open(name, encoding="utf-8") as fh:
+            for line in fh:
+                if line.strip():
+                    case = json.loads(line)
+                    if case["split"] == split:
+                        label = case["label"]
+                        out.append((case["url"], label[4:] if label.startswith("new:") else label, case["text"]))
+    return out
+
+
+def report_word_lists(reports: list[tuple[str, str, str]]) -> list[tuple[str, str, list[str]]]:
+    """(url, label, retrieval words) of each report: the words a query of its text would be ranked by."""
+    from .matcher import query_text
+    from .parse import parse
+    from .retrieve import tokens
+
+    return [(url, label, tokens(query_text(parse(text)))) for url, label, text in reports]
+
+
+def write_report_words(corpus_dir: str) -> str:
+    """knowledge/report_words.json from the corpus's dev split. Never the held-out split: its
+    figures would then measure text the index was built from."""
+    from .retrieve import report_words
+
+    known = {name[:-5] for name, _ in _toml_files()}
+    lists = report_word_lists(reports_of(corpus_dir, "dev"))
+    words = report_words([(label, w) for _, label, w in lists], known)
+    path = os.path.join(_directory(), REPORT_WORDS)
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(json.dumps({"split": "dev", "reports": sum(1 for _, label, _ in lists if label in known),
+                             "words": words}, ensure_ascii=False, separators=(",", ":"), sort_keys=True) + "\n")
+    return path
+
+
 def build_retrieval(entries: Any, files_digest: str = "") -> dict[str, Any]:
     """The retrieval index (BM25 documents) and the vocabulary of the entries."""
     from .retrieve import build
 
     entries = list(entries)
-    data = build(entries)
+    data = build(entries, read_report_words())
     words: set[str] = set()
     for e in entries:
         for text in (e.title, e.summary, e.explanation, *e.symptoms, *(x.text for x in e.examples)):
@@ -205,4 +259,8 @@ def write_index() -> str:
 
 
 if __name__ == "__main__":
+    import sys
+
+    if sys.argv[1:2] == ["--reports"] and len(sys.argv) == 3:
+        print(f"wrote {write_report_words(sys.argv[2])}")
     print(f"wrote {write_index()}")

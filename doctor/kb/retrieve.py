@@ -198,8 +198,32 @@ def entry_document(entry: Entry) -> Counter[str]:
     return bag
 
 
-def build(entries: Iterable[Entry]) -> dict[str, Any]:
-    return {"postings": postings({e.id: dict(entry_document(e)) for e in entries})}
+def build(entries: Iterable[Entry], reports: dict[str, dict[str, int]] | None = None) -> dict[str, Any]:
+    """The BM25 index of the entries; `reports` (knowledge/report_words.json): per entry, the words of
+    the real reports labelled with it, each counted once per report that holds it."""
+    docs: dict[str, dict[str, int]] = {}
+    for e in entries:
+        bag = entry_document(e)
+        bag.update((reports or {}).get(e.id, {}))
+        docs[e.id] = dict(bag)
+    return {"postings": postings(docs)}
+
+
+# A word of the real reports counts only where this many reports hold it: a project's or a user's own
+# words (a repository name, a file path) say nothing of the cause.
+REPORT_WORD_MIN_REPORTS = 3
+
+
+def report_words(reports: Iterable[tuple[str, list[str]]], known: set[str]) -> dict[str, dict[str, int]]:
+    """Per entry, from (label, words of one report): how many of its reports hold each word, for the
+    words that at least REPORT_WORD_MIN_REPORTS reports (of any label) hold. Unknown labels are left out."""
+    sets = [(label, set(words)) for label, words in reports]
+    held = Counter(w for _, words in sets for w in words)
+    out: dict[str, Counter[str]] = {}
+    for label, words in sets:
+        if label in known:
+            out.setdefault(label, Counter()).update(w for w in words if held[w] >= REPORT_WORD_MIN_REPORTS)
+    return {label: dict(sorted(bag.items())) for label, bag in sorted(out.items())}
 
 
 def postings(docs: dict[str, dict[str, int]]) -> dict[str, Any]:
