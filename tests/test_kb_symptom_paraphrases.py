@@ -1,6 +1,7 @@
 """Symptoms in the words people commonly use, written from how the failures are described in general
 (not from any corpus text): NaN said to be *in* the loss, GPU memory growing per step until the GPU
-runs out, a GPU idle while data loading is named, "被killed" in Chinese, "out of memory on the GPU".
+runs out (but not growth that levels off), a GPU idle while data loading is named, "被killed" in
+Chinese, "out of memory on the GPU".
 Each names its cause first; each close text (a NaN guard, a memory that grew once, an idle GPU with
 no word on the data, a GPU process killed by the user) does not."""
 
@@ -24,6 +25,9 @@ NOT_THESE = [
     # a NaN guard, not a NaN
     ("nan-in-backward", "I added torch.isnan checks so there is no NaN in the loss anymore"),
     ("nan-in-backward", "loss = torch.nan_to_num(loss) # avoid nan in loss"),
+    # growth that levels off is the allocator's and the model's working set, not a retained graph
+    ("gpu-memory-grows-retained-graph", "训练显存占用随着训练进行会逐渐增加到20G左右并稳定下来"),
+    ("gpu-memory-grows-retained-graph", "GPU memory keeps increasing for the first 500 steps and then stabilizes at 14 GB"),
     # host RAM growing per epoch is another cause
     ("gpu-memory-grows-retained-graph", "RAM usage grows each epoch until the OOM killer stops the job"),
     # a GPU idle with nothing said of the data
