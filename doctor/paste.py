@@ -189,7 +189,10 @@ def _rejoined_terminal_cuts(text: str) -> str:
     copies its window's rows). Only a hard cut: a page's re-flow at spaces is not told apart from a
     report's own lines of about the same length, and reports are pasted in code blocks, which
     pages do not re-flow."""
-    lines = [line.rstrip() for line in text.split("\n")]
+    raw = [line.rstrip() for line in text.split("\n")]
+    # A quoted paste was cut before it was quoted: the rows are what follows each "> ".
+    quotes = [_QUOTE.match(line).group(0) if _is_quoted(line) else "" for line in raw]
+    lines = [line[len(quote):] for line, quote in zip(raw, quotes)]
     # A table drawn in characters (nvidia-smi's, 79 wide) has every row as wide as the next: no cut.
     widths = [0 if line[:1] in "|+" and line[-1:] in "|+" else len(line) for line in lines]
     wrap = _wrap_width(lines, widths) if len(lines) > 1 else None
@@ -203,10 +206,14 @@ def _rejoined_terminal_cuts(text: str) -> str:
         return text
     out: list[str] = []
     for i, line in enumerate(lines):
-        joinable = out and widths[i - 1] and not _TABLE_ROW.match(line)
-        sep = _joins(lines[i - 1], line, width, True) if joinable else None
+        prev = lines[i - 1] if i else ""
+        # A sentence that ends where the next begins (". The minimum ...") is two lines that happen to
+        # be as wide as a cut one, not a cut.
+        joinable = (out and widths[i - 1] and not _TABLE_ROW.match(line)
+                    and not (prev.endswith((".", ":", ";", "!", "?")) and line[:1].isupper()))
+        sep = _joins(prev, line, width, True) if joinable else None
         if sep is None:
-            out.append(line)
+            out.append(raw[i])
         else:
             out[-1] += sep + line
     return "\n".join(out)
