@@ -851,7 +851,7 @@ def test_the_dev_split_figures_hold():
     dev = bench.figures(bench.evaluate(REPORTS), "dev")
     ratio = {key: done / total for key, (done, total) in dev.items()}
     assert ratio["read"] == 1.0 and ratio["healthy clean"] == 1.0
-    assert ratio["problem found"] >= 310 / 341, dev  # what bench/env_reports.py printed after batch 19 and its classes (NumPy older than built for, a CPU build said in words, the version a change went to, pip notices in a listing)
+    assert ratio["problem found"] >= 316 / 348, dev  # what bench/env_reports.py printed after batch 20 (its one dev miss names no torch build)
 
 
 WINDOWS_REPORT = """Collecting environment information...
