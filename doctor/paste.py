@@ -168,9 +168,10 @@ _WEB_ESCAPED = _OnFirstUse(r"&(?:gt|lt|quot|amp|#0*39|#x0*27);")
 def report_text(text: str) -> str:
     """A pasted report with the decoration of the whole paste undone, before its lines are read:
     a page's HTML escaping (which also hides the quote markers, `&gt; PyTorch version: ...`), its
-    non-breaking spaces, and line breaks a web page or a Windows console doubled (every line
-    followed by a blank one). Readers of a report see line starts and runs of lines, which these
-    break; per-line decoration is `clean_line`'s."""
+    non-breaking spaces, line breaks a web page or a Windows console doubled (every line followed
+    by a blank one), and rows a terminal cut at one column. Readers of a report see line starts and
+    runs of lines, which these break; per-line decoration is `clean_line`'s. The cut detection is
+    the one `clean` applies to an error (`_wrap_width`, `_joins`), hard cuts only."""
     if "&" in text and _WEB_ESCAPED.search(text):
         from html import unescape  # its entity table is large: imported when an entity is there
 
