@@ -116,6 +116,16 @@ def _no_wheel_at_all(facts, said):
         fits = [r for r in rows if _xy(r["python"]["min"]) <= py <= (_xy(r["python"]["max"]) if r["python"]["max"] else highest)]
         if not fits:
             newest = next(r for r in reversed(rows) if r["python"]["max"])
+            also = [r for r in rows if f"{py[0]}.{py[1]}" in (r.get("python_also") or [])]
+            if also:
+                # Python 2.7: the torch 0.4-1.4 wheels for it were Linux and macOS only (Windows builds were
+                # always Python 3), and no release since has any.
+                return error(f"pip found no torch wheel at all for Python {py_text}: only torch {also[0]['torch']} to "
+                             f"{also[-1]['torch']} had wheels for it (Linux and macOS; never Windows), and no release "
+                             f"since (torch {newest['torch']} supports Python {_span(newest)})",
+                             fix=Fix(f"Create an environment with a Python that current torch supports ({_span(newest)} "
+                                     f"for torch {newest['torch']})", checks),
+                             evidence=evidence, related=("no-wheel-for-python",))
             return error(f"pip found no torch wheel at all for Python {py_text}: no torch release supports it "
                          f"(torch {newest['torch']} supports Python {_span(newest)})",
                          fix=Fix(f"Create an environment with a Python that torch supports ({_span(newest)} for torch "
@@ -184,6 +194,10 @@ def _no_wheel_at_all(facts, said):
         Example("ok", {"python": {"version": "3.14.0", "free_threaded": True},
                        "packages": {"distributions": [torch_dist("torch", "2.9.1")]}}),
         Example("skip", {"python": {"version": "3.12.1"}, "packages": {"distributions": [], "torch_version_file": None}}),
+        Example("error", {"python": {"version": "2.7.18"}, "torch": {"warnings": [
+            "ERROR: Could not find a version that satisfies the requirement torch (from versions: none)"]}},
+                "Python 2.7 and no wheel at all: only torch 0.4-1.4 had 2.7 wheels, never for Windows",
+                contains="only torch 0.4 to 1.4 had wheels for it"),
         Example("ok", {"python": {"version": "2.7.17"}, "packages": {"distributions": [torch_dist("torch", "1.3.1")]}},
                 "torch 0.4-1.4 shipped Python 2.7 wheels beside 3.5+"),
         Example("error", {"python": {"version": "2.7.17"}, "packages": {"distributions": [torch_dist("torch", "1.5.0")]}},
