@@ -18,10 +18,15 @@ def _xy(text: str) -> tuple[int, int]:
     return int(major), int(rest.rstrip("t") or 0)
 
 
+def _also_shipped(row: dict, py: tuple[int, int]) -> bool:
+    """One of the older Pythons the release also shipped wheels for, below its Python 3 range (torch 0.4-1.4
+    had Python 2.7 wheels beside 3.5+; 1.5 dropped 2.7)."""
+    return f"{py[0]}.{py[1]}" in (row.get("python_also") or [])
+
+
 def _below_range(row: dict, py: tuple[int, int]) -> bool:
-    """Below the release's Python 3 range and not one of the older Pythons it also shipped wheels for
-    (torch 0.4-1.4 had Python 2.7 wheels beside 3.5+; 1.5 dropped 2.7)."""
-    return py < _xy(row["python"]["min"]) and f"{py[0]}.{py[1]}" not in (row.get("python_also") or [])
+    """Below the release's Python 3 range and not one of the older Pythons it also shipped wheels for."""
+    return py < _xy(row["python"]["min"]) and not _also_shipped(row, py)
 
 
 def _supporting(py: tuple[int, int]) -> list[str]:
@@ -116,7 +121,7 @@ def _no_wheel_at_all(facts, said):
         fits = [r for r in rows if _xy(r["python"]["min"]) <= py <= (_xy(r["python"]["max"]) if r["python"]["max"] else highest)]
         if not fits:
             newest = next(r for r in reversed(rows) if r["python"]["max"])
-            also = [r for r in rows if f"{py[0]}.{py[1]}" in (r.get("python_also") or [])]
+            also = [r for r in rows if _also_shipped(r, py)]
             if also:
                 # Python 2.7: the torch 0.4-1.4 wheels for it were Linux and macOS only (Windows builds were
                 # always Python 3), and no release since has any.

@@ -1,9 +1,12 @@
 """Building the knowledge index from knowledge/*.toml: index.json (what matching needs of each
 entry, with the literal prefilter of every pattern), entries.jsonl (the validated entries),
-retrieval.json (the BM25 index) and vocabulary.json (the words the entries use).
+retrieval.json (the BM25 index, with the words of report_words.json) and vocabulary.json (the words
+the entries use).
 
 `python -m torchdoctor.kb.loader` (or `python -m torchdoctor.kb.build`) rewrites them; the loader
 reads them, and falls back to this module only when they are older than the TOML files.
+`python -m torchdoctor.kb.build --reports tests/fixtures/explain_real` first rewrites report_words.json
+from the corpus's dev split.
 """
 
 from __future__ import annotations
@@ -259,8 +262,11 @@ def write_index() -> str:
 
 
 if __name__ == "__main__":
-    import sys
+    import argparse
 
-    if sys.argv[1:2] == ["--reports"] and len(sys.argv) == 3:
-        print(f"wrote {write_report_words(sys.argv[2])}")
+    ap = argparse.ArgumentParser(prog="python -m torchdoctor.kb.build", description="Rebuild the knowledge index.")
+    ap.add_argument("--reports", metavar="DIR", help="first rewrite report_words.json from the dev split of this corpus")
+    args = ap.parse_args()
+    if args.reports:
+        print(f"wrote {write_report_words(args.reports)}")
     print(f"wrote {write_index()}")

@@ -1,10 +1,11 @@
-"""Possible causes when no pattern is confident: BM25 over the knowledge entries' own words.
+"""Possible causes when no pattern is confident: BM25 over the knowledge entries' words.
 
 A pattern names a failure exactly; people often do not paste it. They paste half a message, a
 message reworded by a framework, or a sentence ("training hangs after the first epoch"). For
 those, the entries are ranked by lexical similarity to the text: titles, summaries, symptoms (the
-failure in words, in any language) and the messages of their examples. The index is built with
-the knowledge index (knowledge/retrieval.json) and read only when it is needed.
+failure in words, in any language), the messages of their examples, and the words of the real
+reports of the corpus's dev split labelled with them (knowledge/report_words.json, `report_words`).
+The index is built with the knowledge index (knowledge/retrieval.json) and read only when it is needed.
 
 A retrieval rank is a guess and is never shown as an answer: `explain` lists it under "possible
 causes", with the words that made it rise.
