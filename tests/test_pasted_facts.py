@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from torchdoctor.cli import env as cli_env
+from torchdoctor.cli.common import UsageError
 from torchdoctor.facts import pasted, torch_warnings
 from torchdoctor.facts.model import Facts, known
 from torchdoctor.model import Status
@@ -65,10 +66,19 @@ def test_the_corpus_is_big_enough_labelled_and_split_by_url():
 # Dev reports only: a failing held-out report would be named here, and the held-out split is never
 # tuned on (bench/env_reports.py prints its figures without naming its failures).
 DEV = [r for r in MANIFEST if r["split"] == "dev"]
+# Dev reports that state no version of anything: refused with that reason, which is what they hold.
+STATES_NO_VERSION = {
+    # "Pytorch installed with pip ... installed with conda ... undefined symbol": installers and an error, no version.
+    "detectron2593-mabinogiysk-pip-and-conda-pytorch-two-installs.txt",
+}
 
 
 @pytest.mark.parametrize("entry", DEV, ids=[r["file"] for r in DEV])
 def test_every_dev_report_is_read(entry):
+    if entry["file"] in STATES_NO_VERSION:
+        with pytest.raises(UsageError, match="states no torch, GPU, driver, CUDA, Python or OS version"):
+            cli_env.load_facts(REPORTS / entry["file"])
+        return
     facts = cli_env.load_facts(REPORTS / entry["file"])
     assert facts.meta.source in ("collect_env", "paste")
 
@@ -850,8 +860,9 @@ def test_the_dev_split_figures_hold():
     spec.loader.exec_module(bench)
     dev = bench.figures(bench.evaluate(REPORTS), "dev")
     ratio = {key: done / total for key, (done, total) in dev.items()}
-    assert ratio["read"] == 1.0 and ratio["healthy clean"] == 1.0
-    assert ratio["problem found"] >= 316 / 348, dev  # what bench/env_reports.py printed after batch 20 (its one dev miss names no torch build)
+    read, reports = dev["read"]
+    assert read == reports - len(STATES_NO_VERSION) and ratio["healthy clean"] == 1.0, dev
+    assert ratio["problem found"] >= 326 / 359, dev  # what bench/env_reports.py printed after batch 21
 
 
 WINDOWS_REPORT = """Collecting environment information...

@@ -405,6 +405,10 @@ def test_a_cpu_build_said_before_torch_is_read_and_judged_beside_the_gpu(tmp_pat
     "torch (cpu only) is installed",
     "我的pytorch是cpu版本的",
     "装的是CPU版本的torch",
+    # What an install ended with: the install's own words are not advice there (pytorch#168065, ComfyUI custom nodes).
+    "noticing that trying to `pip install torch` resulted in the CPU version of torch stable.",
+    "it broke my installation by forcing a non-CUDA version of Torch to be installed.",
+    "pip install -r requirements.txt replaced it with the CPU build of torch",
 ])
 def test_a_cpu_build_said_in_words(text):
     assert stated(text) == {"torch": {"cuda": None}}
@@ -414,6 +418,8 @@ def test_a_cpu_build_said_in_words(text):
     "Can I use torch without GPU?",
     "you should install torch without cuda if you have no gpu",
     "torch runs without errors now",
+    "you should install the CPU version of torch if you have no GPU",
+    "I will install the CPU build of torch on the laptop",
 ])
 def test_a_question_advice_or_another_without_is_no_cpu_build(text):
     assert "cuda" not in stated(text).get("torch", {})
@@ -431,3 +437,35 @@ def test_the_version_a_change_went_to_is_this_machines():
     # The version it came from is another time's: beside the one it went to, neither is read as this machine's.
     assert "version" not in stated("after I upgraded from torch 1.13 to torch 2.0 it fails").get("torch", {}) or \
         not isinstance(stated("after I upgraded from torch 1.13 to torch 2.0 it fails")["torch"]["version"], str)
+
+
+CONDA_UNSATISFIABLE = """Got this error with Python 3.9.7:
+
+```
+UnsatisfiableError: The following specifications were found
+to be incompatible with the existing python installation in your environment:
+
+Specifications:
+
+  - pytorch=1.4.0 -> python[version='>=2.7,<2.8.0a0|>=3.6,<3.7.0a0|>=3.7,<3.8.0a0|>=3.8,<3.9.0a0|>=3.5,<3.6.0a0']
+  - torchvision=0.5.0 -> python[version='>=2.7,<2.8.0a0|>=3.5,<3.6.0a0|>=3.6,<3.7.0a0|>=3.8,<3.9.0a0|>=3.7,<3.8.0a0']
+
+Your python: python=3.9
+```
+"""
+
+
+def test_condas_unsatisfiable_python_is_te105(tmp_path):
+    # conda names the environment's Python and the pytorch spec it rules out (Scene-Graph-Benchmark.pytorch#160).
+    facts = load_text(CONDA_UNSATISFIABLE, tmp_path)
+    assert facts.python.version == "3.9"
+    found = verdicts(facts)["TE105"]
+    assert found.status is Status.ERROR and "3.5–3.8" in found.message
+
+
+def test_condas_unsatisfiable_spec_for_a_python_the_release_has_is_not_te105(tmp_path):
+    # The same refusal where the Python is one torch 1.4 had: the conflict lies elsewhere (a channel, a platform).
+    facts = load_text(CONDA_UNSATISFIABLE.replace("python=3.9", "python=3.8").replace("Python 3.9.7", "Python 3.8.5"),
+                      tmp_path)
+    assert facts.python.version == "3.8"
+    assert verdicts(facts)["TE105"].status is not Status.ERROR

@@ -76,8 +76,10 @@ def _no_wheel(facts, said):
     if not (too_old or above):
         return skip(f"pip found no wheel of torch {said.requested} although it supports Python {facts.python.version}: "
                     "the platform or the index URL is the cause, not Python")
+    # conda names the Python-pinned spec it cannot meet; pip only says it found nothing.
+    found = "conda finds no build" if "python[version" in said.text else "pip finds no wheel"
     return error(f"torch {row['torch']} supports Python {_span(row)}; this interpreter is Python {facts.python.version}, "
-                 f"so pip finds no wheel of torch {said.requested}",
+                 f"so {found} of torch {said.requested}",
                  fix=Fix(f"Use Python {_span(row)} for torch {row['torch']} (a new environment), or ask for a torch "
                          f"release built for Python {py[0]}.{py[1]}",
                          _commands(facts, row, py, said.requested.split("+")[0], too_old)),
@@ -171,6 +173,10 @@ def _no_wheel_at_all(facts, said):
                     "ERROR: Could not find a version that satisfies the requirement torch==1.10.0+cu113 (from versions: "
                     "1.11.0, 1.12.0, 1.12.1, 1.13.0)"]}},
                 "pip saw other releases: the asked one is missing for this Python, which the paste does not give"),
+        Example("error", {"python": {"version": "3.9"},
+                          "torch": {"warnings": ["- pytorch=1.4.0 -> python[version='>=2.7,<2.8.0a0|>=3.5,<3.6.0a0|"
+                                                 ">=3.6,<3.7.0a0|>=3.7,<3.8.0a0|>=3.8,<3.9.0a0']"]}},
+                "conda's UnsatisfiableError: no pytorch 1.4 build for this Python", contains="conda finds no build"),
         Example("error", {"python": {"version": "3.16.0"},
                           "torch": {"warnings": ["ERROR: No matching distribution found for torch"]}},
                 "a Python newer than every torch release", contains="no torch release supports it"),

@@ -116,6 +116,8 @@ _CONDA_ARGS = re.compile(r"(?P<args>(?<![\w-])pytorch==?\d.*\s-c\s+\S+.*)$")
 _CONDA_CHANNEL = re.compile(r"(?:\s-c|--channel)\s+(?P<channel>\S+)")
 _CONDA_FAILED = re.compile(r"PackagesNotFoundError|UnsatisfiableError|ResolvePackageNotFound|"
                            r"The following packages are not available|Solving environment: failed")
+# conda's UnsatisfiableError names the environment's Python below the specs it rules out: "Your python: python=3.9".
+_CONDA_YOUR_PYTHON = re.compile(r"^Your python:\s*python\s*==?\s*(?P<version>[23]\.\d{1,2}(?:\.\d{1,2})?)\s*$", re.I)
 _CONDA_TORCH_REQUEST = re.compile(r"(?<![\w-])pytorch==?(?P<version>\d+\.\d+\.\d+)(?![\w.*])")
 _CONDA_REQUEST = re.compile(r"(?<![\w-])(?P<name>cudatoolkit|pytorch-cuda)\s*=\s*(?P<version>\d+(?:\.\d+)*)")
 _CONDA_SPEC_LINE = re.compile(r"^-\s+(?P<name>cudatoolkit|pytorch-cuda)\s*=\s*(?P<version>\d+(?:\.\d+)*)\s*$")
@@ -1983,6 +1985,11 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
         torch["warnings"] = said
         if any(torch_warnings.NO_DRIVER.search(w) for w in said) and not fact_set(facts, "nvidia", "driver_version"):
             _fill(facts, "nvidia", {"driver_version": None})  # torch found no driver library in that process
+
+    conda_python = next((m.group("version") for line in lines for m in [_CONDA_YOUR_PYTHON.match(line)] if m), None)
+    if conda_python and not fact_set(facts, "python", "version"):
+        kinds.append("conda's unsatisfiable specs")
+        _fill(facts, "python", {"version": conda_python})
 
     # Last, what the text states in prose, for the facts no layout gave (torch's warning names its GPU itself: TE202
     # quotes it). The system the paths show (C:\, /home/) comes before the one a sentence names.

@@ -61,6 +61,10 @@ _ELSEWHERE = re.compile(
 # ... except the value a change went to, said last in its clause: what the machine has now ("updated to torch 2.8.0").
 _CHANGED_TO = re.compile(r"\b(?:updated|upgraded|downgraded|switched|moved|changed)\s+(?:it\s+|pytorch\s+|torch\s+)?to\s+"
                          r"(?:using\s+|use\s+)?(?:the\s+)?(?:version\s+)?$", re.I)
+# ... and what an install ended with, said right before it: what the machine got, however the install was asked
+# for ("`pip install torch` resulted in the CPU version of torch", "forcing a non-CUDA version of Torch").
+_INSTALL_GAVE = re.compile(r"\b(?:resulted\s+in|ended\s+up\s+with|left\s+me\s+with|gave\s+me|forc(?:ed|ing)|"
+                           r"replaced\s+(?:it\s+|torch\s+|pytorch\s+)?with)\s+(?:the\s+|a\s+|an\s+)?$", re.I)
 # ... except where the words say it fails there: a failure is reported from the machine it happens on ("does not work
 # with torch 2.1.0", "crashes on my GTX 1080").
 _FAILS = re.compile(r"(?:\b(?:not|never)\s+(?:\w+\s+)?work\w*|n't\s+(?:\w+\s+)?work\w*|\b(?:fails?|failed|failing|"
@@ -109,8 +113,8 @@ _MAJOR_MINOR = r"v?(?P<version>\d+\.\d+)(?![\w]|\.\d+\.)"
 _TORCH_HAS_CUDA = re.compile(r"(?<![\w/.=@-])(?:py)?torch\s+(?:has|(?:(?:is|was)\s+)?(?:built|compiled)\s+(?:with|for|against))\s+"
                              r"cuda(?:\s+version)?" + _SAID_SEP + _MAJOR_MINOR, re.I)
 # ... and with the build first: "the cu118 build of torch", "the CUDA 11.8 wheel of PyTorch", "CUDA 12.1 version of pytorch".
-# A CPU build said the same way: "a CPU-only version of PyTorch", "the CPU build of torch".
-_CUDA_OF_TORCH = re.compile(r"(?:\b(?P<tag>cu\d{2,3})|\bcuda\s*(?P<version>\d+\.\d+)|\b(?P<cpu>cpu)(?:[\s-]?only)?)\s+"
+# A CPU build said the same way: "a CPU-only version of PyTorch", "the CPU build of torch", "a non-CUDA version of Torch".
+_CUDA_OF_TORCH = re.compile(r"(?:\b(?P<tag>cu\d{2,3})|\bcuda\s*(?P<version>\d+\.\d+)|\b(?P<cpu>cpu|non-(?:cuda|gpu))(?:[\s-]?only)?)\s+"
                             r"(?:build|wheel|version)s?\s+of\s+(?:py)?torch\b", re.I)
 # A CPU build said in other words: "torch installed w/o gpu support", "a CPU-only torch", "torch is the cpu
 # version", "pytorch (cpu)", "pytorch是cpu版本", "CPU版的torch".
@@ -208,7 +212,11 @@ def _whose(line: str, start: int, end: int) -> str | None:
     """Whom the value at line[start:end] is stated of: MINE, ELSEWHERE (another machine or time, by the words
     before it), or None when it is no fact at all (a requirement, advice, a bound such as "1.8 or later")."""
     before = line[max(0, start - 60):start]
-    if _NOT_A_FACT.search(before) or _BOUND_AFTER.match(line[end:end + 20]):
+    if _BOUND_AFTER.match(line[end:end + 20]):
+        return None
+    if _INSTALL_GAVE.search(before):
+        return MINE  # "`pip install torch` resulted in the CPU version": the install's words are not advice here
+    if _NOT_A_FACT.search(before):
         return None
     if _CHANGED_TO.search(before):
         return MINE  # "since it updated to torch 2.8.0": what it is now

@@ -190,7 +190,10 @@ _TOOLKIT_MIN = re.compile(r"(?P<pkg>FlashAttention) is only supported on CUDA (?
 # "No matching distribution found for torch" mean no torch wheel at all fits this Python and platform.
 _NO_WHEEL = re.compile(r"(?i:Could not find a version that satisfies the requirement torch)(?:\s*===?\s*(?P<version>\d[\w.+]*)"
                        r"(?:\s*\(from versions:[^)]*\))?|\s*\(from versions:\s*none\s*\))"
-                       r"|(?i:No matching distribution found for torch)(?:\s*===?\s*(?P<version2>\d[\w.+]*)|(?![\w.-]))")
+                       r"|(?i:No matching distribution found for torch)(?:\s*===?\s*(?P<version2>\d[\w.+]*)|(?![\w.-]))"
+                       # conda's UnsatisfiableError, one line per spec the environment's Python rules out: "- pytorch=1.4.0 ->
+                       # python[version='>=3.6,<3.7.0a0|...']" (the pytorch channel has no build of 1.4.0 for that Python).
+                       r"|(?<![\w-])pytorch==?(?P<version3>\d+\.\d+(?:\.\d+)?)(?:=\S+)?\s*->\s*python\[version=[^\]\n]*\]")
 # The CUDA runtime finding no kernel for the GPU in what was loaded (cudaErrorNoKernelImageForDevice,
 # 209; torch <= 1.4 printed it as THC's "cuda runtime error (209)").
 _NO_KERNEL = re.compile(_phrase("no kernel image is available for execution on the device"))
@@ -469,7 +472,8 @@ def interpret(warnings: list[str] | None) -> list[Said]:
             continue
         m = _NO_WHEEL.search(text)
         if m:
-            said.append(Said("no-wheel", text, package="torch", requested=m.group("version") or m.group("version2")))
+            said.append(Said("no-wheel", text, package="torch",
+                             requested=m.group("version") or m.group("version2") or m.group("version3")))
             continue
         m = _TOOLKIT_MIN.search(text)
         if m:
