@@ -862,7 +862,7 @@ def test_the_dev_split_figures_hold():
     ratio = {key: done / total for key, (done, total) in dev.items()}
     read, reports = dev["read"]
     assert read == reports - len(STATES_NO_VERSION) and ratio["healthy clean"] == 1.0, dev
-    assert ratio["problem found"] >= 326 / 359, dev  # what bench/env_reports.py printed after batch 21
+    assert ratio["problem found"] >= 327 / 359, dev  # what bench/env_reports.py printed after batch 21
 
 
 WINDOWS_REPORT = """Collecting environment information...

@@ -409,6 +409,8 @@ def test_a_cpu_build_said_before_torch_is_read_and_judged_beside_the_gpu(tmp_pat
     "noticing that trying to `pip install torch` resulted in the CPU version of torch stable.",
     "it broke my installation by forcing a non-CUDA version of Torch to be installed.",
     "pip install -r requirements.txt replaced it with the CPU build of torch",
+    # A command quoted before it is what was run, not advice (chatterbox#95).
+    "When installed with 'pip install chatterbox-tts' torch installed w/o gpu support.",
 ])
 def test_a_cpu_build_said_in_words(text):
     assert stated(text) == {"torch": {"cuda": None}}
@@ -420,6 +422,7 @@ def test_a_cpu_build_said_in_words(text):
     "torch runs without errors now",
     "you should install the CPU version of torch if you have no GPU",
     "I will install the CPU build of torch on the laptop",
+    "run `pip install torch` to get the CPU build of torch",
 ])
 def test_a_question_advice_or_another_without_is_no_cpu_build(text):
     assert "cuda" not in stated(text).get("torch", {})

@@ -48,7 +48,7 @@ _NOT_A_FACT = re.compile(
     r"(?:\b(?:install|installing|reinstall|will|would|could|going to|plan|planning|requires?|required|requirement|"
     r"need|needs|needed|must|should|recommend\w*|suggest\w*|support|supports|supported|compatible|fixed|"
     r"introduced|added|deprecated|removed|released|expects?|expected|like|such as|including|latest|newest|"
-    r"newer|older|minimum|min|at least)\b|\be\.\s?g\.?,?\s|[<>~!]=?|\u5b89\u88c5|\u9700\u8981|\u8981\u6c42|\u652f\u6301|\u5efa\u8bae)"
+    r"newer|older|minimum|min|at least|to get|to obtain)\b|\be\.\s?g\.?,?\s|[<>~!]=?|\u5b89\u88c5|\u9700\u8981|\u8981\u6c42|\u652f\u6301|\u5efa\u8bae)"
     r"[^.;!?,\u3002\uff0c\uff1b]{0,24}$", re.I)
 # Words that say it is another machine's or another time's: a comparison, an attempt, what was there before.
 # Such a value is real, so beside this machine's it makes the fact ambiguous ("works on torch 1.6, fails on 1.7").
@@ -61,6 +61,7 @@ _ELSEWHERE = re.compile(
 # ... except the value a change went to, said last in its clause: what the machine has now ("updated to torch 2.8.0").
 _CHANGED_TO = re.compile(r"\b(?:updated|upgraded|downgraded|switched|moved|changed)\s+(?:it\s+|pytorch\s+|torch\s+)?to\s+"
                          r"(?:using\s+|use\s+)?(?:the\s+)?(?:version\s+)?$", re.I)
+_QUOTED = re.compile(r"`[^`\n]*`|(?<!\w)'[^'\n]{1,80}'(?!\w)|\"[^\"\n]{1,80}\"")
 # ... and what an install ended with, said right before it: what the machine got, however the install was asked
 # for ("`pip install torch` resulted in the CPU version of torch", "forcing a non-CUDA version of Torch").
 _INSTALL_GAVE = re.compile(r"\b(?:resulted\s+in|ended\s+up\s+with|left\s+me\s+with|gave\s+me|forc(?:ed|ing)|"
@@ -216,7 +217,9 @@ def _whose(line: str, start: int, end: int) -> str | None:
         return None
     if _INSTALL_GAVE.search(before):
         return MINE  # "`pip install torch` resulted in the CPU version": the install's words are not advice here
-    if _NOT_A_FACT.search(before):
+    # A command quoted before the value ("When installed with 'pip install chatterbox-tts' torch installed w/o gpu
+    # support") is what was run, not advice: its words do not make the value a requirement.
+    if _NOT_A_FACT.search(_QUOTED.sub(" ", before)):
         return None
     if _CHANGED_TO.search(before):
         return MINE  # "since it updated to torch 2.8.0": what it is now
