@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from . import lexicon
 from .schema import AREAS, SCOPES, Entry, Example, FixStep, NearMiss, Pattern, SchemaError
 
 _ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
@@ -68,8 +69,12 @@ def entry_from_dict(data: dict[str, Any], where: str) -> Entry:
     for i, p in enumerate(_table_list(f"{where}: patterns", data["patterns"])):
         w = f"{where}: patterns[{i}]"
         _check_keys(w, p, {"regex", "scope", "weight", "exception_type", "frame", "ignore_case"}, {"regex"})
+        try:
+            regex = lexicon.expand(_str(f"{w}.regex", p["regex"]))
+        except lexicon.UnknownGroup as exc:
+            raise SchemaError(f"{w}.regex: {exc}") from None
         pattern = Pattern(
-            regex=_str(f"{w}.regex", p["regex"]),
+            regex=regex,
             scope=p.get("scope", "exception"),
             weight=float(p.get("weight", 1.0)),
             exception_type=p.get("exception_type"),
