@@ -34,6 +34,23 @@ def test_a_word_that_only_looks_like_hanging_is_not(text):
     assert not HANG.search(text)
 
 
+GROWS = re.compile(lexicon.expand("(?&grows)"))
+
+
+@pytest.mark.parametrize("text", [
+    "memory keeps increasing", "it grows every step", "RAM grew to 60 GB", "usage climbs", "VRAM rises each epoch",
+    "it goes up and up", "memory balloons", "VRAM keeps creeping up", "more and more memory", "显存不断增长", "内存一直涨",
+    "显存越来越大", "越跑越高",
+])
+def test_a_word_for_growing_is_read(text):
+    assert GROWS.search(text)
+
+
+@pytest.mark.parametrize("text", ["the memory stays flat", "a grower", "sunrise", "prose", "memory goes down"])
+def test_a_word_that_only_looks_like_growing_is_not(text):
+    assert not GROWS.search(text)
+
+
 def test_a_group_is_case_insensitive_inside_a_case_sensitive_pattern():
     assert re.search(lexicon.expand(r"DataLoader (?&hang)"), "DataLoader HANGS")
     assert not re.search(lexicon.expand(r"DataLoader (?&hang)"), "dataloader hangs")  # the rest keeps its case
@@ -57,6 +74,14 @@ def test_an_entry_reads_a_word_its_own_list_never_spelled():
     # "stalls" and the common typo "卡主" were in no pattern's list of dataloader-hang before the shared group.
     assert _first("the DataLoader stalls after a few iterations with num_workers=8") == "dataloader-hang"
     assert _first("训练卡主了，num_workers=4 的时候") == "dataloader-hang"
+
+
+def test_memory_growth_said_in_other_words_is_read():
+    # "balloons" and "creeping up" were in no list of gpu-memory-grows-retained-graph's patterns before the group.
+    assert _first("GPU memory balloons every iteration until OOM") == "gpu-memory-grows-retained-graph"
+    assert _first("VRAM usage keeps creeping up each step") == "gpu-memory-grows-retained-graph"
+    # Memory that grows, then levels off, is the caching allocator warming up, not a leak.
+    assert _first("GPU memory grows during the first epoch and then stays flat") != "gpu-memory-grows-retained-graph"
 
 
 def test_freezing_weights_beside_a_dataloader_is_no_hang():

@@ -23,8 +23,14 @@ _HANG = (r"\bhang(?:s|ing|ed)?\b|\bhung\b|\bstuck\b|\bstall(?:s|ed|ing)?\b|\bdea
          r"|\bfroze\b|\bfrozen\b(?!\s+" + _FROZEN_WHAT + ")"
          r"|卡住|卡主|卡死|卡在|卡着|假死|无响应|没有响应|没反应|不动")
 
+# A quantity (memory, a loss) going up over time, said as a verb or a phrase.
+_GROWS = (r"increas\w{0,6}|\bgrow(?:s|n|ing|th)?\b|\bgrew\b|\bclimb(?:s|ed|ing)?\b|\bris(?:e|es|ing)\b|\brose\b|"
+          r"\bgo(?:es)? up\b|\bgoing up\b|\bwent up\b|\bballoon(?:s|ed|ing)?\b|\bcreep(?:s|ing)? up\b|"
+          r"\bpil(?:es|ed|ing) up\b|more and more|增长|增加|上涨|上升|递增|升高|变大|涨|越来越(?:大|多|高)|越跑越(?:大|多|高)")
+
 GROUPS: dict[str, str] = {
     "hang": _HANG,
+    "grows": _GROWS,
 }
 
 _CALL = re.compile(r"\(\?&(\w+)\)")
