@@ -9,6 +9,11 @@ from ._cuda import (COMPANIONS, example_gpu, fact, gpu_cc, gpu_label, gpus, pip,
 RTX4090 = example_gpu("NVIDIA GeForce RTX 4090", "8.9")
 
 
+def _shown(label: str) -> str:
+    """torch as the evidence names it: "torch" alone says nothing beside the key "torch"."""
+    return "its version is not in the report" if label == "torch" else label
+
+
 @env_check(
     code="TE203",
     name="cpu-build-with-gpu",
@@ -119,7 +124,7 @@ def cpu_build_with_gpu(facts):
         return ok("CPU build on a machine without NVIDIA GPU: nothing to do", torch=label)
 
     names = ", ".join(gpu_label(g, gpu_cc(g) or "compute capability unknown") for g in found)
-    evidence = {"torch": label, "torch.version.cuda": None, "torch.version.hip": hip, "NVIDIA GPUs": names,
+    evidence = {"torch": _shown(label), "torch.version.cuda": None, "torch.version.hip": hip, "NVIDIA GPUs": names,
                 "driver": fact(facts, "nvidia.driver_version")}
     has = "an NVIDIA GPU" if len(found) == 1 else f"{len(found)} NVIDIA GPUs"
     if hip:
@@ -160,7 +165,7 @@ def _beside_toolkit(facts, toolkit):
                            f"pip; {COMPANIONS}",
                            ("conda install pytorch torchvision torchaudio pytorch-cuda=<cuda-version> -c pytorch -c nvidia",
                             f"{pip(facts)} install torch --index-url https://download.pytorch.org/whl/<cuda-tag-for-this-machine>")),
-                   evidence={"torch": label, "torch.version.cuda": None, toolkit.name: f"{toolkit.version} ({toolkit.location})"},
+                   evidence={"torch": _shown(label), "torch.version.cuda": None, toolkit.name: f"{toolkit.version} ({toolkit.location})"},
                    related=("cuda-not-compiled",))
 
 
@@ -178,7 +183,7 @@ def _gpus_unknown(facts):
                    fix=Fix("If `nvidia-smi` lists a GPU that torch should use: reinstall torch from a CUDA index that "
                            f"the driver supports; {COMPANIONS}. Without an NVIDIA GPU this build is right: nothing to do",
                            (f"{pip(facts)} install torch --index-url https://download.pytorch.org/whl/<cuda-tag-for-this-machine>",)),
-                   evidence={"torch": label, "torch.version.cuda": None, "NVIDIA GPUs": "not in the report"},
+                   evidence={"torch": _shown(label), "torch.version.cuda": None, "NVIDIA GPUs": "not in the report"},
                    related=("cuda-not-compiled",))
 
 
@@ -194,7 +199,7 @@ def _from_request(facts, text):
                            f"driver supports; {COMPANIONS}. Without one: run on the CPU (device='cpu', "
                            "torch.load(..., map_location='cpu'))",
                            (f"{pip(facts)} install torch --index-url https://download.pytorch.org/whl/<cuda-tag-for-this-machine>",)),
-                   evidence={"torch": label, "torch.version.cuda": None, "the code's error": text},
+                   evidence={"torch": _shown(label), "torch.version.cuda": None, "the code's error": text},
                    related=("cuda-not-compiled",))
 
 
