@@ -474,12 +474,12 @@ def test_condas_unsatisfiable_spec_for_a_python_the_release_has_is_not_te105(tmp
     assert verdicts(facts)["TE105"].status is not Status.ERROR
 
 
-def test_a_cpu_build_said_without_a_version_is_warned_and_says_the_version_is_missing(tmp_path):
+def test_a_cpu_build_said_without_a_version_is_warned_and_says_the_version_is_unknown(tmp_path):
     # pytorch#168065: "trying to `pip install torch` resulted in the CPU version of torch stable", no GPU listed.
     facts = load_text("Hi, noticing that trying to `pip install torch` resulted in the CPU version of torch stable.\n",
                       tmp_path)
     found = verdicts(facts)["TE203"]
     assert found.status is Status.WARNING
-    assert found.evidence["torch"] == "its version is not in the report"
+    assert found.evidence["torch"] == "version unknown"
     versioned = verdicts(load_text("`pip install torch` resulted in torch 2.9.1+cpu on my RTX 4090 box\n", tmp_path))["TE203"]
     assert versioned.status is Status.ERROR and versioned.evidence["torch"] == "torch 2.9.1+cpu"

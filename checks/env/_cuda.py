@@ -60,6 +60,11 @@ def torch_label(facts: Any) -> str:
     return f"torch (CUDA {cuda})" if cuda else "torch"
 
 
+def torch_shown(label: str) -> str:
+    """torch_label as an evidence value: "torch" alone says nothing beside the key "torch"."""
+    return "version unknown" if label == "torch" else label
+
+
 def gpus(facts: Any) -> list[Any]:
     return list(fact(facts, "nvidia.gpus") or [])
 

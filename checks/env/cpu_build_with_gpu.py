@@ -3,15 +3,10 @@ from torchdoctor.model import Fix, error, ok, warning
 from torchdoctor.registry import Example, env_check
 
 from ._cuda import (COMPANIONS, example_gpu, fact, gpu_cc, gpu_label, gpus, pip, suggest, torch_label, torch_said,
-                    unknown_need)
+                    torch_shown, unknown_need)
 
 
 RTX4090 = example_gpu("NVIDIA GeForce RTX 4090", "8.9")
-
-
-def _shown(label: str) -> str:
-    """torch as the evidence names it: "torch" alone says nothing beside the key "torch"."""
-    return "its version is not in the report" if label == "torch" else label
 
 
 @env_check(
@@ -121,10 +116,10 @@ def cpu_build_with_gpu(facts):
     if not found:
         if hip:
             return ok(f"{label} is a ROCm {hip} build, and there is no NVIDIA GPU here")
-        return ok("CPU build on a machine without NVIDIA GPU: nothing to do", torch=label)
+        return ok("CPU build on a machine without NVIDIA GPU: nothing to do", torch=torch_shown(label))
 
     names = ", ".join(gpu_label(g, gpu_cc(g) or "compute capability unknown") for g in found)
-    evidence = {"torch": _shown(label), "torch.version.cuda": None, "torch.version.hip": hip, "NVIDIA GPUs": names,
+    evidence = {"torch": torch_shown(label), "torch.version.cuda": None, "torch.version.hip": hip, "NVIDIA GPUs": names,
                 "driver": fact(facts, "nvidia.driver_version")}
     has = "an NVIDIA GPU" if len(found) == 1 else f"{len(found)} NVIDIA GPUs"
     if hip:
@@ -165,7 +160,7 @@ def _beside_toolkit(facts, toolkit):
                            f"pip; {COMPANIONS}",
                            ("conda install pytorch torchvision torchaudio pytorch-cuda=<cuda-version> -c pytorch -c nvidia",
                             f"{pip(facts)} install torch --index-url https://download.pytorch.org/whl/<cuda-tag-for-this-machine>")),
-                   evidence={"torch": _shown(label), "torch.version.cuda": None, toolkit.name: f"{toolkit.version} ({toolkit.location})"},
+                   evidence={"torch": torch_shown(label), "torch.version.cuda": None, toolkit.name: f"{toolkit.version} ({toolkit.location})"},
                    related=("cuda-not-compiled",))
 
 
@@ -177,13 +172,13 @@ def _gpus_unknown(facts):
     fits what the report shows."""
     label = torch_label(facts)
     if fact(facts, "nvidia.smi_found_nothing"):
-        return ok("CPU build, and the report's nvidia-smi found no NVIDIA driver or GPU: nothing to do", torch=label)
+        return ok("CPU build, and the report's nvidia-smi found no NVIDIA driver or GPU: nothing to do", torch=torch_shown(label))
     return warning(f"{label} is a CPU-only build (torch.version.cuda is None): it cannot use an NVIDIA GPU, and "
                    "torch.cuda.is_available() is False; the report does not say whether this machine has one",
                    fix=Fix("If `nvidia-smi` lists a GPU that torch should use: reinstall torch from a CUDA index that "
                            f"the driver supports; {COMPANIONS}. Without an NVIDIA GPU this build is right: nothing to do",
                            (f"{pip(facts)} install torch --index-url https://download.pytorch.org/whl/<cuda-tag-for-this-machine>",)),
-                   evidence={"torch": _shown(label), "torch.version.cuda": None, "NVIDIA GPUs": "not in the report"},
+                   evidence={"torch": torch_shown(label), "torch.version.cuda": None, "NVIDIA GPUs": "not in the report"},
                    related=("cuda-not-compiled",))
 
 
@@ -199,7 +194,7 @@ def _from_request(facts, text):
                            f"driver supports; {COMPANIONS}. Without one: run on the CPU (device='cpu', "
                            "torch.load(..., map_location='cpu'))",
                            (f"{pip(facts)} install torch --index-url https://download.pytorch.org/whl/<cuda-tag-for-this-machine>",)),
-                   evidence={"torch": _shown(label), "torch.version.cuda": None, "the code's error": text},
+                   evidence={"torch": torch_shown(label), "torch.version.cuda": None, "the code's error": text},
                    related=("cuda-not-compiled",))
 
 

@@ -3,7 +3,7 @@ from torchdoctor.facts.model import known
 from torchdoctor.model import Fix, ok, skip, warning
 from torchdoctor.registry import Example, env_check
 
-from ._cuda import example_gpu, fact, gpus, pip, torch_label
+from ._cuda import example_gpu, fact, gpus, pip, torch_label, torch_shown
 from ._install import base_version, index_url
 
 _CUDA13 = {"version": "2.13.0+cu130", "cuda": "13.0", "hip": None}
@@ -88,7 +88,7 @@ def cuda_cannot_initialise(facts):
         if visible is not None:
             return skip(f"CUDA does not initialise with CUDA_VISIBLE_DEVICES={visible!r} (TE205's business)")
         said = [w for w in fact(facts, "torch.warnings", []) or [] if "CUDA initialization" in w or "driver" in w]
-        evidence = {"torch": label, "torch.cuda.is_available()": False, "NVIDIA driver": driver,
+        evidence = {"torch": torch_shown(label), "torch.cuda.is_available()": False, "NVIDIA driver": driver,
                     "GPUs listed by the driver": len(found)}
         if said:
             evidence["torch said"] = said[0]
@@ -108,7 +108,7 @@ def cuda_cannot_initialise(facts):
         # A pasted nvidia-smi banner line without its GPU table: the GPUs are unknown, not absent.
         return skip(f"the NVIDIA driver {driver} is known but not the GPUs it lists (nvidia.gpus: "
                     f"{facts.get('nvidia.gpus').reason})")
-    evidence = {"torch": label, "torch.version.cuda": cuda}
+    evidence = {"torch": torch_shown(label), "torch.version.cuda": cuda}
     if available is False:
         evidence["torch.cuda.is_available()"] = False
     nvml_error = fact(facts, "nvidia.nvml_error")
