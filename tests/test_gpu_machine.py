@@ -115,9 +115,10 @@ def test_a_gpu_held_by_another_process_is_named_live_but_not_judged_from_a_paste
 H100 = json.loads((MACHINE / "h100-env.json").read_text())  # the other lent kind, capture_h100.sh
 
 
-@pytest.mark.parametrize("recording", ["h100-env.json", "s10-h100-env.json"])
+@pytest.mark.parametrize("recording", ["h100-env.json", "s10-h100-env.json", "s15-h100-env.json"])
 def test_the_h100_passes_every_check_too(recording):
-    # s10-h100-env.json: another H100, recorded by capture4.sh with later checks than capture_h100.sh's
+    # s10-h100-env.json: another H100, recorded by capture4.sh with later checks than capture_h100.sh's;
+    # s15-h100-env.json: a third, by capture6.sh, with the readers and checks as they stood at 8f76b44
     findings = run_env_checks(Facts.from_json(json.loads((MACHINE / recording).read_text())["facts"]))
     assert {f.status.value for f in findings} == {"ok"}, [(f.code, f.message) for f in findings if f.status.value != "ok"]
     (gpu,) = H100["facts"]["nvidia"]["gpus"]
@@ -129,7 +130,15 @@ def test_every_fact_read_from_the_h100_pastes_is_the_live_one(names, tmp_path):
     assert compare_with_live(H100, names, tmp_path) >= 10
 
 
-@pytest.mark.parametrize("prefix", ["h100-", "s10-h100-"])
+@pytest.mark.parametrize("names", [("s15-h100-collect_env.txt", "s15-h100-nvidia-smi.txt"), ("s15-h100-nvidia-smi-q.txt",)],
+                         ids="+".join)
+def test_every_fact_read_from_the_third_h100s_pastes_is_the_live_one(names, tmp_path):
+    # Recorded a day and many reader changes after the first H100: the paste readers must still agree with live.
+    live = json.loads((MACHINE / "s15-h100-env.json").read_text())
+    assert compare_with_live(live, names, tmp_path) >= 10
+
+
+@pytest.mark.parametrize("prefix", ["h100-", "s10-h100-", "s15-h100-"])
 def test_the_h100_ran_nccl_and_a_model_step(prefix):
     dist = json.loads((MACHINE / f"{prefix}dist-nproc1.json").read_text())
     assert dist["ok"] and dist["backend"] == "nccl" and dist["ranks"][0]["gpu_name"] == "NVIDIA H100 80GB HBM3"
