@@ -70,6 +70,10 @@ DEV = [r for r in MANIFEST if r["split"] == "dev"]
 STATES_NO_VERSION = {
     # "Pytorch installed with pip ... installed with conda ... undefined symbol": installers and an error, no version.
     "detectron2593-mabinogiysk-pip-and-conda-pytorch-two-installs.txt",
+    # "couldn't find the version that satisfies the requirement ==1.9.1" on Colab: a requested version, no package named.
+    "mmflood7-muna-darweesh-torch191-no-wheel-python310-colab.txt",
+    # A Lightning num_workers warning and nvidia-smi's utilisation retold: no version of anything (healthy).
+    "nemo1204-amejri-lightning-num-workers-warning-gpu-util-zero.txt",
 }
 
 
@@ -861,8 +865,11 @@ def test_the_dev_split_figures_hold():
     dev = bench.figures(bench.evaluate(REPORTS), "dev")
     ratio = {key: done / total for key, (done, total) in dev.items()}
     read, reports = dev["read"]
-    assert read == reports - len(STATES_NO_VERSION) and ratio["healthy clean"] == 1.0, dev
-    assert ratio["problem found"] >= 327 / 359, dev  # what bench/env_reports.py printed after batch 21
+    clean, healthy = dev["healthy clean"]
+    # A healthy report that states no version is refused (one error line), so it is not counted clean.
+    unread_healthy = sum(1 for r in DEV if r["file"] in STATES_NO_VERSION and r["labels"] == ["healthy"])
+    assert read == reports - len(STATES_NO_VERSION) and clean == healthy - unread_healthy, dev
+    assert ratio["problem found"] >= 352 / 391, dev  # what bench/env_reports.py printed after batch 22
 
 
 WINDOWS_REPORT = """Collecting environment information...

@@ -483,3 +483,108 @@ def test_a_cpu_build_said_without_a_version_is_warned_and_says_the_version_is_un
     assert found.evidence["torch"] == "version unknown"
     versioned = verdicts(load_text("`pip install torch` resulted in torch 2.9.1+cpu on my RTX 4090 box\n", tmp_path))["TE203"]
     assert versioned.status is Status.ERROR and versioned.evidence["torch"] == "torch 2.9.1+cpu"
+
+
+# ---------------------------------------------------------------- batch 22's classes (fifteenth session)
+
+UV_NO_CP314 = """\
+```
+uv sync --extra serve
+Using CPython 3.14.0
+Creating virtual environment at: .venv
+Resolved 116 packages in 13ms
+error: Distribution `torch==2.8.0 @ registry+https://pypi.org/simple` can't be installed because it doesn't have a source distribution or wheel for the current platform
+
+hint: You're using CPython 3.14 (`cp314`), but `torch` (v2.8.0) only has wheels with the following Python ABI tags: `cp312`, `cp313`, `cp313t`
+```
+"""
+
+
+def test_uvs_refusal_names_the_python_and_the_torch_it_found_no_wheel_of(tmp_path):
+    # kev#34 (a project pinning torch<2.9 under uv on Python 3.14).
+    facts = load_text(UV_NO_CP314, tmp_path)
+    assert facts.python.version == "3.14.0"
+    found = verdicts(facts)["TE105"]
+    assert found.status is Status.ERROR and "torch 2.8 supports Python 3.9–3.13" in found.message
+
+
+def test_uvs_refusal_for_a_python_the_release_has_is_not_te105(tmp_path):
+    # The same words where torch 2.8 has a wheel for the Python: the platform is the cause, not Python.
+    facts = load_text(UV_NO_CP314.replace("3.14.0", "3.12.4").replace("CPython 3.14 (`cp314`)", "CPython 3.12 (`cp312`)"),
+                      tmp_path)
+    assert facts.python.version == "3.12.4"
+    assert verdicts(facts)["TE105"].status is not Status.ERROR
+
+
+def test_torchs_driver_verdict_shortened_in_a_sentence_keeps_its_number(tmp_path):
+    # nvMolKit#209: "`torch._C._cuda_init()` raises *"NVIDIA driver too old (found 12070)"*" beside torch 2.12.0 + cu13.
+    facts = load_text("The default `uv pip install nvmolkit` pulls torch 2.12.0 + `nvidia-*-cu13`.\n"
+                      "`torch._C._cuda_init()` raises *\"NVIDIA driver too old (found 12070)\"*; all calls fail.\n", tmp_path)
+    found = verdicts(facts)["TE201"]
+    assert found.status is Status.ERROR and "supports CUDA 12.7" in found.message
+
+
+def test_a_driver_said_to_be_not_too_old_is_no_verdict(tmp_path):
+    facts = load_text("torch 2.12.0 works here; the NVIDIA driver is not too old (nvidia-smi shows 580.65.06).\n", tmp_path)
+    assert verdicts(facts)["TE201"].status is not Status.ERROR
+
+
+CONTAINER_REFUSED = """\
+Error response from daemon: failed to create task for container: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error running prestart hook #0: exit status 1, stdout: , stderr: Auto-detected mode as 'legacy'
+nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.8, please update your driver to a newer version, or use an earlier cuda container: unknown
+
+> nvidia-smi
+```
++-----------------------------------------------------------------------------------------+
+| NVIDIA-SMI 550.144.03             Driver Version: 550.144.03     CUDA Version: 12.4     |
+|-----------------------------------------+------------------------+----------------------+
+```
+"""
+
+
+def test_the_container_runtimes_cuda_requirement_is_te201_with_the_driver_to_install(tmp_path):
+    # tabbyAPI#324: a CUDA 12.8 image on an R550 host.
+    found = verdicts(load_text(CONTAINER_REFUSED, tmp_path))["TE201"]
+    assert found.status is Status.ERROR and "needs CUDA 12.8 or newer; driver 550.144.03 supports CUDA 12.4" in found.message
+    assert "570.26" in found.fix.summary
+
+
+def test_a_container_that_starts_is_not_refused(tmp_path):
+    started = CONTAINER_REFUSED.replace(CONTAINER_REFUSED.splitlines()[0] + "\n", "").replace(
+        CONTAINER_REFUSED.splitlines()[1], "tabbyapi-1  | INFO:     Started server process [1]")
+    found = verdicts(load_text(started, tmp_path))["TE201"]
+    assert found.status is not Status.ERROR
+
+
+def test_torchs_dll_loading_words_on_their_own_line_are_a_failed_import(tmp_path):
+    # deltaforce-market-bot#46: the localized OSError on one line, torch's "Error loading ..." on the next.
+    text = ("程序运行时直接报错：\nOSError: [WinError 1114] 动态链接库(DLL)初始化例程失败。 \n"
+            'Error loading "E:\\python\\py_jsq\\Python310\\lib\\site-packages\\torch\\lib\\c10.dll" or one of its dependencies.\n'
+            "Python 3.10\nPyTorch 2.9.0 + CPU-only wheel\n")
+    found = verdicts(load_text(text, tmp_path))["TE101"]
+    assert found.status is Status.ERROR and "Windows could not load c10.dll (WinError 1114)" in found.message
+    assert any("VCRedist" in c for c in found.fix.commands)
+    # Elided to torch\lib and without the exception's name (QualityScaler#9).
+    elided = 'The specified module could not be found. Error loading "torch\\lib\\caffe2_detectron_ops.dll" or one of its dependencies.\n'
+    assert "caffe2_detectron_ops.dll" in verdicts(load_text(elided, tmp_path))["TE101"].message
+
+
+def test_another_packages_dll_is_not_torchs_import(tmp_path):
+    text = ('OSError: [WinError 126] The specified module could not be found. Error loading '
+            '"C:\\venv\\lib\\site-packages\\pyzbar\\libzbar-64.dll" or one of its dependencies.\nPython 3.10, torch 2.5.1\n')
+    assert verdicts(load_text(text, tmp_path))["TE101"].status is not Status.ERROR
+
+
+def test_torchs_cxx17_error_in_an_extension_build_is_te208(tmp_path):
+    # VideoMamba#63: building mamba's extension against torch 2.1.2 stops in c10's C++17.h.
+    text = ("I met the following problems when `pip install -e mamba-1p1p1`\n\n #error You need C++17 to compile PyTorch\n\n"
+            "My environment is as follows:\ntorch==2.1.2  torchvision==0.16.2  torchaudio==2.1.2. Cuda==11.8  gcc==6.1.0  python==3.9\n")
+    found = verdicts(load_text(text, tmp_path))["TE208"]
+    assert found.status is Status.ERROR and "need C++17" in found.message and "-std=c++17" in found.fix.summary
+
+
+def test_an_extension_built_as_cxx17_is_not_refused(tmp_path):
+    text = ("building 'selective_scan_cuda' extension\ng++ -std=c++17 -O3 -c csrc/selective_scan.cpp -o build/selective_scan.o\n"
+            "torch 2.1.2+cu118, nvcc 11.8, gcc 11.4\n")
+    found = verdicts(load_text(text, tmp_path))["TE208"]
+    assert found.status is not Status.ERROR

@@ -298,6 +298,8 @@ def _from_driver_cuda(facts):
 
 def _from_warning(facts, said):
     """torch's own "driver too old" verdict, for reports that lack the facts to judge it."""
+    if said.package == "nvidia-container-cli":
+        return _container_refused(facts, said)
     cuda = fact(facts, "torch.cuda")
     driver = fact(facts, "nvidia.driver_version")
     label = torch_label(facts)
@@ -329,3 +331,20 @@ def _from_warning(facts, said):
                   "https://pytorch.org/get-started/previous-versions/")
     # Retold in a sentence, the verdict may be another tool's: a warning until the driver's version says more.
     return (warning if retold else error)(message, fix=fix, evidence=evidence, related=("cuda-driver-too-old",))
+
+
+def _container_refused(facts, said):
+    """The NVIDIA container runtime would not start an image built on CUDA `needs_cuda`: the host driver is older.
+    torch in that image never ran, so its build is the image's CUDA (or older), and the driver is what to change."""
+    driver = fact(facts, "nvidia.driver_version")
+    driver_cuda = fact(facts, "nvidia.cuda_driver_version")
+    needed = tables.toolkit_driver(said.needs_cuda, system(facts))
+    supports = f"; driver {driver} supports CUDA {driver_cuda} at most" if driver and driver_cuda else \
+        f"; driver {driver}" if driver else ""
+    evidence = {"container runtime": said.text, "driver": driver, "driver's CUDA": driver_cuda,
+                "image needs CUDA": said.needs_cuda, f"CUDA {said.needs_cuda} driver": needed}
+    return error(f"the NVIDIA container runtime refuses to start the image: it needs CUDA {said.needs_cuda} or newer"
+                 f"{supports}, so nothing in the container (torch included) gets the GPU",
+                 fix=Fix(f"Upgrade the host's NVIDIA driver to {needed or f'one that supports CUDA {said.needs_cuda}'} or newer, "
+                         f"or run an image tag built for CUDA {driver_cuda or 'the CUDA this driver supports'} or older"),
+                 evidence={k: v for k, v in evidence.items() if v is not None}, related=("cuda-driver-too-old",))

@@ -111,7 +111,8 @@ def extension_toolchain_mismatch(facts):
     a gcc inside nvcc's range (`export CC=gcc-13 CXX=g++-13`, which torch passes on to nvcc as
     `-ccbin`); `pip install ninja`.
     """
-    said = torch_said(facts, "toolkit") or torch_said(facts, "toolkit-old") or torch_said(facts, "toolkit-gcc")
+    said = (torch_said(facts, "toolkit") or torch_said(facts, "toolkit-old") or torch_said(facts, "toolkit-gcc")
+            or torch_said(facts, "toolkit-std"))
     arch_said = torch_said(facts, "toolkit-arch")
     gap = unknown_need(facts, "torch.version", "torch.cuda")
     if gap is not None:
@@ -188,6 +189,18 @@ def _from_message(facts, said):
     """torch.utils.cpp_extension's own refusal: "The detected CUDA version (X) mismatches ..." (or DeepSpeed's op
     builder's "Installed CUDA version X does not match the version torch was compiled with Y"), or a
     package's setup.py refusing the toolkit as too old (flash-attn: "only supported on CUDA 11.6 and above")."""
+    if said.kind == "toolkit-std":
+        std = said.requested
+        gcc = fact(facts, "toolchain.gcc_version")
+        compiler = f"; gcc {gcc} is here" if gcc else ""
+        return error(f"torch's headers stop the extension build: they need C++{std}, and the extension is compiled as an "
+                     f"older standard (a -std=c++14 left in its setup.py or CMakeLists from older torch) or by a compiler "
+                     f"without C++{std}{compiler}",
+                     fix=Fix(f"Compile the extension as C++{std}: change -std=c++14 to -std=c++{std} in its setup.py "
+                             "extra_compile_args (both 'cxx' and 'nvcc') or CMAKE_CXX_STANDARD, and use gcc 9 or newer",
+                             ("grep -rn \"std=c++1[14]\" setup.py CMakeLists.txt", "gcc --version")),
+                     evidence={"the compiler's error": said.text, **({"gcc": gcc} if gcc else {})},
+                     related=("extension-build-error",))
     if said.kind == "toolkit-gcc":
         nvcc = fact(facts, "toolchain.nvcc_version")
         which = f"nvcc {nvcc}" if nvcc else "the build's nvcc"

@@ -16,6 +16,9 @@ _UNDEFINED = re.compile(r"(\S+\.so(?:\.\d+)*): undefined symbol: ([\w@.]+)")
 _UNDEFINED_BARE = re.compile(r"undefined symbol: ([\w@.]+)")
 _VERSION_NOT_FOUND = re.compile(r"version [`']([\w.]+)' not found(?: \(required by (\S+?)\))?")
 _NO_MODULE = re.compile(r"No module named '([\w.]+)'")
+# Windows refusing one of torch's DLLs: torch/__init__.py's "Error loading \"...\\torch\\lib\\c10.dll\" or one of its
+# dependencies", the loader's [WinError 126/127/1114], or "DLL load failed" from older torch.
+_WINDOWS_DLL = re.compile(r'Error loading "(?:[^"\n]*[/\\])?(?P<dll>[^"/\\\n]+\.dll)"|\[WinError (?P<winerror>126|127|1114)\]|DLL load failed')
 _RELATED_LIBS = ("cuda-libs-conflict",)
 
 
@@ -220,6 +223,28 @@ def _import_error(facts, t) -> Result:
                      fix=Fix("Install torch's missing dependency (and let pip check the others)",
                              (f"{pip(facts)} install {top.replace('_', '-')}", f"{pip(facts)} check")),
                      evidence=evidence)
+    m = _WINDOWS_DLL.search(message)
+    if m:
+        dll = m.group("dll") or next((d.group("dll") for d in _WINDOWS_DLL.finditer(text) if d.group("dll")), None)
+        code = m.group("winerror") or next((d.group("winerror") for d in _WINDOWS_DLL.finditer(text) if d.group("winerror")), None)
+        named = f"{dll}" if dll else "one of torch's DLLs"
+        # 126 (module not found) and 1114 (initialisation failed) are what a missing or old MSVC runtime gives;
+        # 127 (procedure not found) is DLLs of two torch versions in torch\lib, an interrupted upgrade.
+        if code == "127":
+            return error(f"import torch fails: Windows loaded {named} but a function it needs is missing (WinError 127): "
+                         "torch\\lib holds DLLs of two torch versions, or another program's DLL on PATH shadows one of them",
+                         fix=Fix("Reinstall torch cleanly so torch\\lib holds one version's DLLs",
+                                 (f"{pip(facts)} uninstall -y torch torchvision torchaudio", _reinstall(facts))),
+                         evidence=evidence, related=("windows-dll-load-failure",))
+        return error(f"import torch fails: Windows could not load {named}"
+                     + (f" (WinError {code})" if code else "")
+                     + ": usually the Microsoft Visual C++ 2015-2022 Redistributable (x64) is missing or too old, "
+                     "or an old CUDA/cuDNN folder on PATH shadows a DLL torch ships",
+                     fix=Fix("Install or repair the latest Visual C++ Redistributable (x64), open a new terminal and "
+                             "import torch again; if it still fails, reinstall torch",
+                             ("winget install Microsoft.VCRedist.2015+.x64", f"{python_cmd(facts)} -c \"import torch\"",
+                              _reinstall(facts))),
+                     evidence=evidence, related=("windows-dll-load-failure",))
     if NUMPY_ABI.search(" ".join(text.split())):
         return error(f"import torch fails on a NumPy ABI mismatch: {last}",
                      fix=Fix("Install a NumPy this torch was built for, or a torch built for NumPy 2 (2.3+)",
@@ -276,6 +301,16 @@ def _older_cuda_build(facts) -> str:
         Example("error", {"torch": {"import_status": "crashed", "signal": 9, "stderr_tail": ""}},
                 "the OOM killer", contains="dmesg"),
         Example("error", {"torch": {"import_status": "timeout", "stderr_tail": ""}}, "hang", contains="importtime"),
+        Example("error", {"torch": {"import_status": "import-error", "error_type": "OSError",
+                                    "error_message": "[WinError 1114] A dynamic link library (DLL) initialization routine "
+                                    "failed. Error loading \"C:\\venv\\Lib\\site-packages\\torch\\lib\\c10.dll\" "
+                                    "or one of its dependencies."}},
+                "Windows cannot initialise torch's DLL", contains="Visual C++"),
+        Example("error", {"torch": {"import_status": "import-error", "error_type": "OSError",
+                                    "error_message": "[WinError 127] The specified procedure could not be found. Error "
+                                    "loading \"C:\\venv\\Lib\\site-packages\\torch\\lib\\torch_cpu.dll\" or one "
+                                    "of its dependencies."}},
+                "DLLs of two torch versions", contains="two torch versions"),
     ],
 )
 def torch_import_failure(facts):

@@ -118,6 +118,9 @@ _CONDA_FAILED = re.compile(r"PackagesNotFoundError|UnsatisfiableError|ResolvePac
                            r"The following packages are not available|Solving environment: failed")
 # conda's UnsatisfiableError names the environment's Python below the specs it rules out: "Your python: python=3.9".
 _CONDA_YOUR_PYTHON = re.compile(r"^Your python:\s*python\s*==?\s*(?P<version>[23]\.\d{1,2}(?:\.\d{1,2})?)\s*$", re.I)
+# uv naming the interpreter it resolved for: "Using CPython 3.14.0" (creating or syncing an environment) and its hint
+# "You're using CPython 3.14 (`cp314`), but `torch` (v2.8.0) only has wheels with ...".
+_UV_PYTHON = re.compile(r"^(?:Using CPython (?P<version>3\.\d{1,2}\.\d{1,2})\b|(?:hint:\s*)?You're using CPython (?P<short>3\.\d{1,2})\s+\(`cp3\d{1,2}t?`\))")
 _CONDA_TORCH_REQUEST = re.compile(r"(?<![\w-])pytorch==?(?P<version>\d+\.\d+\.\d+)(?![\w.*])")
 _CONDA_REQUEST = re.compile(r"(?<![\w-])(?P<name>cudatoolkit|pytorch-cuda)\s*=\s*(?P<version>\d+(?:\.\d+)*)")
 _CONDA_SPEC_LINE = re.compile(r"^-\s+(?P<name>cudatoolkit|pytorch-cuda)\s*=\s*(?P<version>\d+(?:\.\d+)*)\s*$")
@@ -1592,6 +1595,14 @@ _TORCH_LIB_FAILURE = re.compile(r"^((?:[A-Za-z_]\w*\.)*(?:ImportError|OSError)):
                                 r"[/\\]torch[/\\]_C\.)[^/\\\s\"']+\.(?:so|dll|pyd|dylib)\b.*)$")
 
 
+# torch/__init__.py's own words when Windows cannot load one of its DLLs (it appends them to the OSError): the
+# line alone is the failure even where the "OSError: [WinError 1114] ..." before it was left out or sits on the
+# line above, in the system's language ("OSError: [WinError 1114] 动态链接库(DLL)初始化例程失败。"), and where the
+# path is elided to "torch\lib\c10.dll".
+_TORCH_DLL_LOADING = re.compile(r'Error loading "(?:[^"\n]*[/\\])?torch[/\\]lib[/\\][^"/\\\n]+\.dll" or one of its dependencies')
+_WIN_ERROR_LINE = re.compile(r"^((?:[A-Za-z_]\w*\.)*OSError): (\[WinError \d+\].*)$")
+
+
 # The same failure told in a sentence: "importing pytorch ... raises an `undefined symbol: iJIT_NotifyEvent` error".
 _IMPORT_TORCH_SAID = re.compile(r"(?i)\bimport(?:ing|s|ed)?\s+`?(?:py)?torch\b`?[^\n]{0,80}?\b(?:raises?|gives?|throws?|fails?|"
                                 r"error|results? in)\b[^\n]{0,30}?\bundefined symbol:?\s*`?(?P<symbol>[A-Za-z_]\w+)")
@@ -1611,6 +1622,12 @@ def torch_import_error(lines: list[str]) -> dict[str, Any] | None:
         if m:
             return {"import_status": "import-error", "error_type": m.group(1).rsplit(".", 1)[-1],
                     "error_message": m.group(2).strip()}
+    for i, line in enumerate(lines):
+        m = _TORCH_DLL_LOADING.search(line)
+        if m:
+            above = _WIN_ERROR_LINE.match(lines[i - 1].strip()) if i else None
+            message = f"{above.group(2).strip()} {line.strip()}" if above else line.strip()
+            return {"import_status": "import-error", "error_type": "OSError", "error_message": message}
     for i, line in enumerate(lines):
         # A long frame line wrapped at spaces: "File" / "\".../torch/__init__.py\"," / "line 199, in <module>".
         if not (_TORCH_INIT_FRAME.search(line) or _TORCH_INIT_FRAME.search(" ".join(lines[i:i + 3]))):
@@ -1990,6 +2007,11 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
     if conda_python and not fact_set(facts, "python", "version"):
         kinds.append("conda's unsatisfiable specs")
         _fill(facts, "python", {"version": conda_python})
+    uv_python = next((m.group("version") or m.group("short") for line in lines
+                      for m in [_UV_PYTHON.match(line.strip())] if m), None)
+    if uv_python and not fact_set(facts, "python", "version"):
+        kinds.append("uv's resolution")
+        _fill(facts, "python", {"version": uv_python})
 
     # Last, what the text states in prose, for the facts no layout gave (torch's warning names its GPU itself: TE202
     # quotes it). The system the paths show (C:\, /home/) comes before the one a sentence names.

@@ -103,7 +103,9 @@ def _phrase(words: str) -> str:
     return f"(?i:{out})"
 
 
-_DRIVER_OLD = re.compile(_phrase("NVIDIA driver on your system is too old (found version") + r"\s*(\d+)\)")
+_DRIVER_OLD = re.compile(_phrase("NVIDIA driver on your system is too old (found version") + r"\s*(\d+)\)"
+                         # Its words shortened by whoever retells it, the number kept: "NVIDIA driver too old (found 12070)".
+                         r"|(?i:NVIDIA\s+driver\s+(?:is\s+)?too\s+old\s*\(\s*found\s+(?:version\s+)?)(\d{4,5})\)")
 _INSUFFICIENT = re.compile(_phrase("CUDA driver version is insufficient for CUDA runtime version"))
 # The same message pasted without its "(found version N)" tail (cut by the paste, or retyped): still torch's
 # verdict on the driver, only without the CUDA version the driver supports.
@@ -120,6 +122,10 @@ _PTX_TOOLCHAIN = re.compile(_phrase("the provided PTX was compiled with an unsup
 # 803: system has unsupported display driver / cuda driver combination").
 _COMPAT_804 = re.compile(_phrase("forward compatibility was attempted on non supported HW"))
 _COMPAT_803 = re.compile(_phrase("system has unsupported display driver / cuda driver combination"))
+# The NVIDIA container runtime refusing to start an image whose CUDA the host driver predates: "nvidia-container-cli:
+# requirement error: unsatisfied condition: cuda>=12.8, please update your driver to a newer version, or use an earlier
+# cuda container". The image's torch is built for that CUDA (or an older one the image also carries).
+_CONTAINER_CUDA = re.compile(r"(?i:unsatisfied\s+condition:\s+cuda\s*>=\s*)(?P<need>\d+\.\d+)(?i:,?\s+please\s+update\s+your\s+driver)")
 # torch's _check_driver when no driver library answers: "Found no NVIDIA driver on your system. Please
 # check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx".
 NO_DRIVER = re.compile(_phrase("Found no NVIDIA driver on your system"))
@@ -193,6 +199,12 @@ _NO_WHEEL = re.compile(r"(?i:Could not find a version that satisfies the require
                        r"|(?i:No matching distribution found for torch)(?:\s*===?\s*(?P<version2>\d[\w.+]*)|(?![\w.-]))"
                        # conda's UnsatisfiableError, one line per spec the environment's Python rules out: "- pytorch=1.4.0 ->
                        # python[version='>=3.6,<3.7.0a0|...']" (the pytorch channel has no build of 1.4.0 for that Python).
+                       # uv: "Distribution `torch==2.8.0 @ registry+https://pypi.org/simple` can't be installed because it
+                       # doesn't have a source distribution or wheel for the current platform", and its hint "You're using
+                       # CPython 3.14 (`cp314`), but `torch` (v2.8.0) only has wheels with the following Python ABI tags".
+                       r"|(?i:Distribution\s+`?torch==)(?P<version4>\d[\w.+]*)[^\n`]{0,80}?`?\s+(?i:can't\s+be\s+installed\s+because\s+it\s+"
+                       r"doesn't\s+have\s+a\s+source\s+distribution\s+or\s+wheel\s+for\s+the\s+current\s+platform)"
+                       r"|`?torch`?\s+\(v(?P<version5>\d[\w.+]*)\)\s+(?i:only\s+has\s+wheels\s+with\s+the\s+following\s+Python\s+ABI\s+tags)"
                        r"|(?<![\w-])pytorch==?(?P<version3>\d+\.\d+(?:\.\d+)?)(?:=\S+)?\s*->\s*python\[version=[^\]\n]*\]")
 # The CUDA runtime finding no kernel for the GPU in what was loaded (cudaErrorNoKernelImageForDevice,
 # 209; torch <= 1.4 printed it as THC's "cuda runtime error (209)").
@@ -284,6 +296,10 @@ _BUILT_WITH_RUNNING = re.compile(_phrase("PyTorch is built with CUDA version:") 
 _HOST_COMPILER = re.compile(r"unsupported GNU version! gcc versions later than (?P<gcc>\d+) are not supported"
                             r"|unsupported Microsoft Visual Studio version! Only the versions between (?P<vs_min>\d{4}) "
                             r"and (?P<vs_max>\d{4}) \(inclusive\) are supported")
+# torch's headers refusing an older C++ standard (c10/util/C++17.h: "#error You need C++17 to compile PyTorch"; the
+# C++20 headers of later releases the same way): the extension is compiled as C++14 (a -std=c++14 in its setup.py or
+# CMakeLists, for older torch) or by a compiler without that standard.
+_CXX_STANDARD = re.compile(r"#\s*error:?\s+(?:--\s+)?You need C\+\+(?P<std>\d{2}) to compile PyTorch")
 # pip installing a compiled extension from its project's wheel index, whose URL names the torch (and CUDA) the
 # wheels were built for: OpenMMLab's ("pip install mmcv-full -f https://download.openmmlab.com/mmcv/dist/cu101/
 # torch1.6/index.html"), detectron2's (".../detectron2/wheels/cu102/torch1.9/index.html") and PyG's
@@ -384,7 +400,7 @@ def find(text: str) -> list[str]:
     flat = text.replace("\n", " ")
     for pattern in (_DRIVER_OLD, _DRIVER_OLD_CUT, _INSUFFICIENT, _DRIVER_OLD_SAID, _PTX_TOOLCHAIN, NO_DRIVER, _COMPAT_804, _COMPAT_803, _INCOMPATIBLE, _TOO_OLD, _RANGE, _CC_LIST, _TOO_OLD_UNFORMATTED,
                     _NOT_COMPILED, _NEEDS_CUDA, _CUDA_ASKED, _XFORMERS_BUILT, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _DS_TOOLKIT, _TOOLKIT_MIN, _NO_WHEEL, _NVCC_ARCH, _NO_KERNEL, _INVALID_FUNCTION, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS, _FAMILY_OPS, _CUDA_LIB_SYMBOL, _EXTENSION_SYMBOL, _EXTENSION_MODULE_SYMBOL, _EXTENSION_PKG_SYMBOL, _TORCHAO_SKIPPED, _BUILT_WITH_RUNNING, _HOST_COMPILER, _INDEX_INSTALL, _WHEEL_BUILT_FOR, _IMPORTED_SYMBOL, _DGL_LIBRARY,
-                    _DGL_LIBRARY_SAID, _K2_BUILD):
+                    _DGL_LIBRARY_SAID, _K2_BUILD, _CONTAINER_CUDA, _CXX_STANDARD):
         matches = list(pattern.finditer(text))
         if not matches:
             # Wrapped by a mail client, a notebook or a terminal at a space: the same message with a line
@@ -425,7 +441,7 @@ def interpret(warnings: list[str] | None) -> list[Said]:
     for text in warnings or []:
         m = _DRIVER_OLD.search(text)
         if m:
-            number = int(m.group(1))
+            number = int(m.group(1) or m.group(2))
             said.append(Said("driver", text, driver_cuda=f"{number // 1000}.{number % 1000 // 10}"))
             continue
         if _COMPAT_804.search(text) or _COMPAT_803.search(text):
@@ -433,6 +449,10 @@ def interpret(warnings: list[str] | None) -> list[Said]:
             continue
         if _INSUFFICIENT.search(text) or _PTX_TOOLCHAIN.search(text) or _DRIVER_OLD_CUT.search(text):
             said.append(Said("driver", text))
+            continue
+        m = _CONTAINER_CUDA.search(text)
+        if m:
+            said.append(Said("driver", text, package="nvidia-container-cli", needs_cuda=m.group("need")))
             continue
         if _DRIVER_OLD_SAID.search(text):
             said.append(Said("driver", text, retold=True))
@@ -473,7 +493,8 @@ def interpret(warnings: list[str] | None) -> list[Said]:
         m = _NO_WHEEL.search(text)
         if m:
             said.append(Said("no-wheel", text, package="torch",
-                             requested=m.group("version") or m.group("version2") or m.group("version3")))
+                             requested=m.group("version") or m.group("version2") or m.group("version3")
+                             or m.group("version4") or m.group("version5")))
             continue
         m = _TOOLKIT_MIN.search(text)
         if m:
@@ -549,6 +570,10 @@ def interpret(warnings: list[str] | None) -> list[Said]:
         m = _DGL_LIBRARY_SAID.search(text)
         if m:
             said.append(Said("per-torch-library", text, package="dgl", retold=True))
+            continue
+        m = _CXX_STANDARD.search(text)
+        if m:
+            said.append(Said("toolkit-std", text, requested=m.group("std")))
             continue
         m = _HOST_COMPILER.search(text)
         if m:
