@@ -588,3 +588,47 @@ def test_an_extension_built_as_cxx17_is_not_refused(tmp_path):
             "torch 2.1.2+cu118, nvcc 11.8, gcc 11.4\n")
     found = verdicts(load_text(text, tmp_path))["TE208"]
     assert found.status is not Status.ERROR
+
+
+def test_a_dockerfiles_pytorch_base_image_gives_torch_cuda_and_python(tmp_path):
+    # nnUNet#2557: an AWS deep learning container; and the official image's tag.
+    aws = ("```Dockerfile\nFROM 763104351884.dkr.ecr.ca-central-1.amazonaws.com/pytorch-inference:2.3.0-gpu-py311-cu121-ubuntu20.04-ec2\n"
+           "RUN pip install nnunetv2==2.5.1\n```\n")
+    facts = load_text(aws, tmp_path)
+    assert (facts.torch.version, facts.torch.cuda, facts.python.version) == ("2.3.0", "12.1", "3.11")
+    official = load_text("FROM pytorch/pytorch:2.1.0-cuda12.1-cudnn8-runtime\nRUN pip install -r requirements.txt\n", tmp_path)
+    assert (official.torch.version, official.torch.cuda) == ("2.1.0", "12.1")
+    cpu = load_text("FROM 763104351884.dkr.ecr.us-east-1.amazonaws.com/pytorch-training:2.3.0-cpu-py311-ubuntu20.04-sagemaker\n",
+                    tmp_path)
+    assert cpu.torch.version == "2.3.0" and cpu.torch.cuda is None
+
+
+def test_a_base_image_without_torch_states_no_torch(tmp_path):
+    with pytest.raises(UsageError):
+        load_text("FROM nvidia/cuda-base-image-without-a-version\nRUN apt-get update\n", tmp_path)
+
+
+def test_numpys_refusal_decides_te104_where_the_report_gives_no_torch_version(tmp_path):
+    # Speech-AI-Forge#50: NumPy 2.0.0's message, then the requirements file the user changed to numpy==1.26.4.
+    text = ("在 `Numpy 2.0.0` 下出现诡异的问题：\n```\nA module that was compiled using NumPy 1.x cannot be run in\n"
+            "NumPy 2.0.0 as it may crash. To support both 1.x and 2.x\nversions of NumPy, modules must be compiled with NumPy 2.0.\n"
+            "```\n将 `requirements.txt` 修改如下：\n```\nnumpy==1.26.4\nscipy\nlxml\n```\n")
+    found = verdicts(load_text(text, tmp_path))["TE104"]
+    assert found.status is Status.ERROR and "NumPy 1.x" in found.message
+
+
+def test_a_requirements_list_without_numpys_refusal_is_no_te104(tmp_path):
+    text = "My requirements:\n```\nnumpy==2.0.0\nscipy==1.13.1\n```\nTraining is slow on the GPU.\n"
+    assert verdicts(load_text(text, tmp_path))["TE104"].status is not Status.ERROR
+
+
+def test_an_install_that_left_torch_without_cuda_is_a_cpu_build(tmp_path):
+    # pytranscriber#56: "The openai-whisper package installed Torch without the CUDA version".
+    found = verdicts(load_text("The openai-whisper package installed Torch without the CUDA version.\n - OS: windows\n",
+                               tmp_path))["TE203"]
+    assert found.status is Status.WARNING and "CPU-only build" in found.message
+
+
+def test_asking_for_torch_without_the_cuda_version_is_no_cpu_build(tmp_path):
+    text = "Could you make requirements.txt install torch without the CUDA version for Mac users? I have torch 2.5.1.\n"
+    assert verdicts(load_text(text, tmp_path))["TE203"].status is not Status.WARNING

@@ -108,11 +108,12 @@ def numpy_abi_mismatch(facts):
     if too_old:
         return _numpy_older_than_built_for(facts, too_old)
     gap = unknown_need(facts, "packages.distributions")
-    if gap is not None:
+    found = torch_version(facts) if gap is None else None
+    if gap is not None or found is None:
         said = _import_said(facts, NUMPY_ABI)
         if not said:
-            return gap
-        # A pasted import output without a package list: NumPy's own refusal is the verdict.
+            return gap if gap is not None else skip(no_torch(facts))
+        # A pasted import output without a package list, or without torch's version: NumPy's own refusal is the verdict.
         return error(f"a module imported with torch was built against NumPy 1.x and NumPy 2 is installed: the "
                      f"import printed \"{said}\"",
                      fix=Fix("Install NumPy 1.x, or upgrade torch (and the module the traceback names) to a "
@@ -120,9 +121,6 @@ def numpy_abi_mismatch(facts):
                              (f"{pip(facts)} install \"numpy<2\"",
                               f"{pip(facts)} install --upgrade torch torchvision torchaudio")),
                      evidence={"import output": said}, related=("numpy-abi-mismatch",))
-    found = torch_version(facts)
-    if found is None:
-        return skip(no_torch(facts))
     torch_text = found[0]
     numpy = first(facts, "numpy")
     numpy_text = fact(facts, "torch.numpy_version") or (numpy.version if numpy else None)

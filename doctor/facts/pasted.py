@@ -121,6 +121,13 @@ _CONDA_YOUR_PYTHON = re.compile(r"^Your python:\s*python\s*==?\s*(?P<version>[23
 # uv naming the interpreter it resolved for: "Using CPython 3.14.0" (creating or syncing an environment) and its hint
 # "You're using CPython 3.14 (`cp314`), but `torch` (v2.8.0) only has wheels with ...".
 _UV_PYTHON = re.compile(r"^(?:Using CPython (?P<version>3\.\d{1,2}\.\d{1,2})\b|(?:hint:\s*)?You're using CPython (?P<short>3\.\d{1,2})\s+\(`cp3\d{1,2}t?`\))")
+# A Dockerfile's base image names the torch, CUDA and Python it ships: the official images
+# ("FROM pytorch/pytorch:2.1.0-cuda12.1-cudnn8-runtime") and AWS's deep learning containers
+# ("FROM 7633....amazonaws.com/pytorch-inference:2.3.0-gpu-py311-cu121-ubuntu20.04-ec2"; "-cpu-" for CPU images).
+_DOCKER_FROM = re.compile(r"^\s*FROM\s+(?:--platform=\S+\s+)?(?:[\w.-]+(?::\d+)?/)*"
+                          r"(?:pytorch:(?P<official>\d+\.\d+\.\d+)-cuda(?P<official_cuda>\d+\.\d+)-cudnn\d+-(?:runtime|devel)"
+                          r"|pytorch-(?:training|inference):(?P<dlc>\d+\.\d+\.\d+)-(?P<device>gpu|cpu)-py(?P<py>3)(?P<py_minor>\d{1,2})"
+                          r"(?:-cu(?P<cu>\d{3}))?)\b", re.I)
 _CONDA_TORCH_REQUEST = re.compile(r"(?<![\w-])pytorch==?(?P<version>\d+\.\d+\.\d+)(?![\w.*])")
 _CONDA_REQUEST = re.compile(r"(?<![\w-])(?P<name>cudatoolkit|pytorch-cuda)\s*=\s*(?P<version>\d+(?:\.\d+)*)")
 _CONDA_SPEC_LINE = re.compile(r"^-\s+(?P<name>cudatoolkit|pytorch-cuda)\s*=\s*(?P<version>\d+(?:\.\d+)*)\s*$")
@@ -2007,6 +2014,17 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
     if conda_python and not fact_set(facts, "python", "version"):
         kinds.append("conda's unsatisfiable specs")
         _fill(facts, "python", {"version": conda_python})
+    base = next((m for line in lines for m in [_DOCKER_FROM.match(line)] if m), None)
+    if base and not fact_set(facts, "torch", "version"):
+        kinds.append("Dockerfile's base image")
+        if base.group("official"):
+            _fill(facts, "torch", {"version": base.group("official"), "cuda": base.group("official_cuda")})
+        else:
+            cu = base.group("cu")
+            cuda = f"{cu[:2]}.{cu[2:]}" if cu and base.group("device") == "gpu" else None
+            _fill(facts, "torch", {"version": base.group("dlc"), "cuda": cuda})
+            if not fact_set(facts, "python", "version"):
+                _fill(facts, "python", {"version": f"{base.group('py')}.{base.group('py_minor')}"})
     uv_python = next((m.group("version") or m.group("short") for line in lines
                       for m in [_UV_PYTHON.match(line.strip())] if m), None)
     if uv_python and not fact_set(facts, "python", "version"):

@@ -121,7 +121,9 @@ _CUDA_OF_TORCH = re.compile(r"(?:\b(?P<tag>cu\d{2,3})|\bcuda\s*(?P<version>\d+\.
 # version", "pytorch (cpu)", "pytorch是cpu版本", "CPU版的torch".
 _TORCH_CPU_SAID = re.compile(
     r"(?<![\w/.=@-])(?<!use )(?<!using )(?<!run )(?<!running )(?:py)?torch\b(?:\s+(?:is|was|got|gets|has\s+been|been))?"
-    r"(?:\s+(?:installed|built|compiled|version|build|wheel))?\s+(?:w/o|without)\s+(?:gpu|cuda)\b"
+    r"(?:\s+(?:installed|built|compiled|version|build|wheel))?\s+(?:w/o|without)\s+(?:the\s+)?(?:gpu|cuda)\b"
+    # "the torch with cuda is removed and torch cpu is installed": what an install left, said as a fact.
+    r"|(?<![\w/.=@-])(?:py)?torch\s+cpu\s+(?:is|was|got|gets|has\s+been)\s+installed\b"
     r"|\bcpu[\s-]?only\s+(?:py)?torch\b"
     r"|(?<![\w/.=@-])(?:py)?torch\s+(?:is|was)\s+(?:the\s+|a\s+)?cpu(?:[\s-]?only)?\s+(?:build|version|wheel)\b"
     r"|(?<![\w/.=@-])(?:py)?torch\s*\(\s*cpu(?:[\s-]?only)?\s*\)"
