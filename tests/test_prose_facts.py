@@ -632,3 +632,30 @@ def test_an_install_that_left_torch_without_cuda_is_a_cpu_build(tmp_path):
 def test_asking_for_torch_without_the_cuda_version_is_no_cpu_build(tmp_path):
     text = "Could you make requirements.txt install torch without the CUDA version for Mac users? I have torch 2.5.1.\n"
     assert verdicts(load_text(text, tmp_path))["TE203"].status is not Status.WARNING
+
+
+WALK_THESE_WAYS = ("RuntimeError: The following operation failed in the TorchScript interpreter. Traceback of TorchScript "
+                   "(most recent call last): RuntimeError: nvrtc: error: invalid value for --gpu-architecture (-arch)\n\n"
+                   "I am getting this error.\nI am using RTX 4090\nCUDA 11.3\nNvidia driver 535 version\n"
+                   "and pytorch is installed using \"pip3 install torch==1.10.0+cu113 torchvision==0.11.1+cu113 "
+                   "torchaudio==0.10.0+cu113 -f https://download.pytorch.org/whl/cu113/torch_stable.html\"\n")
+
+
+def test_the_pip_command_torch_was_installed_with_gives_its_version(tmp_path):
+    # walk-these-ways#72: an RTX 4090 on torch 1.10.0+cu113, whose NVRTC predates sm_89.
+    facts = load_text(WALK_THESE_WAYS, tmp_path)
+    assert (facts.torch.version, facts.torch.cuda) == ("1.10.0+cu113", "11.3")
+    found = verdicts(facts)["TE202"]
+    assert found.status is Status.ERROR and "NVRTC" in found.message and "nvrtc: error" in found.evidence["the report's error"]
+
+
+def test_nvrtcs_gap_without_the_error_in_the_text_is_a_warning(tmp_path):
+    quiet = WALK_THESE_WAYS.split("\n\n", 1)[1]
+    assert verdicts(load_text(quiet, tmp_path))["TE202"].status is Status.WARNING
+
+
+def test_a_pip_command_given_as_advice_is_not_the_installed_torch(tmp_path):
+    text = ("I am using RTX 4090 with driver 535.\nThe README says it should be installed using "
+            "\"pip install torch==1.10.0+cu113 -f https://download.pytorch.org/whl/cu113/torch_stable.html\"\n")
+    facts = load_text(text, tmp_path)
+    assert not known(facts.get("torch.version"))

@@ -376,6 +376,11 @@ def _newer_than_build(facts, version, tag, cuda, label, newer, evidence):
     message = (runs + ": what the build compiles at run time with its NVRTC (TorchScript's fusers, jiterator kernels) "
                "fails with 'nvrtc: error: invalid value for --gpu-architecture (-arch)'")
     fix = _fix_cuda_at_least(facts, first, tag, "a torch build", " (or its previous-versions page)")
+    refused = torch_said(facts, "nvrtc-arch")
+    if refused:
+        # The text shows it happened: NVRTC refused the architecture on that machine.
+        return error(message, fix=fix, evidence={**evidence, "the report's error": refused[0].text},
+                     related=("cuda-no-kernel-image",))
     return warning(message, fix=fix, evidence=evidence, related=("cuda-no-kernel-image",))
 
 

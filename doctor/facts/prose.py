@@ -82,6 +82,12 @@ _VERSION = r"[`'\"]?v?(?P<version>\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc|\.dev|\.post)\d
 # "pytorch(2.2 + cu118)", "PyTorch (1.13.1)": a bracket opens the value.
 _JOIN = r"(?:\s+version|\s*\u7248\u672c)?(?:\s+(?:is|was))?(?:\s*[:=(\u662f\u4e3a]\s*|\s+|)"  # (\u662f/\u4e3a: "is")
 _TORCH = re.compile(r"(?<![\w/.=@-])(?:py)?torch(?![A-Za-z_./-])" + _JOIN + _VERSION, re.I)
+# How this machine's torch was installed, said with the pip command ("pytorch is installed using \"pip3 install
+# torch==1.10.0+cu113 ...\""): the pinned version is the installed one. Told as advice ("should be installed using
+# pip install torch==..."), it is not (_ADVICE_BEFORE).
+_TORCH_INSTALLED_BY = re.compile(r"\binstalled\s+(?:using|with|via|by|from)\s*:?\s*[\"'`\u201c]?\s*(?:python3?\s+-m\s+)?pip3?\s+"
+                                 r"install\b[^\n\"'`\u201d]{0,80}?(?<![\w-])torch==(?P<version>\d+\.\d+(?:\.\d+)?(?:\+\w+)?)(?![\w.])", re.I)
+_ADVICE_BEFORE = re.compile(r"\b(?:should|must|can|could|to|please|need\s+to|needs\s+to|has\s+to|have\s+to)\s+(?:be\s+|get\s+)?$", re.I)
 # torch named as pip names what it installs ("falls back to torch-2.6.0+cpu", "Downloading torch-2.1.0+cu121-cp311-...
 # whl"): the dash joins the name to a version with its build tag (untagged, "torch-1.13.1" is also a file's name).
 # Untagged, the name-version pair as pip and conda name a distribution ("`pytorch-2.2.2` is forcibly installed"), but
@@ -352,12 +358,15 @@ def read(lines: list[str]) -> dict[str, Any]:
 
     for line, low in _candidates(lines):  # and each family of patterns only where its own key word is
         has_torch, has_driver = "torch" in low, "driver" in low or "\u9a71\u52a8" in line
-        patterns = ((_TORCH, _TORCH_WHEEL) if has_torch else ()) + ((_BARE_TAGGED,) if "+c" in low else ())
+        patterns = ((_TORCH, _TORCH_WHEEL, _TORCH_INSTALLED_BY) if has_torch else ()) + ((_BARE_TAGGED,) if "+c" in low else ())
         for m in (m for pattern in patterns for m in pattern.finditer(line)):
             version = m.group("version") or m.groupdict().get("plain")
             if not _released_major(version) or (m.re is _BARE_TAGGED and _NAMED_BEFORE.search(line, 0, m.start())):
                 continue
-            whose = _whose(line, m.start(), m.end())
+            if m.re is _TORCH_INSTALLED_BY:
+                whose = ELSEWHERE if _ADVICE_BEFORE.search(line, 0, m.start()) else MINE
+            else:
+                whose = _whose(line, m.start(), m.end())
             base = version.split("+")[0]
             if _ANOTHER_VERSION.match(line[m.end():m.end() + 20]):
                 whose = whose and ELSEWHERE  # "torch 1.6 and 1.7", "pytorch 1.4, 10.1": which is which is not said

@@ -296,6 +296,9 @@ _BUILT_WITH_RUNNING = re.compile(_phrase("PyTorch is built with CUDA version:") 
 _HOST_COMPILER = re.compile(r"unsupported GNU version! gcc versions later than (?P<gcc>\d+) are not supported"
                             r"|unsupported Microsoft Visual Studio version! Only the versions between (?P<vs_min>\d{4}) "
                             r"and (?P<vs_max>\d{4}) \(inclusive\) are supported")
+# NVRTC (torch's run-time compiler: TorchScript's fusers, jiterator) refusing the GPU's architecture, which its CUDA
+# predates: "RuntimeError: nvrtc: error: invalid value for --gpu-architecture (-arch)".
+_NVRTC_ARCH = re.compile(_phrase("nvrtc: error: invalid value for --gpu-architecture"))
 # torch's headers refusing an older C++ standard (c10/util/C++17.h: "#error You need C++17 to compile PyTorch"; the
 # C++20 headers of later releases the same way): the extension is compiled as C++14 (a -std=c++14 in its setup.py or
 # CMakeLists, for older torch) or by a compiler without that standard.
@@ -400,7 +403,7 @@ def find(text: str) -> list[str]:
     flat = text.replace("\n", " ")
     for pattern in (_DRIVER_OLD, _DRIVER_OLD_CUT, _INSUFFICIENT, _DRIVER_OLD_SAID, _PTX_TOOLCHAIN, NO_DRIVER, _COMPAT_804, _COMPAT_803, _INCOMPATIBLE, _TOO_OLD, _RANGE, _CC_LIST, _TOO_OLD_UNFORMATTED,
                     _NOT_COMPILED, _NEEDS_CUDA, _CUDA_ASKED, _XFORMERS_BUILT, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _DS_TOOLKIT, _TOOLKIT_MIN, _NO_WHEEL, _NVCC_ARCH, _NO_KERNEL, _INVALID_FUNCTION, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS, _FAMILY_OPS, _CUDA_LIB_SYMBOL, _EXTENSION_SYMBOL, _EXTENSION_MODULE_SYMBOL, _EXTENSION_PKG_SYMBOL, _TORCHAO_SKIPPED, _BUILT_WITH_RUNNING, _HOST_COMPILER, _INDEX_INSTALL, _WHEEL_BUILT_FOR, _IMPORTED_SYMBOL, _DGL_LIBRARY,
-                    _DGL_LIBRARY_SAID, _K2_BUILD, _CONTAINER_CUDA, _CXX_STANDARD):
+                    _DGL_LIBRARY_SAID, _K2_BUILD, _CONTAINER_CUDA, _CXX_STANDARD, _NVRTC_ARCH):
         matches = list(pattern.finditer(text))
         if not matches:
             # Wrapped by a mail client, a notebook or a terminal at a space: the same message with a line
@@ -570,6 +573,9 @@ def interpret(warnings: list[str] | None) -> list[Said]:
         m = _DGL_LIBRARY_SAID.search(text)
         if m:
             said.append(Said("per-torch-library", text, package="dgl", retold=True))
+            continue
+        if _NVRTC_ARCH.search(text):
+            said.append(Said("nvrtc-arch", text))
             continue
         m = _CXX_STANDARD.search(text)
         if m:
