@@ -659,3 +659,22 @@ def test_a_pip_command_given_as_advice_is_not_the_installed_torch(tmp_path):
             "\"pip install torch==1.10.0+cu113 -f https://download.pytorch.org/whl/cu113/torch_stable.html\"\n")
     facts = load_text(text, tmp_path)
     assert not known(facts.get("torch.version"))
+
+
+HUNYUAN3D_WHEEL = ("Python 3.13.6\nTorch: 2.8.0+cu129\nTorch.version.cuda: 12.9\n\nRunning this:\n"
+                   "**python_embeded\\python.exe -m pip install ComfyUI\\custom_nodes\\ComfyUI-Hunyuan3DWrapper\\wheels\\"
+                   "custom_rasterizer-0.1.0+torch260.cuda126-cp312-cp312-win_amd64.whl**\nGives me this problem:\n"
+                   "**ERROR: custom_rasterizer-0.1.0+torch260.cuda126-cp312-cp312-win_amd64.whl is not a supported wheel on "
+                   "this platform.**\n")
+
+
+def test_a_bundled_wheel_named_for_another_torch_is_te103(tmp_path):
+    # ComfyUI-Hunyuan3DWrapper#181: the node's wheel is for torch 2.6 / CUDA 12.6 / cp312, the machine has 2.8.0+cu129.
+    found = verdicts(load_text(HUNYUAN3D_WHEEL, tmp_path))["TE103"]
+    assert found.status is Status.ERROR and "built for torch 2.6 (cu126)" in found.message
+
+
+def test_a_bundled_wheel_for_this_torch_is_not_te103(tmp_path):
+    fits = HUNYUAN3D_WHEEL.replace("torch260.cuda126", "torch280.cuda129")
+    found = verdicts(load_text(fits, tmp_path))["TE103"]
+    assert found.status is not Status.ERROR

@@ -473,9 +473,12 @@ def _from_index(facts, said):
     fixed = next((template.format(tag=tag, minor=minor_text) for host, template in _WHEEL_INDEXES if host in said.text), None)
     wheel = said.text.endswith(".whl")  # a release wheel named by its file (flash-attn's, mamba-ssm's), not an index
     where = "a wheel built" if wheel else "its project's wheel index"
-    return error(f"{said.package} was installed from {where} for torch {built_minor} ({built_cuda}), and "
-                 f"this torch is {torch_text}: {'that wheel is' if wheel else 'those wheels are'} compiled against torch "
-                 f"{built_minor}, so its compiled ops do not load here ('undefined symbol' at import)",
+    # A wheel named in the text may have been installed or only tried (pip refusing it for another Python): either way
+    # it is built for the other torch.
+    head = (f"the {said.package} wheel in the text is built for torch {built_minor} ({built_cuda})" if wheel else
+            f"{said.package} was installed from {where} for torch {built_minor} ({built_cuda})")
+    return error(f"{head}, and this torch is {torch_text}: {'that wheel is' if wheel else 'those wheels are'} compiled "
+                 f"against torch {built_minor}, so its compiled ops do not load here ('undefined symbol' at import)",
                  fix=Fix(f"Install the {said.package} wheel built for torch {minor_text} and this torch's CUDA from the "
                          "project's releases, where it publishes that pair (else build it from source in this environment: "
                          f"{pip(facts)} install --no-build-isolation {said.package})" if wheel else

@@ -318,7 +318,10 @@ _INDEX_BUILT_FOR = (
 # mamba-ssm and causal-conv1d publish theirs on GitHub ("mamba_ssm-1.0.1+cu118torch1.12cxx11abiTRUE-cp39-cp39-
 # linux_x86_64.whl"): its compiled part links against that torch's C++ and nothing else.
 _WHEEL_BUILT_FOR = re.compile(r"(?<![\w.-])(?P<pkg>[A-Za-z][A-Za-z0-9_]*)-(?P<version>\d+(?:\.\d+)+(?:\.post\d+)?)\+"
-                              r"(?P<cu>cu\d+|cpu)torch(?P<torch>\d+\.\d+)cxx11abi(?:TRUE|FALSE)-cp\d+-[\w]+-[\w]+\.whl")
+                              r"(?:(?P<cu>cu\d+|cpu)torch(?P<torch>\d+\.\d+)cxx11abi(?:TRUE|FALSE)"
+                              # ... and as ComfyUI nodes' bundled wheels name it: "custom_rasterizer-0.1.0+torch260.cuda126-cp312-..."
+                              r"|torch(?P<torch_digits>[12]\d{2,3})\.(?:cuda(?P<cuda_digits>\d{3})|(?P<cpu>cpu)))"
+                              r"-cp\d+-[\w]+-[\w]+\.whl")
 _INDEXED_PACKAGE = re.compile(r"(?<![\w/.-])(mmcv-full|mmcv|detectron2|torch[-_](?:scatter|sparse|cluster|spline[-_]conv)|"
                               r"pyg[-_]lib|torch[-_]geometric)(?=[\s=<>~!]|$)", re.I)
 _FAMILY_NMS = re.compile(r"operator (?P<pkg>torchvision)::nms does not exist")
@@ -529,8 +532,11 @@ def interpret(warnings: list[str] | None) -> list[Said]:
             continue
         m = _WHEEL_BUILT_FOR.search(text)
         if m:
-            said.append(Said("index-built-for", text, package=m.group("pkg").lower().replace("_", "-"),
-                             built_for=(m.group("torch"), m.group("cu"))))
+            digits = m.group("torch_digits")
+            # major, minor and patch run together: "260" is 2.6.0, "2100" is 2.10.0.
+            torch = m.group("torch") or f"{digits[0]}.{digits[1:-1]}"
+            cu = m.group("cu") or ("cpu" if m.group("cpu") else f"cu{m.group('cuda_digits')}")
+            said.append(Said("index-built-for", text, package=m.group("pkg").lower().replace("_", "-"), built_for=(torch, cu)))
             continue
         m = _INDEX_INSTALL.search(text)
         if m:
