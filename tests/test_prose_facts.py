@@ -678,3 +678,20 @@ def test_a_bundled_wheel_for_this_torch_is_not_te103(tmp_path):
     fits = HUNYUAN3D_WHEEL.replace("torch260.cuda126", "torch280.cuda129")
     found = verdicts(load_text(fits, tmp_path))["TE103"]
     assert found.status is not Status.ERROR
+
+
+def test_pips_listing_that_starts_at_the_release_for_a_newer_python_is_a_te105_warning(tmp_path):
+    # pepper#184: torch 1.10 supports Python 3.6-3.9; pip lists from 1.11.0, the first release with Python 3.10 wheels.
+    text = ("Trying to install locally, hitting the following error:\n`ERROR: Could not find a version that satisfies the "
+            "requirement torch==1.10.0 (from versions: 1.11.0, 1.12.0, 1.12.1, 1.13.0, 1.13.1, 2.0.0)\n"
+            "ERROR: No matching distribution found for torch==1.10.0\n`\n")
+    found = verdicts(load_text(text, tmp_path))["TE105"]
+    assert found.status is Status.WARNING and "most likely Python 3.10 or newer" in found.message
+
+
+def test_a_listing_that_starts_at_a_release_for_the_same_pythons_says_nothing_of_python(tmp_path):
+    # torch 2.1.1 supports no newer Python than 2.1.0 (up to 3.11): a listing from 2.1.1 points at the platform or the
+    # index, not at Python.
+    text = ("ERROR: Could not find a version that satisfies the requirement torch==2.1.0 (from versions: 2.1.1, 2.1.2)\n"
+            "ERROR: No matching distribution found for torch==2.1.0\n")
+    assert verdicts(load_text(text, tmp_path))["TE105"].status not in (Status.WARNING, Status.ERROR)

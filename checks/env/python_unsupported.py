@@ -64,7 +64,9 @@ def _no_wheel(facts, said):
     if gap is not None:
         # pip listing only the 2017 source releases (0.1.2, 0.1.2.postN), or none, saw no wheel of any torch
         # release for this interpreter: the same evidence as a refusal of plain `torch`.
-        return _no_wheel_at_all(facts, said) if _no_release_listed(said.text) else gap
+        if _no_release_listed(said.text):
+            return _no_wheel_at_all(facts, said)
+        return _newer_python_by_listing(facts, said) or gap
     pv = version(facts.python.version)
     row = tables.release(said.requested)
     if pv is None or row is None:
@@ -85,6 +87,35 @@ def _no_wheel(facts, said):
                          _commands(facts, row, py, said.requested.split("+")[0], too_old)),
                  evidence={"pip said": said.text, "python": facts.python.version, "supported": _span(row)},
                  related=("no-wheel-for-python",))
+
+
+def _newer_python_by_listing(facts, said):
+    """The Python unknown, what pip listed still tells: "torch==1.10.0 (from versions: 1.11.0, 1.12.0, ...)" starts at the
+    first release built for a Python newer than every one 1.10 supports (1.11 added 3.10), so this interpreter is that
+    new Python or newer. A warning: a platform whose wheels start late (macOS arm64, aarch64) can list the same way."""
+    if "+" in said.requested:
+        return None  # a local build (+cu113) is not on PyPI at all: the index is the likelier cause
+    listed = [v for v in (_listed_versions(said.text) or []) if not v.startswith("0.1.")]
+    asked, parsed = tables.release(said.requested), [(version(v), v) for v in listed]
+    parsed = [(pv, v) for pv, v in parsed if pv is not None]
+    if asked is None or not parsed or asked["python"]["max"] is None:
+        return None
+    earliest = min(parsed)[1]
+    first = tables.release(earliest)
+    asked_max = _xy(asked["python"]["max"])
+    if first is None or first["python"]["max"] is None or version(earliest) <= version(said.requested):
+        return None
+    if _xy(first["python"]["max"]) <= asked_max:
+        return None  # the first release listed adds no newer Python: the gap is the platform's, not Python's
+    newer = f"{asked_max[0]}.{asked_max[1] + 1}"
+    return warning(f"pip found no wheel of torch {said.requested} and lists torch only from {earliest}, the first release "
+                   f"with wheels for Python {newer}: this interpreter is most likely Python {newer} or newer, and torch "
+                   f"{asked['torch']} supports Python {_span(asked)}",
+                   fix=Fix(f"Check the Python (python -VV); use Python {_span(asked)} for torch {asked['torch']} (a new "
+                           f"environment), or ask for torch {earliest} or newer",
+                           ("python -VV", f"{pip(facts)} install \"torch>={earliest}\"")),
+                   evidence={"pip said": said.text, "python": "not in the report", "supported": _span(asked)},
+                   related=("no-wheel-for-python",))
 
 
 def _listed_versions(text):
@@ -172,7 +203,12 @@ def _no_wheel_at_all(facts, said):
         Example("skip", {"torch": {"warnings": [
                     "ERROR: Could not find a version that satisfies the requirement torch==1.10.0+cu113 (from versions: "
                     "1.11.0, 1.12.0, 1.12.1, 1.13.0)"]}},
-                "pip saw other releases: the asked one is missing for this Python, which the paste does not give"),
+                "pip saw other releases: a +cu113 build is not on the index pip read, whatever the Python"),
+        Example("warning", {"torch": {"warnings": [
+                    "ERROR: Could not find a version that satisfies the requirement torch==1.10.0 (from versions: "
+                    "1.11.0, 1.12.0, 1.12.1, 1.13.0)"]}},
+                "pip lists from the first release built for Python 3.10: the Python is newer than 1.10's",
+                contains="most likely Python 3.10 or newer"),
         Example("error", {"python": {"version": "3.9"},
                           "torch": {"warnings": ["- pytorch=1.4.0 -> python[version='>=2.7,<2.8.0a0|>=3.5,<3.6.0a0|"
                                                  ">=3.6,<3.7.0a0|>=3.7,<3.8.0a0|>=3.8,<3.9.0a0']"]}},
