@@ -458,22 +458,6 @@ Your python: python=3.9
 """
 
 
-def test_condas_unsatisfiable_python_is_te105(tmp_path):
-    # conda names the environment's Python and the pytorch spec it rules out (Scene-Graph-Benchmark.pytorch#160).
-    facts = load_text(CONDA_UNSATISFIABLE, tmp_path)
-    assert facts.python.version == "3.9"
-    found = verdicts(facts)["TE105"]
-    assert found.status is Status.ERROR and "3.5–3.8" in found.message
-
-
-def test_condas_unsatisfiable_spec_for_a_python_the_release_has_is_not_te105(tmp_path):
-    # The same refusal where the Python is one torch 1.4 had: the conflict lies elsewhere (a channel, a platform).
-    facts = load_text(CONDA_UNSATISFIABLE.replace("python=3.9", "python=3.8").replace("Python 3.9.7", "Python 3.8.5"),
-                      tmp_path)
-    assert facts.python.version == "3.8"
-    assert verdicts(facts)["TE105"].status is not Status.ERROR
-
-
 def test_a_cpu_build_said_without_a_version_is_warned_and_says_the_version_is_unknown(tmp_path):
     # pytorch#168065: "trying to `pip install torch` resulted in the CPU version of torch stable", no GPU listed.
     facts = load_text("Hi, noticing that trying to `pip install torch` resulted in the CPU version of torch stable.\n",
@@ -500,19 +484,29 @@ hint: You're using CPython 3.14 (`cp314`), but `torch` (v2.8.0) only has wheels 
 """
 
 
-def test_uvs_refusal_names_the_python_and_the_torch_it_found_no_wheel_of(tmp_path):
-    # kev#34 (a project pinning torch<2.9 under uv on Python 3.14).
-    facts = load_text(UV_NO_CP314, tmp_path)
-    assert facts.python.version == "3.14.0"
+# An installer naming this environment's Python and the torch it found no build of for it; then the same refusal
+# where the Python is one that release has, where the conflict lies elsewhere (a channel, a platform, the index).
+INSTALLER_REFUSALS = [
+    # conda's UnsatisfiableError (Scene-Graph-Benchmark.pytorch#160).
+    pytest.param(CONDA_UNSATISFIABLE, "3.9", "3.5–3.8", (("python=3.9", "python=3.8"), ("Python 3.9.7", "Python 3.8.5")),
+                 "3.8", id="conda"),
+    # uv's refusal and hint (kev#34: a project pinning torch<2.9 under uv on Python 3.14).
+    pytest.param(UV_NO_CP314, "3.14.0", "torch 2.8 supports Python 3.9–3.13",
+                 (("3.14.0", "3.12.4"), ("CPython 3.14 (`cp314`)", "CPython 3.12 (`cp312`)")), "3.12.4", id="uv"),
+]
+
+
+@pytest.mark.parametrize("text,python,says,fitting,fitting_python", INSTALLER_REFUSALS)
+def test_an_installers_refusal_for_this_python_is_te105_and_not_for_one_the_release_has(
+        text, python, says, fitting, fitting_python, tmp_path):
+    facts = load_text(text, tmp_path)
+    assert facts.python.version == python
     found = verdicts(facts)["TE105"]
-    assert found.status is Status.ERROR and "torch 2.8 supports Python 3.9–3.13" in found.message
-
-
-def test_uvs_refusal_for_a_python_the_release_has_is_not_te105(tmp_path):
-    # The same words where torch 2.8 has a wheel for the Python: the platform is the cause, not Python.
-    facts = load_text(UV_NO_CP314.replace("3.14.0", "3.12.4").replace("CPython 3.14 (`cp314`)", "CPython 3.12 (`cp312`)"),
-                      tmp_path)
-    assert facts.python.version == "3.12.4"
+    assert found.status is Status.ERROR and says in found.message
+    for old, new in fitting:
+        text = text.replace(old, new)
+    facts = load_text(text, tmp_path)
+    assert facts.python.version == fitting_python
     assert verdicts(facts)["TE105"].status is not Status.ERROR
 
 
@@ -522,11 +516,6 @@ def test_torchs_driver_verdict_shortened_in_a_sentence_keeps_its_number(tmp_path
                       "`torch._C._cuda_init()` raises *\"NVIDIA driver too old (found 12070)\"*; all calls fail.\n", tmp_path)
     found = verdicts(facts)["TE201"]
     assert found.status is Status.ERROR and "supports CUDA 12.7" in found.message
-
-
-def test_a_driver_said_to_be_not_too_old_is_no_verdict(tmp_path):
-    facts = load_text("torch 2.12.0 works here; the NVIDIA driver is not too old (nvidia-smi shows 580.65.06).\n", tmp_path)
-    assert verdicts(facts)["TE201"].status is not Status.ERROR
 
 
 CONTAINER_REFUSED = """\
@@ -549,47 +538,6 @@ def test_the_container_runtimes_cuda_requirement_is_te201_with_the_driver_to_ins
     assert "570.26" in found.fix.summary
 
 
-def test_a_container_that_starts_is_not_refused(tmp_path):
-    started = CONTAINER_REFUSED.replace(CONTAINER_REFUSED.splitlines()[0] + "\n", "").replace(
-        CONTAINER_REFUSED.splitlines()[1], "tabbyapi-1  | INFO:     Started server process [1]")
-    found = verdicts(load_text(started, tmp_path))["TE201"]
-    assert found.status is not Status.ERROR
-
-
-def test_torchs_dll_loading_words_on_their_own_line_are_a_failed_import(tmp_path):
-    # deltaforce-market-bot#46: the localized OSError on one line, torch's "Error loading ..." on the next.
-    text = ("程序运行时直接报错：\nOSError: [WinError 1114] 动态链接库(DLL)初始化例程失败。 \n"
-            'Error loading "E:\\python\\py_jsq\\Python310\\lib\\site-packages\\torch\\lib\\c10.dll" or one of its dependencies.\n'
-            "Python 3.10\nPyTorch 2.9.0 + CPU-only wheel\n")
-    found = verdicts(load_text(text, tmp_path))["TE101"]
-    assert found.status is Status.ERROR and "Windows could not load c10.dll (WinError 1114)" in found.message
-    assert any("VCRedist" in c for c in found.fix.commands)
-    # Elided to torch\lib and without the exception's name (QualityScaler#9).
-    elided = 'The specified module could not be found. Error loading "torch\\lib\\caffe2_detectron_ops.dll" or one of its dependencies.\n'
-    assert "caffe2_detectron_ops.dll" in verdicts(load_text(elided, tmp_path))["TE101"].message
-
-
-def test_another_packages_dll_is_not_torchs_import(tmp_path):
-    text = ('OSError: [WinError 126] The specified module could not be found. Error loading '
-            '"C:\\venv\\lib\\site-packages\\pyzbar\\libzbar-64.dll" or one of its dependencies.\nPython 3.10, torch 2.5.1\n')
-    assert verdicts(load_text(text, tmp_path))["TE101"].status is not Status.ERROR
-
-
-def test_torchs_cxx17_error_in_an_extension_build_is_te208(tmp_path):
-    # VideoMamba#63: building mamba's extension against torch 2.1.2 stops in c10's C++17.h.
-    text = ("I met the following problems when `pip install -e mamba-1p1p1`\n\n #error You need C++17 to compile PyTorch\n\n"
-            "My environment is as follows:\ntorch==2.1.2  torchvision==0.16.2  torchaudio==2.1.2. Cuda==11.8  gcc==6.1.0  python==3.9\n")
-    found = verdicts(load_text(text, tmp_path))["TE208"]
-    assert found.status is Status.ERROR and "need C++17" in found.message and "-std=c++17" in found.fix.summary
-
-
-def test_an_extension_built_as_cxx17_is_not_refused(tmp_path):
-    text = ("building 'selective_scan_cuda' extension\ng++ -std=c++17 -O3 -c csrc/selective_scan.cpp -o build/selective_scan.o\n"
-            "torch 2.1.2+cu118, nvcc 11.8, gcc 11.4\n")
-    found = verdicts(load_text(text, tmp_path))["TE208"]
-    assert found.status is not Status.ERROR
-
-
 def test_a_dockerfiles_pytorch_base_image_gives_torch_cuda_and_python(tmp_path):
     # nnUNet#2557: an AWS deep learning container; and the official image's tag.
     aws = ("```Dockerfile\nFROM 763104351884.dkr.ecr.ca-central-1.amazonaws.com/pytorch-inference:2.3.0-gpu-py311-cu121-ubuntu20.04-ec2\n"
@@ -606,32 +554,6 @@ def test_a_dockerfiles_pytorch_base_image_gives_torch_cuda_and_python(tmp_path):
 def test_a_base_image_without_torch_states_no_torch(tmp_path):
     with pytest.raises(UsageError):
         load_text("FROM nvidia/cuda-base-image-without-a-version\nRUN apt-get update\n", tmp_path)
-
-
-def test_numpys_refusal_decides_te104_where_the_report_gives_no_torch_version(tmp_path):
-    # Speech-AI-Forge#50: NumPy 2.0.0's message, then the requirements file the user changed to numpy==1.26.4.
-    text = ("在 `Numpy 2.0.0` 下出现诡异的问题：\n```\nA module that was compiled using NumPy 1.x cannot be run in\n"
-            "NumPy 2.0.0 as it may crash. To support both 1.x and 2.x\nversions of NumPy, modules must be compiled with NumPy 2.0.\n"
-            "```\n将 `requirements.txt` 修改如下：\n```\nnumpy==1.26.4\nscipy\nlxml\n```\n")
-    found = verdicts(load_text(text, tmp_path))["TE104"]
-    assert found.status is Status.ERROR and "NumPy 1.x" in found.message
-
-
-def test_a_requirements_list_without_numpys_refusal_is_no_te104(tmp_path):
-    text = "My requirements:\n```\nnumpy==2.0.0\nscipy==1.13.1\n```\nTraining is slow on the GPU.\n"
-    assert verdicts(load_text(text, tmp_path))["TE104"].status is not Status.ERROR
-
-
-def test_an_install_that_left_torch_without_cuda_is_a_cpu_build(tmp_path):
-    # pytranscriber#56: "The openai-whisper package installed Torch without the CUDA version".
-    found = verdicts(load_text("The openai-whisper package installed Torch without the CUDA version.\n - OS: windows\n",
-                               tmp_path))["TE203"]
-    assert found.status is Status.WARNING and "CPU-only build" in found.message
-
-
-def test_asking_for_torch_without_the_cuda_version_is_no_cpu_build(tmp_path):
-    text = "Could you make requirements.txt install torch without the CUDA version for Mac users? I have torch 2.5.1.\n"
-    assert verdicts(load_text(text, tmp_path))["TE203"].status is not Status.WARNING
 
 
 WALK_THESE_WAYS = ("RuntimeError: The following operation failed in the TorchScript interpreter. Traceback of TorchScript "
@@ -668,30 +590,69 @@ HUNYUAN3D_WHEEL = ("Python 3.13.6\nTorch: 2.8.0+cu129\nTorch.version.cuda: 12.9\
                    "this platform.**\n")
 
 
-def test_a_bundled_wheel_named_for_another_torch_is_te103(tmp_path):
+# The fifteenth session's classes, each on its real text: (text, check, status, words of the message, words of the fix).
+FIRING_CASES = [
+    # deltaforce-market-bot#46: the localized OSError on one line, torch's "Error loading ..." on the next.
+    pytest.param("程序运行时直接报错：\nOSError: [WinError 1114] 动态链接库(DLL)初始化例程失败。 \n"
+                 'Error loading "E:\\python\\py_jsq\\Python310\\lib\\site-packages\\torch\\lib\\c10.dll" or one of its dependencies.\n'
+                 "Python 3.10\nPyTorch 2.9.0 + CPU-only wheel\n", "TE101", Status.ERROR,
+                 "Windows could not load c10.dll (WinError 1114)", "VCRedist", id="dll-loading-line"),
+    # QualityScaler#9: elided to torch\lib and without the exception's name.
+    pytest.param('The specified module could not be found. Error loading "torch\\lib\\caffe2_detectron_ops.dll" or one of its '
+                 "dependencies.\n", "TE101", Status.ERROR, "caffe2_detectron_ops.dll", "Visual C++", id="dll-loading-elided"),
+    # VideoMamba#63: building mamba's extension against torch 2.1.2 stops in c10's C++17.h.
+    pytest.param("I met the following problems when `pip install -e mamba-1p1p1`\n\n #error You need C++17 to compile PyTorch\n\n"
+                 "My environment is as follows:\ntorch==2.1.2  torchvision==0.16.2  torchaudio==2.1.2. Cuda==11.8  gcc==6.1.0  "
+                 "python==3.9\n", "TE208", Status.ERROR, "need C++17", "-std=c++17", id="cxx17"),
+    # Speech-AI-Forge#50: NumPy 2.0.0's message, then the requirements file the user changed to numpy==1.26.4.
+    pytest.param("在 `Numpy 2.0.0` 下出现诡异的问题：\n```\nA module that was compiled using NumPy 1.x cannot be run in\n"
+                 "NumPy 2.0.0 as it may crash. To support both 1.x and 2.x\nversions of NumPy, modules must be compiled with "
+                 "NumPy 2.0.\n```\n将 `requirements.txt` 修改如下：\n```\nnumpy==1.26.4\nscipy\nlxml\n```\n",
+                 "TE104", Status.ERROR, "NumPy 1.x", "numpy<2", id="numpy-refusal-without-torch-version"),
+    # pytranscriber#56: "The openai-whisper package installed Torch without the CUDA version".
+    pytest.param("The openai-whisper package installed Torch without the CUDA version.\n - OS: windows\n", "TE203",
+                 Status.WARNING, "CPU-only build", "", id="installed-without-the-cuda-version"),
     # ComfyUI-Hunyuan3DWrapper#181: the node's wheel is for torch 2.6 / CUDA 12.6 / cp312, the machine has 2.8.0+cu129.
-    found = verdicts(load_text(HUNYUAN3D_WHEEL, tmp_path))["TE103"]
-    assert found.status is Status.ERROR and "built for torch 2.6 (cu126)" in found.message
-
-
-def test_a_bundled_wheel_for_this_torch_is_not_te103(tmp_path):
-    fits = HUNYUAN3D_WHEEL.replace("torch260.cuda126", "torch280.cuda129")
-    found = verdicts(load_text(fits, tmp_path))["TE103"]
-    assert found.status is not Status.ERROR
-
-
-def test_pips_listing_that_starts_at_the_release_for_a_newer_python_is_a_te105_warning(tmp_path):
+    pytest.param(HUNYUAN3D_WHEEL, "TE103", Status.ERROR, "built for torch 2.6 (cu126)", "custom-rasterizer", id="bundled-wheel"),
     # pepper#184: torch 1.10 supports Python 3.6-3.9; pip lists from 1.11.0, the first release with Python 3.10 wheels.
-    text = ("Trying to install locally, hitting the following error:\n`ERROR: Could not find a version that satisfies the "
-            "requirement torch==1.10.0 (from versions: 1.11.0, 1.12.0, 1.12.1, 1.13.0, 1.13.1, 2.0.0)\n"
-            "ERROR: No matching distribution found for torch==1.10.0\n`\n")
-    found = verdicts(load_text(text, tmp_path))["TE105"]
-    assert found.status is Status.WARNING and "most likely Python 3.10 or newer" in found.message
+    pytest.param("Trying to install locally, hitting the following error:\n`ERROR: Could not find a version that satisfies "
+                 "the requirement torch==1.10.0 (from versions: 1.11.0, 1.12.0, 1.12.1, 1.13.0, 1.13.1, 2.0.0)\n"
+                 "ERROR: No matching distribution found for torch==1.10.0\n`\n", "TE105", Status.WARNING,
+                 "most likely Python 3.10 or newer", "python -VV", id="pip-listing"),
+]
 
 
-def test_a_listing_that_starts_at_a_release_for_the_same_pythons_says_nothing_of_python(tmp_path):
+@pytest.mark.parametrize("text,code,status,says,fix_says", FIRING_CASES)
+def test_a_class_of_the_fifteenth_session_fires_on_its_real_text(text, code, status, says, fix_says, tmp_path):
+    found = verdicts(load_text(text, tmp_path))[code]
+    assert found.status is status and says in found.message, found.message
+    assert fix_says in " ".join((found.fix.summary, *found.fix.commands)), found.fix
+
+
+# The close healthy cases of the fifteenth session's classes: each reads like one above and must stay quiet.
+QUIET_CLOSE_CASES = [
+    pytest.param("torch 2.12.0 works here; the NVIDIA driver is not too old (nvidia-smi shows 580.65.06).\n", "TE201",
+                 id="driver-said-not-too-old"),
+    pytest.param(CONTAINER_REFUSED.replace(CONTAINER_REFUSED.splitlines()[0] + "\n", "").replace(
+                 CONTAINER_REFUSED.splitlines()[1], "tabbyapi-1  | INFO:     Started server process [1]"), "TE201",
+                 id="container-that-starts"),
+    pytest.param('OSError: [WinError 126] The specified module could not be found. Error loading '
+                 '"C:\\venv\\lib\\site-packages\\pyzbar\\libzbar-64.dll" or one of its dependencies.\nPython 3.10, torch 2.5.1\n',
+                 "TE101", id="another-packages-dll"),
+    pytest.param("building 'selective_scan_cuda' extension\ng++ -std=c++17 -O3 -c csrc/selective_scan.cpp -o "
+                 "build/selective_scan.o\ntorch 2.1.2+cu118, nvcc 11.8, gcc 11.4\n", "TE208", id="extension-built-as-cxx17"),
+    pytest.param("My requirements:\n```\nnumpy==2.0.0\nscipy==1.13.1\n```\nTraining is slow on the GPU.\n", "TE104",
+                 id="requirements-without-numpys-refusal"),
+    pytest.param("Could you make requirements.txt install torch without the CUDA version for Mac users? I have torch 2.5.1.\n",
+                 "TE203", id="asking-for-a-cpu-torch"),
+    pytest.param(HUNYUAN3D_WHEEL.replace("torch260.cuda126", "torch280.cuda129"), "TE103", id="bundled-wheel-for-this-torch"),
     # torch 2.1.1 supports no newer Python than 2.1.0 (up to 3.11): a listing from 2.1.1 points at the platform or the
     # index, not at Python.
-    text = ("ERROR: Could not find a version that satisfies the requirement torch==2.1.0 (from versions: 2.1.1, 2.1.2)\n"
-            "ERROR: No matching distribution found for torch==2.1.0\n")
-    assert verdicts(load_text(text, tmp_path))["TE105"].status not in (Status.WARNING, Status.ERROR)
+    pytest.param("ERROR: Could not find a version that satisfies the requirement torch==2.1.0 (from versions: 2.1.1, 2.1.2)\n"
+                 "ERROR: No matching distribution found for torch==2.1.0\n", "TE105", id="listing-from-a-release-for-the-same-pythons"),
+]
+
+
+@pytest.mark.parametrize("text,code", QUIET_CLOSE_CASES)
+def test_a_close_healthy_case_stays_quiet(text, code, tmp_path):
+    assert verdicts(load_text(text, tmp_path))[code].status not in (Status.ERROR, Status.WARNING)
