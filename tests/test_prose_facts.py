@@ -549,6 +549,9 @@ def test_a_dockerfiles_pytorch_base_image_gives_torch_cuda_and_python(tmp_path):
     cpu = load_text("FROM 763104351884.dkr.ecr.us-east-1.amazonaws.com/pytorch-training:2.3.0-cpu-py311-ubuntu20.04-sagemaker\n",
                     tmp_path)
     assert cpu.torch.version == "2.3.0" and cpu.torch.cuda is None
+    # An older GPU tag without "-cuNNN": the CUDA is not stated, so it is unknown, never a CPU build.
+    old_gpu = load_text("FROM 763104351884.dkr.ecr.us-east-1.amazonaws.com/pytorch-training:1.5.1-gpu-py36-ubuntu16.04\n", tmp_path)
+    assert old_gpu.torch.version == "1.5.1" and not known(old_gpu.get("torch.cuda"))
 
 
 def test_a_base_image_without_torch_states_no_torch(tmp_path):

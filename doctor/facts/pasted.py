@@ -2021,8 +2021,9 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
             _fill(facts, "torch", {"version": base.group("official"), "cuda": base.group("official_cuda")})
         else:
             cu = base.group("cu")
-            cuda = f"{cu[:2]}.{cu[2:]}" if cu and base.group("device") == "gpu" else None
-            _fill(facts, "torch", {"version": base.group("dlc"), "cuda": cuda})
+            # A CPU image is a CPU build (cuda None); a GPU tag without its "-cuNNN" leaves the CUDA unknown.
+            built = {"cuda": None} if base.group("device") == "cpu" else {"cuda": f"{cu[:2]}.{cu[2:]}"} if cu else {}
+            _fill(facts, "torch", {"version": base.group("dlc"), **built})
             if not fact_set(facts, "python", "version"):
                 _fill(facts, "python", {"version": f"{base.group('py')}.{base.group('py_minor')}"})
     uv_python = next((m.group("version") or m.group("short") for line in lines
