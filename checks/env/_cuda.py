@@ -144,6 +144,6 @@ def unknown_need(facts: Any, *dotted: str) -> Any:
 
 
 def torch_said(facts: Any, kind: str) -> list[torch_warnings.Said]:
-    """What torch's own warnings (a pasted report's, or the import probe's) say is wrong: kind
-    "driver" or "arch"."""
+    """What torch's own warnings (a pasted report's, or the import probe's) say is wrong, of one kind
+    (torch_warnings.Said.kind: "driver", "arch", "toolkit", ...)."""
     return [s for s in torch_warnings.interpret(fact(facts, "torch.warnings")) if s.kind == kind]

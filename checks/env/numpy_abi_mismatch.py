@@ -108,11 +108,11 @@ def numpy_abi_mismatch(facts):
     if too_old:
         return _numpy_older_than_built_for(facts, too_old)
     gap = unknown_need(facts, "packages.distributions")
-    found = torch_version(facts) if gap is None else None
-    if gap is not None or found is None:
+    found = None if gap is not None else torch_version(facts)
+    if found is None:
         said = _import_said(facts, NUMPY_ABI)
         if not said:
-            return gap if gap is not None else skip(no_torch(facts))
+            return skip(no_torch(facts)) if gap is None else gap
         # A pasted import output without a package list, or without torch's version: NumPy's own refusal is the verdict.
         return error(f"a module imported with torch was built against NumPy 1.x and NumPy 2 is installed: the "
                      f"import printed \"{said}\"",

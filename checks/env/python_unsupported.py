@@ -95,12 +95,11 @@ def _newer_python_by_listing(facts, said):
     new Python or newer. A warning: a platform whose wheels start late (macOS arm64, aarch64) can list the same way."""
     if "+" in said.requested:
         return None  # a local build (+cu113) is not on PyPI at all: the index is the likelier cause
-    listed = [v for v in (_listed_versions(said.text) or []) if not v.startswith("0.1.")]
-    asked, parsed = tables.release(said.requested), [(version(v), v) for v in listed]
-    parsed = [(pv, v) for pv, v in parsed if pv is not None]
-    if asked is None or not parsed or asked["python"]["max"] is None:
+    asked = tables.release(said.requested)
+    listed = [(parsed, v) for v in _listed_versions(said.text) or [] if not v.startswith("0.1.") and (parsed := version(v))]
+    if asked is None or not listed or asked["python"]["max"] is None:
         return None
-    earliest = min(parsed)[1]
+    earliest = min(listed)[1]
     first = tables.release(earliest)
     asked_max = _xy(asked["python"]["max"])
     if first is None or first["python"]["max"] is None or version(earliest) <= version(said.requested):

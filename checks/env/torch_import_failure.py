@@ -223,11 +223,10 @@ def _import_error(facts, t) -> Result:
                      fix=Fix("Install torch's missing dependency (and let pip check the others)",
                              (f"{pip(facts)} install {top.replace('_', '-')}", f"{pip(facts)} check")),
                      evidence=evidence)
-    m = _WINDOWS_DLL.search(message)
-    if m:
-        dll = m.group("dll") or next((d.group("dll") for d in _WINDOWS_DLL.finditer(text) if d.group("dll")), None)
-        code = m.group("winerror") or next((d.group("winerror") for d in _WINDOWS_DLL.finditer(text) if d.group("winerror")), None)
-        named = f"{dll}" if dll else "one of torch's DLLs"
+    if _WINDOWS_DLL.search(message):
+        said = list(_WINDOWS_DLL.finditer(text))  # text starts with the message
+        named = next((d["dll"] for d in said if d["dll"]), None) or "one of torch's DLLs"
+        code = next((d["winerror"] for d in said if d["winerror"]), None)
         # 126 (module not found) and 1114 (initialisation failed) are what a missing or old MSVC runtime gives;
         # 127 (procedure not found) is DLLs of two torch versions in torch\lib, an interrupted upgrade.
         if code == "127":

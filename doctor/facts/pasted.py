@@ -2010,10 +2010,13 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
         if any(torch_warnings.NO_DRIVER.search(w) for w in said) and not fact_set(facts, "nvidia", "driver_version"):
             _fill(facts, "nvidia", {"driver_version": None})  # torch found no driver library in that process
 
-    conda_python = next((m.group("version") for line in lines for m in [_CONDA_YOUR_PYTHON.match(line)] if m), None)
-    if conda_python and not fact_set(facts, "python", "version"):
-        kinds.append("conda's unsatisfiable specs")
-        _fill(facts, "python", {"version": conda_python})
+    # An installer's refusal names the environment's Python: conda's "Your python: python=3.9", uv's "Using CPython 3.14.0".
+    for pattern, source in ((_CONDA_YOUR_PYTHON, "conda's unsatisfiable specs"), (_UV_PYTHON, "uv's resolution")):
+        python = next((m["version"] or m.groupdict().get("short") for line in lines for m in [pattern.match(line.strip())]
+                       if m), None)
+        if python and not fact_set(facts, "python", "version"):
+            kinds.append(source)
+            _fill(facts, "python", {"version": python})
     base = next((m for line in lines for m in [_DOCKER_FROM.match(line)] if m), None)
     if base and not fact_set(facts, "torch", "version"):
         kinds.append("Dockerfile's base image")
@@ -2026,11 +2029,6 @@ def read(text: str) -> tuple[dict[str, Any], list[str]] | None:
             _fill(facts, "torch", {"version": base.group("dlc"), **built})
             if not fact_set(facts, "python", "version"):
                 _fill(facts, "python", {"version": f"{base.group('py')}.{base.group('py_minor')}"})
-    uv_python = next((m.group("version") or m.group("short") for line in lines
-                      for m in [_UV_PYTHON.match(line.strip())] if m), None)
-    if uv_python and not fact_set(facts, "python", "version"):
-        kinds.append("uv's resolution")
-        _fill(facts, "python", {"version": uv_python})
 
     # Last, what the text states in prose, for the facts no layout gave (torch's warning names its GPU itself: TE202
     # quotes it). The system the paths show (C:\, /home/) comes before the one a sentence names.

@@ -83,11 +83,10 @@ _VERSION = r"[`'\"]?v?(?P<version>\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc|\.dev|\.post)\d
 _JOIN = r"(?:\s+version|\s*\u7248\u672c)?(?:\s+(?:is|was))?(?:\s*[:=(\u662f\u4e3a]\s*|\s+|)"  # (\u662f/\u4e3a: "is")
 _TORCH = re.compile(r"(?<![\w/.=@-])(?:py)?torch(?![A-Za-z_./-])" + _JOIN + _VERSION, re.I)
 # How this machine's torch was installed, said with the pip command ("pytorch is installed using \"pip3 install
-# torch==1.10.0+cu113 ...\""): the pinned version is the installed one. Told as advice ("should be installed using
-# pip install torch==..."), it is not (_ADVICE_BEFORE).
+# torch==1.10.0+cu113 ...\""): the pinned version is the installed one. The match starts at "installed", so _whose
+# reads only the words before it: told as advice ("should be installed using ..."), it is no fact.
 _TORCH_INSTALLED_BY = re.compile(r"\binstalled\s+(?:using|with|via|by|from)\s*:?\s*[\"'`\u201c]?\s*(?:python3?\s+-m\s+)?pip3?\s+"
                                  r"install\b[^\n\"'`\u201d]{0,80}?(?<![\w-])torch==(?P<version>\d+\.\d+(?:\.\d+)?(?:\+\w+)?)(?![\w.])", re.I)
-_ADVICE_BEFORE = re.compile(r"\b(?:should|must|can|could|to|please|need\s+to|needs\s+to|has\s+to|have\s+to)\s+(?:be\s+|get\s+)?$", re.I)
 # torch named as pip names what it installs ("falls back to torch-2.6.0+cpu", "Downloading torch-2.1.0+cu121-cp311-...
 # whl"): the dash joins the name to a version with its build tag (untagged, "torch-1.13.1" is also a file's name).
 # Untagged, the name-version pair as pip and conda name a distribution ("`pytorch-2.2.2` is forcibly installed"), but
@@ -363,10 +362,7 @@ def read(lines: list[str]) -> dict[str, Any]:
             version = m.group("version") or m.groupdict().get("plain")
             if not _released_major(version) or (m.re is _BARE_TAGGED and _NAMED_BEFORE.search(line, 0, m.start())):
                 continue
-            if m.re is _TORCH_INSTALLED_BY:
-                whose = ELSEWHERE if _ADVICE_BEFORE.search(line, 0, m.start()) else MINE
-            else:
-                whose = _whose(line, m.start(), m.end())
+            whose = _whose(line, m.start(), m.end())
             base = version.split("+")[0]
             if _ANOTHER_VERSION.match(line[m.end():m.end() + 20]):
                 whose = whose and ELSEWHERE  # "torch 1.6 and 1.7", "pytorch 1.4, 10.1": which is which is not said

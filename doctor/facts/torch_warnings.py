@@ -374,7 +374,8 @@ class Said:
     # one torch: built_for is (that torch's minor, its CUDA tag)), "per-torch-library" (DGL found no C++ library of its
     # own for this torch release: in requested that release where the message names it, retold where only the reporter
     # says it), "built-for" (an extension's own build record: built_for is (the torch release it was built against,
-    # its CUDA or "cpu"))
+    # its CUDA or "cpu")), "nvrtc-arch" (NVRTC refused the GPU's architecture), "toolkit-std" (torch's headers need the C++
+    # standard in requested). "driver" with package "nvidia-container-cli": the container runtime's CUDA requirement (needs_cuda)
     text: str
     gpu: str | None = None  # None where the warning does not name it (torch 1.8/1.9's unfilled template)
     cc: str | None = None
