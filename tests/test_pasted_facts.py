@@ -81,6 +81,14 @@ STATES_NO_VERSION = {
     "visioncaptioner19-makoshark2001-update-bat-reverted-torch-cpu.txt",
     # "an NVIDIA 50 series card" and a screenshot: a GPU family, no model, no torch.
     "alltalktts659-nomi1212453-rtx50-card-bundled-pytorch-too-old.txt",
+    # "能不能支持下 tesla k40m的显卡" (can a new version support the K40m?): a GPU named in a question, nothing stated.
+    "core-pytorch44253-zkbutt-tesla-k40m-cc35-not-in-binaries-zh.txt",
+    # nms_cpu.cpp's compile error alone: torchvision master built against another torch, no version printed.
+    "core-vision1278-jinfagang-master-build-error-needs-torch-nightly.txt",
+    # pip refusing torchvision==0.8.0+cu110 (the wheel was not uploaded yet): a request, nothing installed (healthy).
+    "core-vision2912-rsdmse-torchvision080-cu110-wheel-missing-from-index-healthy.txt",
+    # "I still get 1.1 by the official installation command" and a screenshot (healthy: the 1.2 upload was late).
+    "core-pytorch24141-zhubaohe-win-official-command-still-gets-torch11-binaries-not-uploaded-healthy.txt",
 }
 
 
@@ -876,7 +884,7 @@ def test_the_dev_split_figures_hold():
     # A healthy report that states no version is refused (one error line), so it is not counted clean.
     unread_healthy = sum(1 for r in DEV if r["file"] in STATES_NO_VERSION and r["labels"] == ["healthy"])
     assert read == reports - len(STATES_NO_VERSION) and clean == healthy - unread_healthy, dev
-    assert ratio["problem found"] >= 375 / 429, dev  # what bench/env_reports.py printed after batch 25
+    assert ratio["problem found"] >= 387 / 444, dev  # what bench/env_reports.py printed after batch 26's round
 
 
 WINDOWS_REPORT = """Collecting environment information...

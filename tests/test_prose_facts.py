@@ -89,6 +89,10 @@ def test_a_cuda_version_named_without_saying_whose_is_read_and_left_unknown_with
     ("my 4070 super", "RTX 4070 SUPER"),
     ("a T4 GPU on Colab", "NVIDIA T4"),               # a short datacenter name beside a word for a GPU
     ("GPU: A10G", "NVIDIA A10G"),
+    # Chinese writes no space between words: a CJK character is no letter of the name (isat#12, pytorch#14681).
+    ("我用的是RTX3060(12G),每次运行项目都显示是cpu", "RTX3060"),
+    ("显卡是RTX 4090，驱动535", "RTX 4090"),
+    ("GPU is GeForce GT 740M | 3.0", "GeForce GT 740M"),   # a laptop part's M suffix
 ])
 def test_a_gpu_is_read_by_any_name_the_gpu_table_knows(text, gpu):
     assert [g["name"] for g in stated(text)["nvidia"]["gpus"]] == [gpu]
@@ -101,6 +105,7 @@ def test_a_gpu_is_read_by_any_name_the_gpu_table_knows(text, gpu):
     "the T4 test case fails",                  # a short datacenter name alone
     "Tesla's stock fell 4090 points",
     "newer GPUs like the RTX 4090 need CUDA 11.8",   # an example, not this machine's
+    "型号RTX30601的日志",                       # letters and digits run on past the name: no card of that name
 ])
 def test_a_number_or_an_example_is_no_gpu(text):
     assert "gpus" not in stated(text).get("nvidia", {})
@@ -622,11 +627,21 @@ FIRING_CASES = [
                  "the requirement torch==1.10.0 (from versions: 1.11.0, 1.12.0, 1.12.1, 1.13.0, 1.13.1, 2.0.0)\n"
                  "ERROR: No matching distribution found for torch==1.10.0\n`\n", "TE105", Status.WARNING,
                  "most likely Python 3.10 or newer", "python -VV", id="pip-listing"),
+    # pytorch#29090: Python 3.8 on Windows before torch 1.4; pip settles for the 2017 sdist.
+    pytest.param("Python version: 3.8\nGPU models and configuration: GPU 0: GeForce GTX 980 Ti\n\n"
+                 "C:\\Windows\\system32>pip install torch torchvision -f https://download.pytorch.org/whl/torch_stable.html\n"
+                 "Looking in links: https://download.pytorch.org/whl/torch_stable.html\nCollecting torch\n  Using cached "
+                 "https://files.pythonhosted.org/packages/f8/02/880b468bd382dc79896eaecbeb8ce95e9c4b99a24902874a2cef0b562cea/"
+                 "torch-0.1.2.post2.tar.gz\n", "TE105", Status.WARNING, "no torch wheel at all", "64-bit", id="pip-settles-for-the-2017-sdist"),
+    # Langchain-Chatchat#294: requirements installed a CPU PyTorch on a Windows VM with an A10.
+    pytest.param("如题目，使用requirements安装，PyTorch安装的是CPU版本，运行程序的时候，也是使用CPU在工作。\n"
+                 "解决办法：卸载torch包，重新安装GPU版本的PyTorch。\n", "TE203", Status.WARNING, "CPU-only build", "index-url",
+                 id="chinese-installed-the-cpu-version"),
 ]
 
 
 @pytest.mark.parametrize("text,code,status,says,fix_says", FIRING_CASES)
-def test_a_class_of_the_fifteenth_session_fires_on_its_real_text(text, code, status, says, fix_says, tmp_path):
+def test_a_prose_class_fires_on_its_real_text(text, code, status, says, fix_says, tmp_path):
     found = verdicts(load_text(text, tmp_path))[code]
     assert found.status is status and says in found.message, found.message
     assert fix_says in " ".join((found.fix.summary, *found.fix.commands)), found.fix
@@ -653,6 +668,10 @@ QUIET_CLOSE_CASES = [
     # index, not at Python.
     pytest.param("ERROR: Could not find a version that satisfies the requirement torch==2.1.0 (from versions: 2.1.1, 2.1.2)\n"
                  "ERROR: No matching distribution found for torch==2.1.0\n", "TE105", id="listing-from-a-release-for-the-same-pythons"),
+    pytest.param("Python version: 3.8\nCollecting torch\n  Using cached https://files.pythonhosted.org/packages/torch-1.4.0-cp38-"
+                 "cp38-win_amd64.whl\nCollecting torch-0.1.2-docs\n", "TE105", id="pip-takes-a-wheel"),
+    pytest.param("我的PyTorch安装的不是CPU版本，nvidia-smi 也正常，但训练很慢。\ntorch 2.1.0, Python 3.10\n", "TE203", id="chinese-not-the-cpu-version"),
+    pytest.param("请问torch是否是cpu版本？怎么查看\ntorch 2.1.0, Python 3.10\n", "TE203", id="chinese-asking-whether-cpu"),
 ]
 
 

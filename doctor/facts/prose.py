@@ -22,6 +22,10 @@ reader, one more text that states facts. It reads, wherever the text says them:
 * nvcc's version ("nvcc 11.8"), the Python version, the OS (with its version or words saying the
   machine runs it; WSL is Linux), torchvision's and torchaudio's versions.
 
+Names, versions and key words are bounded by ASCII letters and digits only (the patterns are compiled
+with re.ASCII): Chinese and Japanese write no space between words, and "我用的是RTX3060" or "在Windows 10上"
+must read as they do with spaces.
+
 Each family of patterns runs only on the lines that hold its key word (a substring test): a long log
 is mostly other lines. pip's log lines are the pip log reader's.
 
@@ -81,7 +85,7 @@ _VERSION = r"[`'\"]?v?(?P<version>\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc|\.dev|\.post)\d
 # "PyTorch version is 1.9.0", "PyTorch 版本: 2.1.0". One whitespace run between them (no two adjacent \s*).
 # "pytorch(2.2 + cu118)", "PyTorch (1.13.1)": a bracket opens the value.
 _JOIN = r"(?:\s+version|\s*\u7248\u672c)?(?:\s+(?:is|was))?(?:\s*[:=(\u662f\u4e3a]\s*|\s+|)"  # (\u662f/\u4e3a: "is")
-_TORCH = re.compile(r"(?<![\w/.=@-])(?:py)?torch(?![A-Za-z_./-])" + _JOIN + _VERSION, re.I)
+_TORCH = re.compile(r"(?<![\w/.=@-])(?:py)?torch(?![A-Za-z_./-])" + _JOIN + _VERSION, re.I | re.A)
 # How this machine's torch was installed, said with the pip command ("pytorch is installed using \"pip3 install
 # torch==1.10.0+cu113 ...\""): the pinned version is the installed one. The match starts at "installed", so _whose
 # reads only the words before it: told as advice ("should be installed using ..."), it is no fact.
@@ -101,7 +105,7 @@ _BARE_TAGGED = re.compile(r"(?:^|(?<=[\"'`(\[]))(?P<version>[12]\.\d{1,2}\.\d{1,
 # ... where the key before it is another package's ("torchaudio '2.0.1+cu118'", "xformers==(...)").
 _NAMED_BEFORE = re.compile(r"(?:\b(?!(?:py)?torch\b|version\b|__version__)[A-Za-z][\w.-]*\s*(?:==|=|:)|"
                            r"\b(?:torchvision|torchaudio|torchtext|torchdata|xformers)\b[^\n]{0,12}?)\s*[\"'`(\[]$", re.I)
-_FAMILY = re.compile(r"(?<![\w/.=@-])(?P<name>torchvision|torchaudio)(?![A-Za-z_./-])" + _JOIN + _VERSION, re.I)
+_FAMILY = re.compile(r"(?<![\w/.=@-])(?P<name>torchvision|torchaudio)(?![A-Za-z_./-])" + _JOIN + _VERSION, re.I | re.A)
 # torch's CUDA build said right after its version: " cu121", " (cu118)", " + cu118", "(CUDA 12.1)", " with CUDA 11.1 build",
 # ", built with CUDA 10.2", " compiled for CUDA 11.3". A CPU build only by its "+cpu" tag: "torch 1.7.1 CPU" is
 # also how the YOLOv5 banner says the CPU was selected; "(CPU toolkit)", "CPU-only", "cpu version" say the build.
@@ -117,7 +121,7 @@ _MAJOR_MINOR = r"v?(?P<version>\d+\.\d+)(?![\w]|\.\d+\.)"
 # torch as the subject of its CUDA: "PyTorch has CUDA Version=11.7" (torchvision's mismatch error), "my torch was
 # built with CUDA 11.8", "pytorch is compiled with cuda 10.2".
 _TORCH_HAS_CUDA = re.compile(r"(?<![\w/.=@-])(?:py)?torch\s+(?:has|(?:(?:is|was)\s+)?(?:built|compiled)\s+(?:with|for|against))\s+"
-                             r"cuda(?:\s+version)?" + _SAID_SEP + _MAJOR_MINOR, re.I)
+                             r"cuda(?:\s+version)?" + _SAID_SEP + _MAJOR_MINOR, re.I | re.A)
 # ... and with the build first: "the cu118 build of torch", "the CUDA 11.8 wheel of PyTorch", "CUDA 12.1 version of pytorch".
 # A CPU build said the same way: "a CPU-only version of PyTorch", "the CPU build of torch", "a non-CUDA version of Torch".
 _CUDA_OF_TORCH = re.compile(r"(?:\b(?P<tag>cu\d{2,3})|\bcuda\s*(?P<version>\d+\.\d+)|\b(?P<cpu>cpu|non-(?:cuda|gpu))(?:[\s-]?only)?)\s+"
@@ -133,7 +137,10 @@ _TORCH_CPU_SAID = re.compile(
     r"|(?<![\w/.=@-])(?:py)?torch\s+(?:is|was)\s+(?:the\s+|a\s+)?cpu(?:[\s-]?only)?\s+(?:build|version|wheel)\b"
     r"|(?<![\w/.=@-])(?:py)?torch\s*\(\s*cpu(?:[\s-]?only)?\s*\)"
     r"|(?<![\w/.=@-])(?:py)?torch\s*(?:\u662f|\u4e3a)?\s*cpu\s*\u7248"
-    r"|(?<![a-z])cpu\s*\u7248(?:\u672c)?\s*\u7684?\s*(?:py)?torch\b", re.I)
+    # "PyTorch安装的是CPU版本", "torch默认装成了cpu版": a few Chinese words between, none of them a negation or a
+    # question (不 / 非 / 没 / 否: "not", "whether").
+    r"|(?<![\w/.=@-])(?:py)?torch\s*(?:(?![\u4e0d\u975e\u6ca1\u5426])[\u4e00-\u9fff]){1,6}\s*cpu\s*\u7248"
+    r"|(?<![a-z])cpu\s*\u7248(?:\u672c)?\s*\u7684?\s*(?:py)?torch\b", re.I | re.A)
 # The driver's CUDA said as such ("CUDA driver version: 11.4", "the driver supports CUDA 12.2"): the newest CUDA
 # the driver runs, what nvidia-smi prints as CUDA Version.
 _DRIVER_CUDA = re.compile(r"\b(?:cuda\s+driver(?:\s+version)?(?:\s+(?:is|was))?|driver\s+supports\s+(?:up\s+to\s+)?cuda)"
@@ -141,18 +148,18 @@ _DRIVER_CUDA = re.compile(r"\b(?:cuda\s+driver(?:\s+version)?(?:\s+(?:is|was))?|
 # nvidia-smi's version is the driver's ("NVIDIA-SMI 535.104.05", its banner's first field).
 _SMI_VERSION = re.compile(r"\bNVIDIA-SMI\s+(?P<version>[1-9]\d{2}\.\d{1,3}(?:\.\d{1,3})?)(?![\w.]*\d)", re.I)
 # ... and as a path or module name writes it ("cuda-11.2", "/usr/local/cuda-11.2"): still a CUDA version, whose unsaid.
-_CUDA_SAID = re.compile(r"\bcuda(?:\s+(?:toolkit|version))?(?:" + _SAID_SEP + "|-)" + _MAJOR_MINOR, re.I)
+_CUDA_SAID = re.compile(r"\bcuda(?:\s+(?:toolkit|version))?(?:" + _SAID_SEP + "|-)" + _MAJOR_MINOR, re.I | re.A)
 _DRIVER = re.compile(r"(?:\bdriver|\u9a71\u52a8)(?:\s+version|\s*\u7248\u672c)?(?:\s+(?:is|was))?(?:\s*[:=\u662f\u4e3a]\s*|\s+|)"
-                     r"v?(?P<version>[1-9]\d{2}(?:\.\d{1,3}){0,2})(?![\w.]*\d)", re.I)
-_DRIVER_AFTER = re.compile(r"(?<![\w.])(?P<version>[1-9]\d{2}\.\d{1,3}(?:\.\d{1,3})?)\s+(?:nvidia\s+)?driver\b", re.I)
+                     r"v?(?P<version>[1-9]\d{2}(?:\.\d{1,3}){0,2})(?![\w.]*\d)", re.I | re.A)
+_DRIVER_AFTER = re.compile(r"(?<![\w.])(?P<version>[1-9]\d{2}\.\d{1,3}(?:\.\d{1,3})?)\s+(?:nvidia\s+)?driver\b", re.I | re.A)
 _DRIVER_PACKAGE = re.compile(r"(?<![\w-])nvidia-driver-(?P<version>[1-9]\d{2})(?![\w.])", re.I)
 # nvidia-smi's banner line, also pasted alone: the CUDA here is the newest the driver supports.
 _SMI_BANNER = re.compile(r"Driver Version:\s*(?P<driver>[1-9]\d{2}\.\d+(?:\.\d+)?)\s+(?:\|\s*)?CUDA Version:\s*"
                          r"(?P<cuda>\d+\.\d+)\b", re.I)
 _NVCC = re.compile(r"\bnvcc(?:\s+(?:-V|--version))?(?:\s+version)?(?:\s+(?:is|was))?(?:\s*[:=]\s*|\s+)" + _MAJOR_MINOR,
-                   re.I)
+                   re.I | re.A)
 _PYTHON = re.compile(r"(?<![\w/.\\-])python(?:\s+version|\s*\u7248\u672c)?(?:\s+(?:is|was))?(?:\s*[:=\u662f\u4e3a]\s*|\s+|)"
-                     r"v?(?P<version>[23]\.\d{1,2}(?:\.\d{1,2})?)(?![\w/\\-]|\.[\w./\\-])", re.I)
+                     r"v?(?P<version>[23]\.\d{1,2}(?:\.\d{1,2})?)(?![\w/\\-]|\.[\w./\\-])", re.I | re.A)
 # An app's check retold: "This program is tested with 3.10.6 Python, but you have 3.13.1." (A1111's and its forks'
 # INCOMPATIBLE PYTHON VERSION banner): the version after "you have" is this machine's.
 _PYTHON_YOU_HAVE = re.compile(r"(?i)\bpython\b[^\n]{0,60}?\byou\s+have\s+(?:python\s+)?v?(?P<version>[23]\.\d{1,2}(?:\.\d{1,2})?)"
@@ -162,7 +169,7 @@ _PYTHON_YOU_HAVE = re.compile(r"(?i)\bpython\b[^\n]{0,60}?\byou\s+have\s+(?:pyth
 _SYSTEM = re.compile(r"\b(?:(?P<wsl>WSL2?|Windows Subsystem for Linux)|(?P<windows>Windows|Win\s?(?:7|8|10|11))|"
                      r"(?P<linux>Linux|Ubuntu|Debian|CentOS|Fedora|RHEL|Red Hat|Rocky Linux|Arch Linux|openSUSE)|"
                      r"(?P<mac>macOS|Mac OS X?|OS X|M[1-4](?: Pro| Max| Ultra)? Mac(?:Book(?: Pro| Air)?| ?mini| Studio)?|"
-                     r"(?-i:Mac)(?! address)|MacBook(?: Pro| Air)?|Mac ?mini|Mac Studio|Apple M[1-4]))(?![a-z])", re.I)
+                     r"(?-i:Mac)(?! address)|MacBook(?: Pro| Air)?|Mac ?mini|Mac Studio|Apple M[1-4]))(?![a-z])", re.I | re.A)
 
 # A system counts with its version ("Windows 10", "Ubuntu 22.04", "win11") or where the words before it say the machine
 # runs it ("on Linux", "OS: Windows", "running macOS").
@@ -172,7 +179,7 @@ _SYSTEM_SAID = re.compile(r"(?:\b(?:on|under|using|use|uses|running|runs|run|wit
 # A GPU with its brand or series: what the GPU table then confirms by name.
 _GPU = re.compile(
     r"(?<![\w-])(?:"
-    r"(?:NVIDIA\s+)?(?:GeForce\s+)?(?:RTX|GTX|GT|MX)\s?-?\d{3,4}(?:\s?(?:Ti|SUPER))?(?:\s+Laptop(?:\s+GPU)?)?"
+    r"(?:NVIDIA\s+)?(?:GeForce\s+)?(?:RTX|GTX|GT|MX)\s?-?\d{3,4}M?(?:\s?(?:Ti|SUPER))?(?:\s+Laptop(?:\s+GPU)?)?"
     r"|(?:NVIDIA\s+)?RTX\s+(?:A\d{3,4}|PRO\s+\d{4}(?:\s+Blackwell)?|\d{4}\s+Ada)"
     # the RTX 50 family named as a family: one compute capability (12.0) for every card in it
     r"|(?:NVIDIA\s+)?(?:GeForce\s+)?RTX\s?50(?:xx|[- ]?series)"
@@ -181,24 +188,24 @@ _GPU = re.compile(
     r"|(?:NVIDIA\s+)?(?:GeForce\s+)?(?:GTX\s+)?TITAN\s+(?:Xp|X|V|RTX|Black|Z)"
     r"|NVIDIA\s+(?:[ABHLT]\d{1,4}[a-z]?|GB\d{2,3})(?:[- ](?:SXM\d?|PCIE|NVL|\d+\s?GB)[\w-]*)?"
     r"|(?:A100|A800|H100|H800|H200|V100S?|P100|A6000|A5000|A4000|B200|GB200|K80)(?:[- ](?:SXM\d?|PCIE|NVL|\d+\s?GB)[\w-]*)?"
-    r")(?![\w-])", re.I)
+    r")(?![\w-])", re.I | re.A)
 # A GeForce card by its model number alone, beside a word for a graphics card or a count ("3090 GPU",
 # "4090 显卡", "GPU: 3090", "2x3090"): alone, "3090" is as likely a port or a line number.
 _MODEL = r"(?P<model>(?:[1-5]0[5-9]0|16[56]0)(?:\s?(?:Ti|SUPER))?)"
 # A GeForce model number with its suffix glued or spaced ("2080Ti", "3060 ti", "4070 SUPER") is a card wherever it
 # stands; so are the short datacenter names (T4, L4, A10G ...) beside a word for a GPU ("a T4 GPU", "GPU: L4").
 _SHORT = r"(?P<short>T4|L4|L40S?|L20|A10G?|A30|A40|A2|H20|P4|P40|M40|M60|K40m?)"
-_GPU_SHORT = (re.compile(r"(?<![\w.:/-])(?P<model>(?:[1-5]0[5-9]0|16[56]0)\s?(?:Ti|SUPER))(?![\w.])", re.I),
-              re.compile(r"(?<![\w.:/-])" + _SHORT + r"(?=\s?(?:(?:GPUs?|cards?|graphics)\b|\u663e\u5361))", re.I),
-              re.compile(r"(?:\bGPUs?(?:\s*[:=]\s*|\s?)|\u663e\u5361(?:\s*[:=]\s*|\s?))" + _SHORT + r"(?![\w.])", re.I))
-_GPU_NUMBER = (re.compile(r"(?<![\w.:/-])" + _MODEL + r"(?=\s?(?:(?:GPUs?|cards?|graphics)\b|\u663e\u5361)|s\b)", re.I),
+_GPU_SHORT = (re.compile(r"(?<![\w.:/-])(?P<model>(?:[1-5]0[5-9]0|16[56]0)\s?(?:Ti|SUPER))(?![\w.])", re.I | re.A),
+              re.compile(r"(?<![\w.:/-])" + _SHORT + r"(?=\s?(?:(?:GPUs?|cards?|graphics)\b|\u663e\u5361))", re.I | re.A),
+              re.compile(r"(?:\bGPUs?(?:\s*[:=]\s*|\s?)|\u663e\u5361(?:\s*[:=]\s*|\s?))" + _SHORT + r"(?![\w.])", re.I | re.A))
+_GPU_NUMBER = (re.compile(r"(?<![\w.:/-])" + _MODEL + r"(?=\s?(?:(?:GPUs?|cards?|graphics)\b|\u663e\u5361)|s\b)", re.I | re.A),
                re.compile(r"(?:\bGPUs?(?:\s*[:=]\s*|\s?)|\u663e\u5361(?:\s*[:=\u662f\u4e3a]\s*|\s?)|(?<![\w.])\d\s?[x\u00d7*]\s?)"
-                          + _MODEL + r"(?![\w.])", re.I))
+                          + _MODEL + r"(?![\w.])", re.I | re.A))
 # A GPU the name table does not know (a typo, a rare mobile part), with the compute capability the writer states
 # for it: "my old graphics card (GeForce GM630m => cuda capability 2.1)", "Quadro K1100M, compute capability 3.0".
 _STATED_CC = re.compile(r"(?P<name>\b(?:NVIDIA\s+)?(?:GeForce|Quadro|Tesla|GTX|RTX|GT|MX)\s?[\w -]{1,20}?)\s*(?:[(,:]\s*|=>?\s*|-+>\s*|\s)"
                         r"(?:with\s+|has\s+|is\s+|of\s+)?(?:cuda|compute)\s+capability\s*(?:of\s+|is\s+|[:=]\s*)?"
-                        r"(?P<cc>[1-9]\d?\.\d)(?![\d.])", re.I)
+                        r"(?P<cc>[1-9]\d?\.\d)(?![\d.])", re.I | re.A)
 _SUFFIX = re.compile(r"\s?(ti|super)$", re.I)  # as the driver spells it: "2080ti" is "2080 Ti"
 _GPU_NOISE = re.compile(r"^(?:NVIDIA|GeForce|Tesla)\s+|\s+Laptop(?:\s+GPU)?$|[- ](?:SXM\d?|PCIE|NVL|\d+\s?GB)[\w-]*$", re.I)
 

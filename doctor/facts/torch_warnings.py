@@ -205,7 +205,11 @@ _NO_WHEEL = re.compile(r"(?i:Could not find a version that satisfies the require
                        r"|(?i:Distribution\s+`?torch==)(?P<version4>\d[\w.+]*)[^\n`]{0,80}?`?\s+(?i:can't\s+be\s+installed\s+because\s+it\s+"
                        r"doesn't\s+have\s+a\s+source\s+distribution\s+or\s+wheel\s+for\s+the\s+current\s+platform)"
                        r"|`?torch`?\s+\(v(?P<version5>\d[\w.+]*)\)\s+(?i:only\s+has\s+wheels\s+with\s+the\s+following\s+Python\s+ABI\s+tags)"
-                       r"|(?<![\w-])pytorch==?(?P<version3>\d+\.\d+(?:\.\d+)?)(?:=\S+)?\s*->\s*python\[version=[^\]\n]*\]")
+                       r"|(?<![\w-])pytorch==?(?P<version3>\d+\.\d+(?:\.\d+)?)(?:=\S+)?\s*->\s*python\[version=[^\]\n]*\]"
+                       # pip settling for torch's 2017 source release, the only file of plain `torch` left when no wheel
+                       # fits ("Collecting torch\n  Using cached .../torch-0.1.2.post2.tar.gz"), and that sdist's own refusal.
+                       r"|(?i:(?:Downloading|Using cached)\s+\S*?\btorch-0\.1\.2(?:\.post\d+)?\.tar\.gz)"
+                       r"|PyTorch does not currently provide packages for PyPI")
 # The CUDA runtime finding no kernel for the GPU in what was loaded (cudaErrorNoKernelImageForDevice,
 # 209; torch <= 1.4 printed it as THC's "cuda runtime error (209)").
 _NO_KERNEL = re.compile(_phrase("no kernel image is available for execution on the device"))
