@@ -1224,6 +1224,10 @@ def test_the_same_pip_show_from_a_windows_venv_is_quiet(tmp_path):
     ("Location: /opt/venv/lib/python3.10/site-packages", "2.7.0", None),
     # Paths of two systems disagree: no claim.
     ("/home/me/x.py and C:\\Users\\me\\y.py", None, None),
+    # torch's version unknown ("works for pytorch=2.10, breaks for 2.12": a dict with the reason) is no build tag;
+    # it crashed the reader once (conda-forge/pytorch-cpu-feedstock#527).
+    ("<home>/micromamba/envs/pytorch_12/lib/python3.14/site-packages/torch/cuda/__init__.py:384: UserWarning",
+     {"unknown": "the text names two torch versions"}, None),
 ])
 def test_system_from_paths(text, torch, system):
     assert pasted.system_from_paths(text, torch) == system

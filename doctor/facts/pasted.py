@@ -1667,7 +1667,9 @@ def system_from_paths(text: str, torch_version: str | None) -> str | None:
         said.add("Linux")
     if _MAC_ONLY.search(text):
         said.add("Darwin")
-    if not said and _POSIX_PACKAGES.search(text) and re.search(r"\+(?:cpu|cu\d+|rocm)", torch_version or ""):
+    # torch's version may be {"unknown": why} (a report naming two): no build tag to read then.
+    tagged = isinstance(torch_version, str) and re.search(r"\+(?:cpu|cu\d+|rocm)", torch_version)
+    if not said and _POSIX_PACKAGES.search(text) and tagged:
         said.add("Linux")
     return said.pop() if len(said) == 1 else None
 
