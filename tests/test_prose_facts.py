@@ -637,6 +637,11 @@ FIRING_CASES = [
     pytest.param("如题目，使用requirements安装，PyTorch安装的是CPU版本，运行程序的时候，也是使用CPU在工作。\n"
                  "解决办法：卸载torch包，重新安装GPU版本的PyTorch。\n", "TE203", Status.WARNING, "CPU-only build", "index-url",
                  id="chinese-installed-the-cpu-version"),
+    # TensorRT-LLM#23: an NGC container's banner on a host with driver 510.
+    pytest.param("```text\nERROR: This container was built for NVIDIA Driver Release 535.86 or later, but\n       version "
+                 "510.85.02 was detected and compatibility mode is UNAVAILABLE.\n```\n\nI build docker image on this machine:\n"
+                 "```\n NVIDIA-SMI 510.85.02    Driver Version: 510.85.02    CUDA Version: 11.6\n```\n", "TE201", Status.ERROR,
+                 "built for NVIDIA driver 535.86 or later", "535.86 or newer", id="ngc-container-banner"),
 ]
 
 
@@ -672,6 +677,10 @@ QUIET_CLOSE_CASES = [
                  "cp38-win_amd64.whl\nCollecting torch-0.1.2-docs\n", "TE105", id="pip-takes-a-wheel"),
     pytest.param("我的PyTorch安装的不是CPU版本，nvidia-smi 也正常，但训练很慢。\ntorch 2.1.0, Python 3.10\n", "TE203", id="chinese-not-the-cpu-version"),
     pytest.param("请问torch是否是cpu版本？怎么查看\ntorch 2.1.0, Python 3.10\n", "TE203", id="chinese-asking-whether-cpu"),
+    # The same image on a datacenter GPU where forward compatibility works: CUDA starts.
+    pytest.param("NOTE: CUDA Forward Compatibility mode ENABLED.\n  Using CUDA 12.2 driver version 535.86.10 with kernel driver "
+                 "version 510.85.02.\n  See https://docs.nvidia.com/deploy/cuda-compatibility/ for details.\n"
+                 " NVIDIA-SMI 510.85.02    Driver Version: 510.85.02    CUDA Version: 11.6\n", "TE201", id="ngc-forward-compat-enabled"),
 ]
 
 

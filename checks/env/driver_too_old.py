@@ -300,6 +300,8 @@ def _from_warning(facts, said):
     """torch's own "driver too old" verdict, for reports that lack the facts to judge it."""
     if said.package == "nvidia-container-cli":
         return _container_refused(facts, said)
+    if said.package == "ngc-container":
+        return _container_banner(facts, said)
     cuda = fact(facts, "torch.cuda")
     driver = fact(facts, "nvidia.driver_version")
     label = torch_label(facts)
@@ -348,3 +350,16 @@ def _container_refused(facts, said):
                  fix=Fix(f"Upgrade the host's NVIDIA driver to {needed or f'one that supports CUDA {said.needs_cuda}'} or newer, "
                          f"or run an image tag built for CUDA {driver_cuda or 'the CUDA this driver supports'} or older"),
                  evidence={k: v for k, v in evidence.items() if v is not None}, related=("cuda-driver-too-old",))
+
+
+def _container_banner(facts, said):
+    """An NGC container's banner: the image's CUDA needs driver `needs_driver`, the host has `found_driver`, and
+    forward compatibility (datacenter GPUs with cuda-compat) is unavailable, so CUDA does not start in it."""
+    driver = fact(facts, "nvidia.driver_version") or said.found_driver
+    evidence = {"container banner": said.text, "driver": driver, "image needs driver": said.needs_driver}
+    return error(f"the container was built for NVIDIA driver {said.needs_driver} or later and found driver {driver}, "
+                 "with forward compatibility unavailable: CUDA does not start in it, so torch there gets no GPU",
+                 fix=Fix(f"Upgrade the host's NVIDIA driver to {said.needs_driver} or newer, or run an older release of "
+                         "the image, built for a CUDA this driver supports (the NGC support matrix lists each release's "
+                         "CUDA and driver)"),
+                 evidence=evidence, related=("cuda-driver-too-old",))

@@ -126,6 +126,11 @@ _COMPAT_803 = re.compile(_phrase("system has unsupported display driver / cuda d
 # requirement error: unsatisfied condition: cuda>=12.8, please update your driver to a newer version, or use an earlier
 # cuda container". The image's torch is built for that CUDA (or an older one the image also carries).
 _CONTAINER_CUDA = re.compile(r"(?i:unsatisfied\s+condition:\s+cuda\s*>=\s*)(?P<need>\d+\.\d+)(?i:,?\s+please\s+update\s+your\s+driver)")
+# An NGC container's own start-up banner (nvcr.io images: PyTorch, NeMo, TensorRT-LLM, Triton): "ERROR: This container
+# was built for NVIDIA Driver Release 535.86 or later, but version 510.85.02 was detected and compatibility mode is
+# UNAVAILABLE." The image's CUDA needs that driver; forward compatibility (datacenter GPUs only) did not apply.
+_CONTAINER_DRIVER = re.compile(r"This container was built for NVIDIA Driver Release (?P<need>\d{3}(?:\.\d+){0,2}) or later,\s+but\s+"
+                               r"version (?P<found>\d{3}(?:\.\d+){1,2}) was detected and compatibility mode is UNAVAILABLE")
 # torch's _check_driver when no driver library answers: "Found no NVIDIA driver on your system. Please
 # check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx".
 NO_DRIVER = re.compile(_phrase("Found no NVIDIA driver on your system"))
@@ -379,7 +384,8 @@ class Said:
     # own for this torch release: in requested that release where the message names it, retold where only the reporter
     # says it), "built-for" (an extension's own build record: built_for is (the torch release it was built against,
     # its CUDA or "cpu")), "nvrtc-arch" (NVRTC refused the GPU's architecture), "toolkit-std" (torch's headers need the C++
-    # standard in requested). "driver" with package "nvidia-container-cli": the container runtime's CUDA requirement (needs_cuda)
+    # standard in requested). "driver" with package "nvidia-container-cli": the container runtime's CUDA requirement (needs_cuda);
+    # with package "ngc-container": an NGC image's banner, the driver it needs and the one it found (needs_driver, found_driver)
     text: str
     gpu: str | None = None  # None where the warning does not name it (torch 1.8/1.9's unfilled template)
     cc: str | None = None
@@ -389,6 +395,8 @@ class Said:
     requested: str | None = None  # "no-wheel": the torch version pip was asked for and found no wheel of (None: any)
     retold: bool = False  # "driver": the reporter's words for the verdict, not torch's own message
     needs_cuda: str | None = None  # "toolkit-old": the oldest CUDA toolkit the package's build accepts
+    needs_driver: str | None = None  # "driver" from an NGC container's banner: the driver release its CUDA needs
+    found_driver: str | None = None  # ... and the driver it detected
     built_for: tuple[str, str] | None = None  # "family" from xFormers: (the torch it was built for, the torch here)
     cuda_pair: tuple[str, str] | None = None  # "family": (torch's CUDA, the package's CUDA), None where the
     # loader refused its library (undefined symbol, torchvision::nms missing); "cudnn": (built, found);
@@ -411,7 +419,7 @@ def find(text: str) -> list[str]:
     flat = text.replace("\n", " ")
     for pattern in (_DRIVER_OLD, _DRIVER_OLD_CUT, _INSUFFICIENT, _DRIVER_OLD_SAID, _PTX_TOOLCHAIN, NO_DRIVER, _COMPAT_804, _COMPAT_803, _INCOMPATIBLE, _TOO_OLD, _RANGE, _CC_LIST, _TOO_OLD_UNFORMATTED,
                     _NOT_COMPILED, _NEEDS_CUDA, _CUDA_ASKED, _XFORMERS_BUILT, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _DS_TOOLKIT, _TOOLKIT_MIN, _NO_WHEEL, _NVCC_ARCH, _NO_KERNEL, _INVALID_FUNCTION, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS, _FAMILY_OPS, _CUDA_LIB_SYMBOL, _EXTENSION_SYMBOL, _EXTENSION_MODULE_SYMBOL, _EXTENSION_PKG_SYMBOL, _TORCHAO_SKIPPED, _BUILT_WITH_RUNNING, _HOST_COMPILER, _INDEX_INSTALL, _WHEEL_BUILT_FOR, _IMPORTED_SYMBOL, _DGL_LIBRARY,
-                    _DGL_LIBRARY_SAID, _K2_BUILD, _CONTAINER_CUDA, _CXX_STANDARD, _NVRTC_ARCH):
+                    _DGL_LIBRARY_SAID, _K2_BUILD, _CONTAINER_CUDA, _CONTAINER_DRIVER, _CXX_STANDARD, _NVRTC_ARCH):
         matches = list(pattern.finditer(text))
         if not matches:
             # Wrapped by a mail client, a notebook or a terminal at a space: the same message with a line
@@ -464,6 +472,11 @@ def interpret(warnings: list[str] | None) -> list[Said]:
         m = _CONTAINER_CUDA.search(text)
         if m:
             said.append(Said("driver", text, package="nvidia-container-cli", needs_cuda=m.group("need")))
+            continue
+        m = _CONTAINER_DRIVER.search(_one_line(text))
+        if m:
+            said.append(Said("driver", text, package="ngc-container", needs_driver=m.group("need"),
+                             found_driver=m.group("found")))
             continue
         if _DRIVER_OLD_SAID.search(text):
             said.append(Said("driver", text, retold=True))
