@@ -487,6 +487,9 @@ def _cut_inside(groups: Any, text: str) -> float:
         # begins one of them), or in the variable part before them.
         need = max(1, CUT_MIN_CHARS - held)
         inside = max((_cut_word(tail, lit, need) for lit in group), default=0)
+        if inside and inside < 3 and not tail[-inside:].isalnum():
+            # A sentence's closing "." or quote begins ".utils.ffi" as well as any word: no word was cut there.
+            inside = 0
         if inside:
             return held + inside
         # A variable part cut short is short, and a cut leaves no closing bracket, quote or full stop
