@@ -555,6 +555,16 @@ def test_a_whole_message_or_too_short_a_head_is_not_read_as_cut():
     assert "cuda-illegal-memory-access" not in [m.id for m in explain(other, include_weak=True)]
 
 
+def test_a_sentences_closing_punctuation_is_no_cut_word():
+    """"No module named 'torch_scatter' occurred." ends on a full stop, which begins removed-private-api's
+    ".utils.ffi" as it begins any word: the message was whole (BasicPBC#27), and torch_scatter is no removed torch
+    module. A cut inside a word still reads (the letters left are the word's start)."""
+    text = ("After `python setup.py develop`, I executed `python inference.py` and "
+            "`ModuleNotFoundError: No module named 'torch_scatter'` occurred.\nPlease let me know how to handle this.")
+    assert "removed-private-api" not in [m.id for m in explain(text)]
+    assert first("ModuleNotFoundError: No module named 'torch.utils.f") == "removed-private-api"
+
+
 def test_an_operating_system_error_string_ends_a_message_whole():
     """strerror texts ("No such file or directory") are complete: a message ending with one was not
     cut inside a pattern whose words only begin with it ("No such file or directory: 'ninja'")."""
