@@ -415,9 +415,12 @@ def test_torch_19s_unfilled_too_old_warning_names_the_oldest_listed_gpu(tmp_path
     assert "V100" not in te202.message
 
 
-def test_without_the_warning_the_same_gpus_are_no_verdict(tmp_path):
-    # No torch version and no warning: nothing says the K20m lacks kernels in whatever torch is installed.
-    assert checked(SMI_K20, tmp_path)["TE202"].status is Status.SKIP
+def test_without_the_warning_the_same_gpus_are_only_a_warning(tmp_path):
+    # No torch version and no warning: the K20m (3.5) has no kernels in any release since 1.4, so a recent torch cannot
+    # run it; an old one could, so a warning that says the release is unknown, never an error.
+    te202 = checked(SMI_K20, tmp_path)["TE202"]
+    assert te202.status is Status.WARNING and "Tesla K20m" in te202.message and "1.2 is the newest" in te202.message
+    assert "does not say which torch is installed" in te202.message
 
 
 def test_the_unfilled_warning_alone_still_says_a_gpu_is_too_old(tmp_path):

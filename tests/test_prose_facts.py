@@ -121,6 +121,7 @@ def test_two_gpus_named_leave_the_gpus_unknown_with_the_reason():
 # --------------------------------------------------------------------------- torch and its CUDA build
 
 @pytest.mark.parametrize(("text", "version", "cuda"), [
+    ("The pytorch version is the 2.0.1", "2.0.1", None),   # fooocus#1984's article before the number
     ("torch 1.7.1", "1.7.1", None),
     ("pytorch=1.4.0", "1.4.0", None),
     ("PyTorch版本：2.1.0+cu121", "2.1.0+cu121", "12.1"),
@@ -642,6 +643,10 @@ FIRING_CASES = [
                  "510.85.02 was detected and compatibility mode is UNAVAILABLE.\n```\n\nI build docker image on this machine:\n"
                  "```\n NVIDIA-SMI 510.85.02    Driver Version: 510.85.02    CUDA Version: 11.6\n```\n", "TE201", Status.ERROR,
                  "built for NVIDIA driver 535.86 or later", "535.86 or newer", id="ngc-container-banner"),
+    # pytorch#14681: a Kepler laptop GPU (3.0) and no torch version; no release in the tables has kernels for it.
+    pytest.param("1. pytorch for old CUDA : NVIDIA GeForce GT 740M CUDA \nGPU is GeForce GT 740M | 3.0\n", "TE202",
+                 Status.WARNING, "no kernels in any official CUDA build of torch 0.4 to", "TORCH_CUDA_ARCH_LIST=\"3.0\"",
+                 id="old-gpu-torch-unknown"),
 ]
 
 
@@ -681,6 +686,9 @@ QUIET_CLOSE_CASES = [
     pytest.param("NOTE: CUDA Forward Compatibility mode ENABLED.\n  Using CUDA 12.2 driver version 535.86.10 with kernel driver "
                  "version 510.85.02.\n  See https://docs.nvidia.com/deploy/cuda-compatibility/ for details.\n"
                  " NVIDIA-SMI 510.85.02    Driver Version: 510.85.02    CUDA Version: 11.6\n", "TE201", id="ngc-forward-compat-enabled"),
+    # A GPU every recent release has kernels for, or that only the newest release lacks: no claim without torch's version.
+    pytest.param("My GPU is a GeForce GTX 1080, driver 535.54.03, on Ubuntu 22.04.\n", "TE202", id="pascal-torch-unknown"),
+    pytest.param("I have an RTX 5090 and Python 3.12 on Windows 11.\n", "TE202", id="blackwell-torch-unknown"),
 ]
 
 

@@ -82,9 +82,10 @@ _ANOTHER_VERSION = re.compile(r"^\s*(?:,|/|and|or|to|->|\u2192|~|vs\.?|versus|\u
 
 _VERSION = r"[`'\"]?v?(?P<version>\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc|\.dev|\.post)\d+)?(?:\+\w+(?:\.\w+)*)?)(?![\w+]|\.\w)"
 # The key and what joins it to its value: "torch 1.7.1", "torch: 1.7.1", "pytorch=1.4.0", "torch2.0.1",
-# "PyTorch version is 1.9.0", "PyTorch 版本: 2.1.0". One whitespace run between them (no two adjacent \s*).
+# "PyTorch version is 1.9.0", "The pytorch version is the 2.0.1", "PyTorch 版本: 2.1.0". One whitespace run between
+# them (no two adjacent \s*).
 # "pytorch(2.2 + cu118)", "PyTorch (1.13.1)": a bracket opens the value.
-_JOIN = r"(?:\s+version|\s*\u7248\u672c)?(?:\s+(?:is|was))?(?:\s*[:=(\u662f\u4e3a]\s*|\s+|)"  # (\u662f/\u4e3a: "is")
+_JOIN = r"(?:\s+version|\s*\u7248\u672c)?(?:\s+(?:is|was)(?:\s+the)?)?(?:\s*[:=(\u662f\u4e3a]\s*|\s+|)"  # (\u662f/\u4e3a: "is")
 _TORCH = re.compile(r"(?<![\w/.=@-])(?:py)?torch(?![A-Za-z_./-])" + _JOIN + _VERSION, re.I | re.A)
 # How this machine's torch was installed, said with the pip command ("pytorch is installed using \"pip3 install
 # torch==1.10.0+cu113 ...\""): the pinned version is the installed one. The match starts at "installed", so _whose
