@@ -647,6 +647,10 @@ FIRING_CASES = [
     pytest.param("1. pytorch for old CUDA : NVIDIA GeForce GT 740M CUDA \nGPU is GeForce GT 740M | 3.0\n", "TE202",
                  Status.WARNING, "no kernels in any official CUDA build of torch 0.4 to", "TORCH_CUDA_ARCH_LIST=\"3.0\"",
                  id="old-gpu-torch-unknown"),
+    # dgl#7809: DGL 2.2.1's Windows wheel has no graphbolt library for torch 2.4.1, said in the reporter's words.
+    pytest.param("There is no such file `graphbolt_pytorch_2.4.1.dll`.\n\n - DGL 2.2.1:\n - PyTorch 2.4.1\n - Windows 10\n"
+                 " - Installed via PIP:\n - Python 3.9.19;\n", "TE103", Status.ERROR, "no compiled library for torch 2.4.1",
+                 "torch-2.4", id="dgl-library-file-missing"),
 ]
 
 
@@ -689,6 +693,8 @@ QUIET_CLOSE_CASES = [
     # A GPU every recent release has kernels for, or that only the newest release lacks: no claim without torch's version.
     pytest.param("My GPU is a GeForce GTX 1080, driver 535.54.03, on Ubuntu 22.04.\n", "TE202", id="pascal-torch-unknown"),
     pytest.param("I have an RTX 5090 and Python 3.12 on Windows 11.\n", "TE202", id="blackwell-torch-unknown"),
+    pytest.param("Loaded graphbolt_pytorch_2.4.1.so from the dgl folder.\n - DGL 2.4.0\n - PyTorch 2.4.1\n", "TE103",
+                 id="dgl-library-file-loaded"),
 ]
 
 

@@ -291,6 +291,12 @@ _DGL_LIBRARY = re.compile(r"Cannot find DGL C\+\+ (?P<part>sparse|graphbolt) lib
 # graphbolt"): which torch it looked for is not said.
 _DGL_LIBRARY_SAID = re.compile(r"(?i:\b(?:can'?t|cannot|could\s+not|unable\s+to)\s+find\s+(?:the\s+)?(?:dgl\s+)?c\+\+\s+"
                                r"(?:(?P<part>sparse|graphbolt)\s+library(?!\s+at\s)|library\s+(?P<part2>sparse|graphbolt)))\b")
+# ... and the library's file named missing in the reporter's words ("There is no such file `graphbolt_pytorch_2.4.1.dll`",
+# "dgl_sparse_pytorch_2.1.2.so not found"): the torch release DGL looked for is in its name.
+_DGL_LIBRARY_FILE = re.compile(r"(?i:no\s+such\s+file|cannot\s+find|can'?t\s+find|could\s+not\s+find|missing)[^\n]{0,20}?"
+                               r"(?P<path>(?:dgl_sparse|graphbolt)_pytorch_(?P<torch>\d+\.\d+\.\d+)\.(?:so|dylib|dll))"
+                               r"|(?P<path2>(?:dgl_sparse|graphbolt)_pytorch_(?P<torch2>\d+\.\d+\.\d+)\.(?:so|dylib|dll))`?\s+"
+                               r"(?i:(?:is\s+)?(?:not\s+found|missing|does\s*n[o']?t\s+exist))")
 # torchao skipping its compiled kernels for a torch it was not built for (torchao/__init__.py): "Skipping import
 # of cpp extensions due to incompatible torch version 2.9.1+cu129 for torchao version 0.16.0".
 _TORCHAO_SKIPPED = re.compile(_phrase("Skipping import of cpp extensions due to incompatible torch version")
@@ -419,7 +425,7 @@ def find(text: str) -> list[str]:
     flat = text.replace("\n", " ")
     for pattern in (_DRIVER_OLD, _DRIVER_OLD_CUT, _INSUFFICIENT, _DRIVER_OLD_SAID, _PTX_TOOLCHAIN, NO_DRIVER, _COMPAT_804, _COMPAT_803, _INCOMPATIBLE, _TOO_OLD, _RANGE, _CC_LIST, _TOO_OLD_UNFORMATTED,
                     _NOT_COMPILED, _NEEDS_CUDA, _CUDA_ASKED, _XFORMERS_BUILT, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _DS_TOOLKIT, _TOOLKIT_MIN, _NO_WHEEL, _NVCC_ARCH, _NO_KERNEL, _INVALID_FUNCTION, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS, _FAMILY_OPS, _CUDA_LIB_SYMBOL, _EXTENSION_SYMBOL, _EXTENSION_MODULE_SYMBOL, _EXTENSION_PKG_SYMBOL, _TORCHAO_SKIPPED, _BUILT_WITH_RUNNING, _HOST_COMPILER, _INDEX_INSTALL, _WHEEL_BUILT_FOR, _IMPORTED_SYMBOL, _DGL_LIBRARY,
-                    _DGL_LIBRARY_SAID, _K2_BUILD, _CONTAINER_CUDA, _CONTAINER_DRIVER, _CXX_STANDARD, _NVRTC_ARCH):
+                    _DGL_LIBRARY_SAID, _DGL_LIBRARY_FILE, _K2_BUILD, _CONTAINER_CUDA, _CONTAINER_DRIVER, _CXX_STANDARD, _NVRTC_ARCH):
         matches = list(pattern.finditer(text))
         if not matches:
             # Wrapped by a mail client, a notebook or a terminal at a space: the same message with a line
@@ -593,6 +599,10 @@ def interpret(warnings: list[str] | None) -> list[Said]:
         m = _DGL_LIBRARY.search(text)
         if m:
             said.append(Said("per-torch-library", text, package="dgl", requested=m.group("torch")))
+            continue
+        m = _DGL_LIBRARY_FILE.search(text)
+        if m:
+            said.append(Said("per-torch-library", text, package="dgl", requested=m.group("torch") or m.group("torch2")))
             continue
         m = _DGL_LIBRARY_SAID.search(text)
         if m:
