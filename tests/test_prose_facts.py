@@ -599,7 +599,7 @@ HUNYUAN3D_WHEEL = ("Python 3.13.6\nTorch: 2.8.0+cu129\nTorch.version.cuda: 12.9\
                    "this platform.**\n")
 
 
-# The fifteenth session's classes, each on its real text: (text, check, status, words of the message, words of the fix).
+# The classes of the fifteenth and sixteenth sessions, each on its real text: (text, check, status, words of the message, words of the fix).
 FIRING_CASES = [
     # deltaforce-market-bot#46: the localized OSError on one line, torch's "Error loading ..." on the next.
     pytest.param("程序运行时直接报错：\nOSError: [WinError 1114] 动态链接库(DLL)初始化例程失败。 \n"
@@ -661,7 +661,7 @@ def test_a_prose_class_fires_on_its_real_text(text, code, status, says, fix_says
     assert fix_says in " ".join((found.fix.summary, *found.fix.commands)), found.fix
 
 
-# The close healthy cases of the fifteenth session's classes: each reads like one above and must stay quiet.
+# The close healthy cases of those classes: each reads like one above and must stay quiet.
 QUIET_CLOSE_CASES = [
     pytest.param("torch 2.12.0 works here; the NVIDIA driver is not too old (nvidia-smi shows 580.65.06).\n", "TE201",
                  id="driver-said-not-too-old"),

@@ -115,7 +115,7 @@ def gpu_arch_unsupported(facts):
     and PyTorch's oldest architecture for that release and CUDA build (7.0 for the CUDA 12.8/12.9
     wheels from 2.8, on Linux and Windows alike) still rule out the GPUs below them.
     Where a report names the GPU but not torch, a GPU that no official CUDA build of at least the three newest
-    releases in the tables has kernels for (Kepler since 1.4, the K80 since 2.8, Fermi never) gets a warning:
+    releases in the tables has kernels for (Kepler 3.5 since 1.3, the K80 since 2.8, Fermi and Kepler 3.0 never) gets a warning:
     a recent torch cannot run it, an old one or a source build still could.
 
     ## Why it matters
@@ -313,8 +313,8 @@ MIN_RELEASES_LACKING = 3
 
 def _whichever_release(facts):
     """torch's release unknown (a report that names the GPU and says nothing of torch), the GPU known: where the
-    official CUDA builds of every release after some point have no kernels for it (Kepler on torch 1.4+, a K80 on
-    2.8+), a recent torch cannot run it. A warning: an older torch, or a source build, still could."""
+    official CUDA builds of every release after some point have no kernels for it (Kepler 3.5 on torch 1.3+, a K80
+    on 2.8+), a recent torch cannot run it. A warning: an older torch, or a source build, still could."""
     if known(facts.get("torch.version")) or known(facts.get("torch.cuda")) or unknown_need(facts, "nvidia.gpus") is not None:
         return None
     visible, _hidden, _note = _visible(facts, gpus(facts))
@@ -328,26 +328,27 @@ def _whichever_release(facts):
         version = row.get("latest") or row["torch"]
         builds = tables.builds(version) if tables.is_release(version) else []
         rows.append((row["torch"], [(tables.arch_list_for(version, b["tag"], where), b["cuda"]) for b in builds]))
-    problems, ranges = [], []
+    problems, newest_runs = [], []
     for g, cc in known_gpus:
         # True: some build runs it; False: every build's list is known and none does; None: cannot tell.
         runs = [True if any(archs is not None and tables.build_runs(archs, cc, cuda) for archs, cuda in lists)
                 else (False if lists and all(archs is not None for archs, _ in lists) else None)
                 for _, lists in rows]
         last = max((i for i, r in enumerate(runs) if r), default=None)
-        after = runs[last + 1:] if last is not None else runs
-        lacking = [rows[i][0] for i in range(len(runs)) if (last is None or i > last) and runs[i] is False]
-        if not after or after[-1] is not False or len(lacking) < MIN_RELEASES_LACKING:
+        start = 0 if last is None else last + 1
+        lacking = [rows[i][0] for i in range(start, len(rows)) if runs[i] is False]
+        if runs[-1] is not False or len(lacking) < MIN_RELEASES_LACKING:
             continue  # the newest release may run it, or only a release or two lack it: which is installed decides
-        span = lacking[0] if len(lacking) == 1 else f"{lacking[0]} to {lacking[-1]}"
-        since = f"; torch {rows[last][0]} is the newest with them" if last is not None else ""
-        problems.append(f"{gpu_label(g, cc)} has no kernels in any official CUDA build of torch {span}{since}")
-        ranges.append(rows[last][0] if last is not None else None)
+        since = ""
+        if last is not None:
+            since = f"; torch {rows[last][0]} is the newest with them"
+            newest_runs.append(rows[last][0])
+        problems.append(f"{gpu_label(g, cc)} has no kernels in any official CUDA build of torch {lacking[0]} to "
+                        f"{lacking[-1]}{since}")
     if not problems:
         return None
-    newest_that_runs = sorted((r for r in ranges if r), key=lambda v: tuple(int(x) for x in v.split(".")))
-    use = (f"use torch {newest_that_runs[0]} or older (a CUDA build), or build torch from source" if newest_that_runs
-           else "no official build has kernels for it: build torch from source")
+    use = (f"use torch {min(newest_runs, key=tables.driver_tuple)} or older (a CUDA build), or build torch from source"
+           if newest_runs else "no official build has kernels for it: build torch from source")
     cc_list = ";".join(sorted({cc for _, cc in known_gpus}, key=tables.cc_int))
     return warning("; ".join(problems) + ". The report does not say which torch is installed: unless it is older than "
                    "that, or built from source for this GPU, CUDA ops fail with 'no kernel image is available'",

@@ -129,8 +129,9 @@ _CONTAINER_CUDA = re.compile(r"(?i:unsatisfied\s+condition:\s+cuda\s*>=\s*)(?P<n
 # An NGC container's own start-up banner (nvcr.io images: PyTorch, NeMo, TensorRT-LLM, Triton): "ERROR: This container
 # was built for NVIDIA Driver Release 535.86 or later, but version 510.85.02 was detected and compatibility mode is
 # UNAVAILABLE." The image's CUDA needs that driver; forward compatibility (datacenter GPUs only) did not apply.
-_CONTAINER_DRIVER = re.compile(r"This container was built for NVIDIA Driver Release (?P<need>\d{3}(?:\.\d+){0,2}) or later,\s+but\s+"
-                               r"version (?P<found>\d{3}(?:\.\d+){1,2}) was detected and compatibility mode is UNAVAILABLE")
+_CONTAINER_DRIVER = re.compile(r"This\s+container\s+was\s+built\s+for\s+NVIDIA\s+Driver\s+Release\s+(?P<need>\d{3}(?:\.\d+){0,2})\s+or\s+"
+                               r"later,\s+but\s+version\s+(?P<found>\d{3}(?:\.\d+){1,2})\s+was\s+detected\s+and\s+compatibility\s+"
+                               r"mode\s+is\s+UNAVAILABLE")
 # torch's _check_driver when no driver library answers: "Found no NVIDIA driver on your system. Please
 # check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx".
 NO_DRIVER = re.compile(_phrase("Found no NVIDIA driver on your system"))
@@ -285,8 +286,12 @@ _K2_BUILD_KEPT = re.compile(r"Cuda used to build k2:(?P<cuda>[ \t]*(?:\d+\.\d+)?
 # DGL C++ sparse library at .../dgl/dgl_sparse/libdgl_sparse_pytorch_1.9.0.so", "... graphbolt library at
 # ...\\graphbolt_pytorch_2.4.1.dll". The file is named for the running torch's release; a DGL wheel ships one per
 # torch release it was built for, so the missing file says this DGL was not built for this torch.
-_DGL_LIBRARY = re.compile(r"Cannot find DGL C\+\+ (?P<part>sparse|graphbolt) library at\s+(?P<path>\S*?"
-                          r"(?:dgl_sparse|graphbolt)_pytorch_(?P<torch>\d+\.\d+\.\d+)\.(?:so|dylib|dll))")
+def _dgl_file(group: str) -> str:
+    """DGL's per-torch library file ("graphbolt_pytorch_2.4.1.dll"), its torch release in the group `group`."""
+    return rf"(?:dgl_sparse|graphbolt)_pytorch_(?P<{group}>\d+\.\d+\.\d+)\.(?:so|dylib|dll)"
+
+
+_DGL_LIBRARY = re.compile(r"Cannot find DGL C\+\+ (?P<part>sparse|graphbolt) library at\s+(?P<path>\S*?" + _dgl_file("torch") + ")")
 # ... and the same retold in the reporter's words, without the file ("I meet this question: can't find c++ library
 # graphbolt"): which torch it looked for is not said.
 _DGL_LIBRARY_SAID = re.compile(r"(?i:\b(?:can'?t|cannot|could\s+not|unable\s+to)\s+find\s+(?:the\s+)?(?:dgl\s+)?c\+\+\s+"
@@ -294,9 +299,8 @@ _DGL_LIBRARY_SAID = re.compile(r"(?i:\b(?:can'?t|cannot|could\s+not|unable\s+to)
 # ... and the library's file named missing in the reporter's words ("There is no such file `graphbolt_pytorch_2.4.1.dll`",
 # "dgl_sparse_pytorch_2.1.2.so not found"): the torch release DGL looked for is in its name.
 _DGL_LIBRARY_FILE = re.compile(r"(?i:no\s+such\s+file|cannot\s+find|can'?t\s+find|could\s+not\s+find|missing)[^\n]{0,20}?"
-                               r"(?P<path>(?:dgl_sparse|graphbolt)_pytorch_(?P<torch>\d+\.\d+\.\d+)\.(?:so|dylib|dll))"
-                               r"|(?P<path2>(?:dgl_sparse|graphbolt)_pytorch_(?P<torch2>\d+\.\d+\.\d+)\.(?:so|dylib|dll))`?\s+"
-                               r"(?i:(?:is\s+)?(?:not\s+found|missing|does\s*n[o']?t\s+exist))")
+                               + _dgl_file("torch") + "|" + _dgl_file("torch2")
+                               + r"`?\s+(?i:(?:is\s+)?(?:not\s+found|missing|does\s*n[o']?t\s+exist))")
 # torchao skipping its compiled kernels for a torch it was not built for (torchao/__init__.py): "Skipping import
 # of cpp extensions due to incompatible torch version 2.9.1+cu129 for torchao version 0.16.0".
 _TORCHAO_SKIPPED = re.compile(_phrase("Skipping import of cpp extensions due to incompatible torch version")
@@ -479,7 +483,7 @@ def interpret(warnings: list[str] | None) -> list[Said]:
         if m:
             said.append(Said("driver", text, package="nvidia-container-cli", needs_cuda=m.group("need")))
             continue
-        m = _CONTAINER_DRIVER.search(_one_line(text))
+        m = _CONTAINER_DRIVER.search(text)
         if m:
             said.append(Said("driver", text, package="ngc-container", needs_driver=m.group("need"),
                              found_driver=m.group("found")))
