@@ -132,6 +132,7 @@ def test_two_gpus_named_leave_the_gpus_unknown_with_the_reason():
     ("my torch 2.0.1 was built with CUDA 11.8", "2.0.1", "11.8"),
     ("I use torch 2.1.0+cu121.", "2.1.0+cu121", "12.1"),           # the sentence's full stop is no part of the tag
     ("falls back to torch-2.6.0+cpu", "2.6.0+cpu", None),         # as pip names what it installs
+    ("so I installed torch==2.9.0+cu130 and pinned:", "2.9.0+cu130", "13.0"),   # comfyui#10517: the pin, installed
 ])
 def test_torch_and_the_cuda_the_text_ties_to_it(text, version, cuda):
     torch = stated(text)["torch"]
@@ -165,6 +166,15 @@ def test_the_yolo_banners_cpu_is_the_device_chosen_not_a_cpu_build():
     assert stated("torch 1.7.1+cpu")["torch"]["cuda"] is None
 
 
+def test_a_cpu_build_said_of_the_requirements_does_not_outweigh_the_cuda_build_installed(tmp_path):
+    # comfyui#10517 (batch 29): "requirements.txt are configured for the cpu only versions of torch, so I installed
+    # torch==2.9.0+cu130": the tag of what was installed contradicts the CPU words, so TE203 has no CPU build to report.
+    facts = load_text("I saw that requirements.txt are configured for the cpu only versions of torch, so I installed "
+                      "torch==2.9.0+cu130 and pinned torchvision==0.24.0. My GPU is an RTX 5090.\n", tmp_path)
+    assert facts.torch.version == "2.9.0+cu130" and not known(facts.torch.cuda)
+    assert verdicts(facts)["TE203"].status is not Status.WARNING and verdicts(facts)["TE203"].status is not Status.ERROR
+
+
 def test_torchs_cuda_said_of_torch_itself():
     said = stated("PyTorch has CUDA Version=11.7 and torchvision has CUDA Version=11.8.")
     assert said["torch"] == {"cuda": "11.7"}
@@ -176,6 +186,7 @@ def test_torchs_cuda_said_of_torch_itself():
     "fixed in pytorch 2.1",
     "torch>=1.7",
     "pip install torch==2.0.1",
+    "it should be installed torch==2.0.1 for this repo",
     "it will install torch 2.9.0",
     "it was working fine with PyTorch 0.3.0",
 ])

@@ -18,7 +18,7 @@ _VERSION_NOT_FOUND = re.compile(r"version [`']([\w.]+)' not found(?: \(required 
 _NO_MODULE = re.compile(r"No module named '([\w.]+)'")
 # Windows refusing one of torch's DLLs: torch/__init__.py's "Error loading \"...\\torch\\lib\\c10.dll\" or one of its
 # dependencies", the loader's [WinError 126/127/1114], or "DLL load failed" from older torch.
-_WINDOWS_DLL = re.compile(r'Error loading "(?:[^"\n]*[/\\])?(?P<dll>[^"/\\\n]+\.dll)"|\[WinError (?P<winerror>126|127|1114)\]|DLL load failed')
+_WINDOWS_DLL = re.compile(r'Error loading "(?:[^"\n]*[/\\])?(?P<dll>[^"/\\\n]+\.dll)(?:"|\s*$)|\[WinError (?P<winerror>126|127|1114)\]|DLL load failed')
 _RELATED_LIBS = ("cuda-libs-conflict",)
 
 

@@ -1605,8 +1605,8 @@ _TORCH_LIB_FAILURE = re.compile(r"^((?:[A-Za-z_]\w*\.)*(?:ImportError|OSError)):
 # torch/__init__.py's own words when Windows cannot load one of its DLLs (it appends them to the OSError): the
 # line alone is the failure even where the "OSError: [WinError 1114] ..." before it was left out or sits on the
 # line above, in the system's language ("OSError: [WinError 1114] 动态链接库(DLL)初始化例程失败。"), and where the
-# path is elided to "torch\lib\c10.dll".
-_TORCH_DLL_LOADING = re.compile(r'Error loading "(?:[^"\n]*[/\\])?torch[/\\]lib[/\\][^"/\\\n]+\.dll" or one of its dependencies')
+# path is elided to "torch\lib\c10.dll", or the paste was cut right after the DLL's name.
+_TORCH_DLL_LOADING = re.compile(r'Error loading "(?:[^"\n]*[/\\])?torch[/\\]lib[/\\][^"/\\\n]+\.dll(?:" or one of its dependencies|"?\s*$)')
 _WIN_ERROR_LINE = re.compile(r"^((?:[A-Za-z_]\w*\.)*OSError): (\[WinError \d+\].*)$")
 
 

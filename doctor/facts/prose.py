@@ -90,8 +90,10 @@ _TORCH = re.compile(r"(?<![\w/.=@-])(?:py)?torch(?![A-Za-z_./-])" + _JOIN + _VER
 # How this machine's torch was installed, said with the pip command ("pytorch is installed using \"pip3 install
 # torch==1.10.0+cu113 ...\""): the pinned version is the installed one. The match starts at "installed", so _whose
 # reads only the words before it: told as advice ("should be installed using ..."), it is no fact.
-_TORCH_INSTALLED_BY = re.compile(r"\binstalled\s+(?:using|with|via|by|from)\s*:?\s*[\"'`\u201c]?\s*(?:python3?\s+-m\s+)?pip3?\s+"
-                                 r"install\b[^\n\"'`\u201d]{0,80}?(?<![\w-])torch==(?P<version>\d+\.\d+(?:\.\d+)?(?:\+\w+)?)(?![\w.])", re.I)
+# "so I installed torch==2.9.0+cu130": the pin written as the thing installed.
+_TORCH_INSTALLED_BY = re.compile(r"\b(?:installed\s+(?:using|with|via|by|from)\s*:?\s*[\"'`\u201c]?\s*(?:python3?\s+-m\s+)?pip3?\s+"
+                                 r"install\b[^\n\"'`\u201d]{0,80}?|(?:re)?installed\s+`?)(?<![\w-])torch==(?P<version>\d+\.\d+(?:\.\d+)?"
+                                 r"(?:\+\w+)?)(?![\w.])", re.I)
 # torch named as pip names what it installs ("falls back to torch-2.6.0+cpu", "Downloading torch-2.1.0+cu121-cp311-...
 # whl"): the dash joins the name to a version with its build tag (untagged, "torch-1.13.1" is also a file's name).
 # Untagged, the name-version pair as pip and conda name a distribution ("`pytorch-2.2.2` is forcibly installed"), but
