@@ -662,6 +662,13 @@ FIRING_CASES = [
     pytest.param("There is no such file `graphbolt_pytorch_2.4.1.dll`.\n\n - DGL 2.2.1:\n - PyTorch 2.4.1\n - Windows 10\n"
                  " - Installed via PIP:\n - Python 3.9.19;\n", "TE103", Status.ERROR, "no compiled library for torch 2.4.1",
                  "torch-2.4", id="dgl-library-file-missing"),
+    # bytetrack#54 (batch 29's class): the only CUDA named, whoever's it is, predates the GPU's architecture family.
+    pytest.param("When I use RTX 3090, the PyTorch installation will come to an error. 3090 is only adapted to the Cuda "
+                 "version above 11.0 while the requirements bring Cuda version 10.2.\n", "TE202", Status.WARNING,
+                 "newer than CUDA 10.2: CUDA 11.0 is the first", "CUDA 11.0", id="named-cuda-predates-gpu"),
+    # An H100 beside CUDA 11.7 only: Hopper's code needs CUDA 11.8.
+    pytest.param("We run on an H100 80GB with CUDA 11.7 and get errors on the GPU.\n", "TE202", Status.WARNING,
+                 "newer than CUDA 11.7: CUDA 11.8 is the first", "CUDA 11.8", id="named-cuda-predates-hopper"),
 ]
 
 
@@ -704,6 +711,11 @@ QUIET_CLOSE_CASES = [
     # A GPU every recent release has kernels for, or that only the newest release lacks: no claim without torch's version.
     pytest.param("My GPU is a GeForce GTX 1080, driver 535.54.03, on Ubuntu 22.04.\n", "TE202", id="pascal-torch-unknown"),
     pytest.param("I have an RTX 5090 and Python 3.12 on Windows 11.\n", "TE202", id="blackwell-torch-unknown"),
+    # A CUDA named that knows the GPU, or two of which one does: which is torch's decides, and is not said.
+    pytest.param("RTX 3090 with CUDA 11.3 installed; training is slow.\n", "TE202", id="named-cuda-knows-gpu"),
+    pytest.param("RTX 3090; nvcc says CUDA 10.2 but the driver shows CUDA 11.4.\n", "TE202", id="one-named-cuda-knows-gpu"),
+    # A CUDA newer than an old GPU's toolkits: normal for the driver's CUDA (nvidia-smi), so no claim either way.
+    pytest.param("GeForce GTX 1080 here, CUDA 13.0, training fails on the GPU.\n", "TE202", id="named-cuda-newer-than-gpu"),
     pytest.param("Loaded graphbolt_pytorch_2.4.1.so from the dgl folder.\n - DGL 2.4.0\n - PyTorch 2.4.1\n", "TE103",
                  id="dgl-library-file-loaded"),
 ]

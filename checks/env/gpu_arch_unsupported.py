@@ -116,7 +116,9 @@ def gpu_arch_unsupported(facts):
     wheels from 2.8, on Linux and Windows alike) still rule out the GPUs below them.
     Where a report names the GPU but not torch, a GPU that no official CUDA build of at least the three newest
     releases in the tables has kernels for (Kepler 3.5 since 1.3, the K80 since 2.8, Fermi and Kepler 3.0 never) gets a warning:
-    a recent torch cannot run it, an old one or a source build still could.
+    a recent torch cannot run it, an old one or a source build still could. Where the report names CUDA versions
+    without saying whose, and every one predates the GPU's architecture family (CUDA 10.2 beside an RTX 3090), a
+    warning too: as torch's build it has no kernels for the GPU, as a toolkit or a driver it does not know it.
 
     ## Why it matters
     Without a matching kernel every CUDA op fails with "no kernel image is available for
@@ -147,8 +149,9 @@ def gpu_arch_unsupported(facts):
                 # it too, so without the facts it is a likely cause, not torch's verdict.
                 found = replace(found, status=Status.WARNING)
             return found
-        # Nothing from torch either: the GPU alone still rules out the releases that have no kernels for it.
-        return _whichever_release(facts) or result
+        # Nothing from torch either: the GPU alone still rules out the releases that have no kernels for it, and
+        # the CUDA versions the text names without saying whose may each rule the GPU out.
+        return _whichever_release(facts) or _every_named_cuda(facts) or result
     return result
 
 
@@ -357,6 +360,42 @@ def _whichever_release(facts):
                            ("python -c \"import torch; print(torch.__version__, torch.version.cuda, torch.cuda.get_arch_list())\"",
                             f"TORCH_CUDA_ARCH_LIST=\"{cc_list}\" python setup.py develop   # in a PyTorch source checkout")),
                    evidence={"GPUs": [gpu_label(g, cc) for g, cc in known_gpus], "torch": "not in the report"},
+                   related=("cuda-no-kernel-image",))
+
+
+def _every_named_cuda(facts):
+    """torch's CUDA unknown, the text names CUDA versions without saying whose (torch's build, the toolkit's, the
+    driver's), the GPU known: where every one of them predates the GPU's architecture family (CUDA 10.2 beside an
+    RTX 3090, whose sm_8x code CUDA 11.0 first built), something is wrong whoever's it is: a torch built with it has
+    no code the GPU runs, a toolkit that old cannot build for it, and a driver that old does not know the GPU. A
+    warning: the text does not say which. (Not the other way: a CUDA too new for an old GPU is normal for a driver.)"""
+    named = facts.get("torch.cuda_named")
+    if known(facts.get("torch.cuda")) or not known(named) or not named or unknown_need(facts, "nvidia.gpus") is not None:
+        return None
+    driver_cuda = facts.get("nvidia.cuda_driver_version")
+    named = [c for c in named if not (known(driver_cuda) and c == driver_cuda)]  # nvidia-smi's: the driver's, said so
+    if not named:
+        return None
+    visible, _hidden, _note = _visible(facts, gpus(facts))
+    known_gpus = [(g, cc) for g in visible if (cc := gpu_cc(g))]
+    problems, firsts = [], []
+    for g, cc in known_gpus:
+        first = tables.family_first_toolkit(cc)
+        if first and all(tables.major_minor(c) < tables.major_minor(first) for c in named):
+            problems.append(f"{gpu_label(g, cc)} is newer than CUDA {'/'.join(named)}: CUDA {first} is the first that "
+                            "builds code for its architecture")
+            firsts.append(first)
+    if not problems:
+        return None
+    fix = _fix_cuda_at_least(facts, max(firsts, key=tables.major_minor), None, "a torch build")
+    return warning("; ".join(problems) + ". The report does not say whether that CUDA is torch's build, the toolkit's "
+                   "or the driver's: if it is torch's (torch.version.cuda), torch has no kernels for this GPU and CUDA "
+                   "ops fail with 'no kernel image is available'; a toolkit that old cannot build extensions for it, "
+                   "and a driver that old does not know the GPU",
+                   fix=Fix(fix.summary, ("python -c \"import torch; print(torch.__version__, torch.version.cuda, "
+                                         "torch.cuda.get_arch_list())\"",) + tuple(fix.commands)),
+                   evidence={"CUDA named": ", ".join(named), "GPUs": [gpu_label(g, cc) for g, cc in known_gpus],
+                             "torch's CUDA": str(facts.get("torch.cuda"))},
                    related=("cuda-no-kernel-image",))
 
 

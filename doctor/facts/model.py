@@ -168,6 +168,9 @@ class TorchFacts:
     nccl: str | None = _u()  # "2.27.5"
     arch_list: list[str] = _u()  # ["sm_75", ..., "compute_120"]; [] for CPU builds
     cxx11_abi: bool = _u()
+    # Pasted text only: the CUDA versions it names without saying whose (torch's build, the toolkit's or the
+    # driver's), where torch.cuda stays unknown; a check may still judge what every one of them would mean.
+    cuda_named: list[str] = _u()
     cuda_available: bool = _u()
     device_count: int = _u()
     numpy_version: str | None = _u()  # numpy as loaded next to torch in the child

@@ -1819,6 +1819,12 @@ def _add_stated(facts: dict[str, Any], stated: dict[str, Any], gpus_named_by_tor
     if "version" in torch and have is not None and (not isinstance(torch["version"], str)
                                                     or have.split("+")[0] != torch["version"].split("+")[0]):
         torch = {}  # another torch than the one a layout gave: its build says nothing of that one
+    driver_cuda = facts.get("nvidia", {}).get("cuda_driver_version")
+    if isinstance(driver_cuda, str) and driver_cuda in torch.get("cuda_named", ()):
+        # The CUDA version nvidia-smi printed is the driver's, said so by its layout: not one of unknown owner.
+        torch = {**torch, "cuda_named": [c for c in torch["cuda_named"] if c != driver_cuda]}
+        if not torch["cuda_named"]:
+            del torch["cuda_named"]
     if gpus_named_by_torch:
         # torch's own warning names its GPU (TE202 quotes it); a name in the text may be another machine's.
         stated.get("nvidia", {}).pop("gpus", None)
