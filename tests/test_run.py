@@ -120,11 +120,19 @@ def test_error_file_keeps_a_record_traceback_and_adds_the_explanation(tmp_path):
     assert json.loads(path.read_text()) == data  # idempotent
 
 
+# Rank 1 fails only once rank 0 is up: on a fast machine (a lent H200, session 17) rank 1 otherwise failed, and
+# torchrun stopped rank 0, before rank 0 had printed its line.
 TORCHRUN_TRAIN = """
 import os, time, torch
 rank = int(os.environ["RANK"])
 print(f"rank {rank} up", flush=True)
+if rank == 0:
+    open("rank0-up", "w").close()
 if rank == 1:
+    for _ in range(600):
+        if os.path.exists("rank0-up"):
+            break
+        time.sleep(0.1)
     torch.nn.BatchNorm1d(4)(torch.randn(1, 4))
 time.sleep(60)
 """
