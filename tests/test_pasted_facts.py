@@ -68,6 +68,8 @@ def test_the_corpus_is_big_enough_labelled_and_split_by_url():
 DEV = [r for r in MANIFEST if r["split"] == "dev"]
 # Dev reports that state no version of anything: refused with that reason, which is what they hold.
 STATES_NO_VERSION = {
+    # A Dockerfile line removing CUDA's lib64/stubs "to have the CUDA drivers loaded": the fix told, no version (batch 30).
+    "drv-sddocker13-aou-nixos-had-to-remove-cuda-lib64-stubs.txt",
     # ComfyUI-Manager's pip log cut while it downloads torch 2.5.1: what pip fetched, not what is installed (batch 29).
     "llm-comfyuidocker70-jurassicjordan-manager-installs-torch251-over-torchvision018.txt",
     # "Pytorch installed with pip ... installed with conda ... undefined symbol": installers and an error, no version.
@@ -906,7 +908,7 @@ def test_the_dev_split_figures_hold():
     refused = STATES_NO_VERSION | STATES_ONLY_AMBIGUOUS
     unread_healthy = sum(1 for r in DEV if r["file"] in refused and r["labels"] == ["healthy"])
     assert read == reports - len(refused) and clean == healthy - unread_healthy, dev
-    assert ratio["problem found"] >= 417 / 486, dev  # what bench/env_reports.py printed after batch 29 (28: 404/466)
+    assert ratio["problem found"] >= 426 / 497, dev  # what bench/env_reports.py printed after batch 30 (28: 404/466)
 
 
 WINDOWS_REPORT = """Collecting environment information...

@@ -662,6 +662,13 @@ FIRING_CASES = [
     pytest.param("There is no such file `graphbolt_pytorch_2.4.1.dll`.\n\n - DGL 2.2.1:\n - PyTorch 2.4.1\n - Windows 10\n"
                  " - Installed via PIP:\n - Python 3.9.19;\n", "TE103", Status.ERROR, "no compiled library for torch 2.4.1",
                  "torch-2.4", id="dgl-library-file-missing"),
+    # tensorrt-llm#331 (batch 30): the driver's refusal retold as a prompt, "too low" for "too old".
+    pytest.param("the cluster GPU driver is version 470.82. When compiling the model, it prompts that the driver version "
+                 "is too low.\n", "TE201", Status.WARNING, "driver too old", "driver", id="driver-too-low-prompted"),
+    # text-generation-webui-docker#37 (batch 30): CUDA's error number alone beside a GeForce's nvidia-smi.
+    pytest.param("After a docker-compose up the messages with the error 804 are there.\n NVIDIA-SMI 525.125.06   Driver "
+                 "Version: 525.125.06   CUDA Version: 12.0\n|   0  NVIDIA GeForce ...  On   | 00000000:01:00.0 Off |\n",
+                 "TE204", Status.ERROR, "Error 804", "compat", id="error-804-told"),
     # bytetrack#54 (batch 29's class): the only CUDA named, whoever's it is, predates the GPU's architecture family.
     pytest.param("When I use RTX 3090, the PyTorch installation will come to an error. 3090 is only adapted to the Cuda "
                  "version above 11.0 while the requirements bring Cuda version 10.2.\n", "TE202", Status.WARNING,
@@ -711,6 +718,11 @@ QUIET_CLOSE_CASES = [
     # A GPU every recent release has kernels for, or that only the newest release lacks: no claim without torch's version.
     pytest.param("My GPU is a GeForce GTX 1080, driver 535.54.03, on Ubuntu 22.04.\n", "TE202", id="pascal-torch-unknown"),
     pytest.param("I have an RTX 5090 and Python 3.12 on Windows 11.\n", "TE202", id="blackwell-torch-unknown"),
+    # A driver said to be fine, and an error number that is not CUDA's 804.
+    pytest.param("nvidia-smi says driver 535.54; the driver version is not too low for torch 2.1.\n", "TE201",
+                 id="driver-not-too-low"),
+    pytest.param("HTTP error 8040 from the proxy while pip downloads torch 2.1.0; nvidia-smi shows driver 535.54.03.\n",
+                 "TE204", id="not-cuda-error-804"),
     # A CUDA named that knows the GPU, or two of which one does: which is torch's decides, and is not said.
     pytest.param("RTX 3090 with CUDA 11.3 installed; training is slow.\n", "TE202", id="named-cuda-knows-gpu"),
     pytest.param("RTX 3090; nvcc says CUDA 10.2 but the driver shows CUDA 11.4.\n", "TE202", id="one-named-cuda-knows-gpu"),

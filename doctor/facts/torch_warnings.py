@@ -112,15 +112,18 @@ _INSUFFICIENT = re.compile(_phrase("CUDA driver version is insufficient for CUDA
 _DRIVER_OLD_CUT = re.compile(_phrase("The NVIDIA driver on your system is too old") + r"(?!\s*\(\s*found)")
 # The same verdict retold in a sentence, when only the reporter's words carry it ("the msg is that my Nvidia
 # version is too old", "it says the GPU driver is too old"): a statement, not a question ("is my driver too old?").
-_DRIVER_OLD_SAID = re.compile(r"(?i:\b(?:says?|said|msg|message|error|warning|tells? me)\b[^.?!\n]{0,40}?\b(?:nvidia|gpu|cuda)"
-                              r"[ \t]+(?:driver[ \t]+)?(?:version[ \t]+)?(?:is|was)[ \t]+too[ \t]+old\b)(?![^\n]{0,3}\?)")
+_DRIVER_OLD_SAID = re.compile(r"(?i:\b(?:says?|said|msg|message|error|warning|tells? me|prompts?(?:[ \t]+me)?)\b[^.?!\n]{0,40}?"
+                              r"\b(?:(?:nvidia|gpu|cuda)[ \t]+(?:driver[ \t]+)?|(?:the[ \t]+)?driver[ \t]+)(?:version[ \t]+)?(?:is|was)"
+                              r"[ \t]+too[ \t]+(?:old|low)\b)(?![^\n]{0,3}\?)")
 # cudaErrorUnsupportedPtxVersion (222): PTX (torch's compute_XX code, or Triton's kernels) made by a CUDA
 # newer than the driver's JIT compiler.
 _PTX_TOOLCHAIN = re.compile(_phrase("the provided PTX was compiled with an unsupported toolchain"))
 # The CUDA driver API's refusals that a cuda-compat libcuda causes, as torch relays them ("Unexpected error
 # from cudaGetDeviceCount() ... Error 804: forward compatibility was attempted on non supported HW"; "Error
 # 803: system has unsupported display driver / cuda driver combination").
-_COMPAT_804 = re.compile(_phrase("forward compatibility was attempted on non supported HW"))
+_COMPAT_804 = re.compile(_phrase("forward compatibility was attempted on non supported HW")
+                         # CUDA's error number alone, told in a sentence ("the messages with the error 804 are there").
+                         + r"|(?i:\b(?:cuda[ \t]+)?error[ \t]*(?:code[ \t]*)?[:#]?[ \t]*804\b)")
 _COMPAT_803 = re.compile(_phrase("system has unsupported display driver / cuda driver combination"))
 # The NVIDIA container runtime refusing to start an image whose CUDA the host driver predates: "nvidia-container-cli:
 # requirement error: unsatisfied condition: cuda>=12.8, please update your driver to a newer version, or use an earlier
