@@ -372,10 +372,6 @@ def _every_named_cuda(facts):
     named = facts.get("torch.cuda_named")
     if known(facts.get("torch.cuda")) or not known(named) or not named or unknown_need(facts, "nvidia.gpus") is not None:
         return None
-    driver_cuda = facts.get("nvidia.cuda_driver_version")
-    named = [c for c in named if not (known(driver_cuda) and c == driver_cuda)]  # nvidia-smi's: the driver's, said so
-    if not named:
-        return None
     visible, _hidden, _note = _visible(facts, gpus(facts))
     known_gpus = [(g, cc) for g in visible if (cc := gpu_cc(g))]
     problems, firsts = [], []
