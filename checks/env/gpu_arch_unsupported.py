@@ -271,8 +271,7 @@ def _whichever_build(facts):
         return None
     version = facts.torch.version
     builds = tables.builds(version) if tables.is_release(version) else []
-    visible, _hidden, _note = _visible(facts, gpus(facts))
-    known_gpus = [(g, gpu_cc(g)) for g in visible if gpu_cc(g)]
+    known_gpus = _visible_known(facts)
     if not builds or not known_gpus:
         return None
     where = "Windows" if system(facts) == "Windows" else "Linux"
@@ -309,6 +308,9 @@ def _whichever_build(facts):
     return error("; ".join(problems), fix=fix, evidence=evidence, related=("cuda-no-kernel-image",))
 
 
+# What a report that does not say which torch is installed asks the user to run first.
+_SHOW_TORCH_BUILD = "python -c \"import torch; print(torch.__version__, torch.version.cuda, torch.cuda.get_arch_list())\""
+
 # A GPU judged with torch's release unknown: lacking kernels in this many of the newest releases (in the tables,
 # each with every build's arch list known) is a recent torch's lack, not one release's.
 MIN_RELEASES_LACKING = 3
@@ -320,8 +322,7 @@ def _whichever_release(facts):
     on 2.8+), a recent torch cannot run it. A warning: an older torch, or a source build, still could."""
     if known(facts.get("torch.version")) or known(facts.get("torch.cuda")) or unknown_need(facts, "nvidia.gpus") is not None:
         return None
-    visible, _hidden, _note = _visible(facts, gpus(facts))
-    known_gpus = [(g, cc) for g in visible if (cc := gpu_cc(g))]
+    known_gpus = _visible_known(facts)
     if not known_gpus:
         return None
     where = "Windows" if system(facts) == "Windows" else "Linux"
@@ -357,7 +358,7 @@ def _whichever_release(facts):
                    "that, or built from source for this GPU, CUDA ops fail with 'no kernel image is available'",
                    fix=Fix(f"Check the installed torch; on this GPU {use} with TORCH_CUDA_ARCH_LIST set to its compute "
                            "capability",
-                           ("python -c \"import torch; print(torch.__version__, torch.version.cuda, torch.cuda.get_arch_list())\"",
+                           (_SHOW_TORCH_BUILD,
                             f"TORCH_CUDA_ARCH_LIST=\"{cc_list}\" python setup.py develop   # in a PyTorch source checkout")),
                    evidence={"GPUs": [gpu_label(g, cc) for g, cc in known_gpus], "torch": "not in the report"},
                    related=("cuda-no-kernel-image",))
@@ -372,8 +373,7 @@ def _every_named_cuda(facts):
     named = facts.get("torch.cuda_named")
     if known(facts.get("torch.cuda")) or not known(named) or not named or unknown_need(facts, "nvidia.gpus") is not None:
         return None
-    visible, _hidden, _note = _visible(facts, gpus(facts))
-    known_gpus = [(g, cc) for g in visible if (cc := gpu_cc(g))]
+    known_gpus = _visible_known(facts)
     problems, firsts = [], []
     for g, cc in known_gpus:
         first = tables.family_first_toolkit(cc)
@@ -388,8 +388,7 @@ def _every_named_cuda(facts):
                    "or the driver's: if it is torch's (torch.version.cuda), torch has no kernels for this GPU and CUDA "
                    "ops fail with 'no kernel image is available'; a toolkit that old cannot build extensions for it, "
                    "and a driver that old does not know the GPU",
-                   fix=Fix(fix.summary, ("python -c \"import torch; print(torch.__version__, torch.version.cuda, "
-                                         "torch.cuda.get_arch_list())\"",) + tuple(fix.commands)),
+                   fix=Fix(fix.summary, (_SHOW_TORCH_BUILD, *fix.commands)),
                    evidence={"CUDA named": ", ".join(named), "GPUs": [gpu_label(g, cc) for g, cc in known_gpus],
                              "torch's CUDA": str(facts.get("torch.cuda"))},
                    related=("cuda-no-kernel-image",))
@@ -581,6 +580,12 @@ def _cudnn_int(cudnn):
     """ "9.17.1.4" -> 91701, the number torch prints (cuDNN 9 encoding)."""
     major, minor, patch = (tables.driver_tuple(cudnn) + (0, 0))[:3]
     return major * 10000 + minor * 100 + patch
+
+
+def _visible_known(facts):
+    """(GPU, compute capability) for each GPU torch sees whose capability is known."""
+    visible, _hidden, _note = _visible(facts, gpus(facts))
+    return [(g, cc) for g in visible if (cc := gpu_cc(g))]
 
 
 def _visible(facts, found):

@@ -456,7 +456,7 @@ def read(lines: list[str]) -> dict[str, Any]:
         named = ", ".join(f"CUDA {c}" for c in sorted(loose_cuda))
         section["cuda"] = {"unknown": f"the text names {named} {UNSAID_WHOSE} (it may be the toolkit's or the driver's); "
                                       "torch's own CUDA is not stated"}
-        section["cuda_named"] = sorted(loose_cuda, key=lambda c: tuple(int(x) for x in c.split(".")))
+        section["cuda_named"] = sorted(loose_cuda, key=tables.major_minor)
     if section:
         facts["torch"] = section
     nvidia: dict[str, Any] = {}
