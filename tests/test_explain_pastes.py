@@ -775,6 +775,21 @@ def test_a_traceback_without_its_header_still_has_frames():
     assert block.frames[-1].endswith("dataloader.py:1310 in _try_get_data")
 
 
+def test_a_traceback_cut_before_its_message_keeps_its_last_source_line():
+    """A paste that stops after the last frame (an excerpt, a truncated log) has no exception line; the source
+    line torch printed under that frame is what is left of the message, so it is read as a plain line."""
+    cut = ("Traceback (most recent call last):\n"
+           '  File "test_ppo.py", line 15, in <module>\n    model = PPO.load("ppo_cartpole")\n'
+           '  File "/envs/test/lib/python3.8/site-packages/torch/serialization.py", line 788, in load\n'
+           "    raise pickle.UnpicklingError(UNSAFE_MESSAGE + str(e)) from None\n")
+    matches = explain(cut)
+    assert matches and matches[0].id == "weights-only-unpickling"
+    # With the message there, the source line is the frame's, not a line of its own: the message decides.
+    whole = cut + "_pickle.UnpicklingError: invalid load key, 'v'.\n"
+    assert all(line != "    raise pickle.UnpicklingError(UNSAFE_MESSAGE + str(e)) from None" for _, line in parse(whole).lines)
+    assert explain(whole)[0].id != "weights-only-unpickling"
+
+
 # ------------------------------------------------------------------ a message written as a template
 
 @pytest.mark.parametrize("text,entry", [

@@ -263,6 +263,9 @@ class _Reader:
         # The exception type a Jupyter traceback's header named, and its line, until the traceback's
         # own exception line is read: a paste that cut or stripped that line still has the type.
         self.named_type: tuple[str, int] | None = None
+        # A pasted traceback's last source line, until an exception line ends the traceback: where the paste was
+        # cut before the message, that line is what is left of it (`raise pickle.UnpicklingError(UNSAFE_MESSAGE ...`).
+        self.last_code: tuple[int, str] | None = None
 
     @property
     def busy(self) -> bool:
@@ -293,8 +296,16 @@ class _Reader:
             self.exceptions.append(ExceptionBlock(type=kind, message="", frames=self.frames, code=self.code,
                                                   line_no=number))
 
+    def _keep_cut_source(self) -> None:
+        """A traceback that ended with no exception line: its last source line becomes a plain line."""
+        if self.last_code is not None:
+            self.kept.append(self.last_code)
+            self.last_code = None
+
     def close(self) -> None:
         """The end of the text."""
+        if self.in_traceback and self.named_type is None:
+            self._keep_cut_source()
         self._close_named()
 
     def feed(self, raw: str, number: int) -> None:
@@ -323,6 +334,7 @@ class _Reader:
             self.headerless = False
             self.frames = []
             self.code = []
+            self.last_code = None
             if not stripped.startswith("Original"):
                 self.worker_pending = None  # a new traceback of the main process
             self.kept.append((number, line))
@@ -364,6 +376,8 @@ class _Reader:
                     # often all that says where it was stuck (`self._data_queue.get(timeout=...)`).
                     if self.keep_source and self.headerless:
                         self.kept.append((number, line))
+                    elif self.keep_source:
+                        self.last_code = (number, line)
                 return
 
         exc = _EXC.match(stripped)
@@ -399,12 +413,15 @@ class _Reader:
                 block.rank = int(r["rank"])
             self.exceptions.append(block)
             self.current = block
+            self.last_code = None
             self.in_traceback = False
             self.frames = []
             self.code = []
             self._keep(number, line)
             return
 
+        if self.in_traceback and self.named_type is None:
+            self._keep_cut_source()
         self.in_traceback = False
         self._keep(number, line)
 
