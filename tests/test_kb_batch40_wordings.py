@@ -1,7 +1,7 @@
 """Batch 40's dev classes (session 18: export and deployment, under-represented domains, symptoms): the
 weights_only default change told in a sentence or cut at torch's re-raise, a Tensor method TorchScript lacks,
 a custom autograd.Function of any name in the ONNX exporter's "Python operator" message, the profiling
-executor's slow second call, and a GPU utilisation "of 0" beside slow preprocessing. Each wording names its cause
+executor's slow second call, and a GPU utilisation "of 0" beside slow preprocessing; batch 41: TypedStorage's deprecation retold. Each wording names its cause
 first; each close text does not."""
 
 from __future__ import annotations
@@ -18,6 +18,9 @@ WORDINGS = [
     ("jit-trace-python-autograd-function", "RuntimeError: ONNX export failed: Couldn't export Python operator qfn"),
     ("torchscript-profiling-warmup", "torchscript model second time forward is very slow"),
     ("gpu-starved-by-data-loading", "the picture preprocessing is very slow, resulting in a GPU utilization rate of 0 all the time."),
+    # batch 41: the warning retold
+    ("typedstorage-deprecated", "According to a warning message I recently received, the 'TypedStorage' class in PyTorch is being "
+                                "deprecated and will be removed in the future."),
 ]
 
 NOT_THESE = [
@@ -32,6 +35,8 @@ NOT_THESE = [
     ("torchscript-profiling-warmup", "the second epoch is very slow compared to the first"),
     # utilisation at 0.5, not 0
     ("gpu-starved-by-data-loading", "training is slow and the GPU utilization rate is of 0.5 on average"),
+    # TypedStorage named, not said to be deprecated
+    ("typedstorage-deprecated", "I replaced TypedStorage with UntypedStorage in my loader and it works."),
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
