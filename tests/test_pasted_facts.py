@@ -107,6 +107,21 @@ STATES_NO_VERSION = {
     # "import `torchvision==0.6.0+cpu` with `torch==1.6.0.dev20200413+cpu` installed": versions only as pip pins, which
     # the prose reader leaves as requests (a pin is usually what was asked for, not what is there).
     "comp-vision2097-tgaddair-nightly-torch160dev-picks-torchvision060-segfault-cut.txt",
+    # Batch 32: prose with no version of anything ("the new graphic cards don't work on the current installed cuda
+    # version", "the torch version with 0.0.67", a compute capability "(3.5)" the user set, an update script that
+    # "reinstalls the CPU version", "I had the wrong version of torch", a link, "a CPU-only build of `pytorch`" a
+    # solver "tries to install", Lightning's "GPUAccelerator can not run on your system").
+    "arch-jimsdwebui7-aahmyu-docker-a1111-5090-old-cuda-nightly-cu128.txt",
+    "arch-phenaki28-1geek0-a100-80g-dep-pulled-torch111-old-build.txt",
+    "arch-detectron2-512-samueljakes-cc35-gpu-torch13-cut.txt",
+    "cpu-comfyui8484-lzhfdwu007-update-bat-reinstalls-cpu-torch-cut.txt",
+    "cpu-whisperlocaltranscribe8-paschwuerfler-wrong-torch-ran-on-cpu-prose.txt",
+    "cpu-mangaimagetranslator210-pipeyume-requirements-torch-default-cpu-use-cuda-zh.txt",
+    "cpu-asapdiscovery743-kaminow-mamba-env-yaml-cpu-only-pytorch-with-cudatoolkit.txt",
+    "cpu-anomalib510-nguyenanhtuan1008-gpuaccelerator-not-available-installed-torch-gpu.txt",
+    # A Dockerfile's pins before and after an edit ("torch==2.1.2 ... Changed mine to: torch==2.9.0") for "a 5070 ti
+    # GPU": requirements, not an environment's packages, and a GPU without its family name.
+    "arch-siutin27-kejaho-docker-torch212-5070ti-bumped-to-290.txt",
 }
 # Reports whose only facts contradict each other: refused with the reason.
 STATES_ONLY_AMBIGUOUS = {
@@ -210,6 +225,18 @@ def test_nvidia_smi_with_a_pip_freeze_combine(tmp_path):
     assert facts.torch.cuda is None and facts.nvidia.driver_version == "535.104.05"
     te203 = {f.code: f for f in run_env_checks(facts)}["TE203"]
     assert te203.status is Status.ERROR  # a CPU build on a GPU machine, from two pastes together
+
+
+def test_pins_before_and_after_an_edit_are_no_second_install(tmp_path):
+    # A Dockerfile's pins and what the user changed them to: one package at two versions in bare pins is a file
+    # before and after an edit, not two torch installs (TE102 must not fire).
+    edited = "GPU: RTX 5070 Ti\nThese version numbers are out of date.\n\ntorch==2.1.2\ntorchvision==0.16.2\n\nChanged mine to:\n\n" \
+             "torch==2.9.0\ntorchvision==0.24.0\n"
+    facts = load_text(edited, tmp_path)
+    assert "TE102" not in {f.code for f in run_env_checks(facts) if f.status in (Status.ERROR, Status.WARNING)}
+    # Under `pip freeze` itself, two torch rows are what that environment holds (two dist-info folders).
+    listed = "$ pip freeze\ntorch==2.1.2\ntorch==2.9.0\ntorchvision==0.24.0\n"
+    assert {f.code for f in run_env_checks(load_text(listed, tmp_path)) if f.status in (Status.ERROR, Status.WARNING)} >= {"TE102"}
 
 
 def test_nvidia_smi_with_a_cuda_pip_freeze_is_quiet(tmp_path):
@@ -918,7 +945,7 @@ def test_the_dev_split_figures_hold():
     refused = STATES_NO_VERSION | STATES_ONLY_AMBIGUOUS
     unread_healthy = sum(1 for r in DEV if r["file"] in refused and r["labels"] == ["healthy"])
     assert read == reports - len(refused) and clean == healthy - unread_healthy, dev
-    assert ratio["problem found"] >= 431 / 514, dev  # what bench/env_reports.py printed after batch 31 (30: 426/497)
+    assert ratio["problem found"] >= 448 / 548, dev  # what bench/env_reports.py printed after batch 32 (31: 431/514)
 
 
 WINDOWS_REPORT = """Collecting environment information...

@@ -428,6 +428,9 @@ def test_a_cpu_build_said_before_torch_is_read_and_judged_beside_the_gpu(tmp_pat
     "pip install -r requirements.txt replaced it with the CPU build of torch",
     # A command quoted before it is what was run, not advice (chatterbox#95).
     "When installed with 'pip install chatterbox-tts' torch installed w/o gpu support.",
+    # What an environment file's install gave, with torch as the subject (GASTON#8, FastFold#27).
+    "I noticed that the torch is actually installed with the cpu version? (.cuda.is_available() = False).",
+    "In current environment.yml conda not install cuda related package, that lead pytorch choose cpu version instead cuda version.",
 ])
 def test_a_cpu_build_said_in_words(text):
     assert stated(text) == {"torch": {"cuda": None}}
@@ -440,6 +443,8 @@ def test_a_cpu_build_said_in_words(text):
     "you should install the CPU version of torch if you have no GPU",
     "I will install the CPU build of torch on the laptop",
     "run `pip install torch` to get the CPU build of torch",
+    "Should torch be installed with the cpu version on a laptop?",
+    "make sure pytorch picks the cuda version, not the cpu one",
 ])
 def test_a_question_advice_or_another_without_is_no_cpu_build(text):
     assert "cuda" not in stated(text).get("torch", {})

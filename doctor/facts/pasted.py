@@ -443,6 +443,12 @@ def package_list(lines: list[str]) -> tuple[str, list[dict[str, Any]], bool] | N
     if not rows or not (kind or len(rows) >= 2 or any(r["location"] != "pip freeze" for r in rows)
                         or rows[0]["name"] == "torch"):
         return None
+    # Bare pins naming one package at two versions, with no command or table header: a requirements file before and
+    # after an edit ("torch==2.1.2 ... Changed mine to: torch==2.9.0"), not one environment's packages.
+    pinned: dict[str, str] = {}
+    for r in rows:
+        if r["location"] == "pip freeze" and pinned.setdefault(r["name"], r["version"]) != r["version"] and kind is None:
+            return None
     return (kind or next((r["location"] for r in rows if r["location"] != "pip freeze"), "pip freeze"), rows,
             partial)
 

@@ -137,6 +137,12 @@ _TORCH_CPU_SAID = re.compile(
     # "the torch with cuda is removed and torch cpu is installed": what an install left, said as a fact.
     r"|(?<![\w/.=@-])(?:py)?torch\s+cpu\s+(?:is|was|got|gets|has\s+been)\s+installed\b"
     r"|\bcpu[\s-]?only\s+(?:py)?torch\b"
+    # "the torch is actually installed with the cpu version", "pytorch choose cpu version instead cuda version": what
+    # the install gave, said of torch as its subject.
+    r"|(?<![\w/.=@-])(?:py)?torch\s+(?:is|was|got|gets|has\s+been)\s+(?:actually\s+|really\s+|now\s+)?installed\s+(?:with|as)\s+"
+    r"(?:the\s+|a\s+)?cpu(?:[\s-]?only)?\s+(?:version|build|wheel)\b"
+    r"|(?<![\w/.=@-])(?:py)?torch\s+(?:chooses?|chose|picks?|picked|selects?|selected)\s+(?:the\s+|a\s+)?cpu(?:[\s-]?only)?\s+"
+    r"(?:version|build|wheel)\b"
     r"|(?<![\w/.=@-])(?:py)?torch\s+(?:is|was)\s+(?:the\s+|a\s+)?cpu(?:[\s-]?only)?\s+(?:build|version|wheel)\b"
     r"|(?<![\w/.=@-])(?:py)?torch\s*\(\s*cpu(?:[\s-]?only)?\s*\)"
     r"|(?<![\w/.=@-])(?:py)?torch\s*(?:\u662f|\u4e3a)?\s*cpu\s*\u7248"
