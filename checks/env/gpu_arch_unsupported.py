@@ -708,10 +708,14 @@ def _from_warning(facts, said):
     label = torch_label(facts)
     said = _named(facts, said)
     if all(s.cc is None for s in said):
-        return error(f"torch says a GPU is too old for {label if label != 'torch' else 'the installed torch'} "
+        # "too old" only where torch said so; "no kernel image" alone is either direction (a GPU older or newer
+        # than the build's arch list).
+        old = any("too old" in s.text.lower() or "no longer supports" in s.text.lower() for s in said)
+        verdict = "is too old for" if old else "has no kernels in"
+        return error(f"torch says a GPU {verdict} {label if label != 'torch' else 'the installed torch'} "
                      "(its warning does not name the GPU, and the report lists none): CUDA ops on it fail with "
                      "'no kernel image is available for execution on the device'",
-                     fix=Fix("Run `nvidia-smi` to see which GPU is old, then install a torch build whose arch list "
+                     fix=Fix("Run `nvidia-smi` to see which GPU it is, then install a torch build whose arch list "
                              "covers its compute capability (the selector at https://pytorch.org/get-started/locally/ "
                              "and the previous-versions page list them), or hide that GPU with CUDA_VISIBLE_DEVICES"),
                      evidence={"torch's warning": said[0].text}, related=("cuda-no-kernel-image",))

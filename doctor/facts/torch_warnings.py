@@ -221,7 +221,8 @@ _NO_WHEEL = re.compile(r"(?i:Could not find a version that satisfies the require
                        r"|PyTorch does not currently provide packages for PyPI")
 # The CUDA runtime finding no kernel for the GPU in what was loaded (cudaErrorNoKernelImageForDevice,
 # 209; torch <= 1.4 printed it as THC's "cuda runtime error (209)").
-_NO_KERNEL = re.compile(_phrase("no kernel image is available for execution on the device"))
+# ... also retold shorter ("CUDA error: no kernel image available", "no kernel image is available for execution on device").
+_NO_KERNEL = re.compile(r"no\s+kernel\s+image\s+(?:is\s+)?available(?:\s+for\s+execution\s+on\s+(?:the\s+)?device)?", re.I)
 # CUDA <= 9's wording of the same refusal (cudaErrorInvalidDeviceFunction, "cuda runtime error (8) : invalid device
 # function" from torch 0.x): the GPU has no kernel of the build. A project's own extension built for other GPUs
 # raises it too, so the check reads it as likely, not as torch's verdict.
