@@ -212,6 +212,16 @@ def _from_message(facts, said):
                                  ()),
                          evidence={"nvcc's error": said.text}, related=("extension-build-error",))
         take = said.requested
+        if said.package == "g++":
+            # torch's extension builder refuses before nvcc runs, naming the bound for the toolkit's CUDA.
+            major = take.split(".")[0]
+            return error(f"torch's extension builder refuses this g++: CUDA {said.needs_cuda} takes g++ {take} or older "
+                         "(cpp_extension checks it before calling nvcc, and the build stops)",
+                         fix=Fix("Build with a g++ that CUDA release accepts (torch passes CC/CXX on to nvcc), or use a "
+                                 "CUDA toolkit that supports this g++ and matches torch's CUDA major",
+                                 (f"sudo apt install gcc-{major} g++-{major}  # or your distribution's package",
+                                  f"export CC=gcc-{major} CXX=g++-{major}")),
+                         evidence={"torch's error": said.text}, related=("extension-build-error",))
         return error(f"{which} refuses the host gcc: it takes gcc {take} or older (nvcc's own check in "
                      "host_config.h says so and the extension build stops)",
                      fix=Fix(f"Build with a gcc nvcc accepts (torch passes CC/CXX on to nvcc), or use a CUDA toolkit "

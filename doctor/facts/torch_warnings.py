@@ -318,7 +318,12 @@ _BUILT_WITH_RUNNING = re.compile(_phrase("PyTorch is built with CUDA version:") 
 # 2017 and 2022 (inclusive) are supported!"). The host compiler is newer than this nvcc takes.
 _HOST_COMPILER = re.compile(r"unsupported GNU version! gcc versions later than (?P<gcc>\d+) are not supported"
                             r"|unsupported Microsoft Visual Studio version! Only the versions between (?P<vs_min>\d{4}) "
-                            r"and (?P<vs_max>\d{4}) \(inclusive\) are supported")
+                            r"and (?P<vs_max>\d{4}) \(inclusive\)"
+                            # torch's own check before it calls nvcc (cpp_extension._check_cuda_version): "The current
+                            # installed version of g++ (12.2.1) is greater than the maximum required version by CUDA 11.7
+                            # (11.5.0)".
+                            r"|The current installed version of g\+\+ \((?P<gxx>\d[\d.]*)\) is greater than the maximum "
+                            r"required version by CUDA (?P<gxx_cuda>\d+\.\d+)(?:\.\d+)? \((?P<gxx_max>\d[\d.]*)\)")
 # NVRTC (torch's run-time compiler: TorchScript's fusers, jiterator) refusing the GPU's architecture, which its CUDA
 # predates: "RuntimeError: nvrtc: error: invalid value for --gpu-architecture (-arch)".
 _NVRTC_ARCH = re.compile(_phrase("nvrtc: error: invalid value for --gpu-architecture"))
@@ -408,7 +413,8 @@ class Said:
     package: str | None = None  # "family": torchvision or torchaudio
     requested: str | None = None  # "no-wheel": the torch version pip was asked for and found no wheel of (None: any)
     retold: bool = False  # "driver": the reporter's words for the verdict, not torch's own message
-    needs_cuda: str | None = None  # "toolkit-old": the oldest CUDA toolkit the package's build accepts
+    needs_cuda: str | None = None  # "toolkit-old": the oldest CUDA toolkit the package's build accepts; "toolkit-gcc" from torch's
+    # own g++ check (package "g++"): the CUDA whose g++ bound it applied
     needs_driver: str | None = None  # "driver" from an NGC container's banner: the driver release its CUDA needs
     found_driver: str | None = None  # ... and the driver it detected
     built_for: tuple[str, str] | None = None  # "family" from xFormers: (the torch it was built for, the torch here)
@@ -625,8 +631,9 @@ def interpret(warnings: list[str] | None) -> list[Said]:
             continue
         m = _HOST_COMPILER.search(text)
         if m:
-            said.append(Said("toolkit-gcc", text, package="gcc" if m.group("gcc") else "msvc",
-                             requested=m.group("gcc") or m.group("vs_max")))
+            said.append(Said("toolkit-gcc", text, package="g++" if m.group("gxx") else "gcc" if m.group("gcc") else "msvc",
+                             requested=m.group("gxx_max") or m.group("gcc") or m.group("vs_max"),
+                             needs_cuda=m.group("gxx_cuda")))
             continue
         m = _TORCHAO_SKIPPED.search(text)
         if m:
