@@ -718,6 +718,21 @@ def test_another_frameworks_error_is_not_answered_as_pytorchs():
                  "a non-contiguous input.") == "cudnn-execution-failed"
 
 
+def test_cuda_errors_in_the_words_of_software_that_calls_cuda_itself_are_not_answered():
+    """TensorRT's error recorder, ONNX Runtime's CUDA_CALL and a bare "[CUDA ERROR]:" prefix report CUDA's own
+    statuses from code that is not PyTorch's; the same status raised through torch is answered."""
+    trt = ("trtexec --useCudaGraph --onnx=test.onnx --fp16\n"
+           "[E] Error[1]: [executionContext.cpp::handleTrainStationRunnerPhase1::146] Error Code 1: Cuda Runtime "
+           "(operation not permitted when stream is capturing)\n")
+    assert first(trt) is None
+    assert first("CUDA Graph Error - CUDA failure 900: operation not permitted when stream is capturing") is None
+    assert first("[CUDA ERROR]: Too many resources requested for launch\n") is None
+    # Through torch the same statuses are PyTorch's causes.
+    assert first("RuntimeError: CUDA error: operation not permitted when stream is capturing\n"
+                 "CUDA kernel errors might be asynchronously reported at some other API call") is not None
+    assert first("RuntimeError: CUDA error: too many resources requested for launch\n") is not None
+
+
 def test_a_post_whose_environment_names_another_framework_is_not_answered_as_pytorchs():
     """A forum post's environment header names its framework ("MindSpore版本: mindspore=2.6.0",
     "tensorflow==2.12.0"): a NaN loss there is that framework's, a possible cause at most."""

@@ -603,6 +603,9 @@ _FOREIGN = (r"(?:\btensorflow[\\/.]|\bpaddle[\\/.]|/paddle/|\bcaffe(?:::|[\\/])|
             r"|\bmindspore[\\/.]|\bkeras[\\/.]|\bonnxruntime[\\/.]|\bInvalidArgumentError\b|\bpaddle\.fluid"
             # cuDNN or MATLAB programmed directly: their statuses are not a PyTorch call's
             r"|cuDNN (?:Backend )?Graph API|\bcudnnBackend[A-Z]\w*|\bMATLAB\b"
+            # CUDA errors in the words of software that calls CUDA itself: TensorRT's error recorder and trtexec,
+            # ONNX Runtime's CUDA_CALL ("CUDA failure 900: ..."), llama.cpp's ggml, a bare "[CUDA ERROR]:" prefix
+            r"|\btrtexec\b|\bError Code \d+: Cuda Runtime\b|\bCUDA failure \d+:|\[CUDA ERROR\]|\bggml[-_]cuda\b"
             # a forum post's environment header names its framework and version
             # ("MindSpore版本: mindspore=2.6.0", "tensorflow==2.12.0", "PaddlePaddle version: 2.5")
             r"|(?i:\b(?:mindspore|tensorflow(?:-gpu)?|paddlepaddle(?:-gpu)?|mxnet|jaxlib|keras)"
@@ -611,7 +614,8 @@ _FOREIGN = (r"(?:\btensorflow[\\/.]|\bpaddle[\\/.]|/paddle/|\bcaffe(?:::|[\\/])|
 # checks it against the regex's own literals): a text in ASCII without them needs no search, and the
 # regex (a millisecond to compile) is compiled only for one that has.
 _FOREIGN_WORDS = ("tensorflow", "paddle", "caffe", "mxnet", "jax", "mindspore", "keras", "onnxruntime",
-                  "invalidargumenterror", "cudnnbackend", "graph api", "matlab")
+                  "invalidargumenterror", "cudnnbackend", "graph api", "matlab", "trtexec", "cuda runtime", "cuda failure",
+                  "[cuda error]", "ggml")
 # A driver-level failure (libcuda, the NVIDIA driver) is the same whichever framework met it.
 _DRIVER_LEVEL = re.compile(r"libcuda|\bdriver\b", re.IGNORECASE)
 # PyTorch/XLA's runtime lives under tensorflow/compiler/xla/xla_client: that path is PyTorch's too.
