@@ -1,7 +1,8 @@
 """Batch 40's dev classes (session 18: export and deployment, under-represented domains, symptoms): the
 weights_only default change told in a sentence or cut at torch's re-raise, a Tensor method TorchScript lacks,
 a custom autograd.Function of any name in the ONNX exporter's "Python operator" message, the profiling
-executor's slow second call, and a GPU utilisation "of 0" beside slow preprocessing; batch 41: TypedStorage's deprecation retold. Each wording names its cause
+executor's slow second call, and a GPU utilisation "of 0" beside slow preprocessing; batch 41: TypedStorage's deprecation retold; batch 43: errno 24 retyped, shared memory refused
+with its object elided, a graph break in a title, and a plain C extension's missing header kept from torch's builder. Each wording names its cause
 first; each close text does not."""
 
 from __future__ import annotations
@@ -21,6 +22,11 @@ WORDINGS = [
     # batch 41: the warning retold
     ("typedstorage-deprecated", "According to a warning message I recently received, the 'TypedStorage' class in PyTorch is being "
                                 "deprecated and will be removed in the future."),
+    # batch 43: the errno retyped, the shared-memory refusal with its object elided, a graph break in a title
+    ("too-many-open-files", "OSERROR: [Errno 24] Too many files open.\n\nIt is all from reduction.py line 191"),
+    ("too-many-open-files", 'DataLoader error with multiple workers - "RuntimeError: unable to open shared memory object XXX '
+                            'in read-write mode"'),
+    ("compile-graph-breaks", "Torch.compile Graph break introduced due to new loss function api"),
 ]
 
 NOT_THESE = [
@@ -37,6 +43,13 @@ NOT_THESE = [
     ("gpu-starved-by-data-loading", "training is slow and the GPU utilization rate is of 0.5 on average"),
     # TypedStorage named, not said to be deprecated
     ("typedstorage-deprecated", "I replaced TypedStorage with UntypedStorage in my loader and it works."),
+    # another errno
+    ("too-many-open-files", "OSError: [Errno 28] No space left on device"),
+    # graph breaks fixed, nothing wrong
+    ("compile-graph-breaks", "I fixed every graph break and now it is fast"),
+    # a Cython extension missing Python.h: setuptools' gcc failure alone is no torch extension build
+    ("extension-build-error", "fatal error: Python.h: No such file or directory compilation terminated. error: command "
+                              "'x86_64-linux-gnu-gcc' failed with exit status 1"),
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)

@@ -1612,7 +1612,12 @@ _TORCH_LIB_FAILURE = re.compile(r"^((?:[A-Za-z_]\w*\.)*(?:ImportError|OSError)):
 # line alone is the failure even where the "OSError: [WinError 1114] ..." before it was left out or sits on the
 # line above, in the system's language ("OSError: [WinError 1114] 动态链接库(DLL)初始化例程失败。"), and where the
 # path is elided to "torch\lib\c10.dll", or the paste was cut right after the DLL's name.
-_TORCH_DLL_LOADING = re.compile(r'Error loading "(?:[^"\n]*[/\\])?torch[/\\]lib[/\\][^"/\\\n]+\.dll(?:" or one of its dependencies|"?\s*$)')
+_TORCH_DLL_LOADING = re.compile(r'Error loading "(?:[^"\n]*[/\\])?torch[/\\]lib[/\\][^"/\\\n]+\.dll(?:" or one of its dependencies|"?\s*$)'
+                                # ... or with the path elided by the reporter ('Error loading "[...]fbgem.dll" or one of its
+                                # dependencies'), where the DLL is one torch\lib ships (other packages word their loader
+                                # errors the same way: pyzbar's libzbar-64.dll is not torch's).
+                                r'|Error loading "(?:[^"\n]{0,200}[/\\\]])?(?:c10(?:_cuda)?|fbgemm?|shm|torch_(?:cpu|cuda|python|global_deps)|'
+                                r'asmjit|libiomp5md|caffe2_nvrtc|cudnn\w{0,30})\.dll" or one of its dependencies')
 _WIN_ERROR_LINE = re.compile(r"^((?:[A-Za-z_]\w*\.)*OSError): (\[WinError \d+\].*)$")
 
 
