@@ -27,6 +27,11 @@ WORDINGS = [
     ("too-many-open-files", 'DataLoader error with multiple workers - "RuntimeError: unable to open shared memory object XXX '
                             'in read-write mode"'),
     ("compile-graph-breaks", "Torch.compile Graph break introduced due to new loss function api"),
+    # older dev rows: a keyword torch added later, and Python 2's wording of a missing torch attribute
+    ("torch-too-old-for-package", "I ran the train.py,but got a error.'TypeError: __init__() got an unexpected keyword argument "
+                                  "'align_corners''.It occured at globalNet.py,line 56."),
+    ("torch-too-old-for-package", '  File "run.py", line 88, in __init__\n    torch.nn.Upsample(scale_factor=2, mode=\'bilinear\'),\n'
+                                  "AttributeError: 'module' object has no attribute 'Upsample'"),
 ]
 
 NOT_THESE = [
@@ -47,6 +52,9 @@ NOT_THESE = [
     ("too-many-open-files", "OSError: [Errno 28] No space left on device"),
     # graph breaks fixed, nothing wrong
     ("compile-graph-breaks", "I fixed every graph break and now it is fast"),
+    # a model's own keyword, and Python 2's AttributeError for a module that is not torch
+    ("torch-too-old-for-package", "TypeError: forward() got an unexpected keyword argument 'mask'"),
+    ("torch-too-old-for-package", "np.foo(1)\nAttributeError: 'module' object has no attribute 'foo'"),
     # a Cython extension missing Python.h: setuptools' gcc failure alone is no torch extension build
     ("extension-build-error", "fatal error: Python.h: No such file or directory compilation terminated. error: command "
                               "'x86_64-linux-gnu-gcc' failed with exit status 1"),
