@@ -32,6 +32,7 @@ WORDINGS = [
                                   "'align_corners''.It occured at globalNet.py,line 56."),
     ("torch-too-old-for-package", '  File "run.py", line 88, in __init__\n    torch.nn.Upsample(scale_factor=2, mode=\'bilinear\'),\n'
                                   "AttributeError: 'module' object has no attribute 'Upsample'"),
+    ("nan-in-backward", "Nan popped up while I was training the UNETR network.\nWARNING:root:NaN or Inf found in input tensor."),
 ]
 
 NOT_THESE = [
@@ -55,6 +56,8 @@ NOT_THESE = [
     # a model's own keyword, and Python 2's AttributeError for a module that is not torch
     ("torch-too-old-for-package", "TypeError: forward() got an unexpected keyword argument 'mask'"),
     ("torch-too-old-for-package", "np.foo(1)\nAttributeError: 'module' object has no attribute 'foo'"),
+    # a NaN check that passed
+    ("nan-in-backward", "I added a check for NaN or Inf in the input tensor and it never fires"),
     # a Cython extension missing Python.h: setuptools' gcc failure alone is no torch extension build
     ("extension-build-error", "fatal error: Python.h: No such file or directory compilation terminated. error: command "
                               "'x86_64-linux-gnu-gcc' failed with exit status 1"),
