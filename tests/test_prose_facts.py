@@ -644,6 +644,12 @@ FIRING_CASES = [
                  "the requirement torch==1.10.0 (from versions: 1.11.0, 1.12.0, 1.12.1, 1.13.0, 1.13.1, 2.0.0)\n"
                  "ERROR: No matching distribution found for torch==1.10.0\n`\n", "TE105", Status.WARNING,
                  "most likely Python 3.10 or newer", "python -VV", id="pip-listing"),
+    # transcribe-anything#16: "python version 3.10.10" stated, yet pip lists only 2.2.0 (the first release with Python
+    # 3.12 wheels) for torch==2.1.2: the pip that ran is another interpreter's.
+    pytest.param("Here is the error I get:\n\n```\nRunning: pip install torch==2.1.2\nERROR: Could not find a version that "
+                 "satisfies the requirement torch==2.1.2 (from versions: 2.2.0)\nERROR: No matching distribution found for "
+                 "torch==2.1.2\n```\n\nI'm on MacOS on a M2 mac, with python version 3.10.10\n", "TE105", Status.WARNING,
+                 "another interpreter's (Python 3.12 or newer)", "python -m pip -V", id="pip-of-another-python"),
     # pytorch#29090: Python 3.8 on Windows before torch 1.4; pip settles for the 2017 sdist.
     pytest.param("Python version: 3.8\nGPU models and configuration: GPU 0: GeForce GTX 980 Ti\n\n"
                  "C:\\Windows\\system32>pip install torch torchvision -f https://download.pytorch.org/whl/torch_stable.html\n"
@@ -701,6 +707,9 @@ QUIET_CLOSE_CASES = [
     pytest.param('OSError: [WinError 126] The specified module could not be found. Error loading '
                  '"C:\\venv\\lib\\site-packages\\pyzbar\\libzbar-64.dll" or one of its dependencies.\nPython 3.10, torch 2.5.1\n',
                  "TE101", id="another-packages-dll"),
+    # The stated Python with a listing of releases it fits (a mirror that lacks the one asked for): not another pip.
+    pytest.param("ERROR: Could not find a version that satisfies the requirement torch==2.1.2 (from versions: 2.0.0, "
+                 "2.0.1, 2.1.0, 2.1.1)\npython version 3.10.10\n", "TE105", id="listing-fits-the-stated-python"),
     pytest.param("building 'selective_scan_cuda' extension\ng++ -std=c++17 -O3 -c csrc/selective_scan.cpp -o "
                  "build/selective_scan.o\ntorch 2.1.2+cu118, nvcc 11.8, gcc 11.4\n", "TE208", id="extension-built-as-cxx17"),
     pytest.param("My requirements:\n```\nnumpy==2.0.0\nscipy==1.13.1\n```\nTraining is slow on the GPU.\n", "TE104",

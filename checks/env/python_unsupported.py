@@ -76,8 +76,9 @@ def _no_wheel(facts, said):
     too_old = _below_range(row, py)
     above = row["python"]["max"] is not None and py > _xy(row["python"]["max"])
     if not (too_old or above):
-        return skip(f"pip found no wheel of torch {said.requested} although it supports Python {facts.python.version}: "
-                    "the platform or the index URL is the cause, not Python")
+        return _another_pip_by_listing(facts, said, py) or skip(
+            f"pip found no wheel of torch {said.requested} although it supports Python {facts.python.version}: "
+            "the platform or the index URL is the cause, not Python")
     # conda names the Python-pinned spec it cannot meet; pip only says it found nothing.
     found = "conda finds no build" if "python[version" in said.text else "pip finds no wheel"
     return error(f"torch {row['torch']} supports Python {_span(row)}; this interpreter is Python {facts.python.version}, "
@@ -114,6 +115,37 @@ def _newer_python_by_listing(facts, said):
                            f"environment), or ask for torch {earliest} or newer",
                            ("python -VV", f"{pip(facts)} install \"torch>={earliest}\"")),
                    evidence={"pip said": said.text, "python": "not in the report", "supported": _span(asked)},
+                   related=("no-wheel-for-python",))
+
+
+def _another_pip_by_listing(facts, said, py):
+    """The stated Python fits the release asked for, yet pip lists torch only from the first release built for a newer
+    Python ("torch==2.1.2 (from versions: 2.2.0)" beside "python version 3.10.10"): the pip that ran belongs to another
+    interpreter than the one the report states (a second Python on PATH, a venv made with another). A warning: a
+    platform whose wheels start late can list the same way."""
+    if "+" in said.requested:
+        return None
+    asked = tables.release(said.requested)
+    listed = [(parsed, v) for v in _listed_versions(said.text) or [] if not v.startswith("0.1.") and (parsed := version(v))]
+    if asked is None or not listed or asked["python"]["max"] is None:
+        return None
+    earliest = min(listed)[1]
+    first = tables.release(earliest)
+    if first is None or first["python"]["max"] is None or version(earliest) <= version(said.requested):
+        return None
+    # Wheels count where the table calls the Python experimental too (torch 2.2 shipped cp312 wheels).
+    def newest(row):
+        return max([_xy(row["python"]["max"])] + [_xy(v) for v in row.get("python_experimental") or []])
+    asked_max, first_max = newest(asked), newest(first)
+    if first_max <= asked_max or py > asked_max:
+        return None
+    newer = f"{asked_max[0]}.{asked_max[1] + 1}"
+    return warning(f"pip found no wheel of torch {said.requested}, which supports the stated Python {facts.python.version}, "
+                   f"and lists torch only from {earliest}, the first release with wheels for Python {newer}: the pip that "
+                   f"ran is most likely another interpreter's (Python {newer} or newer)",
+                   fix=Fix("Run pip through the Python you mean, and check which one that is",
+                           ("python -VV", "python -m pip -V", f"python -m pip install torch=={said.requested}")),
+                   evidence={"pip said": said.text, "python": facts.python.version, "supported": _span(asked)},
                    related=("no-wheel-for-python",))
 
 
