@@ -90,21 +90,32 @@ def _no_wheel(facts, said):
                  related=("no-wheel-for-python",))
 
 
-def _newer_python_by_listing(facts, said):
-    """The Python unknown, what pip listed still tells: "torch==1.10.0 (from versions: 1.11.0, 1.12.0, ...)" starts at the
-    first release built for a Python newer than every one 1.10 supports (1.11 added 3.10), so this interpreter is that
-    new Python or newer. A warning: a platform whose wheels start late (macOS arm64, aarch64) can list the same way."""
+def _listing_starts_later(said):
+    """(the release asked for, the earliest one pip listed, that one's row) where pip, asked for a PyPI release, listed
+    only later releases, both in the release table with a Python range; None otherwise. A local build (+cu113) is not
+    on PyPI at all: there the index is the likelier cause."""
     if "+" in said.requested:
-        return None  # a local build (+cu113) is not on PyPI at all: the index is the likelier cause
+        return None
     asked = tables.release(said.requested)
     listed = [(parsed, v) for v in _listed_versions(said.text) or [] if not v.startswith("0.1.") and (parsed := version(v))]
     if asked is None or not listed or asked["python"]["max"] is None:
         return None
     earliest = min(listed)[1]
     first = tables.release(earliest)
-    asked_max = _xy(asked["python"]["max"])
     if first is None or first["python"]["max"] is None or version(earliest) <= version(said.requested):
         return None
+    return asked, earliest, first
+
+
+def _newer_python_by_listing(facts, said):
+    """The Python unknown, what pip listed still tells: "torch==1.10.0 (from versions: 1.11.0, 1.12.0, ...)" starts at the
+    first release built for a Python newer than every one 1.10 supports (1.11 added 3.10), so this interpreter is that
+    new Python or newer. A warning: a platform whose wheels start late (macOS arm64, aarch64) can list the same way."""
+    later = _listing_starts_later(said)
+    if later is None:
+        return None
+    asked, earliest, first = later
+    asked_max = _xy(asked["python"]["max"])
     if _xy(first["python"]["max"]) <= asked_max:
         return None  # the first release listed adds no newer Python: the gap is the platform's, not Python's
     newer = f"{asked_max[0]}.{asked_max[1] + 1}"
@@ -123,16 +134,10 @@ def _another_pip_by_listing(facts, said, py):
     Python ("torch==2.1.2 (from versions: 2.2.0)" beside "python version 3.10.10"): the pip that ran belongs to another
     interpreter than the one the report states (a second Python on PATH, a venv made with another). A warning: a
     platform whose wheels start late can list the same way."""
-    if "+" in said.requested:
+    later = _listing_starts_later(said)
+    if later is None:
         return None
-    asked = tables.release(said.requested)
-    listed = [(parsed, v) for v in _listed_versions(said.text) or [] if not v.startswith("0.1.") and (parsed := version(v))]
-    if asked is None or not listed or asked["python"]["max"] is None:
-        return None
-    earliest = min(listed)[1]
-    first = tables.release(earliest)
-    if first is None or first["python"]["max"] is None or version(earliest) <= version(said.requested):
-        return None
+    asked, earliest, first = later
     # Wheels count where the table calls the Python experimental too (torch 2.2 shipped cp312 wheels).
     def newest(row):
         return max([_xy(row["python"]["max"])] + [_xy(v) for v in row.get("python_experimental") or []])
