@@ -185,6 +185,12 @@ def _release_mismatch(facts):
 _BUILDERS = {"deepspeed": "DeepSpeed's op builder", "k2": "k2's setup"}
 
 
+def _use_gcc(major):
+    """Install a gcc/g++ of that major and make the extension build use it."""
+    return (f"sudo apt install gcc-{major} g++-{major}  # or your distribution's package",
+            f"export CC=gcc-{major} CXX=g++-{major}")
+
+
 def _from_message(facts, said):
     """torch.utils.cpp_extension's own refusal: "The detected CUDA version (X) mismatches ..." (or DeepSpeed's op
     builder's "Installed CUDA version X does not match the version torch was compiled with Y"), or a
@@ -218,16 +224,12 @@ def _from_message(facts, said):
             return error(f"torch's extension builder refuses this g++: CUDA {said.needs_cuda} takes g++ {take} or older "
                          "(cpp_extension checks it before calling nvcc, and the build stops)",
                          fix=Fix("Build with a g++ that CUDA release accepts (torch passes CC/CXX on to nvcc), or use a "
-                                 "CUDA toolkit that supports this g++ and matches torch's CUDA major",
-                                 (f"sudo apt install gcc-{major} g++-{major}  # or your distribution's package",
-                                  f"export CC=gcc-{major} CXX=g++-{major}")),
+                                 "CUDA toolkit that supports this g++ and matches torch's CUDA major", _use_gcc(major)),
                          evidence={"torch's error": said.text}, related=("extension-build-error",))
         return error(f"{which} refuses the host gcc: it takes gcc {take} or older (nvcc's own check in "
                      "host_config.h says so and the extension build stops)",
                      fix=Fix(f"Build with a gcc nvcc accepts (torch passes CC/CXX on to nvcc), or use a CUDA toolkit "
-                             "that supports this gcc and matches torch's CUDA major",
-                             (f"sudo apt install gcc-{take} g++-{take}  # or your distribution's package",
-                              f"export CC=gcc-{take} CXX=g++-{take}")),
+                             "that supports this gcc and matches torch's CUDA major", _use_gcc(take)),
                      evidence={"nvcc's error": said.text, **({"nvcc": nvcc} if nvcc else {})},
                      related=("extension-build-error",))
     if said.kind == "toolkit-old":

@@ -710,8 +710,7 @@ def _from_warning(facts, said):
     if all(s.cc is None for s in said):
         # "too old" only where torch said so; "no kernel image" alone is either direction (a GPU older or newer
         # than the build's arch list).
-        old = any("too old" in s.text.lower() or "no longer supports" in s.text.lower() for s in said)
-        verdict = "is too old for" if old else "has no kernels in"
+        verdict = "is too old for" if any(s.too_old for s in said) else "has no kernels in"
         return error(f"torch says a GPU {verdict} {label if label != 'torch' else 'the installed torch'} "
                      "(its warning does not name the GPU, and the report lists none): CUDA ops on it fail with "
                      "'no kernel image is available for execution on the device'",

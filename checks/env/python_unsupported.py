@@ -138,10 +138,7 @@ def _another_pip_by_listing(facts, said, py):
     if later is None:
         return None
     asked, earliest, first = later
-    # Wheels count where the table calls the Python experimental too (torch 2.2 shipped cp312 wheels).
-    def newest(row):
-        return max([_xy(row["python"]["max"])] + [_xy(v) for v in row.get("python_experimental") or []])
-    asked_max, first_max = newest(asked), newest(first)
+    asked_max, first_max = _newest_wheel_python(asked), _newest_wheel_python(first)
     if first_max <= asked_max or py > asked_max:
         return None
     newer = f"{asked_max[0]}.{asked_max[1] + 1}"
@@ -152,6 +149,11 @@ def _another_pip_by_listing(facts, said, py):
                            ("python -VV", "python -m pip -V", f"python -m pip install torch=={said.requested}")),
                    evidence={"pip said": said.text, "python": facts.python.version, "supported": _span(asked)},
                    related=("no-wheel-for-python",))
+
+
+def _newest_wheel_python(row):
+    """The newest Python a release has wheels for, counting those the table calls experimental (torch 2.2's cp312)."""
+    return max([_xy(row["python"]["max"])] + [_xy(v) for v in row.get("python_experimental") or []])
 
 
 def _listed_versions(text):

@@ -445,9 +445,9 @@ def package_list(lines: list[str]) -> tuple[str, list[dict[str, Any]], bool] | N
         return None
     # Bare pins naming one package at two versions, with no command or table header: a requirements file before and
     # after an edit ("torch==2.1.2 ... Changed mine to: torch==2.9.0"), not one environment's packages.
-    pinned: dict[str, str] = {}
-    for r in rows:
-        if r["location"] == "pip freeze" and pinned.setdefault(r["name"], r["version"]) != r["version"] and kind is None:
+    if kind is None:
+        pinned: dict[str, str] = {}
+        if any(pinned.setdefault(r["name"], r["version"]) != r["version"] for r in rows if r["location"] == "pip freeze"):
             return None
     return (kind or next((r["location"] for r in rows if r["location"] != "pip freeze"), "pip freeze"), rows,
             partial)

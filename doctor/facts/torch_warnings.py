@@ -413,6 +413,7 @@ class Said:
     package: str | None = None  # "family": torchvision or torchaudio
     requested: str | None = None  # "no-wheel": the torch version pip was asked for and found no wheel of (None: any)
     retold: bool = False  # "driver": the reporter's words for the verdict, not torch's own message
+    too_old: bool = False  # "arch": torch said the GPU is too old for it (not only that no kernel was found)
     needs_cuda: str | None = None  # "toolkit-old": the oldest CUDA toolkit the package's build accepts; "toolkit-gcc" from torch's
     # own g++ check (package "g++"): the CUDA whose g++ bound it applied
     needs_driver: str | None = None  # "driver" from an NGC container's banner: the driver release its CUDA needs
@@ -508,7 +509,7 @@ def interpret(warnings: list[str] | None) -> list[Said]:
             said.append(Said("arch", text, _gpu_name(m.group("name")), f"{sm[:-1]}.{sm[-1]}", archs=archs))
             continue
         if _TOO_OLD_UNFORMATTED.search(text):
-            said.append(Said("arch", text))
+            said.append(Said("arch", text, too_old=True))
             continue
         if _NOT_COMPILED.search(text):
             said.append(Said("cpu-build", text))
