@@ -115,10 +115,11 @@ def test_a_gpu_held_by_another_process_is_named_live_but_not_judged_from_a_paste
 H100 = json.loads((MACHINE / "h100-env.json").read_text())  # the other lent kind, capture_h100.sh
 
 
-@pytest.mark.parametrize("recording", ["h100-env.json", "s10-h100-env.json", "s15-h100-env.json"])
+@pytest.mark.parametrize("recording", ["h100-env.json", "s10-h100-env.json", "s15-h100-env.json", "s19-h100-env.json"])
 def test_the_h100_passes_every_check_too(recording):
     # s10-h100-env.json: another H100, recorded by capture4.sh with later checks than capture_h100.sh's;
-    # s15-h100-env.json: a third, by capture6.sh, with the readers and checks as they stood at 8f76b44
+    # s15-h100-env.json: a third, by capture6.sh, with the readers and checks as they stood at 8f76b44;
+    # s19-h100-env.json: a fourth, by capture8.sh at c599725, after sessions 17-18's reader changes
     findings = run_env_checks(Facts.from_json(json.loads((MACHINE / recording).read_text())["facts"]))
     assert {f.status.value for f in findings} == {"ok"}, [(f.code, f.message) for f in findings if f.status.value != "ok"]
     (gpu,) = H100["facts"]["nvidia"]["gpus"]
@@ -141,15 +142,23 @@ def test_every_fact_read_from_the_h100_pastes_is_the_live_one(names, tmp_path):
     assert compare_with_live(H100, names, tmp_path) >= 10
 
 
-@pytest.mark.parametrize("names", [("s15-h100-collect_env.txt", "s15-h100-nvidia-smi.txt"), ("s15-h100-nvidia-smi-q.txt",)],
-                         ids="+".join)
+@pytest.mark.parametrize("names", [("s15-h100-collect_env.txt", "s15-h100-nvidia-smi.txt"), ("s15-h100-nvidia-smi-q.txt",),
+                                   ("s19-h100-collect_env.txt", "s19-h100-nvidia-smi.txt")], ids="+".join)
 def test_every_fact_read_from_the_third_h100s_pastes_is_the_live_one(names, tmp_path):
     # Recorded a day and many reader changes after the first H100: the paste readers must still agree with live.
-    live = json.loads((MACHINE / "s15-h100-env.json").read_text())
+    live = json.loads((MACHINE / f"{names[0][:names[0].index('-h100-')]}-h100-env.json").read_text())
     assert compare_with_live(live, names, tmp_path) >= 10
 
 
-@pytest.mark.parametrize("prefix", ["h100-", "s10-h100-", "s15-h100-"])
+def test_the_fourth_h100s_own_collect_env_reads_as_the_second_ones_did():
+    # env --facts of the machine's own collect_env, on the machine, sessions 10 and 19: what a report
+    # holds is judged the same way, and what it does not hold is said to be unchecked, never "ok".
+    then, now = (json.loads((MACHINE / f"{p}-h100-facts-collect_env.json").read_text()) for p in ("s10", "s19"))
+    assert [(f["code"], f["status"]) for f in now["findings"]] == [(f["code"], f["status"]) for f in then["findings"]]
+    assert now["summary"]["warning"] == now["summary"]["error"] == 0 and now["summary"]["not_run_missing_facts"] == 9
+
+
+@pytest.mark.parametrize("prefix", ["h100-", "s10-h100-", "s15-h100-", "s19-h100-"])
 def test_the_h100_ran_nccl_and_a_model_step(prefix):
     dist = json.loads((MACHINE / f"{prefix}dist-nproc1.json").read_text())
     assert dist["ok"] and dist["backend"] == "nccl" and dist["ranks"][0]["gpu_name"] == "NVIDIA H100 80GB HBM3"
@@ -245,6 +254,10 @@ RECORDED_ERRORS = {
     "lstm_input_cpu": "device-mismatch",
     "memory_fraction_oom": "cuda-out-of-memory",
     "nccl_cpu_tensor": "collective-cpu-tensor",
+    # capture8.sh, on an H100 with the same torch (session 19):
+    "index_cpu_tensor_cuda_idx": "device-mismatch",
+    "embedding_sparse_adamw": "sparse-layout-unsupported-op",
+    "ddp_reentrant_checkpoint_twice": "ddp-mark-ready-twice",
 }
 
 
@@ -267,6 +280,8 @@ RECORDED_WARNINGS = {
     # capture7.sh: torch.compile's advice on an H200, and reduce-overhead declining a graph that mutates its input.
     "compile_tf32": ["inductor-tf32-matmul-hint"],
     "cudagraph_mutated_input": ["compile-cudagraphs-skipped"],
+    # capture8.sh: GradScaler skipping the first step (inf gradients at a huge initial scale), so the scheduler stepped first.
+    "scheduler_before_optimizer_amp": ["lr-scheduler-step-order"],
 }
 
 
