@@ -101,6 +101,14 @@ _GPU = example_gpu("NVIDIA GeForce RTX 4090", "8.9")
                          "nvidia": {"driver_version": {"unknown": "the text names driver 525 without its minor version"},
                                     "driver_branch": "525"}},
                 "the branch alone, the floor's own branch (525.60.13): its minor version decides"),
+        Example("error", {"torch": {"warnings": ["Error 804: forward compatibility was attempted on non supported HW"]},
+                           "nvidia": {"driver_version": "470.182.03", "cuda_driver_version": "11.4"}},
+                "an image's cuda-compat refused on a GeForce (NGC-style, torch's CUDA not stated): compat is tried only "
+                "above the kernel driver", contains="older than the CUDA this software was built for"),
+        Example("ok", {"torch": {"version": "2.5.1+cu121", "cuda": "12.1", "warnings": [
+                          "Error 804: forward compatibility was attempted on non supported HW"]},
+                       "nvidia": {"driver_version": "550.54.15", "cuda_driver_version": "12.4"}},
+                "Error 804 where the driver does fit the torch listed: the versions decide, TE204 names the compat library"),
         Example("skip", {"torch": {"version": "2.13.0+cpu", "cuda": None},
                          "nvidia": {"driver_version": "580.65.06"}}, "CPU build: TE203's business"),
         Example("skip", {"torch": {"version": "2.13.0+cu130", "cuda": "13.0"},
@@ -134,6 +142,9 @@ def driver_too_old(facts):
         # The facts to judge are missing (a pasted report cut short, only a warning pasted):
         # torch's own warning, printed on that machine, is the evidence left.
         return _from_warning(facts, said[0])
+    compat = [s for s in torch_said(facts, "forward-compat") if s.package == "804"]
+    if result.status is Status.SKIP and compat:
+        return _from_error_804(facts, compat[0])
     if result.status is Status.OK and said and facts.get("meta.source") != "local":
         # A paste that lists a working pair and quotes torch's refusal: the two come from different moments
         # (a report from before an update, the error after it). The refusal is what the user is asking about.
@@ -333,6 +344,25 @@ def _from_warning(facts, said):
                   "https://pytorch.org/get-started/previous-versions/")
     # Retold in a sentence, the verdict may be another tool's: a warning until the driver's version says more.
     return (warning if retold else error)(message, fix=fix, evidence=evidence, related=("cuda-driver-too-old",))
+
+
+def _from_error_804(facts, said):
+    """CUDA's Error 804 without the versions to judge: a cuda-compat libcuda attempts forward compatibility only when
+    it is newer than the kernel driver, so the driver is older than the CUDA the software in use was built for (an
+    NGC-style image enables cuda-compat for exactly that reason). TE204 says why it fails on this GPU; this says the
+    driver is what to change."""
+    driver, driver_cuda = fact(facts, "nvidia.driver_version"), fact(facts, "nvidia.cuda_driver_version")
+    evidence = {"CUDA said": said.text, "driver": driver, "driver's CUDA": driver_cuda}
+    have = f" ({driver}{f', CUDA {driver_cuda}' if driver_cuda else ''})" if driver else \
+        f" (CUDA {driver_cuda})" if driver_cuda else ""
+    return error(f"the NVIDIA driver{have} is older than the CUDA this software was built for: Error 804 (forward "
+                 "compatibility was attempted on non supported HW) is what a CUDA forward-compatibility libcuda returns "
+                 "when it is newer than the kernel driver, on a GPU where forward compatibility is unavailable "
+                 "(GeForce, TITAN and most RTX cards), so CUDA does not start and torch gets no GPU",
+                 fix=Fix("Upgrade the host's NVIDIA driver to one that supports the CUDA of the image or torch build "
+                         "(then no cuda-compat library is needed), or use an image / torch build for the CUDA this "
+                         "driver supports", ("nvidia-smi",)),
+                 evidence={k: v for k, v in evidence.items() if v is not None}, related=("cuda-driver-too-old",))
 
 
 def _container_refused(facts, said):
