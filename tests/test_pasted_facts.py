@@ -954,7 +954,7 @@ def test_the_dev_split_figures_hold():
     refused = STATES_NO_VERSION | STATES_ONLY_AMBIGUOUS
     unread_healthy = sum(1 for r in DEV if r["file"] in refused and r["labels"] == ["healthy"])
     assert read == reports - len(refused) and clean == healthy - unread_healthy, dev
-    assert ratio["problem found"] >= 463 / 570, dev  # what bench/env_reports.py printed after batch 34 (33: 457/560)
+    assert ratio["problem found"] >= 467 / 570, dev  # what bench/env_reports.py printed after batch 34 and the Error 804 verdict (33: 457/560)
 
 
 WINDOWS_REPORT = """Collecting environment information...
