@@ -608,6 +608,25 @@ def test_a_pip_command_given_as_advice_is_not_the_installed_torch(tmp_path):
     assert not known(facts.get("torch.version"))
 
 
+def test_the_install_command_told_as_what_was_run_gives_the_build_its_index_names(tmp_path):
+    # ultralytics#8869: "installed it with this commend pip install torch==2.2.0 ... --index-url .../whl/cpu".
+    text = ("even tho i installed it with this commend pip install torch==2.2.0 torchvision==0.17.0 torchaudio==2.2.0 "
+            "--index-url https://download.pytorch.org/whl/cpu\n")
+    facts = load_text(text, tmp_path)
+    assert (facts.torch.version, facts.torch.cuda) == ("2.2.0", None)
+    assert verdicts(facts)["TE203"].status is Status.WARNING
+    cuda = load_text("I installed torch with: pip install torch==2.1.0 --index-url https://download.pytorch.org/whl/cu121\n", tmp_path)
+    assert (cuda.torch.version, cuda.torch.cuda) == ("2.1.0", "12.1")
+    advice = "You should install with pip install torch==2.1.0 --index-url https://download.pytorch.org/whl/cu121\n"
+    assert not known(load_text("I have an RTX 3090.\n" + advice, tmp_path).get("torch.version"))
+
+
+def test_my_gpus_drivers_upgraded_still_name_this_machines_gpu():
+    # pytorch#95121: the driver was upgraded, not the GPU; a GPU upgraded away from is still another machine's.
+    assert prose.read(["I upgraded my RTX 3070 Laptop drivers and now I have cuda 12."])["nvidia"]["gpus"][0]["name"] == "RTX 3070 Laptop"
+    assert "nvidia" not in prose.read(["I upgraded my GTX 1080 to an RTX 3090"])
+
+
 HUNYUAN3D_WHEEL = ("Python 3.13.6\nTorch: 2.8.0+cu129\nTorch.version.cuda: 12.9\n\nRunning this:\n"
                    "**python_embeded\\python.exe -m pip install ComfyUI\\custom_nodes\\ComfyUI-Hunyuan3DWrapper\\wheels\\"
                    "custom_rasterizer-0.1.0+torch260.cuda126-cp312-cp312-win_amd64.whl**\nGives me this problem:\n"

@@ -341,7 +341,7 @@ def torch_family_mismatch(facts):
     Install the matching release together with torch in one pip command, so the resolver keeps
     them paired, from the same index URL as torch.
     """
-    said = (torch_said(facts, "family") or torch_said(facts, "extension-symbol")
+    said = (torch_said(facts, "family") or torch_said(facts, "family-no-cuda") or torch_said(facts, "extension-symbol")
             or sorted(torch_said(facts, "per-torch-library"), key=lambda s: s.retold)
             or [s for s in torch_said(facts, "built-for") if _record_differs(facts, s)])
     unloaded = torch_said(facts, "family-ops")
@@ -439,6 +439,8 @@ def _from_loader(facts, said):
         return _extension_refused(facts, said)
     if said.kind == "per-torch-library":
         return _no_library_for_this_torch(facts, said)
+    if said.kind == "family-no-cuda":
+        return _no_cuda_kernels(facts, said)
     torch_text, command = _paired_reinstall(facts, name)
     what = f"torch {torch_text}" if torch_text else "the torch it loads"
     return error(f"{name}'s compiled library does not fit {what}: it was built for another torch release or CUDA "
@@ -446,6 +448,26 @@ def _from_loader(facts, said):
                  fix=Fix(f"Reinstall {name} together with torch in one pip command, from the same index, so the "
                          "resolver pairs them", (command,)),
                  evidence={f"{name}'s error": said.text}, related=("torchvision-torch-mismatch",))
+
+
+def _no_cuda_kernels(facts, said):
+    """The dispatcher found no CUDA kernel for a torchvision operator: the torchvision loaded is a CPU build (pip's
+    default on Windows, conda's cpuonly variant, a requirements file pinning it without torch's index) beside a CUDA
+    torch, so its detection and ROI operators run on CPU tensors only."""
+    torch_text = _stated_torch(facts)
+    cuda = fact(facts, "torch.cuda", None)
+    index = f" --index-url https://download.pytorch.org/whl/cu{cuda.replace('.', '')}" if isinstance(cuda, str) else \
+        " --index-url https://download.pytorch.org/whl/<cuda-tag>"
+    paired = (tables.family_requirement("torchvision", torch_text) if torch_text else None) or "torchvision"
+    pin = f"torch=={base_version(torch_text)} " if torch_text else ""
+    paired = f'"{paired}"' if any(c in paired for c in "<>=*") else paired
+    backends = said.text.rsplit("[", 1)
+    shown = said.text.split(". ", 1)[0] + (f" ... available for: [{backends[1][:60]}... (no CUDA)" if len(backends) > 1 else "")
+    return error("torchvision has no CUDA kernels for its operators here: it is a CPU build beside a CUDA torch (or a "
+                 "build for another torch), so nms, roi_align and the other torchvision.ops fail on GPU tensors",
+                 fix=Fix("Reinstall torchvision from the same CUDA index as torch, in one pip command, so both are the "
+                         "same CUDA build", (f"{pip(facts)} install --force-reinstall {pin}{paired}{index}",)),
+                 evidence={"torchvision's error": shown}, related=("torchvision-torch-mismatch",))
 
 
 # Each project's wheel index per torch minor and CUDA tag, as its install instructions spell it.

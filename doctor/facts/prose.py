@@ -91,9 +91,12 @@ _TORCH = re.compile(r"(?<![\w/.=@-])(?:py)?torch(?![A-Za-z_./-])" + _JOIN + _VER
 # torch==1.10.0+cu113 ...\""): the pinned version is the installed one. The match starts at "installed", so _whose
 # reads only the words before it: told as advice ("should be installed using ..."), it is no fact.
 # "so I installed torch==2.9.0+cu130": the pin written as the thing installed.
-_TORCH_INSTALLED_BY = re.compile(r"\b(?:installed\s+(?:using|with|via|by|from)\s*:?\s*[\"'`\u201c]?\s*(?:python3?\s+-m\s+)?pip3?\s+"
+_TORCH_INSTALLED_BY = re.compile(r"\b(?:installed\s+(?:(?:it|them|torch|pytorch)\s+)?(?:using|with|via|by|from)\s*(?:(?:this|the\s+following|the)\s+)?"
+                                 r"(?:comm[ae]nd\s*)?:?\s*[\"'`\u201c]?\s*(?:python3?\s+-m\s+)?pip3?\s+"
                                  r"install\b[^\n\"'`\u201d]{0,80}?|(?:re)?installed\s+`?)(?<![\w-])torch==(?P<version>\d+\.\d+(?:\.\d+)?"
                                  r"(?:\+\w+)?)(?![\w.])", re.I)
+_INSTALL_INDEX = re.compile(r"[^\n\"'`\u201d]{0,200}?(?:--(?:extra-)?index-url|-f|--find-links)[\s=]+"
+                            r"https?://download\.pytorch\.org/whl/(cu\d{2,3}|cpu)\b")
 # torch named as pip names what it installs ("falls back to torch-2.6.0+cpu", "Downloading torch-2.1.0+cu121-cp311-...
 # whl"): the dash joins the name to a version with its build tag (untagged, "torch-1.13.1" is also a file's name).
 # Untagged, the name-version pair as pip and conda name a distribution ("`pytorch-2.2.2` is forcibly installed"), but
@@ -216,6 +219,7 @@ _STATED_CC = re.compile(r"(?P<name>\b(?:NVIDIA\s+)?(?:GeForce|Quadro|Tesla|GTX|R
                         r"(?:with\s+|has\s+|is\s+|of\s+)?(?:cuda|compute)\s+capability\s*(?:of\s+|is\s+|[:=]\s*)?"
                         r"(?P<cc>[1-9]\d?\.\d)(?![\d.])", re.I | re.A)
 _SUFFIX = re.compile(r"\s?(ti|super)$", re.I)  # as the driver spells it: "2080ti" is "2080 Ti"
+_MY_GPU_DRIVER = (re.compile(r"\bmy\s+$", re.I), re.compile(r"\s+drivers?\b", re.I))
 _GPU_NOISE = re.compile(r"^(?:NVIDIA|GeForce|Tesla)\s+|\s+Laptop(?:\s+GPU)?$|[- ](?:SXM\d?|PCIE|NVL|\d+\s?GB)[\w-]*$", re.I)
 
 
@@ -385,7 +389,9 @@ def read(lines: list[str]) -> dict[str, Any]:
             torch.add(whose, version)  # "2.6.0+cpu" and "2.6.0+cu124" are two builds; "2.6.0" is either
             if whose != MINE:
                 continue
-            tag = re.search(r"\+(cu\d{2,3}|cpu)\b", version)
+            tag = re.search(r"\+(cu\d{2,3}|cpu)\b", version) or (
+                # the install command's own index: "pip install torch==2.2.0 ... --index-url .../whl/cpu"
+                _INSTALL_INDEX.match(line, m.end()) if m.re is _TORCH_INSTALLED_BY else None)
             tied = _TIED_CUDA.match(line[m.end():m.end() + 60])
             said = tag.group(1) if tag else tied and (tied.group("tag") or tied.group("paren") or tied.group("built")
                                                       or tied.group("with") or (tied.group("cpu") and "cpu"))
@@ -439,7 +445,9 @@ def read(lines: list[str]) -> dict[str, Any]:
             wsl = wsl or (whose == MINE and bool(m.group("wsl")))
         for start, end, name in _gpu_names(line, low):
             if collect_env_text.compute_capability(name):
-                gpus.add(_whose(line, start, end), _gpu_key(name), name)
+                # "I upgraded my RTX 3070 Laptop drivers": what was upgraded is the driver of the GPU this machine has.
+                owned = _MY_GPU_DRIVER[0].search(line, 0, start) and _MY_GPU_DRIVER[1].match(line, end)
+                gpus.add(MINE if owned else _whose(line, start, end), _gpu_key(name), name)
         for m in _STATED_CC.finditer(line) if "capabilit" in low else ():
             name = m.group("name").strip()
             if not collect_env_text.compute_capability(name):

@@ -353,6 +353,12 @@ _WHEEL_BUILT_FOR = re.compile(r"(?<![\w.-])(?P<pkg>[A-Za-z][A-Za-z0-9_]*)-(?P<ve
 _INDEXED_PACKAGE = re.compile(r"(?<![\w/.-])(mmcv-full|mmcv|detectron2|torch[-_](?:scatter|sparse|cluster|spline[-_]conv)|"
                               r"pyg[-_]lib|torch[-_]geometric)(?=[\s=<>~!]|$)", re.I)
 _FAMILY_NMS = re.compile(r"operator (?P<pkg>torchvision)::nms does not exist")
+# The dispatcher finding no CUDA kernel for one of torchvision's operators ("Could not run 'torchvision::nms' with
+# arguments from the 'CUDA' backend. ... 'torchvision::nms' is only available for these backends: [CPU, Meta, ...]"):
+# the torchvision loaded registered its operators for the CPU only, a CPU build beside a CUDA torch. A list that does
+# name CUDA is another story (the kernel exists), so the list, where pasted, is kept to be read.
+_FAMILY_NO_CUDA = re.compile(r"Could not run '(?P<pkg>torchvision)::\w+' with arguments from the 'CUDA' backend\."
+                             r"(?:[^\[\]\n]{0,400}?is only available for these backends: \[(?P<backends>[^\]\n]{0,2000})\])?")
 # torchvision's _assert_has_ops (torchvision/extension.py) when its compiled ops did not load: "Couldn't load custom
 # C++ ops. This can happen if your PyTorch and torchvision versions are incompatible, or if you had errors while
 # compiling torchvision from source." Its own hedge: another torch's build, or a failed source build.
@@ -392,7 +398,8 @@ class Said:
     without kernels in the build). `text` is the warning, on one line."""
 
     kind: str  # also "forward-compat" (Error 804/803, in package), "cpu-build" (not compiled with CUDA), "family" (torchvision's CUDA differs),
-    # "family-ops" (torchvision's ops did not load: another torch's build or a failed source build), "cudnn",
+    # "family-ops" (torchvision's ops did not load: another torch's build or a failed source build), "family-no-cuda"
+    # (torchvision's operators have no CUDA kernel: a CPU build of it beside a CUDA torch), "cudnn",
     # "toolkit" (cpp_extension: nvcc's CUDA is not torch's), "toolkit-arch" (nvcc predates the architecture cc),
     # "cuda-lib-symbol" (the loader refused a CUDA library, in package its path; in requested the library
     # the symbol was looked for in, where the message names it), "extension-symbol" (the loader refused a
@@ -439,7 +446,7 @@ def find(text: str) -> list[str]:
     spans = []
     flat = text.replace("\n", " ")
     for pattern in (_DRIVER_OLD, _DRIVER_OLD_CUT, _INSUFFICIENT, _DRIVER_OLD_SAID, _PTX_TOOLCHAIN, NO_DRIVER, _COMPAT_804, _COMPAT_803, _INCOMPATIBLE, _TOO_OLD, _RANGE, _CC_LIST, _TOO_OLD_UNFORMATTED,
-                    _NOT_COMPILED, _NEEDS_CUDA, _CUDA_ASKED, _XFORMERS_BUILT, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _DS_TOOLKIT, _TOOLKIT_MIN, _NO_WHEEL, _NVCC_ARCH, _NO_KERNEL, _INVALID_FUNCTION, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS, _FAMILY_OPS, _CUDA_LIB_SYMBOL, _EXTENSION_SYMBOL, _EXTENSION_MODULE_SYMBOL, _EXTENSION_PKG_SYMBOL, _TORCHAO_SKIPPED, _BUILT_WITH_RUNNING, _HOST_COMPILER, _INDEX_INSTALL, _WHEEL_BUILT_FOR, _IMPORTED_SYMBOL, _DGL_LIBRARY,
+                    _NOT_COMPILED, _NEEDS_CUDA, _CUDA_ASKED, _XFORMERS_BUILT, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _DS_TOOLKIT, _TOOLKIT_MIN, _NO_WHEEL, _NVCC_ARCH, _NO_KERNEL, _INVALID_FUNCTION, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS, _FAMILY_NO_CUDA, _FAMILY_OPS, _CUDA_LIB_SYMBOL, _EXTENSION_SYMBOL, _EXTENSION_MODULE_SYMBOL, _EXTENSION_PKG_SYMBOL, _TORCHAO_SKIPPED, _BUILT_WITH_RUNNING, _HOST_COMPILER, _INDEX_INSTALL, _WHEEL_BUILT_FOR, _IMPORTED_SYMBOL, _DGL_LIBRARY,
                     _DGL_LIBRARY_SAID, _DGL_LIBRARY_FILE, _K2_BUILD, _CONTAINER_CUDA, _CONTAINER_DRIVER, _CXX_STANDARD, _NVRTC_ARCH):
         matches = list(pattern.finditer(text))
         if not matches:
@@ -648,6 +655,11 @@ def interpret(warnings: list[str] | None) -> list[Said]:
             continue
         if _FAMILY_OPS.search(text):
             said.append(Said("family-ops", text, package="torchvision"))
+            continue
+        m = _FAMILY_NO_CUDA.search(text)
+        if m:
+            if not re.search(r"(?<![\w])CUDA(?![\w])", m.group("backends") or ""):
+                said.append(Said("family-no-cuda", text, package=m.group("pkg")))
             continue
         m = _CUDA_LIB_SYMBOL.search(text)
         if m:
