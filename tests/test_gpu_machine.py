@@ -258,6 +258,11 @@ RECORDED_ERRORS = {
     "index_cpu_tensor_cuda_idx": "device-mismatch",
     "embedding_sparse_adamw": "sparse-layout-unsupported-op",
     "ddp_reentrant_checkpoint_twice": "ddp-mark-ready-twice",
+    # ... and four that had no answer before the recording, each with the entry written for it:
+    "allgather_wrong_size": "all-gather-output-size-mismatch",
+    "cuda_tensor_to_numpy_via_np": "numpy-function-on-tensor",  # np.mean of a CUDA tensor
+    "fsdp_cpu_sync_module_states": "fsdp-sync-module-states-cpu",
+    "nccl_noncontiguous": "collective-tensor-not-contiguous",
 }
 
 
@@ -282,6 +287,8 @@ RECORDED_WARNINGS = {
     "cudagraph_mutated_input": ["compile-cudagraphs-skipped"],
     # capture8.sh: GradScaler skipping the first step (inf gradients at a huge initial scale), so the scheduler stepped first.
     "scheduler_before_optimizer_amp": ["lr-scheduler-step-order"],
+    # capture8.sh: checkpoint() called without use_reentrant (no answer before the recording).
+    "checkpoint_no_use_reentrant": ["checkpoint-use-reentrant-warning"],
 }
 
 
