@@ -136,6 +136,8 @@ STATES_NO_VERSION = {
     "cmp-kohyass1949-magitekerinc-triton-warning-windows-ignore-healthy-prose.txt",
     "cmp-gtn24-viet98lx-scatter-add-argument-count-code-api-healthy-prose.txt",
     "cmp-pytorchscatter107-viduzz84-colab-torch-scatter-201-pyg-release-healthy-prose.txt",
+    # Batch 36: torchvision's version alone ("my torchvision Version: 0.13.1+cu113") beside a removed module's ImportError.
+    "hl-libmtl62-wushuang720-torchvision-0131-cu113-models-utils-import-prose.txt",
 }
 # Reports whose only facts contradict each other: refused with the reason.
 STATES_ONLY_AMBIGUOUS = {
@@ -959,7 +961,7 @@ def test_the_dev_split_figures_hold():
     refused = STATES_NO_VERSION | STATES_ONLY_AMBIGUOUS
     unread_healthy = sum(1 for r in DEV if r["file"] in refused and r["labels"] == ["healthy"])
     assert read == reports - len(refused) and clean == healthy - unread_healthy, dev
-    assert ratio["problem found"] >= 476 / 584, dev  # what bench/env_reports.py printed after batch 35 and its fixes (34: 467/570)
+    assert ratio["problem found"] >= 482 / 592, dev  # what bench/env_reports.py printed after batch 36 (35: 476/584)
 
 
 WINDOWS_REPORT = """Collecting environment information...

@@ -627,6 +627,13 @@ def test_my_gpus_drivers_upgraded_still_name_this_machines_gpu():
     assert "nvidia" not in prose.read(["I upgraded my GTX 1080 to an RTX 3090"])
 
 
+def test_a_version_named_as_the_setting_of_the_report_is_this_machines():
+    # torchinfo#238: "I got this warning ... while working with pytorch2.0"; "it was working with 1.7" stays another time.
+    assert prose.read(["I got this warning while working with pytorch2.0"])["torch"]["version"] == "2.0"
+    assert prose.read(["I see this while running on torch 2.1.0"])["torch"]["version"] == "2.1.0"
+    assert "torch" not in prose.read(["It was working with pytorch 1.7 but not now"])
+
+
 HUNYUAN3D_WHEEL = ("Python 3.13.6\nTorch: 2.8.0+cu129\nTorch.version.cuda: 12.9\n\nRunning this:\n"
                    "**python_embeded\\python.exe -m pip install ComfyUI\\custom_nodes\\ComfyUI-Hunyuan3DWrapper\\wheels\\"
                    "custom_rasterizer-0.1.0+torch260.cuda126-cp312-cp312-win_amd64.whl**\nGives me this problem:\n"

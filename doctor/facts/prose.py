@@ -219,6 +219,7 @@ _STATED_CC = re.compile(r"(?P<name>\b(?:NVIDIA\s+)?(?:GeForce|Quadro|Tesla|GTX|R
                         r"(?:with\s+|has\s+|is\s+|of\s+)?(?:cuda|compute)\s+capability\s*(?:of\s+|is\s+|[:=]\s*)?"
                         r"(?P<cc>[1-9]\d?\.\d)(?![\d.])", re.I | re.A)
 _SUFFIX = re.compile(r"\s?(ti|super)$", re.I)  # as the driver spells it: "2080ti" is "2080 Ti"
+_WHILE_USING = re.compile(r"\bwhile\s+(?:working|running|training|using)\s+(?:with|on|under)\s+$", re.I)
 _MY_GPU_DRIVER = (re.compile(r"\bmy\s+$", re.I), re.compile(r"\s+drivers?\b", re.I))
 _GPU_NOISE = re.compile(r"^(?:NVIDIA|GeForce|Tesla)\s+|\s+Laptop(?:\s+GPU)?$|[- ](?:SXM\d?|PCIE|NVL|\d+\s?GB)[\w-]*$", re.I)
 
@@ -250,6 +251,8 @@ def _whose(line: str, start: int, end: int) -> str | None:
         return None
     if _CHANGED_TO.search(before):
         return MINE  # "since it updated to torch 2.8.0": what it is now
+    if _WHILE_USING.search(before):
+        return MINE  # "I got this warning while working with pytorch2.0": the setting of the report, not another one
     return ELSEWHERE if _ELSEWHERE.search(before) and not _FAILS.search(before) else MINE
 
 
