@@ -66,7 +66,7 @@ def _no_wheel(facts, said):
         # release for this interpreter: the same evidence as a refusal of plain `torch`.
         if _no_release_listed(said.text):
             return _no_wheel_at_all(facts, said)
-        return _newer_python_by_listing(facts, said) or gap
+        return _newer_python_by_listing(facts, said) or _range_without_python(facts, said) or gap
     pv = version(facts.python.version)
     row = tables.release(said.requested)
     if pv is None or row is None:
@@ -88,6 +88,27 @@ def _no_wheel(facts, said):
                          _commands(facts, row, py, said.requested.split("+")[0], too_old)),
                  evidence={"pip said": said.text, "python": facts.python.version, "supported": _span(row)},
                  related=("no-wheel-for-python",))
+
+
+def _range_without_python(facts, said):
+    """pip found no wheel of a torch release the table knows, and the report does not show the Python: that release's
+    Python range is what to compare `python -V` with (the usual cause), said as a warning. A local version asked for
+    ("+cu118") is left alone: without PyTorch's index that fails on any Python; so is a refusal listing the versions
+    that do fit, which _newer_python_by_listing has read."""
+    row = tables.release(said.requested)
+    if row is None or "+" in said.requested or row["python"]["max"] is None:
+        return None
+    if _listed_versions(said.text):
+        return None  # pip listed what fits this interpreter, and the listing rules did not blame its Python
+    installer = "poetry" if "installation candidates" in said.text else "pip"
+    return warning(f"{installer} found no wheel of torch {said.requested}, which was built for Python {_span(row)} only (64-bit); "
+                   "the report does not show this interpreter's Python, and one outside that range is the usual reason "
+                   "(else a 32-bit Python or a platform without torch wheels)",
+                   fix=Fix(f"Check `python -V`; use Python {_span(row)} for torch {row['torch']} (a new environment), or "
+                           "ask for a torch release built for your Python",
+                           ("python -VV",)),
+                   evidence={f"{installer} said": said.text, "python": "not in the report", "supported": _span(row)},
+                   related=("no-wheel-for-python",))
 
 
 def _listing_starts_later(said):

@@ -218,7 +218,10 @@ _NO_WHEEL = re.compile(r"(?i:Could not find a version that satisfies the require
                        # pip settling for torch's 2017 source release, the only file of plain `torch` left when no wheel
                        # fits ("Collecting torch\n  Using cached .../torch-0.1.2.post2.tar.gz"), and that sdist's own refusal.
                        r"|(?i:(?:Downloading|Using cached)\s+\S*?\btorch-0\.1\.2(?:\.post\d+)?\.tar\.gz)"
-                       r"|PyTorch does not currently provide packages for PyPI")
+                       r"|PyTorch does not currently provide packages for PyPI"
+                       # poetry: "Installing torch (1.13.1): Failed ... RuntimeError ... Unable to find installation
+                       # candidates for torch (1.13.1)" (no file of that release fits this interpreter and platform).
+                       r"|(?i:Unable\s+to\s+find\s+installation\s+candidates\s+for\s+torch)\s+\((?P<version6>\d[\w.+]*)\)")
 # The CUDA runtime finding no kernel for the GPU in what was loaded (cudaErrorNoKernelImageForDevice,
 # 209; torch <= 1.4 printed it as THC's "cuda runtime error (209)").
 # ... also retold shorter ("CUDA error: no kernel image available", "no kernel image is available for execution on device").
@@ -546,7 +549,7 @@ def interpret(warnings: list[str] | None) -> list[Said]:
         if m:
             said.append(Said("no-wheel", text, package="torch",
                              requested=m.group("version") or m.group("version2") or m.group("version3")
-                             or m.group("version4") or m.group("version5")))
+                             or m.group("version4") or m.group("version5") or m.group("version6")))
             continue
         m = _TOOLKIT_MIN.search(text)
         if m:
