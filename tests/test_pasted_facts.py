@@ -2250,6 +2250,14 @@ def test_a_pinned_release_without_a_wheel_names_its_python_range_when_python_is_
     assert in_range.status is not Status.WARNING or "built for Python" not in in_range.message
 
 
+def test_companion_pins_beside_torchs_stated_version_are_judged_against_it(tmp_path):
+    # ComfyUI#10517: "I installed torch==2.9.0+cu130 and pinned:" a list without torch; torch is not "not installed".
+    text = ("I installed torch==2.9.0+cu130 and pinned:\n```\ntorchsde==0.2.6\ntorchvision=={tv}\ntorchaudio==2.9.0\n```\n")
+    assert checked(text.format(tv="0.24.0"), tmp_path)["TE103"].status is Status.OK
+    older = checked(text.format(tv="0.19.0"), tmp_path)["TE103"]
+    assert older.status in (Status.ERROR, Status.WARNING) and "torchvision 0.19.0" in older.message
+
+
 # Chinese issue forms: keys in Chinese ("Python\u7248\u672c\uff1a", mobileagent#60) or in both languages
 # ("Python \u7248\u672c / Python version:", Langchain-Chatchat#2420), and "\u7cfb\u7edf\uff1awin10" (BallonsTranslator#892).
 CJK_FORM = "\u663e\u5361\uff1aNVIDIA GeForce RTX 3090\ntorch\u7248\u672c\uff1a{torch}\n\u64cd\u4f5c\u7cfb\u7edf\uff1awin10 64\u4f4d\n"

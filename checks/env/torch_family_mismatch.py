@@ -591,6 +591,11 @@ def _built_for_another(facts, said):
 
 def _judge(facts):
     found = torch_version(facts)
+    stated = fact(facts, "torch.version", None)
+    if found is None and isinstance(stated, str) and facts.get("meta.source") != "local":
+        # A pasted list of the companions' pins beside torch's version told in the text ("I installed
+        # torch==2.9.0+cu130 and pinned torchvision==0.24.0"): the list is not all that is installed.
+        found = (stated, "the report")
     if found is None:
         return skip(no_torch(facts))
     torch_text, torch_source = found
