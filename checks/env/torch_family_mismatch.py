@@ -454,19 +454,16 @@ def _no_cuda_kernels(facts, said):
     """The dispatcher found no CUDA kernel for a torchvision operator: the torchvision loaded is a CPU build (pip's
     default on Windows, conda's cpuonly variant, a requirements file pinning it without torch's index) beside a CUDA
     torch, so its detection and ROI operators run on CPU tensors only."""
-    torch_text = _stated_torch(facts)
-    cuda = fact(facts, "torch.cuda", None)
-    index = f" --index-url https://download.pytorch.org/whl/cu{cuda.replace('.', '')}" if isinstance(cuda, str) else \
-        " --index-url https://download.pytorch.org/whl/<cuda-tag>"
-    paired = (tables.family_requirement("torchvision", torch_text) if torch_text else None) or "torchvision"
-    pin = f"torch=={base_version(torch_text)} " if torch_text else ""
-    paired = f'"{paired}"' if any(c in paired for c in "<>=*") else paired
+    _, command = _paired_reinstall(facts, "torchvision")
+    if "--index-url" not in command:  # torch's tag unknown: its CUDA, where known, names the index
+        cuda = fact(facts, "torch.cuda", None)
+        command += f" --index-url {tables.INDEX_URL}/" + (f"cu{cuda.replace('.', '')}" if isinstance(cuda, str) else "<cuda-tag>")
     backends = said.text.rsplit("[", 1)
     shown = said.text.split(". ", 1)[0] + (f" ... available for: [{backends[1][:60]}... (no CUDA)" if len(backends) > 1 else "")
     return error("torchvision has no CUDA kernels for its operators here: it is a CPU build beside a CUDA torch (or a "
                  "build for another torch), so nms, roi_align and the other torchvision.ops fail on GPU tensors",
                  fix=Fix("Reinstall torchvision from the same CUDA index as torch, in one pip command, so both are the "
-                         "same CUDA build", (f"{pip(facts)} install --force-reinstall {pin}{paired}{index}",)),
+                         "same CUDA build", (command,)),
                  evidence={"torchvision's error": shown}, related=("torchvision-torch-mismatch",))
 
 

@@ -360,6 +360,7 @@ _FAMILY_NMS = re.compile(r"operator (?P<pkg>torchvision)::nms does not exist")
 # arguments from the 'CUDA' backend. ... 'torchvision::nms' is only available for these backends: [CPU, Meta, ...]"):
 # the torchvision loaded registered its operators for the CPU only, a CPU build beside a CUDA torch. A list that does
 # name CUDA is another story (the kernel exists), so the list, where pasted, is kept to be read.
+_CUDA_BACKEND = re.compile(r"(?<!\w)CUDA(?!\w)")
 _FAMILY_NO_CUDA = re.compile(r"Could not run '(?P<pkg>torchvision)::\w+' with arguments from the 'CUDA' backend\."
                              r"(?:[^\[\]\n]{0,400}?is only available for these backends: \[(?P<backends>[^\]\n]{0,2000})\])?")
 # torchvision's _assert_has_ops (torchvision/extension.py) when its compiled ops did not load: "Couldn't load custom
@@ -661,7 +662,7 @@ def interpret(warnings: list[str] | None) -> list[Said]:
             continue
         m = _FAMILY_NO_CUDA.search(text)
         if m:
-            if not re.search(r"(?<![\w])CUDA(?![\w])", m.group("backends") or ""):
+            if not _CUDA_BACKEND.search(m.group("backends") or ""):
                 said.append(Said("family-no-cuda", text, package=m.group("pkg")))
             continue
         m = _CUDA_LIB_SYMBOL.search(text)
