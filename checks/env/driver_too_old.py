@@ -353,8 +353,8 @@ def _from_error_804(facts, said):
     driver is what to change."""
     driver, driver_cuda = fact(facts, "nvidia.driver_version"), fact(facts, "nvidia.cuda_driver_version")
     evidence = {"CUDA said": said.text, "driver": driver, "driver's CUDA": driver_cuda}
-    have = f" ({driver}{f', CUDA {driver_cuda}' if driver_cuda else ''})" if driver else \
-        f" (CUDA {driver_cuda})" if driver_cuda else ""
+    stated = [v for v in (driver, driver_cuda and f"CUDA {driver_cuda}") if v]
+    have = f" ({', '.join(stated)})" if stated else ""
     return error(f"the NVIDIA driver{have} is older than the CUDA this software was built for: Error 804 (forward "
                  "compatibility was attempted on non supported HW) is what a CUDA forward-compatibility libcuda returns "
                  "when it is newer than the kernel driver, on a GPU where forward compatibility is unavailable "

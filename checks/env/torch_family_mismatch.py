@@ -588,8 +588,7 @@ def _built_for_another(facts, said):
 
 def _judge(facts):
     found = torch_version(facts)
-    stated = fact(facts, "torch.version", None)
-    if found is None and isinstance(stated, str) and facts.get("meta.source") != "local":
+    if found is None and facts.get("meta.source") != "local" and (stated := _stated_torch(facts)):
         # A pasted list of the companions' pins beside torch's version told in the text ("I installed
         # torch==2.9.0+cu130 and pinned torchvision==0.24.0"): the list is not all that is installed.
         found = (stated, "the report")

@@ -220,7 +220,8 @@ _STATED_CC = re.compile(r"(?P<name>\b(?:NVIDIA\s+)?(?:GeForce|Quadro|Tesla|GTX|R
                         r"(?P<cc>[1-9]\d?\.\d)(?![\d.])", re.I | re.A)
 _SUFFIX = re.compile(r"\s?(ti|super)$", re.I)  # as the driver spells it: "2080ti" is "2080 Ti"
 _WHILE_USING = re.compile(r"\bwhile\s+(?:working|running|training|using)\s+(?:with|on|under)\s+$", re.I)
-_MY_GPU_DRIVER = (re.compile(r"\bmy\s+$", re.I), re.compile(r"\s+drivers?\b", re.I))
+_MY_BEFORE = re.compile(r"\bmy\s+$", re.I)
+_DRIVERS_NEXT = re.compile(r"\s+drivers?\b", re.I)
 _GPU_NOISE = re.compile(r"^(?:NVIDIA|GeForce|Tesla)\s+|\s+Laptop(?:\s+GPU)?$|[- ](?:SXM\d?|PCIE|NVL|\d+\s?GB)[\w-]*$", re.I)
 
 
@@ -449,7 +450,7 @@ def read(lines: list[str]) -> dict[str, Any]:
         for start, end, name in _gpu_names(line, low):
             if collect_env_text.compute_capability(name):
                 # "I upgraded my RTX 3070 Laptop drivers": what was upgraded is the driver of the GPU this machine has.
-                owned = _MY_GPU_DRIVER[0].search(line, 0, start) and _MY_GPU_DRIVER[1].match(line, end)
+                owned = _MY_BEFORE.search(line, 0, start) and _DRIVERS_NEXT.match(line, end)
                 gpus.add(MINE if owned else _whose(line, start, end), _gpu_key(name), name)
         for m in _STATED_CC.finditer(line) if "capabilit" in low else ():
             name = m.group("name").strip()
