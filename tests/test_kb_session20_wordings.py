@@ -1,0 +1,56 @@
+"""Session 20's wordings (batch 48 onward), each naming its cause first, and each close text not naming it:
+- TorchScript's compiler type errors (an unannotated argument taken for a Tensor, a ModuleList indexed by a loop
+  variable, a variable given two types, an attribute __init__ never set) are torchscript-unsupported-python; close:
+  the same "Expected a value of type" from an eager call through torch.ops, which the compiler never saw;
+- libtorch's "received a file from torch.save()" is jit-load-not-torchscript;
+- "Unknown type name 'NoneType'" at `_is_full_backward_hook` in a model of the user's own classes is an archive written
+  by a newer torch (checkpoint-newer-format); close: a TorchBind class of an extension;
+- an extension's op or TorchBind class unknown to torch.jit.load is jit-load-extension-runtime-not-loaded; close:
+  torchvision's ops (their own entry) and an aten op an older reader lacks."""
+
+from __future__ import annotations
+
+from kb_wordings import wording_tests
+
+WORDINGS = [
+    ("torchscript-unsupported-python", "RuntimeError: \nArguments for call are not valid.\nThe following variants are available:\n"
+                                       "  aten::sum(Tensor self, *, int? dtype=None) -> (Tensor):\n"
+                                       "  Expected a value of type 'List[int]' for argument 'dim' but instead found type 'Tensor'.\n"
+                                       "Inferred 'dim' to be of type 'Tensor' because it was not annotated with an explicit type."),
+    ("torchscript-unsupported-python", "RuntimeError: \nExpected integer literal for index. ModuleList/Sequential indexing is only "
+                                       "supported with integer literals. Enumeration is supported, e.g. 'for index, v in enumerate(self): ...':\n"
+                                       '  File "models/yolo.py", line 54\n            x[i] = self.m[i](x[i])  # conv\n                   ~~~~~~~~~ <--- HERE'),
+    ("torchscript-unsupported-python", "RuntimeError: \nVariable 'alpha' previously had type NoneType but is now being assigned to a value of type Tensor\n"
+                                       ':\n  File "conv.py", line 118'),
+    ("torchscript-unsupported-python", "RuntimeError: \nvariable 'pred_semantic' previously has type None but is now being assigned to a value of type Tensor"),
+    ("torchscript-unsupported-python", "RuntimeError: \nTried to access nonexistent attribute or method 'att' of type '__torch__.models.HypergraphConv'. "
+                                       "Did you forget to initialize an attribute in __init__()?:"),
+    ("jit-load-not-torchscript", "Error: com.facebook.jni.CppException: `torch::jit::load()` received a file from `torch.save()`, but "
+                                 "`torch::jit::load()` can only load files produced by `torch.jit.save()` (load at import.cpp:287)"),
+    ("checkpoint-newer-format", "RuntimeError: \nUnknown type name 'NoneType':\nSerialized   File \"code/__torch__/mynet/backbone.py\", line 7\n"
+                                "  training : bool\n  _is_full_backward_hook : NoneType\n                           ~~~~~~~~ <--- HERE"),
+    ("jit-load-extension-runtime-not-loaded", "terminate called after throwing an instance of 'torch::jit::ErrorReport'\n  what():  \n"
+                                              "Unknown builtin op: torch_sparse::spmm_sum.\nCould not find any similar ops to torch_sparse::spmm_sum. "
+                                              "This op may not exist or may not be currently supported in TorchScript."),
+    ("jit-load-extension-runtime-not-loaded", "RuntimeError: \nUnknown type name '__torch__.torch.classes.tensorrt.Engine':\n"
+                                              '  File "code/__torch__/model.py", line 4\n  __torch___model_trt_engine_ : __torch__.torch.classes.tensorrt.Engine'),
+    ("jit-load-extension-runtime-not-loaded", "Could not find any similar ops to dgl::spmm. This op may not exist or may not be currently supported in TorchScript."),
+]
+
+NOT_THESE = [
+    # An eager call through torch.ops: the argument check, not the TorchScript compiler.
+    ("torchscript-unsupported-python", "RuntimeError: torchvision::nms() Expected a value of type 'float' for argument 'iou_threshold' "
+                                       "but instead found type 'Tensor'."),
+    # An extension's TorchBind class is the extension not being loaded, not a newer torch.
+    ("checkpoint-newer-format", "RuntimeError: \nUnknown type name '__torch__.torch.classes.tensorrt.Engine':\n"
+                                '  File "code/__torch__/model.py", line 4'),
+    # torchvision's ops and an aten op belong to their own entries.
+    ("jit-load-extension-runtime-not-loaded", "Unknown builtin op: torchvision::nms.\nCould not find any similar ops to torchvision::nms. "
+                                              "This op may not exist or may not be currently supported in TorchScript."),
+    ("jit-load-extension-runtime-not-loaded", "Unknown builtin op: aten::scaled_dot_product_attention.\nCould not find any similar ops to "
+                                              "aten::scaled_dot_product_attention."),
+    # Loading a torch.save file with jit.load in Python says constants.pkl; this entry, not the newer-format one.
+    ("checkpoint-newer-format", "RuntimeError: PytorchStreamReader failed locating file constants.pkl: file not found"),
+]
+
+test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
