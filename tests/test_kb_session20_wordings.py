@@ -1,6 +1,6 @@
 """Session 20's wordings (batch 48 onward), each naming its cause first, and each close text not naming it:
 - TorchScript's compiler type errors (an unannotated argument taken for a Tensor, a ModuleList indexed by a loop
-  variable, a variable given two types, an attribute __init__ never set) are torchscript-unsupported-python; close:
+  variable, a variable given two types) are torchscript-unsupported-python; close:
   the same "Expected a value of type" from an eager call through torch.ops, which the compiler never saw;
 - libtorch's "received a file from torch.save()" is jit-load-not-torchscript;
 - "Unknown type name 'NoneType'" at `_is_full_backward_hook` in a model of the user's own classes is an archive written
@@ -23,8 +23,6 @@ WORDINGS = [
     ("torchscript-unsupported-python", "RuntimeError: \nVariable 'alpha' previously had type NoneType but is now being assigned to a value of type Tensor\n"
                                        ':\n  File "conv.py", line 118'),
     ("torchscript-unsupported-python", "RuntimeError: \nvariable 'pred_semantic' previously has type None but is now being assigned to a value of type Tensor"),
-    ("torchscript-unsupported-python", "RuntimeError: \nTried to access nonexistent attribute or method 'att' of type '__torch__.models.HypergraphConv'. "
-                                       "Did you forget to initialize an attribute in __init__()?:"),
     ("jit-load-not-torchscript", "Error: com.facebook.jni.CppException: `torch::jit::load()` received a file from `torch.save()`, but "
                                  "`torch::jit::load()` can only load files produced by `torch.jit.save()` (load at import.cpp:287)"),
     ("checkpoint-newer-format", "RuntimeError: \nUnknown type name 'NoneType':\nSerialized   File \"code/__torch__/mynet/backbone.py\", line 7\n"
@@ -54,3 +52,19 @@ NOT_THESE = [
 ]
 
 test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
+
+# Batch 48's quantization and dtype rows: a bfloat16 kernel an older torch lacked on CUDA, and torch 1.3's dispatcher
+# refusing a quantized op on CUDA; close: a CPU kernel's refusal and GradScaler's.
+WORDINGS_48 = [
+    ("bf16-op-kernel-missing-old-torch", "RuntimeError: \"max_all_cuda\" not implemented for 'BFloat16'"),
+    ("bf16-op-kernel-missing-old-torch", "  File \"model.py\", line 12, in forward\n    x = F.pad(x, (2, 2), mode=\"replicate\")\n"
+                                         "RuntimeError: \"replication_pad1d_cuda\" not implemented for 'BFloat16'"),
+    ("quantized-backend-op", "RuntimeError: Didn't find kernel to dispatch to for operator 'quantized::linear_prepack'. Tried to look up "
+                             "kernel for dispatch key 'CUDATensorId'. Registered dispatch keys are: [QuantizedCPUTensorId]"),
+]
+NOT_THESE_48 = [
+    ("bf16-op-kernel-missing-old-torch", "RuntimeError: \"addmm_impl_cpu_\" not implemented for 'BFloat16'"),
+    ("bf16-op-kernel-missing-old-torch", "RuntimeError: \"_amp_foreach_non_finite_check_and_unscale_cuda\" not implemented for 'BFloat16'"),
+]
+test_batch48_wording_names_its_cause_first, test_batch48_close_text_is_not_this_cause = wording_tests(
+    WORDINGS_48, NOT_THESE_48, not_id="48-{e}-not-{i}")
