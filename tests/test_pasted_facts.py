@@ -83,10 +83,6 @@ STATES_NO_VERSION = {
     "kohyass2203-miketuffin66-windows-lora-training-triton-warning-healthy.txt",
     # "go back to using pytorch CPU instead of GPU", told after the user had reinstalled the GPU build: no version.
     "visioncaptioner19-makoshark2001-update-bat-reverted-torch-cpu.txt",
-    # "an NVIDIA 50 series card" and a screenshot: a GPU family, no model, no torch.
-    "alltalktts659-nomi1212453-rtx50-card-bundled-pytorch-too-old.txt",
-    # "能不能支持下 tesla k40m的显卡" (can a new version support the K40m?): a GPU named in a question, nothing stated.
-    "core-pytorch44253-zkbutt-tesla-k40m-cc35-not-in-binaries-zh.txt",
     # nms_cpu.cpp's compile error alone: torchvision master built against another torch, no version printed.
     "core-vision1278-jinfagang-master-build-error-needs-torch-nightly.txt",
     # pip refusing torchvision==0.8.0+cu110 (the wheel was not uploaded yet): a request, nothing installed (healthy).
@@ -108,29 +104,24 @@ STATES_NO_VERSION = {
     # the prose reader leaves as requests (a pin is usually what was asked for, not what is there).
     "comp-vision2097-tgaddair-nightly-torch160dev-picks-torchvision060-segfault-cut.txt",
     # Batch 32: prose with no version of anything ("the new graphic cards don't work on the current installed cuda
-    # version", "the torch version with 0.0.67", a compute capability "(3.5)" the user set, an update script that
+    # version", a compute capability "(3.5)" the user set, an update script that
     # "reinstalls the CPU version", "I had the wrong version of torch", a link, "a CPU-only build of `pytorch`" a
     # solver "tries to install", Lightning's "GPUAccelerator can not run on your system").
     "arch-jimsdwebui7-aahmyu-docker-a1111-5090-old-cuda-nightly-cu128.txt",
-    "arch-phenaki28-1geek0-a100-80g-dep-pulled-torch111-old-build.txt",
     "arch-detectron2-512-samueljakes-cc35-gpu-torch13-cut.txt",
     "cpu-comfyui8484-lzhfdwu007-update-bat-reinstalls-cpu-torch-cut.txt",
     "cpu-whisperlocaltranscribe8-paschwuerfler-wrong-torch-ran-on-cpu-prose.txt",
     "cpu-mangaimagetranslator210-pipeyume-requirements-torch-default-cpu-use-cuda-zh.txt",
     "cpu-asapdiscovery743-kaminow-mamba-env-yaml-cpu-only-pytorch-with-cudatoolkit.txt",
     "cpu-anomalib510-nguyenanhtuan1008-gpuaccelerator-not-available-installed-torch-gpu.txt",
-    # A Dockerfile's pins before and after an edit ("torch==2.1.2 ... Changed mine to: torch==2.9.0") for "a 5070 ti
-    # GPU": requirements, not an environment's packages, and a GPU without its family name.
-    "arch-siutin27-kejaho-docker-torch212-5070ti-bumped-to-290.txt",
     # Batch 33: pip's "Command errored out" for a pytorch3d build and the template's placeholder; a C++17 fix told
     # for "PyTorch version >= 2.0.0" (a bound, no version of this machine).
     "tool-pytorch3d416-cu2uyash-azureml-cuda101-gcc9-template-cut.txt",
     "tool-dqtorch1-lynl7130-torch2-cxx14-flag-setup-py-healthy.txt",
     # Batch 34: "fbgemm.dll missing" and a screenshot; libstdc++'s GLIBCXX list after an ImportError that names no
-    # torch library; a server driver "only supports CUDA 11.4", no torch.
+    # torch library.
     "imp-openvinogenai813-avinashbhat09-fbgemm-dll-libomp140-torch24.txt",
     "imp-pytorcharmbuilds7-kopisoftware-raspberrypi-glibcxx3426-not-found.txt",
-    "drv2-instantmesh78-asianfleet-server-driver-cuda114-cannot-update-xformers-prose.txt",
     # Batch 35: xformers' "A matching Triton is not available" alone; a torch_scatter call's argument-count error; a
     # torch-scatter upgrade told with screenshots (a companion's versions, none of torch or the machine).
     "cmp-kohyass1949-magitekerinc-triton-warning-windows-ignore-healthy-prose.txt",
@@ -146,6 +137,15 @@ STATES_ONLY_AMBIGUOUS = {
     # An installer's missing upper bound on Python told as history and forecast ("at least 3.14", "3.15 is about to come
     # out", "3.11-3.13 ... good to go"): several Python versions, none said to be this machine's.
     "inst-lorascripts67372a86-darkpulse-python314-installer-torch271-no-wheel.txt",
+}
+
+
+# Healthy dev reports the reader still flags, each with why (a known miss, kept visible rather than hidden in a ratio).
+FLAGGED_HEALTHY = {
+    # pip's legacy "ERROR: torchvision 0.4.2 has requirement torch==1.3.1, but you'll have torch 1.2.0" printed by the
+    # first of two commands joined by && ("pip install .../torch-1.2.0-... && pip install .../torchvision-0.4.0-..."):
+    # the second installs the matching torchvision, but the reader takes pip's line for the final state (TE103).
+    "cloud-pytorchlrfinder17-vpapaioannou-colab-pip-warning-torchvision042-torch120-transient.txt",
 }
 
 
@@ -960,8 +960,8 @@ def test_the_dev_split_figures_hold():
     # A healthy report that states no version is refused (one error line), so it is not counted clean.
     refused = STATES_NO_VERSION | STATES_ONLY_AMBIGUOUS
     unread_healthy = sum(1 for r in DEV if r["file"] in refused and r["labels"] == ["healthy"])
-    assert read == reports - len(refused) and clean == healthy - unread_healthy, dev
-    assert ratio["problem found"] >= 485 / 592, dev  # what bench/env_reports.py printed after batch 36 and its fixes (35: 476/584)
+    assert read == reports - len(refused) and clean == healthy - unread_healthy - len(FLAGGED_HEALTHY), dev
+    assert ratio["problem found"] >= 513 / 622, dev  # what bench/env_reports.py printed after batch 37 and its fixes (36: 485/592)
 
 
 WINDOWS_REPORT = """Collecting environment information...

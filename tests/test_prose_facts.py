@@ -93,6 +93,14 @@ def test_a_cuda_version_named_without_saying_whose_is_read_and_left_unknown_with
     ("我用的是RTX3060(12G),每次运行项目都显示是cpu", "RTX3060"),
     ("显卡是RTX 4090，驱动535", "RTX 4090"),
     ("GPU is GeForce GT 740M | 3.0", "GeForce GT 740M"),   # a laptop part's M suffix
+    ("I'm not able to use the A100-80G GPU because", "A100-80G"),  # memory without its B; "not able to" is a failure here
+    # A card named after "support": people ask whether their own card is supported.
+    ("Had to change them to support a 5070 ti GPU.", "RTX 5070 Ti"),
+    ("新版本能不能支持下 tesla k40m的显卡", "tesla k40m"),
+    # A GeForce family named as a family: one compute capability for every card in it.
+    ("buying an NVIDIA 50 series card and now i cant run it", "RTX 50 series"),
+    ("已解决 30系显卡不支持11.0以下的CUDA版本了", "RTX 30 series"),
+    ("on my RTX 40-series laptop", "RTX 40 series"),
 ])
 def test_a_gpu_is_read_by_any_name_the_gpu_table_knows(text, gpu):
     assert [g["name"] for g in stated(text)["nvidia"]["gpus"]] == [gpu]
@@ -106,6 +114,10 @@ def test_a_gpu_is_read_by_any_name_the_gpu_table_knows(text, gpu):
     "Tesla's stock fell 4090 points",
     "newer GPUs like the RTX 4090 need CUDA 11.8",   # an example, not this machine's
     "型号RTX30601的日志",                       # letters and digits run on past the name: no card of that name
+    "this project requires an RTX 3090 GPU",    # a requirement stays one, "support" aside
+    "需要30系显卡",
+    "the v2.30 series of releases",             # a release series, not a GPU family
+    "RTX 20 series cards",                      # a family whose cards differ (the RTX 2050 is Ampere): no one capability
 ])
 def test_a_number_or_an_example_is_no_gpu(text):
     assert "gpus" not in stated(text).get("nvidia", {})
@@ -231,6 +243,13 @@ def test_torchvision_beside_torch_is_a_partial_list_tte103_judges(tmp_path):
 ])
 def test_the_driver_in_prose(text, driver):
     assert stated(text)["nvidia"]["driver_version"] == driver
+
+
+def test_the_drivers_cuda_said_too_old_in_prose():
+    # instantmesh#78 (a dev report): the driver's own CUDA, said of a driver that cannot be updated.
+    said = stated("My server CUDA driver version is too old (11.4) and cannot be updated.")
+    assert said["nvidia"]["cuda_driver_version"] == "11.4"
+    assert "nvidia" not in stated("CUDA 11.4 is too old for this project")
 
 
 def test_a_driver_branch_alone_is_unknown_with_the_reason():

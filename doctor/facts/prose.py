@@ -48,12 +48,22 @@ from . import collect_env_text
 # Words before a value, within its clause (no ".", ";", "!", "?" or "," between) and a few words back, that say
 # it is no fact of any machine: a requirement, advice, an example, a history ("fixed in torch 2.0"), a template's
 # placeholder ("[e.g. 1080 Ti]", "(e.g., PyTorch 0.4.1 ...)": its own dot does not end the clause).
-_NOT_A_FACT = re.compile(
-    r"(?:\b(?:install|installing|reinstall|will|would|could|going to|plan|planning|requires?|required|requirement|"
-    r"need|needs|needed|must|should|recommend\w*|suggest\w*|support|supports|supported|compatible|fixed|"
-    r"introduced|added|deprecated|removed|released|expects?|expected|like|such as|including|latest|newest|"
-    r"newer|older|minimum|min|at least|to get|to obtain)\b|\be\.\s?g\.?,?\s|[<>~!]=?|\u5b89\u88c5|\u9700\u8981|\u8981\u6c42|\u652f\u6301|\u5efa\u8bae)"
-    r"[^.;!?,\u3002\uff0c\uff1b]{0,24}$", re.I)
+def _not_a_fact(support: bool) -> re.Pattern[str]:
+    said = r"support|supports|supported|compatible|" if support else ""
+    return re.compile(
+        r"(?:\b(?:install|installing|reinstall|will|would|could|going to|plan|planning|requires?|required|requirement|"
+        r"need|needs|needed|must|should|recommend\w*|suggest\w*|" + said + r"fixed|"
+        r"introduced|added|deprecated|removed|released|expects?|expected|like|such as|including|latest|newest|"
+        r"newer|older|minimum|min|at least|to get|to obtain)\b|\be\.\s?g\.?,?\s|[<>~!]=?|\u5b89\u88c5|\u9700\u8981|\u8981\u6c42|"
+        + (r"\u652f\u6301|" if support else "") + r"\u5efa\u8bae)"
+        r"[^.;!?,\u3002\uff0c\uff1b]{0,24}$", re.I)
+
+
+_NOT_A_FACT = _not_a_fact(support=True)
+# ... but a GPU named after "support" is the writer's own ("had to change them to support a 5070 ti GPU", "新版本能不能
+# 支持下 tesla k40m的显卡"): people ask whether their card is supported, not about cards they do not have.
+_NOT_A_FACT_GPU = _not_a_fact(support=False)
+
 # Words that say it is another machine's or another time's: a comparison, an attempt, what was there before.
 # Such a value is real, so beside this machine's it makes the fact ambiguous ("works on torch 1.6, fails on 1.7").
 _ELSEWHERE = re.compile(
@@ -72,7 +82,8 @@ _INSTALL_GAVE = re.compile(r"\b(?:resulted\s+in|ended\s+up\s+with|left\s+me\s+wi
                            r"replaced\s+(?:it\s+|torch\s+|pytorch\s+)?with)\s+(?:the\s+|a\s+|an\s+)?$", re.I)
 # ... except where the words say it fails there: a failure is reported from the machine it happens on ("does not work
 # with torch 2.1.0", "crashes on my GTX 1080").
-_FAILS = re.compile(r"(?:\b(?:not|never)\s+(?:\w+\s+)?work\w*|n't\s+(?:\w+\s+)?work\w*|\b(?:fails?|failed|failing|"
+_FAILS = re.compile(r"(?:\b(?:not|never)\s+(?:\w+\s+)?work\w*|n't\s+(?:\w+\s+)?work\w*|\b(?:not able to|unable to)\b|"
+                    r"\bcan(?:not|'t|\u2019t)\s+(?:use|run)\b|\b(?:fails?|failed|failing|"
                     r"crash\w*|breaks?|broke|errors?)\b)[^.;!?,\u3002\uff0c\uff1b]{0,24}$", re.I)
 # What may follow a value and say it is a bound or one of several ("1.8 or later", "1.6 and 1.7", "1.7+").
 _BOUND_AFTER = re.compile(r"^(?:\+(?![\w.])|\s*(?:or|and)\s+(?:later|newer|above|higher|greater|up|older|earlier|"
@@ -153,10 +164,10 @@ _TORCH_CPU_SAID = re.compile(
     # question (不 / 非 / 没 / 否: "not", "whether").
     r"|(?<![\w/.=@-])(?:py)?torch\s*(?:(?![\u4e0d\u975e\u6ca1\u5426])[\u4e00-\u9fff]){1,6}\s*cpu\s*\u7248"
     r"|(?<![a-z])cpu\s*\u7248(?:\u672c)?\s*\u7684?\s*(?:py)?torch\b", re.I | re.A)
-# The driver's CUDA said as such ("CUDA driver version: 11.4", "the driver supports CUDA 12.2"): the newest CUDA
-# the driver runs, what nvidia-smi prints as CUDA Version.
-_DRIVER_CUDA = re.compile(r"\b(?:cuda\s+driver(?:\s+version)?(?:\s+(?:is|was))?|driver\s+supports\s+(?:up\s+to\s+)?cuda)"
-                          r"(?:\s*[:=]\s*|\s+)v?(?P<version>\d{1,2}\.\d)(?![\w]|\.\d)", re.I)
+# The driver's CUDA said as such ("CUDA driver version: 11.4", "CUDA driver version is too old (11.4)", "the driver
+# supports CUDA 12.2"): the newest CUDA the driver runs, what nvidia-smi prints as CUDA Version.
+_DRIVER_CUDA = re.compile(r"\b(?:cuda\s+driver(?:\s+version)?(?:\s+(?:is|was))?(?:\s+too\s+old)?|driver\s+supports\s+(?:up\s+to\s+)?cuda)"
+                          r"(?:\s*[:=(]\s*|\s+)v?(?P<version>\d{1,2}\.\d)(?![\w]|\.\d)", re.I)
 # nvidia-smi's version is the driver's ("NVIDIA-SMI 535.104.05", its banner's first field).
 _SMI_VERSION = re.compile(r"\bNVIDIA-SMI\s+(?P<version>[1-9]\d{2}\.\d{1,3}(?:\.\d{1,3})?)(?![\w.]*\d)", re.I)
 # ... and as a path or module name writes it ("cuda-11.2", "/usr/local/cuda-11.2"): still a CUDA version, whose unsaid.
@@ -193,13 +204,11 @@ _GPU = re.compile(
     r"(?<![\w-])(?:"
     r"(?:NVIDIA\s+)?(?:GeForce\s+)?(?:RTX|GTX|GT|MX)\s?-?\d{3,4}M?(?:\s?(?:Ti|SUPER))?(?:\s+Laptop(?:\s+GPU)?)?"
     r"|(?:NVIDIA\s+)?RTX\s+(?:A\d{3,4}|PRO\s+\d{4}(?:\s+Blackwell)?|\d{4}\s+Ada)"
-    # the RTX 50 family named as a family: one compute capability (12.0) for every card in it
-    r"|(?:NVIDIA\s+)?(?:GeForce\s+)?RTX\s?50(?:xx|[- ]?series)"
-    r"|(?:NVIDIA\s+)?Tesla\s+[KMPVTA]\d{1,3}[a-z]?(?:[- ](?:SXM\d?|PCIE|\d+\s?GB)[\w-]*)?"
+    r"|(?:NVIDIA\s+)?Tesla\s+[KMPVTA]\d{1,3}[a-z]?(?:[- ](?:SXM\d?|PCIE|\d+\s?GB?)[\w-]*)?"
     r"|(?:NVIDIA\s+)?Quadro\s+(?:RTX\s+)?[A-Z]{0,2}\d{3,5}[a-z]?"
     r"|(?:NVIDIA\s+)?(?:GeForce\s+)?(?:GTX\s+)?TITAN\s+(?:Xp|X|V|RTX|Black|Z)"
-    r"|NVIDIA\s+(?:[ABHLT]\d{1,4}[a-z]?|GB\d{2,3})(?:[- ](?:SXM\d?|PCIE|NVL|\d+\s?GB)[\w-]*)?"
-    r"|(?:A100|A800|H100|H800|H200|V100S?|P100|A6000|A5000|A4000|B200|GB200|K80)(?:[- ](?:SXM\d?|PCIE|NVL|\d+\s?GB)[\w-]*)?"
+    r"|NVIDIA\s+(?:[ABHLT]\d{1,4}[a-z]?|GB\d{2,3})(?:[- ](?:SXM\d?|PCIE|NVL|\d+\s?GB?)[\w-]*)?"
+    r"|(?:A100|A800|H100|H800|H200|V100S?|P100|A6000|A5000|A4000|B200|GB200|K80)(?:[- ](?:SXM\d?|PCIE|NVL|\d+\s?GB?)[\w-]*)?"
     r")(?![\w-])", re.I | re.A)
 # A GeForce card by its model number alone, beside a word for a graphics card or a count ("3090 GPU",
 # "4090 显卡", "GPU: 3090", "2x3090"): alone, "3090" is as likely a port or a line number.
@@ -218,11 +227,16 @@ _GPU_NUMBER = (re.compile(r"(?<![\w.:/-])" + _MODEL + r"(?=\s?(?:(?:GPUs?|cards?
 _STATED_CC = re.compile(r"(?P<name>\b(?:NVIDIA\s+)?(?:GeForce|Quadro|Tesla|GTX|RTX|GT|MX)\s?[\w -]{1,20}?)\s*(?:[(,:]\s*|=>?\s*|-+>\s*|\s)"
                         r"(?:with\s+|has\s+|is\s+|of\s+)?(?:cuda|compute)\s+capability\s*(?:of\s+|is\s+|[:=]\s*)?"
                         r"(?P<cc>[1-9]\d?\.\d)(?![\d.])", re.I | re.A)
+# The RTX 30, 40 and 50 families named as families ("RTX 50 series", "NVIDIA 50 series card", "30系显卡"): one compute
+# capability for every GeForce card in each, so the family stands for a card; read as "RTX 50 series".
+_GPU_FAMILY = re.compile(r"(?:(?<![\w-])(?:NVIDIA\s+)?(?:GeForce\s+)?RTX\s?|(?<![\w-])NVIDIA\s+(?:GeForce\s+)?)(?P<family>[345])0"
+                         r"(?:xx|[- ]?series)(?![\w-])|(?<![\w.-])(?:RTX\s?)?(?P<zh>[345])0\s?\u7cfb\u5217?(?=\s?(?:\u663e\u5361|N?\u5361|GPU))",
+                         re.I | re.A)
 _SUFFIX = re.compile(r"\s?(ti|super)$", re.I)  # as the driver spells it: "2080ti" is "2080 Ti"
 _WHILE_USING = re.compile(r"\bwhile\s+(?:working|running|training|using)\s+(?:with|on|under)\s+$", re.I)
 _MY_BEFORE = re.compile(r"\bmy\s+$", re.I)
 _DRIVERS_NEXT = re.compile(r"\s+drivers?\b", re.I)
-_GPU_NOISE = re.compile(r"^(?:NVIDIA|GeForce|Tesla)\s+|\s+Laptop(?:\s+GPU)?$|[- ](?:SXM\d?|PCIE|NVL|\d+\s?GB)[\w-]*$", re.I)
+_GPU_NOISE = re.compile(r"^(?:NVIDIA|GeForce|Tesla)\s+|\s+Laptop(?:\s+GPU)?$|[- ](?:SXM\d?|PCIE|NVL|\d+\s?GB?)[\w-]*$", re.I)
 
 
 def names_a_gpu(text: str) -> bool:
@@ -238,7 +252,7 @@ def _released_major(version: str) -> bool:
 MINE, ELSEWHERE = "mine", "elsewhere"
 
 
-def _whose(line: str, start: int, end: int) -> str | None:
+def _whose(line: str, start: int, end: int, gpu: bool = False) -> str | None:
     """Whom the value at line[start:end] is stated of: MINE, ELSEWHERE (another machine or time, by the words
     before it), or None when it is no fact at all (a requirement, advice, a bound such as "1.8 or later")."""
     before = line[max(0, start - 60):start]
@@ -248,7 +262,7 @@ def _whose(line: str, start: int, end: int) -> str | None:
         return MINE  # "`pip install torch` resulted in the CPU version": the install's words are not advice here
     # A command quoted before the value ("When installed with 'pip install chatterbox-tts' torch installed w/o gpu
     # support") is what was run, not advice: its words do not make the value a requirement.
-    if _NOT_A_FACT.search(_QUOTED.sub(" ", before)):
+    if (_NOT_A_FACT_GPU if gpu else _NOT_A_FACT).search(_QUOTED.sub(" ", before)):
         return None
     if _CHANGED_TO.search(before):
         return MINE  # "since it updated to torch 2.8.0": what it is now
@@ -325,6 +339,8 @@ def _gpu_names(line: str, low: str) -> list[tuple[int, int, str]]:
     elif _COUNT_CHEAP.search(low) and _COUNT_HINT.search(low):
         numbers += [m for pattern in _GPU_NUMBER for m in pattern.finditer(line)]
     found += [(m.start("model"), m.end("model"), name) for m in numbers if (name := _geforce(m.group("model")))]
+    if _GPU_KEY.search(low) or _NUMBER_KEY.search(low):
+        found += [(m.start(), m.end(), f"RTX {m.group('family') or m.group('zh')}0 series") for m in _GPU_FAMILY.finditer(line)]
     return found
 
 
@@ -451,7 +467,7 @@ def read(lines: list[str]) -> dict[str, Any]:
             if collect_env_text.compute_capability(name):
                 # "I upgraded my RTX 3070 Laptop drivers": what was upgraded is the driver of the GPU this machine has.
                 owned = _MY_BEFORE.search(line, 0, start) and _DRIVERS_NEXT.match(line, end)
-                gpus.add(MINE if owned else _whose(line, start, end), _gpu_key(name), name)
+                gpus.add(MINE if owned else _whose(line, start, end, gpu=True), _gpu_key(name), name)
         for m in _STATED_CC.finditer(line) if "capabilit" in low else ():
             name = m.group("name").strip()
             if not collect_env_text.compute_capability(name):
