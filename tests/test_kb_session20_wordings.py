@@ -68,3 +68,20 @@ NOT_THESE_48 = [
 ]
 test_batch48_wording_names_its_cause_first, test_batch48_close_text_is_not_this_cause = wording_tests(
     WORDINGS_48, NOT_THESE_48, not_id="48-{e}-not-{i}")
+
+# Batch 49: torchaudio 2.9's removed backend API, as an error, a log line and 2.8's warning; close: a backend not
+# installed, TorchCodec missing, and a torchaudio attribute 2.9 still has (a local file shadowing the package).
+WORDINGS_49 = [
+    ("torchaudio-backend-api-removed", "AttributeError: module 'torchaudio' has no attribute 'set_audio_backend'"),
+    ("torchaudio-backend-api-removed", "2026-04-28 09:45:21,514 - ERROR - Трассировка стека: module 'torchaudio' has no attribute 'info'"),
+    ("torchaudio-backend-api-removed", "UserWarning: torchaudio._backend.set_audio_backend has been deprecated. With dispatcher enabled, "
+                                       "this function is no-op. You can remove the function call."),
+    ("torchaudio-backend-api-removed", "ImportError: cannot import name 'AudioMetaData' from 'torchaudio' (/usr/lib/python3.11/site-packages/torchaudio/__init__.py)"),
+]
+NOT_THESE_49 = [
+    ("torchaudio-backend-api-removed", "RuntimeError: Backend \"sox_io\" is not one of available backends: ['soundfile']."),
+    ("torchaudio-backend-api-removed", "ImportError: TorchCodec is required for load_with_torchcodec."),
+    ("torchaudio-backend-api-removed", "AttributeError: module 'torchaudio' has no attribute 'load'"),
+]
+test_batch49_wording_names_its_cause_first, test_batch49_close_text_is_not_this_cause = wording_tests(
+    WORDINGS_49, NOT_THESE_49, not_id="49-{e}-not-{i}")
