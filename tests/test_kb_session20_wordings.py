@@ -85,3 +85,23 @@ NOT_THESE_49 = [
 ]
 test_batch49_wording_names_its_cause_first, test_batch49_close_text_is_not_this_cause = wording_tests(
     WORDINGS_49, NOT_THESE_49, not_id="49-{e}-not-{i}")
+
+# Batch 49's app rows: an FP8 matmul refused on a GPU without FP8 tensor cores (and by a torch that allowed only 9.0),
+# torchtext's library left with an undefined symbol by another torch; close: bfloat16 refused, a circular import of
+# torchaudio, a third-party extension's undefined symbol.
+WORDINGS_49_APPS = [
+    ("fp8-scaled-mm-unsupported-gpu", "RuntimeError: torch._scaled_mm is only supported on devices with compute capability >= 9.0"),
+    ("fp8-scaled-mm-unsupported-gpu", "!!! Exception during processing !!! torch._scaled_mm is only supported on CUDA devices with "
+                                      "compute capability >= 9.0 or 8.9, or ROCm MI300+"),
+    ("torchvision-torch-mismatch", "OSError: /usr/local/lib/python3.10/dist-packages/torchtext/lib/libtorchtext.so: undefined symbol: "
+                                   "_ZN5torch3jit17parseSchemaOrNameERKSs"),
+]
+NOT_THESE_49_APPS = [
+    ("fp8-scaled-mm-unsupported-gpu", "RuntimeError: Current CUDA Device does not support bfloat16. Please switch dtype to float16."),
+    ("torchaudio-backend-api-removed", "AttributeError: partially initialized module 'torchaudio' has no attribute 'set_audio_backend' "
+                                       "(most likely due to a circular import)"),
+    ("torchvision-torch-mismatch", "ImportError: /opt/conda/lib/python3.9/site-packages/_torch3d/_C.cpython-39-x86_64-linux-gnu.so: "
+                                   "undefined symbol: _ZN3c106detail14torchCheckFailEPKcS2_jRKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE"),
+]
+test_batch49_apps_wording_names_its_cause_first, test_batch49_apps_close_text_is_not_this_cause = wording_tests(
+    WORDINGS_49_APPS, NOT_THESE_49_APPS, not_id="49apps-{e}-not-{i}")
