@@ -227,6 +227,16 @@ def test_two_torch_versions_named_leave_it_unknown(tmp_path):
     assert stated("torch 1.7 (torch 1.7.1+cu110 exactly)")["torch"]["version"] == "1.7.1+cu110"
 
 
+def test_numpy_beside_torch_is_a_partial_list_te104_judges(tmp_path):
+    # NumPy's major told beside torch's release (EndoGSLAM#2 told it of an install command, env batch 38).
+    found = verdicts(load_text("I have torch 1.13.1+cu117; numpy version is 2.0.0\n", tmp_path))
+    assert found["TE104"].status is Status.ERROR
+    quiet = verdicts(load_text("torch 2.5.1 with numpy 2.1.2 on Ubuntu 22.04\n", tmp_path))
+    assert quiet["TE104"].status is Status.OK
+    # The fix told as advice is no NumPy of this machine.
+    assert "packages" not in stated("torch 2.1.0, specifying numpy==1.26 will fix it")
+
+
 def test_torchvision_beside_torch_is_a_partial_list_tte103_judges(tmp_path):
     found = verdicts(load_text("torch 2.0.1 and torchvision 0.16.0 on Ubuntu 22.04\n", tmp_path))
     assert found["TE103"].status is Status.ERROR

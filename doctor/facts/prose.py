@@ -122,7 +122,8 @@ _BARE_TAGGED = re.compile(r"(?:^|(?<=[\"'`(\[]))(?P<version>[12]\.\d{1,2}\.\d{1,
 # ... where the key before it is another package's ("torchaudio '2.0.1+cu118'", "xformers==(...)").
 _NAMED_BEFORE = re.compile(r"(?:\b(?!(?:py)?torch\b|version\b|__version__)[A-Za-z][\w.-]*\s*(?:==|=|:)|"
                            r"\b(?:torchvision|torchaudio|torchtext|torchdata|xformers)\b[^\n]{0,12}?)\s*[\"'`(\[]$", re.I)
-_FAMILY = re.compile(r"(?<![\w/.=@-])(?P<name>torchvision|torchaudio)(?![A-Za-z_./-])" + _JOIN + _VERSION, re.I | re.A)
+# NumPy beside them: its major decides TE104 against torch's release ("numpy 2.0.1 with torch 2.1.0", "numpy2.0").
+_FAMILY = re.compile(r"(?<![\w/.=@-])(?P<name>torchvision|torchaudio|numpy)(?![A-Za-z_./-])" + _JOIN + _VERSION, re.I | re.A)
 # torch's CUDA build said right after its version: " cu121", " (cu118)", " + cu118", "(CUDA 12.1)", " with CUDA 11.1 build",
 # ", built with CUDA 10.2", " compiled for CUDA 11.3". A CPU build only by its "+cpu" tag: "torch 1.7.1 CPU" is
 # also how the YOLOv5 banner says the CPU was selected; "(CPU toolkit)", "CPU-only", "cpu version" say the build.
@@ -289,7 +290,7 @@ _SYSTEM_WORDS = ("win", "wsl", "linux", "ubuntu", "debian", "centos", "fedora", 
 _GPU_WORDS = ("rtx", "gtx", "gt", "mx", "tesla", "quadro", "titan", "nvidia", "geforce", "a100", "a800", "h100", "h800",
               "h200", "v100", "p100", "a6000", "a5000", "a4000", "b200", "k80")
 _NUMBER_WORDS = ("gpu", "\u663e\u5361", "card", "graphic")
-_KEY_WORDS = ("torch", "driver", "\u9a71\u52a8", "cuda", "nvcc", "python", "+cpu", "+cu", *_SYSTEM_WORDS, *_GPU_WORDS,
+_KEY_WORDS = ("torch", "numpy", "driver", "\u9a71\u52a8", "cuda", "nvcc", "python", "+cpu", "+cu", *_SYSTEM_WORDS, *_GPU_WORDS,
               *_NUMBER_WORDS)
 _COUNT_HINT = re.compile(r"\d ?[x\u00d7*] ?\d|\d{4}(?:s| ?ti| ?super)\b")
 # The same tests as compiled searches of the lower-case line (faster than a loop of `in` in Python).
@@ -383,7 +384,8 @@ def read(lines: list[str]) -> dict[str, Any]:
     """Facts sections for what `lines` state in prose: a value where one is stated, {"unknown": reason}
     where several are. Empty when the text states none."""
     torch, family = _Said("torch versions"), {"torchvision": _Said("torchvision versions"),
-                                              "torchaudio": _Said("torchaudio versions")}
+                                              "torchaudio": _Said("torchaudio versions"),
+                                              "numpy": _Said("NumPy versions")}
     builds: dict[str, set[Any]] = {}  # torch's version without its tag -> the CUDA builds tied to it (None: CPU)
     said_cuda: set[str | None] = set()  # torch's CUDA said of torch itself ("PyTorch has CUDA Version=11.7"; None: CPU)
     loose_cuda: set[str] = set()      # CUDA versions named without saying whose
@@ -433,7 +435,7 @@ def read(lines: list[str]) -> dict[str, Any]:
         for m in drivers_cuda:
             if _whose(line, m.start(), m.end()) == MINE:
                 driver_cuda_said.add(m.group("version"))
-        for m in _FAMILY.finditer(line) if has_torch else ():
+        for m in _FAMILY.finditer(line) if has_torch or "numpy" in low else ():
             if not _ANOTHER_VERSION.match(line[m.end():m.end() + 20]):
                 family[m.group("name").lower()].add(_whose(line, m.start(), m.end()), m.group("version"))
         for m in _SMI_BANNER.finditer(line) if has_driver else ():

@@ -312,6 +312,10 @@ _DGL_LIBRARY_FILE = re.compile(r"(?i:no\s+such\s+file|cannot\s+find|can'?t\s+fin
 # of cpp extensions due to incompatible torch version 2.9.1+cu129 for torchao version 0.16.0".
 _TORCHAO_SKIPPED = re.compile(_phrase("Skipping import of cpp extensions due to incompatible torch version")
                               + r"\s+(?P<have>\d[\w.+]*\w)\s+" + _phrase("for torchao version") + r"\s+(?P<version>\d[\w.+]*\w)")
+# Open3D's own guard for its torch ops (open3d/ml/torch/__init__.py), each Open3D release built for one torch minor:
+# "Exception: Version mismatch: Open3D needs PyTorch version 1.8.*, but version 2.0.1+cpu is installed!".
+_OPEN3D_TORCH = re.compile(_phrase("Version mismatch: Open3D needs PyTorch version") + r"\s+(?P<needs>\d+\.\d+)\.\*,?\s+"
+                           + _phrase("but version") + r"\s+(?P<have>\d[\w.+]*\w)\s+" + _phrase("is installed"))
 # A package's setup refusing the toolkit for another CUDA than torch's, in k2's words (k2/get_version.py):
 # "AssertionError: PyTorch is built with CUDA version: 11.7.\nThe current running CUDA version is: 10.2.89".
 _BUILT_WITH_RUNNING = re.compile(_phrase("PyTorch is built with CUDA version:") + r"\s*(?P<torch>\d+\.\d+)\.?\s+"
@@ -450,7 +454,7 @@ def find(text: str) -> list[str]:
     spans = []
     flat = text.replace("\n", " ")
     for pattern in (_DRIVER_OLD, _DRIVER_OLD_CUT, _INSUFFICIENT, _DRIVER_OLD_SAID, _PTX_TOOLCHAIN, NO_DRIVER, _COMPAT_804, _COMPAT_803, _INCOMPATIBLE, _TOO_OLD, _RANGE, _CC_LIST, _TOO_OLD_UNFORMATTED,
-                    _NOT_COMPILED, _NEEDS_CUDA, _CUDA_ASKED, _XFORMERS_BUILT, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _DS_TOOLKIT, _TOOLKIT_MIN, _NO_WHEEL, _NVCC_ARCH, _NO_KERNEL, _INVALID_FUNCTION, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS, _FAMILY_NO_CUDA, _FAMILY_OPS, _CUDA_LIB_SYMBOL, _EXTENSION_SYMBOL, _EXTENSION_MODULE_SYMBOL, _EXTENSION_PKG_SYMBOL, _TORCHAO_SKIPPED, _BUILT_WITH_RUNNING, _HOST_COMPILER, _INDEX_INSTALL, _WHEEL_BUILT_FOR, _IMPORTED_SYMBOL, _DGL_LIBRARY,
+                    _NOT_COMPILED, _NEEDS_CUDA, _CUDA_ASKED, _XFORMERS_BUILT, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _DS_TOOLKIT, _TOOLKIT_MIN, _NO_WHEEL, _NVCC_ARCH, _NO_KERNEL, _INVALID_FUNCTION, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS, _FAMILY_NO_CUDA, _FAMILY_OPS, _CUDA_LIB_SYMBOL, _EXTENSION_SYMBOL, _EXTENSION_MODULE_SYMBOL, _EXTENSION_PKG_SYMBOL, _TORCHAO_SKIPPED, _OPEN3D_TORCH, _BUILT_WITH_RUNNING, _HOST_COMPILER, _INDEX_INSTALL, _WHEEL_BUILT_FOR, _IMPORTED_SYMBOL, _DGL_LIBRARY,
                     _DGL_LIBRARY_SAID, _DGL_LIBRARY_FILE, _K2_BUILD, _CONTAINER_CUDA, _CONTAINER_DRIVER, _CXX_STANDARD, _NVRTC_ARCH):
         matches = list(pattern.finditer(text))
         if not matches:
@@ -650,6 +654,11 @@ def interpret(warnings: list[str] | None) -> list[Said]:
         m = _TORCHAO_SKIPPED.search(text)
         if m:
             said.append(Said("family", text, package="torchao"))
+            continue
+        m = _OPEN3D_TORCH.search(text)
+        if m:
+            if not m.group("have").startswith(m.group("needs") + "."):
+                said.append(Said("family", text, package="open3d"))
             continue
         m = _BUILT_WITH_RUNNING.search(text)
         if m:
