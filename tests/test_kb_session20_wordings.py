@@ -1,4 +1,4 @@
-"""Session 20's wordings (batch 48 onward), each naming its cause first, and each close text not naming it:
+"""Session 20's wordings (batches 48 to 50), each naming its cause first, and each close text not naming it:
 - TorchScript's compiler type errors (an unannotated argument taken for a Tensor, a ModuleList indexed by a loop
   variable, a variable given two types) are torchscript-unsupported-python; close:
   the same "Expected a value of type" from an eager call through torch.ops, which the compiler never saw;
@@ -105,3 +105,17 @@ NOT_THESE_49_APPS = [
 ]
 test_batch49_apps_wording_names_its_cause_first, test_batch49_apps_close_text_is_not_this_cause = wording_tests(
     WORDINGS_49_APPS, NOT_THESE_49_APPS, not_id="49apps-{e}-not-{i}")
+
+# Batch 50's dev titles: a distributed sampler's unchanged order named as "dist sampler", and MPS's fallback switch
+# named; close: a plain sampler's order, and the switch set in a script that then ran.
+WORDINGS_50 = [
+    ("distributed-sampler-set-epoch-missing", "Bug fix in dist sampler that caused same data order in each epoch"),
+    ("mps-op-unsupported", "[bug]: PYTORCH_ENABLE_MPS_FALLBACK=1 is not set"),
+    ("mps-op-unsupported", "Do I need to set PYTORCH_ENABLE_MPS_FALLBACK on my M1 Mac?"),
+]
+NOT_THESE_50 = [
+    ("distributed-sampler-set-epoch-missing", "my DataLoader with shuffle=False gives the same data order in each epoch"),
+    ("distributed-sampler-set-epoch-missing", "the dist sampler hangs with the same data order in each epoch"),
+]
+test_batch50_wording_names_its_cause_first, test_batch50_close_text_is_not_this_cause = wording_tests(
+    WORDINGS_50, NOT_THESE_50, not_id="50-{e}-not-{i}")
