@@ -129,6 +129,10 @@ STATES_NO_VERSION = {
     "cmp-pytorchscatter107-viduzz84-colab-torch-scatter-201-pyg-release-healthy-prose.txt",
     # Batch 36: torchvision's version alone ("my torchvision Version: 0.13.1+cu113") beside a removed module's ImportError.
     "hl-libmtl62-wushuang720-torchvision-0131-cu113-models-utils-import-prose.txt",
+    # Batch 39: a training log that prints only "GPU AVAILABLE? True" (healthy); torch's device-string error for "mps"
+    # on a Mac, with no version of torch or Python.
+    "mac-siamnestedunet24-zzz5y-windows-freeze-support-main-guard-healthy-zh.txt",
+    "mac-mlnotes4-mkhoshle-m1-rosetta-intel-python-no-mps.txt",
 }
 # Reports whose only facts contradict each other: refused with the reason.
 STATES_ONLY_AMBIGUOUS = {
@@ -961,7 +965,7 @@ def test_the_dev_split_figures_hold():
     refused = STATES_NO_VERSION | STATES_ONLY_AMBIGUOUS
     unread_healthy = sum(1 for r in DEV if r["file"] in refused and r["labels"] == ["healthy"])
     assert read == reports - len(refused) and clean == healthy - unread_healthy - len(FLAGGED_HEALTHY), dev
-    assert ratio["problem found"] >= 517 / 635, dev  # what bench/env_reports.py printed after batch 38 and its fixes (37: 513/622)
+    assert ratio["problem found"] >= 526 / 646, dev  # what bench/env_reports.py printed after batch 39 and its fixes (38: 517/635)
 
 
 WINDOWS_REPORT = """Collecting environment information...
@@ -2803,3 +2807,32 @@ def test_batch_18s_forms(tmp_path):
     # torchvision's import is not torch's
     assert checked("importing torchvision raises an `undefined symbol: _ZN3c10` error. torch 2.1.0\n",
                    tmp_path)["TE101"].status is not Status.ERROR
+
+
+# torch 2.3 and later build no macOS x86_64 wheels (env batch 39, dev): uv's platform tag says so, and pip's listing
+# stops at 2.2.x, where every other platform lists later releases for the same Pythons.
+@pytest.mark.parametrize("text", [
+    # krita-ai-diffusion#1865: uv's resolution, the tag wrapped onto its own line.
+    ("Using Python 3.12.9 environment at: venv\n  × No solution found when resolving dependencies:\n"
+     "  ╰─▶ Because only the following versions of torch are available:\n          torch<=2.7.0\n"
+     "      and torch>=2.7.0 has no wheels with a matching platform tag (e.g.,\n      `macosx_13_0_x86_64`), we can conclude "
+     "that torch>=2.7.0 cannot be used.\n"),
+    # pytorch#161614: pip on an Intel Mac's python.org Python.
+    ("pip install torch==2.6.0\n\nERROR: Could not find a version that satisfies the requirement torch==2.6.0 (from versions: "
+     "2.0.0, 2.0.1, 2.1.0, 2.1.1, 2.1.2, 2.2.0, 2.2.1, 2.2.2)\nERROR: No matching distribution found for torch==2.6.0\n"),
+], ids=["uv-platform-tag", "pip-listing-stops-at-2.2"])
+def test_no_wheel_on_macos_x86_64_is_said_so(text, tmp_path):
+    found = checked(text, tmp_path)["TE105"]
+    assert found.status is Status.ERROR and "macOS x86_64" in found.message and "2.2.2" in found.message, found.message
+
+
+@pytest.mark.parametrize("text", [
+    # Another platform's tag, and a release old enough to have had macOS x86_64 wheels.
+    ("and torch>=2.7.0 has no wheels with a matching platform tag (e.g., `manylinux_2_17_armv7l`), we can conclude\n"),
+    ("ERROR: Could not find a version that satisfies the requirement torch==2.1.0 (from versions: 2.2.0, 2.2.1, 2.2.2)\n"),
+    # A listing that goes past 2.2: the Python, not the platform.
+    ("ERROR: Could not find a version that satisfies the requirement torch==1.10.0 (from versions: 1.11.0, 1.12.0, 2.2.0, "
+     "2.5.1)\n"),
+], ids=["linux-armv7-tag", "asked-before-2.3", "listing-past-2.2"])
+def test_other_refusals_are_not_blamed_on_macos_x86_64(text, tmp_path):
+    assert "macOS x86_64" not in checked(text, tmp_path)["TE105"].message

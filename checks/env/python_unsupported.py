@@ -56,8 +56,41 @@ def _span(row: dict) -> str:
     return also + (f"{lo}–{hi}" if hi else f"{lo}+")
 
 
+# The last torch release with macOS x86_64 wheels: from 2.3 PyTorch builds macOS for Apple Silicon (arm64) only.
+_LAST_MAC_X86 = "2.2.2"
+# uv's platform tag for an x86_64 macOS interpreter (an Intel Mac, or an x86 Python under Rosetta on Apple Silicon).
+_MAC_X86_TAG = re.compile(r"\bmacosx_\d+_\d+_x86_64\b")
+
+
+def _mac_x86(facts, said):
+    """No wheel because the interpreter is macOS x86_64, which torch 2.3 and later do not build for: said by uv's platform
+    tag, or seen in pip's listing, which then stops at 2.2.x (every other platform lists later releases for the same
+    Pythons). None where neither shows it."""
+    asked = version(said.requested) if said.requested else None
+    if asked is not None and asked < version("2.3"):
+        return None
+    listed = _listed_versions(said.text) or []
+    newest = max((v for v in map(version, listed) if v is not None), default=None)
+    by_tag = _MAC_X86_TAG.search(said.text)
+    if not by_tag and not (asked is not None and newest is not None and (newest.major, newest.minor) == (2, 2)):
+        return None
+    how = ("uv names the platform tag " + by_tag.group(0) if by_tag else
+           f"pip lists torch only up to {newest}, the last release with macOS x86_64 wheels")
+    return error(f"no torch {said.requested or 'release'} wheel fits this interpreter: {how}. PyTorch stopped building "
+                 f"macOS x86_64 wheels after {_LAST_MAC_X86}; an Intel Mac, or an x86 Python under Rosetta on Apple "
+                 "Silicon, gets nothing newer",
+                 fix=Fix("On Apple Silicon, use an arm64 Python (a native Homebrew, python.org universal2 or conda "
+                         f"osx-arm64 interpreter); on an Intel Mac, torch {_LAST_MAC_X86} is the newest release",
+                         ("python -c \"import platform; print(platform.machine())\"   # arm64 on Apple Silicon, not x86_64",
+                          f"{pip(facts)} install torch=={_LAST_MAC_X86}   # an Intel Mac")),
+                 evidence={"installer said": said.text}, related=("no-wheel-for-python",))
+
+
 def _no_wheel(facts, said):
     """pip found no wheel of the torch it was asked for: this Python outside that release's range is why."""
+    mac = _mac_x86(facts, said)
+    if mac is not None:
+        return mac
     if said.requested is None:
         return _no_wheel_at_all(facts, said)
     gap = unknown_need(facts, "python.version")

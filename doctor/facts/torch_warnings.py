@@ -221,7 +221,11 @@ _NO_WHEEL = re.compile(r"(?i:Could not find a version that satisfies the require
                        r"|PyTorch does not currently provide packages for PyPI"
                        # poetry: "Installing torch (1.13.1): Failed ... RuntimeError ... Unable to find installation
                        # candidates for torch (1.13.1)" (no file of that release fits this interpreter and platform).
-                       r"|(?i:Unable\s+to\s+find\s+installation\s+candidates\s+for\s+torch)\s+\((?P<version6>\d[\w.+]*)\)")
+                       r"|(?i:Unable\s+to\s+find\s+installation\s+candidates\s+for\s+torch)\s+\((?P<version6>\d[\w.+]*)\)"
+                       # uv naming the platform no wheel fits: "torch>=2.7.0 has no wheels with a matching platform tag
+                       # (e.g., `macosx_13_0_x86_64`)", "torch{platform_machine == ...}==2.11.0+cpu has no wheels ...".
+                       r"|(?<![\w-])torch(?:\{[^}\n]{0,200}\})?\s*(?:(?:==|>=|~=)\s*(?P<version7>\d[\w.+]*))?\s+"
+                       r"(?i:has\s+no\s+wheels\s+with\s+a\s+matching\s+platform\s+tag)\s+\(e\.g\.,\s+`?[\w.]+`?\)")
 # The CUDA runtime finding no kernel for the GPU in what was loaded (cudaErrorNoKernelImageForDevice,
 # 209; torch <= 1.4 printed it as THC's "cuda runtime error (209)").
 # ... also retold shorter ("CUDA error: no kernel image available", "no kernel image is available for execution on device").
@@ -554,7 +558,8 @@ def interpret(warnings: list[str] | None) -> list[Said]:
         if m:
             said.append(Said("no-wheel", text, package="torch",
                              requested=m.group("version") or m.group("version2") or m.group("version3")
-                             or m.group("version4") or m.group("version5") or m.group("version6")))
+                             or m.group("version4") or m.group("version5") or m.group("version6")
+                             or m.group("version7")))
             continue
         m = _TOOLKIT_MIN.search(text)
         if m:
