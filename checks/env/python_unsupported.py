@@ -333,6 +333,11 @@ def _no_wheel_at_all(facts, said):
         Example("ok", {"python": {"version": "3.14.0", "free_threaded": True},
                        "packages": {"distributions": [torch_dist("torch", "2.9.1")]}}),
         Example("skip", {"python": {"version": "3.12.1"}, "packages": {"distributions": [], "torch_version_file": None}}),
+        Example("error", {"torch": {"warnings": [
+            "ERROR: Could not find a version that satisfies the requirement torch==2.6.0 (from versions: 2.0.0, 2.0.1, "
+            "2.1.0, 2.1.1, 2.1.2, 2.2.0, 2.2.1, 2.2.2)"]}},
+                "pip's listing stops at 2.2.2: a macOS x86_64 interpreter, which torch 2.3+ has no wheels for",
+                contains="macOS x86_64"),
         Example("error", {"python": {"version": "2.7.18"}, "torch": {"warnings": [
             "ERROR: Could not find a version that satisfies the requirement torch (from versions: none)"]}},
                 "Python 2.7 and no wheel at all: only torch 0.4-1.4 had 2.7 wheels, never for Windows",
