@@ -2836,3 +2836,16 @@ def test_no_wheel_on_macos_x86_64_is_said_so(text, tmp_path):
 ], ids=["linux-armv7-tag", "asked-before-2.3", "listing-past-2.2"])
 def test_other_refusals_are_not_blamed_on_macos_x86_64(text, tmp_path):
     assert "macOS x86_64" not in checked(text, tmp_path)["TE105"].message
+
+
+def test_a_local_build_refused_while_pip_lists_local_builds_is_the_pythons_fault(tmp_path):
+    # MCGaze#11 (env batch 38, dev): "-f torch_stable.html" was read (pip lists +cpu/+cu118 builds), so the missing
+    # 1.7.1+cu110 is for this Python; the listing starts at 2.2.0, the first release with Python 3.12 wheels.
+    text = ("ERROR: Could not find a version that satisfies the requirement torch==1.7.1+cu110 (from versions: 2.2.0, "
+            "2.2.0+cpu, 2.2.0+cu118, 2.2.0+cu121, 2.2.1, 2.3.0+cu121, 2.5.1)\n"
+            "ERROR: No matching distribution found for torch==1.7.1+cu110\n")
+    found = checked(text, tmp_path)["TE105"]
+    assert found.status is Status.WARNING and "Python 3.12 or newer" in found.message, found.message
+    # Without local builds in the listing, only PyPI was read: it never had +cu110, whatever the Python.
+    plain = checked(text.replace("2.2.0+cpu, 2.2.0+cu118, 2.2.0+cu121, 2.2.1, 2.3.0+cu121", "2.2.1, 2.3.0"), tmp_path)["TE105"]
+    assert "Python 3.12 or newer" not in plain.message

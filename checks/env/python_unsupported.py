@@ -147,8 +147,9 @@ def _range_without_python(facts, said):
 def _listing_starts_later(said):
     """(the release asked for, the earliest one pip listed, that one's row) where pip, asked for a PyPI release, listed
     only later releases, both in the release table with a Python range; None otherwise. A local build (+cu113) is not
-    on PyPI at all: there the index is the likelier cause."""
-    if "+" in said.requested:
+    on PyPI at all: there the index is the likelier cause, unless pip listed local builds too (+cu118, +cpu: it read
+    PyTorch's index or find-links page, which holds the one asked for, for the Pythons of its day)."""
+    if "+" in said.requested and not re.search(r"\d\+(?:cu\d{2,3}|cpu|rocm)", _listed_text(said.text)):
         return None
     asked = tables.release(said.requested)
     listed = [(parsed, v) for v in _listed_versions(said.text) or [] if not v.startswith("0.1.") and (parsed := version(v))]
@@ -172,7 +173,13 @@ def _newer_python_by_listing(facts, said):
     asked_max = _xy(asked["python"]["max"])
     if _xy(first["python"]["max"]) <= asked_max:
         return None  # the first release listed adds no newer Python: the gap is the platform's, not Python's
-    newer = f"{asked_max[0]}.{asked_max[1] + 1}"
+    # The interpreter's Python is one the release before the earliest listed lacked ("from versions: 2.2.0, ..." says
+    # Python 3.12, which 2.1 lacked, not just one newer than the release asked for).
+    rows = tables.releases()
+    at = next((i for i, r in enumerate(rows) if r["torch"] == first["torch"]), 0)
+    before = _xy(rows[at - 1]["python"]["max"]) if at and rows[at - 1]["python"]["max"] else asked_max
+    newest = max(before, asked_max)
+    newer = f"{newest[0]}.{newest[1] + 1}"
     return warning(f"pip found no wheel of torch {said.requested} and lists torch only from {earliest}, the first release "
                    f"with wheels for Python {newer}: this interpreter is most likely Python {newer} or newer, and torch "
                    f"{asked['torch']} supports Python {_span(asked)}",
@@ -208,6 +215,12 @@ def _another_pip_by_listing(facts, said, py):
 def _newest_wheel_python(row):
     """The newest Python a release has wheels for, counting those the table calls experimental (torch 2.2's cp312)."""
     return max([_xy(row["python"]["max"])] + [_xy(v) for v in row.get("python_experimental") or []])
+
+
+def _listed_text(text):
+    """What pip listed in "(from versions: ...)", or ""."""
+    listed = re.search(r"\(from versions:\s*([^)]*)\)", text)
+    return listed.group(1) if listed else ""
 
 
 def _listed_versions(text):
