@@ -217,15 +217,18 @@ def _newest_wheel_python(row):
     return max([_xy(row["python"]["max"])] + [_xy(v) for v in row.get("python_experimental") or []])
 
 
+_FROM_VERSIONS = re.compile(r"\(from versions:\s*([^)]*)\)")
+
+
 def _listed_text(text):
     """What pip listed in "(from versions: ...)", or ""."""
-    listed = re.search(r"\(from versions:\s*([^)]*)\)", text)
+    listed = _FROM_VERSIONS.search(text)
     return listed.group(1) if listed else ""
 
 
 def _listed_versions(text):
     """The versions pip listed in "(from versions: ...)", [] for "none"; None where it listed none."""
-    listed = re.search(r"\(from versions:\s*([^)]*)\)", text)
+    listed = _FROM_VERSIONS.search(text)
     if listed is None:
         return None
     return [v for v in (v.strip() for v in listed.group(1).split(",")) if v not in ("none", "")]

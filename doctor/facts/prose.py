@@ -49,6 +49,8 @@ from . import collect_env_text
 # it is no fact of any machine: a requirement, advice, an example, a history ("fixed in torch 2.0"), a template's
 # placeholder ("[e.g. 1080 Ti]", "(e.g., PyTorch 0.4.1 ...)": its own dot does not end the clause).
 def _not_a_fact(support: bool) -> re.Pattern[str]:
+    """Those words as one search of the text before a value; `support`: whether "support(ed)", "compatible" and 支持
+    count among them (they do for versions, not for GPUs: below)."""
     said = r"support|supports|supported|compatible|" if support else ""
     return re.compile(
         r"(?:\b(?:install|installing|reinstall|will|would|could|going to|plan|planning|requires?|required|requirement|"
