@@ -6,7 +6,15 @@
 - "Unknown type name 'NoneType'" at `_is_full_backward_hook` in a model of the user's own classes is an archive written
   by a newer torch (checkpoint-newer-format); close: a TorchBind class of an extension;
 - an extension's op or TorchBind class unknown to torch.jit.load is jit-load-extension-runtime-not-loaded; close:
-  torchvision's ops (their own entry) and an aten op an older reader lacks."""
+  torchvision's ops (their own entry) and an aten op an older reader lacks;
+- a CUDA kernel an older torch built without BFloat16 (bf16-op-kernel-missing-old-torch), torch 1.3's dispatcher refusing
+  a quantized op on CUDA (quantized-backend-op); close: a CPU kernel's refusal and GradScaler's;
+- torchaudio 2.9's removed backend API as an error, a log line and 2.8's warning (torchaudio-backend-api-removed); close:
+  a backend not installed, TorchCodec missing, a circular import, an attribute 2.9 still has;
+- an FP8 matmul refused below compute capability 8.9 (fp8-scaled-mm-unsupported-gpu) and torchtext's library with an
+  undefined symbol (torchvision-torch-mismatch); close: bfloat16 refused, a third-party extension's undefined symbol;
+- a "dist sampler" with the same order every epoch (distributed-sampler-set-epoch-missing) and MPS's fallback switch
+  named (mps-op-unsupported); close: a plain sampler's order, a distributed sampler that hangs."""
 
 from __future__ import annotations
 
@@ -33,6 +41,28 @@ WORDINGS = [
     ("jit-load-extension-runtime-not-loaded", "RuntimeError: \nUnknown type name '__torch__.torch.classes.tensorrt.Engine':\n"
                                               '  File "code/__torch__/model.py", line 4\n  __torch___model_trt_engine_ : __torch__.torch.classes.tensorrt.Engine'),
     ("jit-load-extension-runtime-not-loaded", "Could not find any similar ops to dgl::spmm. This op may not exist or may not be currently supported in TorchScript."),
+    # Batch 48's quantization and dtype rows.
+    ("bf16-op-kernel-missing-old-torch", "RuntimeError: \"max_all_cuda\" not implemented for 'BFloat16'"),
+    ("bf16-op-kernel-missing-old-torch", "  File \"model.py\", line 12, in forward\n    x = F.pad(x, (2, 2), mode=\"replicate\")\n"
+                                         "RuntimeError: \"replication_pad1d_cuda\" not implemented for 'BFloat16'"),
+    ("quantized-backend-op", "RuntimeError: Didn't find kernel to dispatch to for operator 'quantized::linear_prepack'. Tried to look up "
+                             "kernel for dispatch key 'CUDATensorId'. Registered dispatch keys are: [QuantizedCPUTensorId]"),
+    # Batch 49: torchaudio 2.9's removed backend API, as an error, a log line and 2.8's warning.
+    ("torchaudio-backend-api-removed", "AttributeError: module 'torchaudio' has no attribute 'set_audio_backend'"),
+    ("torchaudio-backend-api-removed", "2026-04-28 09:45:21,514 - ERROR - Трассировка стека: module 'torchaudio' has no attribute 'info'"),
+    ("torchaudio-backend-api-removed", "UserWarning: torchaudio._backend.set_audio_backend has been deprecated. With dispatcher enabled, "
+                                       "this function is no-op. You can remove the function call."),
+    ("torchaudio-backend-api-removed", "ImportError: cannot import name 'AudioMetaData' from 'torchaudio' (/usr/lib/python3.11/site-packages/torchaudio/__init__.py)"),
+    # Batch 49's app rows.
+    ("fp8-scaled-mm-unsupported-gpu", "RuntimeError: torch._scaled_mm is only supported on devices with compute capability >= 9.0"),
+    ("fp8-scaled-mm-unsupported-gpu", "!!! Exception during processing !!! torch._scaled_mm is only supported on CUDA devices with "
+                                      "compute capability >= 9.0 or 8.9, or ROCm MI300+"),
+    ("torchvision-torch-mismatch", "OSError: /usr/local/lib/python3.10/dist-packages/torchtext/lib/libtorchtext.so: undefined symbol: "
+                                   "_ZN5torch3jit17parseSchemaOrNameERKSs"),
+    # Batch 50's dev titles.
+    ("distributed-sampler-set-epoch-missing", "Bug fix in dist sampler that caused same data order in each epoch"),
+    ("mps-op-unsupported", "[bug]: PYTORCH_ENABLE_MPS_FALLBACK=1 is not set"),
+    ("mps-op-unsupported", "Do I need to set PYTORCH_ENABLE_MPS_FALLBACK on my M1 Mac?"),
 ]
 
 NOT_THESE = [
@@ -49,73 +79,18 @@ NOT_THESE = [
                                               "aten::scaled_dot_product_attention."),
     # Loading a torch.save file with jit.load in Python says constants.pkl; this entry, not the newer-format one.
     ("checkpoint-newer-format", "RuntimeError: PytorchStreamReader failed locating file constants.pkl: file not found"),
-]
-
-test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
-
-# Batch 48's quantization and dtype rows: a bfloat16 kernel an older torch lacked on CUDA, and torch 1.3's dispatcher
-# refusing a quantized op on CUDA; close: a CPU kernel's refusal and GradScaler's.
-WORDINGS_48 = [
-    ("bf16-op-kernel-missing-old-torch", "RuntimeError: \"max_all_cuda\" not implemented for 'BFloat16'"),
-    ("bf16-op-kernel-missing-old-torch", "  File \"model.py\", line 12, in forward\n    x = F.pad(x, (2, 2), mode=\"replicate\")\n"
-                                         "RuntimeError: \"replication_pad1d_cuda\" not implemented for 'BFloat16'"),
-    ("quantized-backend-op", "RuntimeError: Didn't find kernel to dispatch to for operator 'quantized::linear_prepack'. Tried to look up "
-                             "kernel for dispatch key 'CUDATensorId'. Registered dispatch keys are: [QuantizedCPUTensorId]"),
-]
-NOT_THESE_48 = [
     ("bf16-op-kernel-missing-old-torch", "RuntimeError: \"addmm_impl_cpu_\" not implemented for 'BFloat16'"),
     ("bf16-op-kernel-missing-old-torch", "RuntimeError: \"_amp_foreach_non_finite_check_and_unscale_cuda\" not implemented for 'BFloat16'"),
-]
-test_batch48_wording_names_its_cause_first, test_batch48_close_text_is_not_this_cause = wording_tests(
-    WORDINGS_48, NOT_THESE_48, not_id="48-{e}-not-{i}")
-
-# Batch 49: torchaudio 2.9's removed backend API, as an error, a log line and 2.8's warning; close: a backend not
-# installed, TorchCodec missing, and a torchaudio attribute 2.9 still has (a local file shadowing the package).
-WORDINGS_49 = [
-    ("torchaudio-backend-api-removed", "AttributeError: module 'torchaudio' has no attribute 'set_audio_backend'"),
-    ("torchaudio-backend-api-removed", "2026-04-28 09:45:21,514 - ERROR - Трассировка стека: module 'torchaudio' has no attribute 'info'"),
-    ("torchaudio-backend-api-removed", "UserWarning: torchaudio._backend.set_audio_backend has been deprecated. With dispatcher enabled, "
-                                       "this function is no-op. You can remove the function call."),
-    ("torchaudio-backend-api-removed", "ImportError: cannot import name 'AudioMetaData' from 'torchaudio' (/usr/lib/python3.11/site-packages/torchaudio/__init__.py)"),
-]
-NOT_THESE_49 = [
     ("torchaudio-backend-api-removed", "RuntimeError: Backend \"sox_io\" is not one of available backends: ['soundfile']."),
     ("torchaudio-backend-api-removed", "ImportError: TorchCodec is required for load_with_torchcodec."),
     ("torchaudio-backend-api-removed", "AttributeError: module 'torchaudio' has no attribute 'load'"),
-]
-test_batch49_wording_names_its_cause_first, test_batch49_close_text_is_not_this_cause = wording_tests(
-    WORDINGS_49, NOT_THESE_49, not_id="49-{e}-not-{i}")
-
-# Batch 49's app rows: an FP8 matmul refused on a GPU without FP8 tensor cores (and by a torch that allowed only 9.0),
-# torchtext's library left with an undefined symbol by another torch; close: bfloat16 refused, a circular import of
-# torchaudio, a third-party extension's undefined symbol.
-WORDINGS_49_APPS = [
-    ("fp8-scaled-mm-unsupported-gpu", "RuntimeError: torch._scaled_mm is only supported on devices with compute capability >= 9.0"),
-    ("fp8-scaled-mm-unsupported-gpu", "!!! Exception during processing !!! torch._scaled_mm is only supported on CUDA devices with "
-                                      "compute capability >= 9.0 or 8.9, or ROCm MI300+"),
-    ("torchvision-torch-mismatch", "OSError: /usr/local/lib/python3.10/dist-packages/torchtext/lib/libtorchtext.so: undefined symbol: "
-                                   "_ZN5torch3jit17parseSchemaOrNameERKSs"),
-]
-NOT_THESE_49_APPS = [
     ("fp8-scaled-mm-unsupported-gpu", "RuntimeError: Current CUDA Device does not support bfloat16. Please switch dtype to float16."),
     ("torchaudio-backend-api-removed", "AttributeError: partially initialized module 'torchaudio' has no attribute 'set_audio_backend' "
                                        "(most likely due to a circular import)"),
     ("torchvision-torch-mismatch", "ImportError: /opt/conda/lib/python3.9/site-packages/_torch3d/_C.cpython-39-x86_64-linux-gnu.so: "
                                    "undefined symbol: _ZN3c106detail14torchCheckFailEPKcS2_jRKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE"),
-]
-test_batch49_apps_wording_names_its_cause_first, test_batch49_apps_close_text_is_not_this_cause = wording_tests(
-    WORDINGS_49_APPS, NOT_THESE_49_APPS, not_id="49apps-{e}-not-{i}")
-
-# Batch 50's dev titles: a distributed sampler's unchanged order named as "dist sampler", and MPS's fallback switch
-# named; close: a plain sampler's order, and the switch set in a script that then ran.
-WORDINGS_50 = [
-    ("distributed-sampler-set-epoch-missing", "Bug fix in dist sampler that caused same data order in each epoch"),
-    ("mps-op-unsupported", "[bug]: PYTORCH_ENABLE_MPS_FALLBACK=1 is not set"),
-    ("mps-op-unsupported", "Do I need to set PYTORCH_ENABLE_MPS_FALLBACK on my M1 Mac?"),
-]
-NOT_THESE_50 = [
     ("distributed-sampler-set-epoch-missing", "my DataLoader with shuffle=False gives the same data order in each epoch"),
     ("distributed-sampler-set-epoch-missing", "the dist sampler hangs with the same data order in each epoch"),
 ]
-test_batch50_wording_names_its_cause_first, test_batch50_close_text_is_not_this_cause = wording_tests(
-    WORDINGS_50, NOT_THESE_50, not_id="50-{e}-not-{i}")
+
+test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
