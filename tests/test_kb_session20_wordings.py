@@ -1,4 +1,4 @@
-"""Session 20's wordings (batches 48 to 50), each naming its cause first, and each close text not naming it:
+"""Session 20's wordings (batches 48 to 51), each naming its cause first, and each close text not naming it:
 - TorchScript's compiler type errors (an unannotated argument taken for a Tensor, a ModuleList indexed by a loop
   variable, a variable given two types) are torchscript-unsupported-python; close:
   the same "Expected a value of type" from an eager call through torch.ops, which the compiler never saw;
@@ -14,7 +14,8 @@
 - an FP8 matmul refused below compute capability 8.9 (fp8-scaled-mm-unsupported-gpu) and torchtext's library with an
   undefined symbol (torchvision-torch-mismatch); close: bfloat16 refused, a third-party extension's undefined symbol;
 - a "dist sampler" with the same order every epoch (distributed-sampler-set-epoch-missing) and MPS's fallback switch
-  named (mps-op-unsupported); close: a plain sampler's order, a distributed sampler that hangs."""
+  named (mps-op-unsupported); close: a plain sampler's order, a distributed sampler that hangs;
+- an NCCL symbol missing, the library not named (cuda-libs-conflict); close: torch's own C++ symbol missing."""
 
 from __future__ import annotations
 
@@ -63,9 +64,14 @@ WORDINGS = [
     ("distributed-sampler-set-epoch-missing", "Bug fix in dist sampler that caused same data order in each epoch"),
     ("mps-op-unsupported", "[bug]: PYTORCH_ENABLE_MPS_FALLBACK=1 is not set"),
     ("mps-op-unsupported", "Do I need to set PYTORCH_ENABLE_MPS_FALLBACK on my M1 Mac?"),
+    # Batch 51's dev titles: an NCCL symbol missing, the library not named.
+    ("cuda-libs-conflict", "Importing Pytorch results in undefined symbol ncclCommResume"),
+    ("cuda-libs-conflict", "undefined symbol ncclCommRegister"),
 ]
 
 NOT_THESE = [
+    # torch's own C++ symbol missing is an extension built for another torch, not a CUDA library clash.
+    ("cuda-libs-conflict", "ImportError: undefined symbol: _ZN3c106detail14torchCheckFailEPKcS2_jRKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE"),
     # An eager call through torch.ops: the argument check, not the TorchScript compiler.
     ("torchscript-unsupported-python", "RuntimeError: torchvision::nms() Expected a value of type 'float' for argument 'iou_threshold' "
                                        "but instead found type 'Tensor'."),
