@@ -332,17 +332,17 @@ def _geforce(model: str) -> str | None:
 
 def _gpu_names(line: str, low: str) -> list[tuple[int, int, str]]:
     """(start, end, name) of each GPU `line` names, by any of the ways above; `low` is the line in lower case."""
-    found = [(m.start(), m.end(), " ".join(m.group(0).split()))
-             for m in (_GPU.finditer(line) if _GPU_KEY.search(low) else ())]
+    named, counted = _GPU_KEY.search(low), _NUMBER_KEY.search(low)
+    found = [(m.start(), m.end(), " ".join(m.group(0).split())) for m in (_GPU.finditer(line) if named else ())]
     numbers = list(_GPU_SHORT[0].finditer(line)) if ("ti" in low or "super" in low) else []
-    if _NUMBER_KEY.search(low):
+    if counted:
         found += [(m.start("short"), m.end("short"), f"NVIDIA {m.group('short').upper()}")
                   for pattern in _GPU_SHORT[1:] for m in pattern.finditer(line)]
         numbers += [m for pattern in _GPU_NUMBER for m in pattern.finditer(line)]
     elif _COUNT_CHEAP.search(low) and _COUNT_HINT.search(low):
         numbers += [m for pattern in _GPU_NUMBER for m in pattern.finditer(line)]
     found += [(m.start("model"), m.end("model"), name) for m in numbers if (name := _geforce(m.group("model")))]
-    if _GPU_KEY.search(low) or _NUMBER_KEY.search(low):
+    if named or counted:
         found += [(m.start(), m.end(), f"RTX {m.group('family') or m.group('zh')}0 series") for m in _GPU_FAMILY.finditer(line)]
     return found
 

@@ -557,9 +557,8 @@ def interpret(warnings: list[str] | None) -> list[Said]:
         m = _NO_WHEEL.search(text)
         if m:
             said.append(Said("no-wheel", text, package="torch",
-                             requested=m.group("version") or m.group("version2") or m.group("version3")
-                             or m.group("version4") or m.group("version5") or m.group("version6")
-                             or m.group("version7")))
+                             # each installer's wording names the release in its own group (version, version2, ...)
+                             requested=next((v for k, v in m.groupdict().items() if k.startswith("version") and v), None)))
             continue
         m = _TOOLKIT_MIN.search(text)
         if m:
