@@ -1,7 +1,11 @@
 """Session 21's wordings, each naming its cause first, and each close text not naming it:
 - the dispatcher refusing an allocation or copy kernel on the 'CUDA' backend (empty_strided, _to_copy, ...) is a
   build without CUDA reached from C++ or TorchScript (cuda-not-compiled); close: torchvision's nms refused on
-  'CUDA' (its own entry) and a quantized allocation refused on 'CUDA' by a CUDA build."""
+  'CUDA' (its own entry) and a quantized allocation refused on 'CUDA' by a CUDA build;
+- "no kernel image available" without its verb, as titles write it (cuda-no-kernel-image); close: nvcc refusing an
+  architecture while building;
+- pip finding no wheel of torch's binary-only companions for other back-ends (torch-directml, torch_npu, IPEX) is
+  no-wheel-for-python; close: a package of another vendor (torch-tensorrt) and a companion that was found."""
 
 from __future__ import annotations
 
@@ -16,9 +20,18 @@ WORDINGS = [
                           "'aten::empty.memory_format' is only available for these backends: [CPU, Meta, MkldnnCPU, SparseCPU, BackendSelect]."),
     ("cuda-not-compiled", "terminate called after throwing an instance of 'c10::NotImplementedError'\n"
                           "  what():  Could not run 'aten::_to_copy' with arguments from the 'CUDA' backend."),
+    ("cuda-no-kernel-image", "CUDA error: no kernel image available"),
+    ("no-wheel-for-python", "PS C:\\Users\\me> pip install torch-directml\n"
+                            "ERROR: Could not find a version that satisfies the requirement torch-directml (from versions: none)\n"
+                            "ERROR: No matching distribution found for torch-directml"),
+    ("no-wheel-for-python", "ERROR: No matching distribution found for torch_npu==2.1.0"),
+    ("no-wheel-for-python", "ERROR: Could not find a version that satisfies the requirement intel-extension-for-pytorch==2.1.10+xpu"),
 ]
 
 NOT_THESE = [
+    ("cuda-no-kernel-image", "nvcc fatal   : Unsupported gpu architecture 'compute_120'"),
+    ("no-wheel-for-python", "ERROR: Could not find a version that satisfies the requirement torch-tensorrt (from versions: none)"),
+    ("no-wheel-for-python", "Successfully installed torch-directml-0.2.5.dev240914"),
     ("cuda-not-compiled", "NotImplementedError: Could not run 'torchvision::nms' with arguments from the 'CUDA' backend."),
     ("cuda-not-compiled", "NotImplementedError: Could not run 'aten::_empty_affine_quantized' with arguments from the 'CUDA' backend."),
     ("cuda-not-compiled", "NotImplementedError: Could not run 'aten::slow_conv3d_forward' with arguments from the 'CUDA' backend."),
