@@ -5,7 +5,10 @@
 - "no kernel image available" without its verb, as titles write it (cuda-no-kernel-image); close: nvcc refusing an
   architecture while building;
 - pip finding no wheel of torch's binary-only companions for other back-ends (torch-directml, torch_npu, IPEX) is
-  no-wheel-for-python; close: a package of another vendor (torch-tensorrt) and a companion that was found."""
+  no-wheel-for-python; close: a package of another vendor (torch-tensorrt) and a companion that was found;
+- a system library's header missing while an extension builds (EGL for nvdiffrast, sparsehash for torchsparse, also
+  extensionless C++ headers and clang's wording) is extension-build-missing-system-headers; close: the CUDA toolkit's
+  header, the THC headers torch removed, torch's own header (build isolation)."""
 
 from __future__ import annotations
 
@@ -26,9 +29,25 @@ WORDINGS = [
                             "ERROR: No matching distribution found for torch-directml"),
     ("no-wheel-for-python", "ERROR: No matching distribution found for torch_npu==2.1.0"),
     ("no-wheel-for-python", "ERROR: Could not find a version that satisfies the requirement intel-extension-for-pytorch==2.1.10+xpu"),
+    ("extension-build-missing-system-headers", "fatal error: EGL/egl.h: No such file or directory"),
+    ("extension-build-missing-system-headers", "      torchsparse/backend/hashmap/hashmap_cpu.hpp:7:10: fatal error: google/dense_hash_map: "
+                                               "No such file or directory\n          7 | #include <google/dense_hash_map>\n"
+                                               "      compilation terminated.\n      error: command 'gcc' failed with exit status 1"),
+    ("extension-build-missing-system-headers", "/root/.cache/torch_extensions/py310_cu121/renderutils_plugin/common.cpp:3:10: "
+                                               "fatal error: 'GL/gl.h' file not found"),
+    ("extension-build-missing-system-headers", "src/ext.cpp:2:10: fatal error: Python.h: No such file or directory\n"
+                                               "compilation terminated.\nninja: build stopped: subcommand failed."),
 ]
 
 NOT_THESE = [
+    ("extension-build-missing-system-headers", "csrc/ops.cu:1:10: fatal error: cuda_runtime_api.h: No such file or directory\n"
+                                               "compilation terminated.\nninja: build stopped: subcommand failed."),
+    ("extension-build-missing-system-headers", "deepspeed/ops/csrc/includes/gemm_test.h:6:10: fatal error: cuda_profiler_api.h: "
+                                               "No such file or directory\ncompilation terminated.\nninja: build stopped: subcommand failed."),
+    ("extension-build-missing-system-headers", "src/nms_cuda.cu:2:10: fatal error: THC/THC.h: No such file or directory\n"
+                                               "compilation terminated.\nninja: build stopped: subcommand failed."),
+    ("extension-build-missing-system-headers", "src/ext.cpp:1:10: fatal error: torch/extension.h: No such file or directory\n"
+                                               "compilation terminated.\nerror: command 'gcc' failed with exit status 1"),
     ("cuda-no-kernel-image", "nvcc fatal   : Unsupported gpu architecture 'compute_120'"),
     ("no-wheel-for-python", "ERROR: Could not find a version that satisfies the requirement torch-tensorrt (from versions: none)"),
     ("no-wheel-for-python", "Successfully installed torch-directml-0.2.5.dev240914"),
