@@ -8,7 +8,8 @@
   no-wheel-for-python; close: a package of another vendor (torch-tensorrt) and a companion that was found;
 - a system library's header missing while an extension builds (EGL for nvdiffrast, sparsehash for torchsparse, also
   extensionless C++ headers and clang's wording) is extension-build-missing-system-headers; close: the CUDA toolkit's
-  header, the THC headers torch removed, torch's own header (build isolation)."""
+  header, the THC headers torch removed, torch's own header (build isolation);
+- Lightning's Tensor Cores hint broken after its first sentence by the paste (inductor-tf32-matmul-hint)."""
 
 from __future__ import annotations
 
@@ -37,6 +38,9 @@ WORDINGS = [
                                                "fatal error: 'GL/gl.h' file not found"),
     ("extension-build-missing-system-headers", "src/ext.cpp:2:10: fatal error: Python.h: No such file or directory\n"
                                                "compilation terminated.\nninja: build stopped: subcommand failed."),
+    ("inductor-tf32-matmul-hint", "You are using a CUDA device ('NVIDIA GeForce RTX 4060 Laptop GPU') that has Tensor Cores. \n"
+                                  "To properly utilize them, you should set torch.set_float32_matmul_precision('medium' | 'high') "
+                                  "which will trade-off precision for performance."),
 ]
 
 NOT_THESE = [
