@@ -1,6 +1,6 @@
 """Batch 39's dev classes (session 17, 3D repositories with their own CUDA extensions): the driver API's
 CUDA_ERROR_OUT_OF_MEMORY, THC's removal said in words, a system header missing while torch's extension builder
-compiles, and conda's older libstdc++ lacking a GLIBCXX version, said in words. Each wording names its cause
+compiles (now extension-build-missing-system-headers), and conda's older libstdc++ lacking a GLIBCXX version, said in words. Each wording names its cause
 first; each close text does not."""
 
 from __future__ import annotations
@@ -11,9 +11,10 @@ WORDINGS = [
     ("cuda-out-of-memory", "CUDA_ERROR_OUT_OF_MEMORY\n\nIs there any limitation on the training image resolution?"),
     ("extension-build-error", "`./extensions/emd` does not compile with torch 1.11.0 because of the now missing `THC/THC.h` "
                               "header file."),
-    ("extension-build-error", "/usr/local/lib/python3.11/site-packages/nvdiffrast/torch/../common/glutil.h:36:10: fatal error: "
-                              "EGL/egl.h: No such file or directory\n   36 | #include <EGL/egl.h>\ncompilation terminated.\n"
-                              "ninja: build stopped: subcommand failed."),
+    # (session 21: its own entry since, extension-build-missing-system-headers, which extension-build-error hands it to)
+    ("extension-build-missing-system-headers", "/usr/local/lib/python3.11/site-packages/nvdiffrast/torch/../common/glutil.h:36:10: fatal error: "
+                                               "EGL/egl.h: No such file or directory\n   36 | #include <EGL/egl.h>\ncompilation terminated.\n"
+                                               "ninja: build stopped: subcommand failed."),
     ("libstdcxx-too-old", "the import of Open3D python package may not work due to missing symbols (`GLIBCXX_3.4.30`)."),
 ]
 

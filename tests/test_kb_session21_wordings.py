@@ -48,6 +48,7 @@ NOT_THESE = [
                                                "compilation terminated.\nninja: build stopped: subcommand failed."),
     ("extension-build-missing-system-headers", "deepspeed/ops/csrc/includes/gemm_test.h:6:10: fatal error: cuda_profiler_api.h: "
                                                "No such file or directory\ncompilation terminated.\nninja: build stopped: subcommand failed."),
+    ("extension-build-missing-system-headers", "gcc main.c\nmain.c:1:10: fatal error: zlib.h: No such file or directory"),
     ("extension-build-missing-system-headers", "src/nms_cuda.cu:2:10: fatal error: THC/THC.h: No such file or directory\n"
                                                "compilation terminated.\nninja: build stopped: subcommand failed."),
     ("extension-build-missing-system-headers", "src/ext.cpp:1:10: fatal error: torch/extension.h: No such file or directory\n"
