@@ -9,7 +9,11 @@
 - a system library's header missing while an extension builds (EGL for nvdiffrast, sparsehash for torchsparse, also
   extensionless C++ headers and clang's wording) is extension-build-missing-system-headers; close: the CUDA toolkit's
   header, the THC headers torch removed, torch's own header (build isolation);
-- Lightning's Tensor Cores hint broken after its first sentence by the paste (inductor-tf32-matmul-hint)."""
+- Lightning's Tensor Cores hint broken after its first sentence by the paste (inductor-tf32-matmul-hint);
+- the illegal-instruction crash told in words (cpu-instruction-set-unsupported); close: CUDA's "an illegal instruction was
+  encountered", a GPU kernel's fault;
+- the mobile runtime refusing a lite-interpreter model of a newer version (checkpoint-newer-format); close: the same
+  words about an operator missing from the mobile build."""
 
 from __future__ import annotations
 
@@ -41,9 +45,19 @@ WORDINGS = [
     ("inductor-tf32-matmul-hint", "You are using a CUDA device ('NVIDIA GeForce RTX 4060 Laptop GPU') that has Tensor Cores. \n"
                                   "To properly utilize them, you should set torch.set_float32_matmul_precision('medium' | 'high') "
                                   "which will trade-off precision for performance."),
+    ("cpu-instruction-set-unsupported", "When I try to import latest torch 2.4.0, on my Raspberry Pi 4 board, `python3` crashes with "
+                                        "Illegal instruction error, but the previous 2.3.1 version works fine."),
+    ("cpu-instruction-set-unsupported", "I'am trying to install torch2trt at Jetson Nano, but `Illegal instruction` occured."),
+    ("cpu-instruction-set-unsupported", "My detection program that is running on two other Pis failed with an illegal instruction."),
+    ("checkpoint-newer-format", "Error: Lite Interpreter version number does not match. The model version must be between 3 and 7 "
+                                "but the model version is 8 ()"),
 ]
 
 NOT_THESE = [
+    ("cpu-instruction-set-unsupported", "RuntimeError: CUDA error: an illegal instruction was encountered\nCUDA kernel errors might be "
+                                        "asynchronously reported at some other API call"),
+    ("cpu-instruction-set-unsupported", "the kernel hit an illegal instruction was encountered error on the H100"),
+    ("checkpoint-newer-format", "Following ops cannot be found. Please check if the operator library is included in the build."),
     ("extension-build-missing-system-headers", "csrc/ops.cu:1:10: fatal error: cuda_runtime_api.h: No such file or directory\n"
                                                "compilation terminated.\nninja: build stopped: subcommand failed."),
     ("extension-build-missing-system-headers", "deepspeed/ops/csrc/includes/gemm_test.h:6:10: fatal error: cuda_profiler_api.h: "
