@@ -13,7 +13,10 @@
 - the illegal-instruction crash told in words (cpu-instruction-set-unsupported); close: CUDA's "an illegal instruction was
   encountered", a GPU kernel's fault;
 - the mobile runtime refusing a lite-interpreter model of a newer version (checkpoint-newer-format); close: the same
-  words about an operator missing from the mobile build."""
+  words about an operator missing from the mobile build;
+- pip's resolver before 20.3 ("has requirement torch==..., but you'll have torch ...") is torchvision-torch-mismatch;
+- torch 1.x's "TypeError: expected CUDA (got CPU)" from a legacy typed constructor (legacy-tensor-type-constructor);
+  close: the old device-mismatch wording "expected type torch.cuda.FloatTensor but got torch.FloatTensor"."""
 
 from __future__ import annotations
 
@@ -51,9 +54,14 @@ WORDINGS = [
     ("cpu-instruction-set-unsupported", "My detection program that is running on two other Pis failed with an illegal instruction."),
     ("checkpoint-newer-format", "Error: Lite Interpreter version number does not match. The model version must be between 3 and 7 "
                                 "but the model version is 8 ()"),
+    ("torchvision-torch-mismatch", "ERROR: torchvision 0.17.2 has requirement torch==2.2.2, but you'll have torch 2.0.1 which is incompatible."),
+    ("legacy-tensor-type-constructor", '  File "rembg/u2net/detect.py", line 110, in predict\n'
+                                       '    inputs_test = torch.cuda.FloatTensor(sample["image"].unsqueeze(0).float())\n'
+                                       "TypeError: expected CUDA (got CPU)"),
 ]
 
 NOT_THESE = [
+    ("legacy-tensor-type-constructor", "RuntimeError: expected type torch.cuda.FloatTensor but got torch.FloatTensor"),
     ("cpu-instruction-set-unsupported", "RuntimeError: CUDA error: an illegal instruction was encountered\nCUDA kernel errors might be "
                                         "asynchronously reported at some other API call"),
     ("cpu-instruction-set-unsupported", "the kernel hit an illegal instruction was encountered error on the H100"),
