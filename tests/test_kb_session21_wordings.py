@@ -16,7 +16,9 @@
   words about an operator missing from the mobile build;
 - pip's resolver before 20.3 ("has requirement torch==..., but you'll have torch ...") is torchvision-torch-mismatch;
 - torch 1.x's "TypeError: expected CUDA (got CPU)" from a legacy typed constructor (legacy-tensor-type-constructor);
-  close: the old device-mismatch wording "expected type torch.cuda.FloatTensor but got torch.FloatTensor"."""
+  close: the old device-mismatch wording "expected type torch.cuda.FloatTensor but got torch.FloatTensor";
+- "Ran out of input" told with the checkpoint file it came from (checkpoint-corrupt); close: the same beside num_workers
+  (the DataLoader's spawn), and alone."""
 
 from __future__ import annotations
 
@@ -58,9 +60,14 @@ WORDINGS = [
     ("legacy-tensor-type-constructor", '  File "rembg/u2net/detect.py", line 110, in predict\n'
                                        '    inputs_test = torch.cuda.FloatTensor(sample["image"].unsqueeze(0).float())\n'
                                        "TypeError: expected CUDA (got CPU)"),
+    ("checkpoint-corrupt", "I keep getting this error `EOFError: Ran out of input` when running on lipsync_expert.pth or "
+                           "wav2lip_gan.pth however, it runs fine on wav2lip.pth"),
+    ("checkpoint-corrupt", "EOFError: Ran out of input while loading the pretrained checkpoint"),
 ]
 
 NOT_THESE = [
+    ("checkpoint-corrupt", "EOFError: Ran out of input with num_workers=4 when loading the checkpoint list on Windows"),
+    ("checkpoint-corrupt", "EOFError: Ran out of input"),
     ("legacy-tensor-type-constructor", "RuntimeError: expected type torch.cuda.FloatTensor but got torch.FloatTensor"),
     ("cpu-instruction-set-unsupported", "RuntimeError: CUDA error: an illegal instruction was encountered\nCUDA kernel errors might be "
                                         "asynchronously reported at some other API call"),
