@@ -49,6 +49,11 @@ def test_every_case_is_well_formed():
             assert label == "none" or label in KB.heads or _NEW.match(label), f"{c.id}: unknown label {label!r}"
 
 
+def test_a_negative_has_no_acceptable_answer():
+    """`none` means no answer is right; an `also` beside it would say one is (the bench ignores it: keep the data honest)."""
+    assert not [c.id for c in CASES if c.label == "none" and c.also]
+
+
 def test_split_is_computed_from_the_url():
     wrong = [c.id for c in CASES if c.split != ("dev" if c.moved_to_dev else expected_split(c.url))]
     assert not wrong, f"split differs from sha1(url) % 5 < 2 -> heldout: {wrong[:10]}"
