@@ -1,7 +1,8 @@
 """Session 21's wordings, each naming its cause first, and each close text not naming it:
 - the dispatcher refusing an allocation or copy kernel on the 'CUDA' backend (empty_strided, _to_copy, ...) is a
   build without CUDA reached from C++ or TorchScript (cuda-not-compiled); close: torchvision's nms refused on
-  'CUDA' (its own entry) and a quantized allocation refused on 'CUDA' by a CUDA build;
+  'CUDA' (its own entry) and a quantized allocation refused on 'CUDA' by a CUDA build; the same refusal under
+  torch.jit.load's frame is a TorchScript file saved with CUDA tensors (cuda-unavailable-on-load, map_location);
 - "no kernel image available" without its verb, as titles write it (cuda-no-kernel-image); close: nvcc refusing an
   architecture while building;
 - pip finding no wheel of torch's binary-only companions for other back-ends (torch-directml, torch_npu, IPEX) is
@@ -63,6 +64,11 @@ WORDINGS = [
     ("checkpoint-corrupt", "I keep getting this error `EOFError: Ran out of input` when running on lipsync_expert.pth or "
                            "wav2lip_gan.pth however, it runs fine on wav2lip.pth"),
     ("checkpoint-corrupt", "EOFError: Ran out of input while loading the pretrained checkpoint"),
+    ("cuda-unavailable-on-load", '  File "monai/deploy/core/models/torch_model.py", line 50, in predictor\n'
+                                 "    self._predictor = torch.jit.load(self.path).eval()\n"
+                                 '  File "/opt/anaconda3/lib/python3.8/site-packages/torch/jit/_serialization.py", line 161, in load\n'
+                                 "    cpp_module = torch._C.import_ir_module(cu, str(f), map_location, _extra_files)\n"
+                                 "NotImplementedError: Could not run 'aten::empty_strided' with arguments from the 'CUDA' backend. "),
 ]
 
 NOT_THESE = [
