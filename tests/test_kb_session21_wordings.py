@@ -19,7 +19,10 @@
 - torch 1.x's "TypeError: expected CUDA (got CPU)" from a legacy typed constructor (legacy-tensor-type-constructor);
   close: the old device-mismatch wording "expected type torch.cuda.FloatTensor but got torch.FloatTensor";
 - "Ran out of input" told with the checkpoint file it came from (checkpoint-corrupt); close: the same beside num_workers
-  (the DataLoader's spawn), and alone."""
+  (the DataLoader's spawn), and alone;
+- an extension missing a symbol of the C++ standard library itself (std::runtime_error, std::exception_ptr) is
+  libstdcxx-too-old; close: a torch symbol whose signature merely holds std::string (extension-abi-mismatch) and
+  libc++'s std::__1 on macOS."""
 
 from __future__ import annotations
 
@@ -69,9 +72,17 @@ WORDINGS = [
                                  '  File "/opt/anaconda3/lib/python3.8/site-packages/torch/jit/_serialization.py", line 161, in load\n'
                                  "    cpp_module = torch._C.import_ir_module(cu, str(f), map_location, _extra_files)\n"
                                  "NotImplementedError: Could not run 'aten::empty_strided' with arguments from the 'CUDA' backend. "),
+    ("libstdcxx-too-old", 'I have installed torch-scatter by following your suggestion.But I still met the problem that '
+                          '"undefined symbol: _ZNSt13runtime_errorC2EPKc"'),
+    ("libstdcxx-too-old", "ImportError: /envs/p3d/lib/python3.8/site-packages/pytorch3d/_C.cpython-38-x86_64-linux-gnu.so: "
+                          "undefined symbol: _ZNSt15__exception_ptr13exception_ptr9_M_addrefEv"),
 ]
 
 NOT_THESE = [
+    ("libstdcxx-too-old", "ImportError: /x/ext/_C.so: undefined symbol: "
+                          "_ZN3c106detail14torchCheckFailEPKcS2_jRKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE"),
+    ("libstdcxx-too-old", "ImportError: dlopen(/x/_C.so, 2): Symbol not found: __ZNSt3__112basic_stringIcNS_11char_traitsIcEENS_9allocatorIcEEE6__initEPKcm\n"
+                          "undefined symbol: _ZNSt3__112basic_stringIcNS_11char_traitsIcEENS_9allocatorIcEEE6__initEPKcm"),
     ("checkpoint-corrupt", "EOFError: Ran out of input with num_workers=4 when loading the checkpoint list on Windows"),
     ("checkpoint-corrupt", "EOFError: Ran out of input"),
     ("legacy-tensor-type-constructor", "RuntimeError: expected type torch.cuda.FloatTensor but got torch.FloatTensor"),
