@@ -9,7 +9,8 @@
   no-wheel-for-python; close: a package of another vendor (torch-tensorrt) and a companion that was found;
 - a system library's header missing while an extension builds (EGL for nvdiffrast, sparsehash for torchsparse, also
   extensionless C++ headers and clang's wording) is extension-build-missing-system-headers; close: the CUDA toolkit's
-  header, the THC headers torch removed, torch's own header (build isolation);
+  header, the THC headers torch removed, torch's own header (build isolation), and any C extension's missing header
+  under setuptools' "command 'gcc' failed" alone (darkflow's Python.h, mujoco-py's OSMesa);
 - Lightning's Tensor Cores hint broken after its first sentence by the paste (inductor-tf32-matmul-hint);
 - the illegal-instruction crash told in words (cpu-instruction-set-unsupported); close: CUDA's "an illegal instruction was
   encountered", a GPU kernel's fault;
@@ -97,6 +98,10 @@ NOT_THESE = [
     ("extension-build-missing-system-headers", "gcc main.c\nmain.c:1:10: fatal error: zlib.h: No such file or directory"),
     ("extension-build-missing-system-headers", "src/nms_cuda.cu:2:10: fatal error: THC/THC.h: No such file or directory\n"
                                                "compilation terminated.\nninja: build stopped: subcommand failed."),
+    ("extension-build-missing-system-headers", "fatal error: Python.h: No such file or directory compilation terminated. "
+                                               "error: command 'x86_64-linux-gnu-gcc' failed with exit status 1"),
+    ("extension-build-missing-system-headers", "/tmp/pip-install-x/mujoco-py/mujoco_py/gl/osmesashim.c:1:23: fatal error: GL/osmesa.h: "
+                                               "No such file or directory\n    compilation terminated.\n    error: command 'gcc' failed with exit status 1"),
     ("extension-build-missing-system-headers", "src/ext.cpp:1:10: fatal error: torch/extension.h: No such file or directory\n"
                                                "compilation terminated.\nerror: command 'gcc' failed with exit status 1"),
     ("cuda-no-kernel-image", "nvcc fatal   : Unsupported gpu architecture 'compute_120'"),
