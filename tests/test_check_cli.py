@@ -34,6 +34,15 @@ def project(tmp_path):
     return tmp_path
 
 
+def test_a_tree_without_python_files_is_not_called_clean(tmp_path):
+    # A wrong path in a CI gate checks nothing: saying "All checks passed" would vouch for unread code.
+    (tmp_path / "notes.txt").write_text("not python\n")
+    proc = run(tmp_path)
+    assert "nothing was checked" in proc.stdout and "All checks passed" not in proc.stdout
+    (tmp_path / "train.py").write_text("import torch\n")
+    assert "All checks passed (1 file)." in run(tmp_path).stdout
+
+
 def test_text_output_and_exit_status(project):
     proc = run(project)
     assert proc.returncode == 1

@@ -37,7 +37,10 @@ def render_text(result: CheckResult, console: Console, *, statistics: bool = Fal
     console.print()
     n = len(result.findings)
     files = plural(result.files, "file")
-    if n == 0 and not result.errors:
+    if n == 0 and not result.errors and result.files == 0:
+        # Nothing was read: "All checks passed" would vouch for code never looked at (a wrong path in a CI gate).
+        console.print(Text("No Python files found under the given paths: nothing was checked.", style="bold yellow"))
+    elif n == 0 and not result.errors:
         console.print(Text(f"All checks passed ({files}).", style="bold green"))
     elif not result.errors:
         console.print(Text(f"Found {plural(n, 'finding')} in {files}.", style="bold red"))
