@@ -21,17 +21,20 @@ def test_every_pattern_that_matches_a_knowledge_text_passes_its_prefilter():
     texts = [x.text for e in kb.entries.values() for x in (*e.examples, *e.near_misses)]
     texts += [s for e in kb.entries.values() for s in e.symptoms]
     stacks = [(_Haystack([(1, t)]), t) for t in texts]
-    unsafe, filtered = [], 0
+    unsafe, filtered, more_filtered = [], 0, 0
     for head in kb.heads.values():
-        for pattern, groups in zip(head.patterns, head.literals):
+        for pattern, groups, more in zip(head.patterns, head.literals, head.prefilter or [[]] * len(head.patterns)):
             flags = (re.IGNORECASE if pattern.ignore_case else 0) | re.MULTILINE
             for stack, text in stacks:
-                if not stack.contains_all(groups, pattern.ignore_case):
-                    filtered += 1
-                    if re.search(pattern.regex, text, flags):
-                        unsafe.append((head.id, pattern.regex[:60], text[:60]))
+                fixed = stack.contains_all(groups, pattern.ignore_case)
+                if fixed and (not more or stack.contains_all(more, pattern.ignore_case)):
+                    continue
+                filtered += 1
+                more_filtered += fixed
+                if re.search(pattern.regex, text, flags):
+                    unsafe.append((head.id, pattern.regex[:60], text[:60]))
     assert not unsafe, unsafe[:5]
-    assert filtered  # and it does filter
+    assert filtered and more_filtered  # and it does filter, the long patterns' more groups too
 
 
 def test_an_alternation_of_alternations_gets_a_group():
@@ -96,3 +99,52 @@ def test_a_word_every_paste_holds_is_not_chosen_as_the_filter():
     line = "results on the A100 are wrong"
     assert re.search(regex, line) and _passes(groups, line, False)
     assert not _passes(groups, "RuntimeError: shape error in output", False)
+
+
+def test_expand_reads_classes_optional_parts_and_small_alternations_into_strings():
+    # A GPU-name alternation gives no fixed word ("A" + "100", "[345]0[5-9]0", "sm_?80"): read whole,
+    # its strings are a group, and a symptom naming no such GPU never compiles the pattern.
+    regex = r"\b(?:A(?:100|10G?|30)|[345]0[5-9]0|sm_?(?:80|86))\b[^\n]{0,60}?\b(?:wrong|different) results"
+    assert required_literals(regex, ignore_case=False) == [["different", "wrong"], [" results"]]
+    groups = required_literals(regex, ignore_case=False, expand=True)
+    assert ["3050", "3060", "3070", "3080", "3090", "4050", "4060", "4070", "4080", "4090", "5050", "5060", "5070",
+            "5080", "5090", "A10", "A30", "sm80", "sm86", "sm_80", "sm_86"] in groups
+    line = "matmul on my RTX 4090 gives different results than on the CPU"
+    assert re.search(regex, line) and _passes(groups, line, False)
+    assert not _passes(groups, "after the upgrade training gives different results", False)
+
+
+def test_expand_takes_more_than_one_group_from_an_alternation():
+    regex = (r"\bmps\b[^\n]{0,80}?\b(?:different|wrong|incorrect)\b[^\n]{0,40}?\bcpu\b"
+             r"|\b(?:different|wrong|incorrect)[ \t]+(?:results?|outputs?)\b[^\n]{0,40}?\b(?:mps\b[^\n]{0,30}?\bcpu|cpu\b[^\n]{0,30}?\bmps)\b")
+    assert required_literals(regex, ignore_case=True) == [["different", "incorrect", "mps", "wrong"]]
+    groups = required_literals(regex, ignore_case=True, expand=True)
+    assert ["cpu", "mps"] in groups
+    line = "conv2d on mps gives wrong values compared with cpu"
+    assert re.search(regex, line, re.I) and _passes(groups, line, True)
+    # CUDA's own boilerplate holds "incorrect": the fixed words pass it, the expanded groups do not.
+    boilerplate = "CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect."
+    assert _passes(required_literals(regex, ignore_case=True), boilerplate, True)
+    assert not _passes(groups, boilerplate, True)
+
+
+def test_expand_keeps_one_chinese_character_and_plain_runs_stay_short():
+    regex = r"显存[^\n]{0,20}?(?:一直|持续)(?:涨|增长)"
+    assert required_literals(regex, ignore_case=True) == [["显存"], ["一直", "持续"]]
+    groups = required_literals(regex, ignore_case=True, expand=True)
+    assert ["涨", "增长"] in groups or ["增长", "涨"] in groups
+    assert _passes(groups, "训练时显存一直涨", True) and not _passes(groups, "训练时显存一直不变", True)
+    # An optional letter ends a run that is already long enough, as before: two short groups, not
+    # one group of every spelling.
+    assert required_literals(r"^(?!.*\bnccl\b)hangs? at epoch", ignore_case=True, expand=True) == [["hang"], [" at epoch"]]
+
+
+def test_only_long_patterns_carry_more_groups_and_the_fixed_words_stay_as_they_were():
+    from torchdoctor.kb.build import PREFILTER_MIN_REGEX
+
+    kb = load()
+    with_more = [(p, more) for h in kb.heads.values() if h.prefilter for p, more in zip(h.patterns, h.prefilter) if more]
+    assert with_more and all(len(p.matched_regex) >= PREFILTER_MIN_REGEX for p, _ in with_more)
+    for head in kb.heads.values():
+        for p, groups in zip(head.patterns, head.literals):
+            assert [list(g) for g in groups] == required_literals(p.matched_regex, p.ignore_case)

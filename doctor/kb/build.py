@@ -33,13 +33,31 @@ _COMMON_WORDS = frozenset(
     for prefix in {word[:n] for n in range(3, len(word) + 1)})
 
 
-def required_literals(regex: str, ignore_case: bool) -> list[list[str]]:
+# With expand: how many groups an alternation gives at most (each one more substring test per text,
+# each able to rule the pattern out); a literal run is read as the strings it can be while they are at
+# most MAX_RUN_STRINGS ("sm_?(?:80|86|89|90)" is 8), a character class while it has at most
+# MAX_CLASS_CHARS characters ("[345]0[5-9]0").
+ALTERNATION_GROUPS = 3
+MAX_RUN_STRINGS = 64
+MAX_CLASS_CHARS = 10
+# Patterns at least this long take a millisecond or more to compile: they also get the stronger
+# prefilter (expand=True), where it adds groups. A short one compiles faster than its groups load.
+PREFILTER_MIN_REGEX = 400
+
+
+def required_literals(regex: str, ignore_case: bool, expand: bool = False) -> list[list[str]]:
     """What every match of `regex` must contain, as an AND of ORs of substrings (3+ characters).
 
     Walks the parsed regex along its mandatory spine (groups and one-or-more repeats are entered;
     optional parts and character classes break a run). An alternation whose every branch has a
     literal or an OR-group of its own becomes one OR-group. The result is a safe prefilter: when a
     group has no substring in the text, the pattern cannot match it, and is neither compiled nor run.
+    Without `expand` the groups are also the message's fixed words, which template matching reads.
+
+    `expand` makes a stronger prefilter that is no longer those words: small character classes,
+    optional parts and alternations of literals are read into the strings ("[Cc]UDA" -> "CUDA",
+    "cUDA"; "A(?:100|30)" -> "A100", "A30"), an alternation gives up to ALTERNATION_GROUPS groups,
+    and one Chinese character is a literal.
     """
     try:
         from re import _parser as sre_parse  # Python 3.11+
@@ -49,19 +67,37 @@ def required_literals(regex: str, ignore_case: bool) -> list[list[str]]:
 
     def spine(items: Any, fold: bool) -> list[list[str]]:
         groups: list[list[str]] = []
-        run: list[str] = []
+        run = [""]  # the literal run being read, as the strings it can be (one without expand)
 
         def flush() -> None:
-            # Three characters at least; two suffice for a Chinese word (卡住, 显存), which is
-            # as selective as an English one of five.
-            if len(run) >= 3 or (len(run) == 2 and all(ord(ch) > 0x2E7F for ch in run)):
-                text = "".join(run)
-                groups.append([text.lower() if fold else text])
-            run.clear()
+            nonlocal run
+            if run != [""] and all(long_enough(s) for s in run):
+                groups.append(minimal({s.lower() if fold else s for s in run}))
+            run = [""]
+
+        def extend(options: list[str]) -> None:
+            # A run already long enough ends where the text may go several ways, as a plain run
+            # does: "hangs? at epoch" gives "hang" and " at epoch", each group a substring test or
+            # two. A run still too short ("A", "[345]0") reads on.
+            nonlocal run
+            if len(options) > 1 and all(long_enough(s) for s in run):
+                flush()
+            longer = [s + o for s in run for o in options]
+            if len(longer) > MAX_RUN_STRINGS:
+                flush()
+                longer = options if len(options) <= MAX_RUN_STRINGS else [""]
+            run = longer
 
         for op, arg in items:
+            if op is c.AT:
+                continue  # anchors consume nothing
+            if expand and op is not c.ASSERT:
+                options = finite([(op, arg)], fold)
+                if options is not None:
+                    extend(options)
+                    continue
             if op is c.LITERAL:
-                run.append(chr(arg))
+                extend([chr(arg)])
             elif op is c.SUBPATTERN:
                 if arg[1] & c.SRE_FLAG_IGNORECASE and not fold:
                     flush()  # (?i:...) inside a case-sensitive pattern: no safe literal here
@@ -73,26 +109,16 @@ def required_literals(regex: str, ignore_case: bool) -> list[list[str]]:
                 # A plain group: its literals continue the current run.
                 for inner_op, inner_arg in arg[-1]:
                     if inner_op is c.LITERAL:
-                        run.append(chr(inner_arg))
+                        extend([chr(inner_arg)])
                     else:
                         flush()
                         groups.extend(spine([(inner_op, inner_arg)], fold))
             elif op is c.BRANCH:
                 flush()
-                alternatives: set[str] = set()
-                for branch in arg[1]:
-                    best = _most_selective(spine(branch, fold))
-                    if best is None:
-                        alternatives.clear()
-                        break
-                    alternatives.update(best)
-                if alternatives:
-                    groups.append(sorted(alternatives))
+                groups.extend(alternation(arg[1], fold))
             elif op in (c.MAX_REPEAT, c.MIN_REPEAT) and arg[0] >= 1:
                 flush()
                 groups.extend(spine(arg[2], fold))
-            elif op is c.AT:
-                continue  # anchors consume nothing
             elif op is c.ASSERT:
                 # A positive lookaround's text must be in the text too (a pattern made only of
                 # lookaheads, "(?=.*GPU name)(?=.*bf16)", would otherwise have no prefilter at all).
@@ -103,17 +129,85 @@ def required_literals(regex: str, ignore_case: bool) -> list[list[str]]:
         flush()
         return groups
 
+    def alternation(branches: Any, fold: bool) -> list[list[str]]:
+        # Every match goes through one branch and holds all of that branch's groups, so taking one
+        # group from each branch and joining them gives a group every match holds one substring of:
+        # each branch's most selective one. With expand the next groups join each branch's second
+        # and third: a symptom in words, "(?:mps ... wrong ... cpu)|(?:wrong results ... mps)", then
+        # needs "mps" too, not only one of the words "wrong" or "incorrect" (which CUDA's own "the
+        # stacktrace below might be incorrect" holds).
+        ranked = []
+        for branch in branches:
+            own = spine(branch, fold)
+            if not own:
+                return []
+            ranked.append(sorted(own, key=_selectivity, reverse=True))
+        count = min(ALTERNATION_GROUPS if expand else 1, *(len(own) for own in ranked))
+        return [minimal({s for own in ranked for s in own[j]}) for j in range(count)]
+
+    def finite(items: Any, fold: bool) -> list[str] | None:
+        """Every string `items` can match, when they are few and made of literals, small character
+        classes, optional parts and alternations of those; None otherwise."""
+        out = [""]
+        for op, arg in items:
+            if op is c.AT:
+                continue
+            if op is c.LITERAL:
+                options: list[str] | None = [chr(arg)]
+            elif op is c.IN:
+                options = class_chars(arg)
+            elif op is c.SUBPATTERN:
+                options = None if arg[1] & c.SRE_FLAG_IGNORECASE and not fold else finite(arg[-1], fold)
+            elif op is c.BRANCH:
+                options = []
+                for branch in arg[1]:
+                    one = finite(branch, fold)
+                    if one is None:
+                        return None
+                    options += one
+            elif op in (c.MAX_REPEAT, c.MIN_REPEAT) and arg[0] == 0 and arg[1] == 1:
+                one = finite(arg[2], fold)
+                options = None if one is None else ["", *one]
+            else:
+                return None
+            if options is None:
+                return None
+            out = [s + o for s in out for o in options]
+            if len(out) > MAX_RUN_STRINGS:
+                return None
+        return out
+
+    def class_chars(items: Any) -> list[str] | None:
+        chars: list[str] = []
+        for op, arg in items:
+            if op is c.LITERAL:
+                chars.append(chr(arg))
+            elif op is c.RANGE and arg[1] - arg[0] < MAX_CLASS_CHARS:
+                chars.extend(chr(x) for x in range(arg[0], arg[1] + 1))
+            else:
+                return None  # a negated class, \d, \w, a wide range: too many strings
+        return chars if len(chars) <= MAX_CLASS_CHARS else None
+
+    def long_enough(s: str) -> bool:
+        # Three characters at least; two suffice for a Chinese word (卡住, 显存), which is as
+        # selective as an English one of five, and with expand one (涨): no English text holds it.
+        return len(s) >= 3 or (0 < len(s) <= 2 and (expand or len(s) == 2) and all(ord(ch) > 0x2E7F for ch in s))
+
+    def minimal(found: set[str]) -> list[str]:
+        # With expand, a string holding another of the group adds nothing to an OR of substring tests.
+        if not expand:
+            return sorted(found)
+        return sorted(s for s in found if not any(o != s and o in s for o in found))
+
     def _has_branch(items: Any) -> bool:
         return any(op is c.BRANCH for op, _ in items)
 
-    def _most_selective(groups: list[list[str]]) -> list[str] | None:
-        # One of the branch's groups, each contained in every match of the branch. First any group
-        # without a word every bug report carries ("error", "output": it passes on nearly every text);
-        # then one literal before an OR of several ("(?:hangs|stuck) ... (?:num_workers|dataloader)");
-        # then the group whose shortest substring is longest.
-        if not groups:
-            return None
-        return max(groups, key=lambda g: (not _common(g), len(g) == 1, min(map(len, g)), -len(g)))
+    def _selectivity(group: list[str]) -> tuple[bool, bool, int, int]:
+        # Which of a branch's groups filters best. First any group without a word every bug report
+        # carries ("error", "output": it passes on nearly every text); then one literal before an OR
+        # of several ("(?:hangs|stuck) ... (?:num_workers|dataloader)"); then the group whose
+        # shortest substring is longest.
+        return (not _common(group), len(group) == 1, min(map(len, group)), -len(group))
 
     def _common(group: list[str]) -> bool:
         return any(s.lower() in _COMMON_WORDS for s in group)
@@ -128,9 +222,11 @@ def required_literals(regex: str, ignore_case: bool) -> list[list[str]]:
 
 def head_of(entry: Entry) -> Head:
     """What matching needs of an entry, with each pattern's literal prefilter."""
-    return Head(entry.id, entry.title, entry.patterns,
-                tuple(tuple(tuple(g) for g in required_literals(p.matched_regex, p.ignore_case)) for p in entry.patterns),
-                entry.refined_by)
+    literals = [required_literals(p.matched_regex, p.ignore_case) for p in entry.patterns]
+    more = [[g for g in required_literals(p.matched_regex, p.ignore_case, expand=True) if g not in own]
+            if len(p.matched_regex) >= PREFILTER_MIN_REGEX else [] for p, own in zip(entry.patterns, literals)]
+    return Head(entry.id, entry.title, entry.patterns, tuple(tuple(tuple(g) for g in x) for x in literals),
+                entry.refined_by, tuple(tuple(tuple(g) for g in x) for x in more) if any(more) else ())
 
 
 def build_entries(entries: dict[str, Entry]) -> tuple[bytes, dict[str, tuple[int, int]]]:
@@ -164,7 +260,8 @@ def build_index(files: list[tuple[str, bytes]] | None = None) -> dict[str, Any]:
         "digest": digest(files),
         "heads": [{"id": h.id, "title": h.title, "patterns": [_pattern_fields(p) for p in h.patterns],
                    "literals": [[list(g) for g in x] for x in h.literals], "refined_by": list(h.refined_by),
-                   "entry_at": list(offsets[h.id])}
+                   "entry_at": list(offsets[h.id]),
+                   **({"prefilter": [[list(g) for g in x] for x in h.prefilter]} if h.prefilter else {})}
                   for h in heads],
     }
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from itertools import repeat
 from dataclasses import dataclass, field
 from typing import Any, Iterator, NamedTuple
 
@@ -293,14 +294,23 @@ def _exception_strength(block: ExceptionBlock) -> float:
     return strength
 
 
+def _prefilters(head: Head) -> Iterator[tuple[Pattern, Any, Any]]:
+    """Each pattern with its fixed words and the more groups a long one has (() where none)."""
+    return zip(head.patterns, head.literals, head.prefilter or repeat(()))
+
+
+def _may_hold(stack: _Haystack, lits: Any, more: Any, ignore_case: bool) -> bool:
+    return stack.contains_all(lits, ignore_case) and (not more or stack.contains_all(more, ignore_case))
+
+
 def _hits_for(head: Head, parsed: Parsed, stacks: dict[str, _Haystack]) -> list[Hit]:
     hits: list[Hit] = []
-    for pattern, lits in zip(head.patterns, head.literals):
+    for pattern, lits, more in _prefilters(head):
         if pattern.scope == "exception":
-            hits.extend(_exception_hits(pattern, lits, parsed, stacks))
+            hits.extend(_exception_hits(pattern, lits, more, parsed, stacks))
             continue
         stack = stacks[pattern.scope]
-        if not stack.items or not stack.contains_all(lits, pattern.ignore_case):
+        if not stack.items or not _may_hold(stack, lits, more, pattern.ignore_case):
             continue
         rx = _compile(pattern, multiline=True)
         seen = 0
@@ -318,10 +328,10 @@ def _hits_for(head: Head, parsed: Parsed, stacks: dict[str, _Haystack]) -> list[
     return hits
 
 
-def _exception_hits(pattern: Pattern, lits: Any, parsed: Parsed, stacks: dict[str, _Haystack]) -> list[Hit]:
+def _exception_hits(pattern: Pattern, lits: Any, more: Any, parsed: Parsed, stacks: dict[str, _Haystack]) -> list[Hit]:
     hits: list[Hit] = []
     stack = stacks["exception"]
-    if stack.items and stack.contains_all(lits, pattern.ignore_case):
+    if stack.items and _may_hold(stack, lits, more, pattern.ignore_case):
         rx = _compile(pattern, multiline=True)
         for block in _matched_blocks(parsed):
             if pattern.exception_type and not re.search(pattern.exception_type, block.type):
@@ -338,7 +348,7 @@ def _exception_hits(pattern: Pattern, lits: Any, parsed: Parsed, stacks: dict[st
     # Not in any exception: the same words in a plain line still count, for less. A frame
     # condition must then hold somewhere in the text; the exception type cannot be known.
     lines = stacks["line"]
-    if not lines.items or not lines.contains_all(lits, pattern.ignore_case):
+    if not lines.items or not _may_hold(lines, lits, more, pattern.ignore_case):
         return hits
     if pattern.frame and not any(re.search(pattern.frame, f) for _, f in parsed.frame_lines):
         return hits
@@ -788,11 +798,11 @@ def _with_hyphen_hits(parsed: Parsed, kb: KnowledgeBase, scored: list[tuple[Head
     out = {h.id: (h, hits, c) for h, hits, c in scored}
     for head in kb.heads.values():
         hits: list[Hit] = []
-        for pattern, lits in zip(head.patterns, head.literals):
-            if pattern.scope not in ("exception", "line") or not haystack.contains_all(lits, pattern.ignore_case):
+        for pattern, lits, more in _prefilters(head):
+            if pattern.scope not in ("exception", "line") or not _may_hold(haystack, lits, more, pattern.ignore_case):
                 continue
             rx = _compile(pattern, multiline=True)
-            for hit in _hits_for(head._replace(patterns=(pattern,), literals=(lits,)), parsed, stacks):
+            for hit in _hits_for(head._replace(patterns=(pattern,), literals=(lits,), prefilter=(more,)), parsed, stacks):
                 if hit.scope != "line" or hit.line not in written:
                     continue
                 text, neutral = written[hit.line]
