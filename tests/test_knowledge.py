@@ -48,6 +48,27 @@ def test_entries_parse_strictly_and_the_index_is_current():
         assert built == {key: retrieval[key], "digest": digest(files)}, f"knowledge/{name} differs from a fresh build"
 
 
+def test_the_retrieval_index_finds_every_word_it_holds_and_no_other():
+    from torchdoctor.kb.retrieve import POSTINGS_BLOCK, Retriever, postings
+
+    docs = {"a": {"cuda": 3, "cudnn": 1, "显存": 2}, "b": {"cuda": 1, "hang": 4}, "c": {"worker": 2, "zeta": 1}}
+    index = postings(docs)
+    retriever = Retriever(index)
+    for word in ("cuda", "cudnn", "hang", "worker", "zeta", "显存"):
+        idf, *held = retriever.postings(word).split(" ")
+        assert float(idf) > 0 and {p.split(":")[0] for p in held} == {str(list(docs).index(d)) for d in docs if word in docs[d]}
+    # A word before the first, between two (a prefix of one: "cud"), after the last: none.
+    for word in ("aaa", "cud", "cudaa", "hangs", "zz"):
+        assert retriever.postings(word) is None
+    # The real index, across its blocks: every one of its words, read back the way a run reads it.
+    kb_index = json.loads((ROOT / "knowledge" / "retrieval.json").read_text())["postings"]
+    real = Retriever(kb_index)
+    words = [record.split("=", 1)[0] for record in kb_index["words"].strip(";").split(";")]
+    assert len(words) > 2 * POSTINGS_BLOCK and words == sorted(words)
+    assert all(real.postings(w) is not None for w in words)
+    assert real.postings(words[0][:-1] + "~") is None
+
+
 def test_an_entry_read_from_the_index_is_the_entry_its_toml_file_gives():
     entries = _parse_toml(_toml_files())
     kb = KnowledgeBase(KB.heads, "index", offsets=KB._offsets)
