@@ -963,7 +963,6 @@ def test_the_dev_split_figures_hold():
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
     dev = bench.figures(bench.evaluate(REPORTS), "dev")
-    ratio = {key: done / total for key, (done, total) in dev.items()}
     read, reports = dev["read"]
     clean, healthy = dev["healthy clean"]
     # A healthy report that states no version is refused (one error line), so it is not counted clean.
@@ -971,8 +970,10 @@ def test_the_dev_split_figures_hold():
     unread_healthy = sum(1 for r in DEV if r["file"] in refused and r["labels"] == ["healthy"])
     assert read == reports - len(refused) and clean == healthy - unread_healthy - len(FLAGGED_HEALTHY), dev
     # What bench/env_reports.py printed after batch 41 (session 21, nothing changed for it: 530/652); batch 39 and its
-    # fixes gave 526/646, batch 38 517/635.
-    assert ratio["problem found"] >= 530 / 652, dev
+    # fixes gave 526/646, batch 38 517/635; batch 42 (session 23) added one problem report cut before the lines that
+    # show it: 530/653. Reports are only ever added, so the count found is the guard: fewer is a regression.
+    found, problems = dev["problem found"]
+    assert found >= 530 and problems >= 653, dev
 
 
 WINDOWS_REPORT = """Collecting environment information...
