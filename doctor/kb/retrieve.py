@@ -295,17 +295,16 @@ class Retriever:
 
     def rank(self, text: str, limit: int = 3) -> list[Candidate]:
         query = Counter(tokens(text[:MAX_QUERY_CHARS]))
-        found = {t: p for t in query if (p := self.postings(t)) is not None}
-        known = {t: query[t] for t in found}
-        if not known:
+        posted = {t: p for t in query if (p := self.postings(t)) is not None}
+        if not posted:
             return []
         held: dict[str, list[str]] = {}
         idf: dict[str, float] = {}
-        for t, p in found.items():
+        for t, p in posted.items():
             first, *held[t] = p.split(" ")
             idf[t] = float(first)
         # A word repeated in a long log counts a little more, not a hundred times more.
-        qweight = {t: idf[t] * (1 + math.log(c)) for t, c in known.items()}
+        qweight = {t: idf[t] * (1 + math.log(query[t])) for t in posted}
         total = sum(qweight.values())
         score: dict[int, float] = {}
         matched: dict[int, float] = {}
