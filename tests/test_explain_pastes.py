@@ -639,6 +639,15 @@ def test_a_question_in_words_gets_possible_causes_not_answers():
     assert {p.id for p in possible}.isdisjoint({m.id for m in answers})
 
 
+def test_a_weak_pattern_hit_says_where_it_stood_in_plain_words():
+    # A bare torch symbol (no library named) is the ABI entry's weak pattern: a possible cause
+    # that names the line, and the paste's "line" scope reads as "a line", not "a line line".
+    parsed = parse("But I got:\n`undefined symbol: _ZN3c105ErrorC1ENS_14SourceLocationERKSs`")
+    possible = {p.id: p for p in possible_causes(parsed, explain(parsed))}
+    why = possible["extension-abi-mismatch"].why
+    assert why == "its pattern matched a line (line 2)"
+
+
 def test_other_forms_of_an_entrys_words_are_the_same_words():
     from torchdoctor.kb.retrieve import tokens
 

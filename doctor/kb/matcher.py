@@ -856,6 +856,10 @@ def query_text(parsed: Parsed, limit: int = 20000) -> str:
     return "\n".join(out)
 
 
+# Where a weak pattern hit stood, as "possible causes" says it ("a line line" read badly).
+_WHERE = {"exception": "an error line", "line": "a line", "log": "a log line", "frame": "a stack frame"}
+
+
 def possible_causes(parsed: Parsed, answers: list[Match], kb: KnowledgeBase | None = None,
                     limit: int = MAX_CANDIDATES) -> list[Possible]:
     """Up to `limit` further causes to look at, ranked: weak pattern hits first (the text holds
@@ -867,7 +871,7 @@ def possible_causes(parsed: Parsed, answers: list[Match], kb: KnowledgeBase | No
         if m.id in taken or m.confidence >= CONFIDENT:
             continue
         hit = m.evidence[0]
-        out.append(Possible(m.id, m.title, m.confidence, f"its pattern matched a {hit.scope} line (line {hit.line})",
+        out.append(Possible(m.id, m.title, m.confidence, f"its pattern matched {_WHERE[hit.scope]} (line {hit.line})",
                             "pattern"))
         taken.add(m.id)
         if len(out) >= limit:
