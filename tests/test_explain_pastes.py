@@ -648,6 +648,13 @@ def test_a_weak_pattern_hit_says_where_it_stood_in_plain_words():
     assert why == "its pattern matched a line (line 2)"
 
 
+def test_every_pattern_scope_has_words_for_where_it_matched():
+    from torchdoctor.kb.matcher import _WHERE
+    from torchdoctor.kb.schema import SCOPES
+
+    assert set(_WHERE) == set(SCOPES)
+
+
 def test_other_forms_of_an_entrys_words_are_the_same_words():
     from torchdoctor.kb.retrieve import tokens
 
