@@ -18,7 +18,7 @@ import re
 # "frozen layers"), so those uses are left out.
 _FROZEN_WHAT = (r"(?:weights?|layers?|params|parameters|backbone|encoder|decoder|blocks?|bn|batch ?norm\w*|embeddings?|"
                 r"vit|bert|clip|lora|modules?|heads?|stats|statistics)\b")
-_HANG = (r"\bhang(?:s|ing|ed)?\b|\bhung\b|\bstuck\b|\bstall(?:s|ed|ing)?\b|\bdeadlock(?:s|ed|ing)?\b|never returns|"
+_HANG = (r"\bhang(?:s|ing|ed)?\b|\bhung\b|\bstuck\b|\bstall(?:s|ed|ing)?\b|\bdead[ -]?lock(?:s|ed|ing)?\b|never returns|"
          r"\bfreez(?:e|es|ing)\b(?!\s+(?:the\s+|all\s+|some\s+|its\s+|my\s+|our\s+|part\s+of\s+the\s+)?" + _FROZEN_WHAT + ")"
          r"|\bfroze\b|\bfrozen\b(?!\s+" + _FROZEN_WHAT + ")"
          r"|卡住|卡主|卡死|卡在|卡着|假死|无响应|没有响应|没反应|不动")
