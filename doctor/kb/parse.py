@@ -52,6 +52,7 @@ _TRACEBACK = re.compile(r"^\s*(?:(?:\^C)?(?:Original )?Traceback \(most recent c
                         r"|(?P<ipython>(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*)\s{2,}Traceback \(most recent call last\)\s*$)")
 # An IPython frame or source line the paste clean-up did not rewrite: never a message.
 _IPYTHON_LEFTOVER = re.compile(r"^(?:-*>\s*\d+|\d+\s|\S+\.pyx?\b.* in |<ipython-input|(?:Cell|Input) In\b)")
+_IPYTHON_ARROW = re.compile(r"-+>\s*\d+\s")
 # What Colab and IPython put between frames where they hid some: not the end of the traceback.
 _HIDDEN_FRAMES = re.compile(r"^(?:\d+ frames?|\.\.\.|\[\.\.\. skipping (?:hidden )?\d+ frames?\])$")
 # Indented by Python; inside a traceback a paste that lost the indentation still has frames.
@@ -304,7 +305,10 @@ class _Reader:
 
     def close(self) -> None:
         """The end of the text."""
-        if self.in_traceback and self.named_type is None:
+        if self.in_traceback:
+            # Cut after its frames: the last source line is often the only place the message is
+            # (`----> 4     raise ImportError('TensorBoard logging requires ...'`), also under a
+            # Jupyter header whose type is all the paste kept of the exception.
             self._keep_cut_source()
         self._close_named()
 
@@ -369,8 +373,10 @@ class _Reader:
                 self.code.append("")
                 return
             if line.startswith("    ") and not _EXC.match(stripped):
-                # the source line under a frame (or a ^^^^ marker, which is not kept)
-                if self.code and not self.code[-1] and stripped.strip("^~ "):
+                # the source line under a frame (or a ^^^^ marker, which is not kept). IPython shows
+                # context lines around the current one and marks that one with an arrow
+                # (`----> 4     raise ImportError(...)`): the arrow line is the frame's line.
+                if self.code and stripped.strip("^~ ") and (not self.code[-1] or _IPYTHON_ARROW.match(stripped)):
                     self.code[-1] = stripped
                     # In a paste it is a plain line too: a cut-off traceback's last source line is
                     # often all that says where it was stuck (`self._data_queue.get(timeout=...)`).
