@@ -1028,3 +1028,35 @@ def test_an_exception_given_as_its_class_and_message_is_read_as_the_exception():
     assert first(text) == "cuda-out-of-memory"
     # A class named in prose, with no message after it, is no exception line.
     assert parse("the handler receives <class 'RuntimeError'> and logs it").exceptions == []
+
+
+# ------------------------------------------------------------------ Jupyter frames and their arrow lines
+
+_JUPYTER_CUT = """\
+ImportError                               Traceback (most recent call last)
+<ipython-input-3-b61a87f3> in <module>
+      1 import torch
+----> 2 from torch.utils import tensorboard
+
+/opt/conda/lib/python3.6/site-packages/torch/utils/tensorboard/__init__.py in <module>
+      2     from tensorboard.summary.writer.record_writer import RecordWriter  # noqa F401
+      3 except ImportError:
+----> 4     raise ImportError('TensorBoard logging requires TensorBoard with Python summary writer installed. '
+      5                       'This should be available in 1.14 or above.')
+"""
+
+
+def test_an_ipython_frames_line_is_the_one_its_arrow_marks():
+    block = parse(paste.clean(_JUPYTER_CUT).text).exceptions[0]
+    assert [c.split()[:2] for c in block.code] == [["---->", "2"], ["---->", "4"]]
+
+
+def test_a_notebook_paste_cut_before_its_message_is_read_from_the_raise_line():
+    assert first(_JUPYTER_CUT) == "tensorboard-missing-or-too-old"
+
+
+def test_a_context_line_around_the_arrow_is_not_evidence():
+    # The message sits on a context line of a frame whose arrow points elsewhere: not the failing line.
+    moved = _JUPYTER_CUT.replace("----> 4     raise", "      4     raise").replace(
+        "      5                       'This", "----> 5                       'This")
+    assert first(moved) != "tensorboard-missing-or-too-old"
