@@ -764,6 +764,19 @@ def test_a_post_whose_environment_names_another_framework_is_not_answered_as_pyt
         == "nan-in-backward"
 
 
+def test_code_in_another_frameworks_import_alias_is_that_frameworks():
+    """Pasted MXNet or TensorFlow code uses the frameworks' aliases (`mx.nd`, `mx.gpu(0)`, `tf.keras`): the
+    memory growth or error told under it is that framework's; without the code the words are PyTorch's."""
+    told = "Memory always remains in gpu, after several runs, stale memory in gpu keeps increasing until CUDA out of memory.\n"
+    mxnet = "ctx = mx.gpu(0)\narr = mx.nd.ones((200,200), ctx=ctx)\ndel arr\nctx.empty_cache()\n" + told
+    tf = "model = tf.keras.Sequential(layers)\nmodel.fit(ds, epochs=10)\n" + told
+    assert first(told) is not None
+    assert first(mxnet) is None
+    assert first(tf) is None
+    # Beside torch's own code the post is PyTorch's again.
+    assert first("x = torch.zeros(3).cuda()\n" + mxnet) is not None
+
+
 def test_a_match_over_several_lines_is_judged_by_the_line_it_ends_on():
     """A warning line is weaker evidence; a pattern that needs two lines (a generic build message
     and, lines before, torch's extension build) is judged by where the message is, not where the

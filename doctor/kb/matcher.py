@@ -611,6 +611,10 @@ def _with_cut_hits(parsed: Parsed, kb: KnowledgeBase, scored: list[tuple[Head, l
 FOREIGN_WEIGHT = 0.5
 _FOREIGN = (r"(?:\btensorflow[\\/.]|\bpaddle[\\/.]|/paddle/|\bcaffe(?:::|[\\/])|\bmxnet[\\/.]|\bjax(?:lib)?[\\/.]"
             r"|\bmindspore[\\/.]|\bkeras[\\/.]|\bonnxruntime[\\/.]|\bInvalidArgumentError\b|\bpaddle\.fluid"
+            # the frameworks' conventional import aliases in pasted code: `mx.nd.ones(..., ctx=mx.gpu(0))`,
+            # `tf.keras.Model`, `tf.config.list_physical_devices`
+            r"|\bmx\.(?:nd|gpu|cpu|sym|symbol|gluon|mod|context)\b"
+            r"|\btf\.(?:keras|compat|config|distribute|Session|GradientTape|Variable)\b"
             # cuDNN or MATLAB programmed directly: their statuses are not a PyTorch call's
             r"|cuDNN (?:Backend )?Graph API|\bcudnnBackend[A-Z]\w*|\bMATLAB\b"
             # CUDA errors in the words of software that calls CUDA itself: TensorRT's error recorder and trtexec,
@@ -623,7 +627,7 @@ _FOREIGN = (r"(?:\btensorflow[\\/.]|\bpaddle[\\/.]|/paddle/|\bcaffe(?:::|[\\/])|
 # Every match of _FOREIGN holds one of these words in some letter case (tests/test_kb_prefilter.py
 # checks it against the regex's own literals): a text in ASCII without them needs no search, and the
 # regex (a millisecond to compile) is compiled only for one that has.
-_FOREIGN_WORDS = ("tensorflow", "paddle", "caffe", "mxnet", "jax", "mindspore", "keras", "onnxruntime",
+_FOREIGN_WORDS = ("tensorflow", "paddle", "caffe", "mxnet", "mx.", "tf.", "jax", "mindspore", "keras", "onnxruntime",
                   "invalidargumenterror", "cudnnbackend", "graph api", "matlab", "trtexec", "cuda runtime", "cuda failure",
                   "[cuda error]", "ggml")
 # A driver-level failure (libcuda, the NVIDIA driver) is the same whichever framework met it.
