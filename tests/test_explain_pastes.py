@@ -1073,3 +1073,10 @@ def test_a_context_line_around_the_arrow_is_not_evidence():
     moved = _JUPYTER_CUT.replace("----> 4     raise", "      4     raise").replace(
         "      5                       'This", "----> 5                       'This")
     assert first(moved) != "tensorboard-missing-or-too-old"
+
+
+def test_a_headerless_ipython_frame_keeps_only_its_arrow_line_as_a_plain_line():
+    # Without a header the frame's line is also kept as a plain line: the arrow line, not the context before it.
+    frames = "\n".join(_JUPYTER_CUT.splitlines()[5:]) + "\n"
+    kept = [text.split()[:2] for _, text in parse(paste.clean(frames).text).lines]
+    assert kept == [["---->", "4"]]

@@ -377,10 +377,13 @@ class _Reader:
                 # context lines around the current one and marks that one with an arrow
                 # (`----> 4     raise ImportError(...)`): the arrow line is the frame's line.
                 if self.code and stripped.strip("^~ ") and (not self.code[-1] or _IPYTHON_ARROW.match(stripped)):
+                    replaced = self.code[-1]
                     self.code[-1] = stripped
                     # In a paste it is a plain line too: a cut-off traceback's last source line is
                     # often all that says where it was stuck (`self._data_queue.get(timeout=...)`).
                     if self.keep_source and self.headerless:
+                        if replaced and self.kept and self.kept[-1][1].strip() == replaced:
+                            self.kept.pop()  # the context line the arrow line replaces
                         self.kept.append((number, line))
                     elif self.keep_source:
                         self.last_code = (number, line)
