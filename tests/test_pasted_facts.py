@@ -1243,6 +1243,34 @@ def test_openmmlabs_collect_env_printed_as_a_dict_is_read():
     assert facts.toolchain.gcc_version == "9.4.0"
 
 
+MMENGINE_ORDERED = ("OrderedDict([('sys.platform', 'linux'), ('Python', '3.9.17 (main, Jul  5 2023, 20:41:20) [GCC 11.2.0]'), "
+                    "('CUDA available', False), ('numpy_random_seed', 2147483648), ('PyTorch', '2.0.1'), "
+                    "('PyTorch compiling details', 'PyTorch built with:\\n  - GCC 11.2\\n  - C++ Version: 201703\\n"
+                    "  - CPU capability usage: AVX2\\n{gpu}  - Build settings: BLAS_INFO=open, BUILD_TYPE=Release, CXX_COMPILER=/croot/"
+                    "pytorch_1686931851744/_build_env/bin/x86_64-conda-linux-gnu-c++")
+
+
+def test_mmengines_collect_env_printed_as_an_ordereddict_is_read():
+    # mmengine returns an OrderedDict; before Python 3.12 print() shows its pairs (open-mmlab/mmcv#2908), here cut
+    # inside the compiling details, whose list reaches "Build settings" without a CUDA item: a CPU-only build.
+    facts = load("mmcv2908-tphlrussia-mmengine-env-conda-cpu-pytorch-build.txt")
+    assert (facts.torch.version, facts.python.version, facts.torch.cuda_available) == ("2.0.1", "3.9.17", False)
+    assert facts.torch.cuda is None
+    assert findings("mmcv2908-tphlrussia-mmengine-env-conda-cpu-pytorch-build.txt")["TE203"].status is Status.WARNING
+
+
+def test_an_ordereddict_of_a_cuda_build_keeps_its_cuda(tmp_path):
+    text = MMENGINE_ORDERED.format(gpu="  - CUDA Runtime 11.8\\n  - CuDNN 8.7\\n").replace("False", "True")
+    facts = load_text(text, tmp_path)
+    assert facts.torch.cuda == "11.8" and facts.torch.cuda_available is True
+    assert checked(text, tmp_path)["TE203"].status is not Status.WARNING
+
+
+def test_a_config_show_cut_before_build_settings_leaves_the_build_unknown(tmp_path):
+    text = MMENGINE_ORDERED.format(gpu="").split("  - Build settings")[0]
+    assert not known(load_text(text, tmp_path).torch.cuda)
+
+
 # --------------------------------------------------------------------------- batch 5's dev classes
 
 def test_a_hand_written_bullet_list_without_colons_is_read_and_quiet():

@@ -54,6 +54,10 @@ _KV_CUDA_HOME = re.compile(r"(?:^|\s)CUDA_HOME:\s*(/\S+|[A-Za-z]:\\\S+)", re.M)
 _KV_RUNTIME = re.compile(r"^\s*-\s*CUDA Runtime (\d+\.\d+)", re.M)
 _CONFIG_SHOW = re.compile(r"PyTorch built with:")
 _CONFIG_ARCH_FLAGS = re.compile(r"^\s*-\s*NVCC architecture flags:\s*(\S+)", re.M)
+# show() lists "CUDA Runtime", "NVCC architecture flags" and "CuDNN" (or "HIP Runtime" for ROCm) before its last
+# item, "Build settings": a list that reaches it without them is a CPU-only build.
+_CONFIG_SETTINGS = re.compile(r"^\s*-\s*Build settings:", re.M)
+_CONFIG_GPU_ITEM = re.compile(r"^\s*-\s*(?:CUDA Runtime|NVCC architecture flags|CuDNN|HIP Runtime|MIOpen|ROCm)\b", re.M)
 _GENCODE = re.compile(r"arch=compute_(\d+a?),code=(sm|compute)_(\d+a?)")
 _KV_PACKAGES = {"torchvision": re.compile(r"(?:^|\s)TorchVision:\s*(\d[\w.+]*)", re.M),
                 "mmcv": re.compile(r"(?:^|\s)MMCV:\s*(\d[\w.+]*)", re.M)}
@@ -736,6 +740,9 @@ def config_show(text: str) -> dict[str, Any] | None:
     m = _KV_RUNTIME.search(text)
     if m:
         torch["cuda"] = m.group(1)
+    elif ((settings := _CONFIG_SETTINGS.search(text)) and not _CONFIG_GPU_ITEM.search(text, 0, settings.start())
+          and not re.search(r"\bUSE_CUDA=(?:ON|1)\b", text)):
+        torch["cuda"] = None
     m = _CONFIG_ARCH_FLAGS.search(text)
     if m:
         flags = m.group(1) + _wrapped_rest(text[m.end():])
@@ -1727,9 +1734,12 @@ def _fill_gpus(into: list[dict[str, Any]], more: list[dict[str, Any]]) -> None:
 
 # OpenMMLab's collect_env() printed as the dict it returns (`print(collect_env())`):
 # {'sys.platform': 'linux', 'Python': '3.8.19 ...', 'CUDA available': True, 'GPU 0': 'NVIDIA A100', ...},
-# its string values with their line breaks written as \n, often wrapped anywhere by the paste.
-_DICT_ENV = re.compile(r"\{\s*'sys\.platform'\s*:")
-_DICT_ITEM = re.compile(r"'((?:[^'\\\n]|\\.){1,80})'\s*:\s*('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|True|False|None|-?\d[\d.]*)")
+# its string values with their line breaks written as \n, often wrapped anywhere by the paste. mmengine's
+# returns an OrderedDict, which Python before 3.12 prints as its pairs:
+# OrderedDict([('sys.platform', 'linux'), ('Python', '3.9.17 ...'), ('CUDA available', False), ...]).
+_DICT_ENV = re.compile(r"\{\s*'sys\.platform'\s*:|OrderedDict\(\[\s*\(\s*'sys\.platform'\s*,")
+_DICT_ITEM = re.compile(r"'((?:[^'\\\n]|\\.){1,80})'\s*[:,]\s*('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|True|False|None|-?\d[\d.]*)")
+_DICT_CUT = re.compile(r"[\s,)]*\(?\s*'((?:[^'\\\n]|\\.){1,80})'\s*[:,]\s*'((?:[^'\\]|\\.)*)\Z")
 
 
 def _undict(text: str) -> str:
@@ -1744,6 +1754,12 @@ def _undict(text: str) -> str:
             value = re.sub(r"\\(.)", lambda e: {"n": "\n", "t": "\t"}.get(e.group(1), e.group(1)), value[1:-1])
         lines.append(f"{key}: {value}")
         end = m.end()
+    # A paste cut inside the last value (the long 'PyTorch compiling details') leaves its quote open.
+    cut = _DICT_CUT.match(text, end)
+    if cut:
+        lines.append(f"{cut.group(1)}: " + re.sub(r"\\(.)", lambda e: {"n": "\n", "t": "\t"}.get(e.group(1), e.group(1)),
+                                                 cut.group(2)))
+        end = len(text)
     return text[:start.start()] + "\n".join(lines) + "\n" + text[end:]
 
 
