@@ -1271,6 +1271,28 @@ def test_a_config_show_cut_before_build_settings_leaves_the_build_unknown(tmp_pa
     assert not known(load_text(text, tmp_path).torch.cuda)
 
 
+CONDA_CPU_FALLBACK = """```bash
+conda install pytorch==1.9.0 torchvision==0.10.0 cudatoolkit=11.1 -c pytorch -c nvidia
+```
+{said}
+"""
+
+
+def test_an_install_said_to_give_the_cpu_version_outranks_the_build_the_command_asked_for(tmp_path):
+    # HOISTFormer#3: the README's conda command, then "This command installs cpu version instead of cuda."
+    text = CONDA_CPU_FALLBACK.format(said="This command installs cpu version instead of cuda.")
+    assert load_text(text, tmp_path).torch.cuda is None
+    te203 = checked(text, tmp_path)["TE203"]
+    assert te203.status is Status.WARNING and "cudatoolkit 11.1" in te203.message
+
+
+def test_the_command_alone_or_someone_elses_cpu_install_keeps_the_asked_build(tmp_path):
+    for said in ("", "For some people when installing pytorch it installs the cpu only version."):
+        text = CONDA_CPU_FALLBACK.format(said=said)
+        assert load_text(text, tmp_path).torch.cuda == "11.1"
+        assert checked(text, tmp_path)["TE203"].status is not Status.WARNING
+
+
 # --------------------------------------------------------------------------- batch 5's dev classes
 
 def test_a_hand_written_bullet_list_without_colons_is_read_and_quiet():

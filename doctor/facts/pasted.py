@@ -1852,6 +1852,12 @@ def _add_stated(facts: dict[str, Any], stated: dict[str, Any], gpus_named_by_tor
         torch = {**torch, "cuda_named": [c for c in torch["cuda_named"] if c != driver_cuda]}
         if not torch["cuda_named"]:
             del torch["cuda_named"]
+    if "cuda" in torch and torch["cuda"] is None and isinstance(facts.get("torch", {}).get("cuda"), str) and any(
+            d.get("name") == "torch" and d.get("location") == "conda install command"
+            for d in facts.get("packages", {}).get("distributions", [])):
+        # The build a conda command would get is inferred from what it asked for; "it installs the cpu version
+        # instead" is what it got (conda falls back to a CPU build when no CUDA build resolves).
+        del facts["torch"]["cuda"]
     if gpus_named_by_torch:
         # torch's own warning names its GPU (TE202 quotes it); a name in the text may be another machine's.
         stated.get("nvidia", {}).pop("gpus", None)

@@ -167,6 +167,10 @@ _TORCH_CPU_SAID = re.compile(
     # question (不 / 非 / 没 / 否: "not", "whether").
     r"|(?<![\w/.=@-])(?:py)?torch\s*(?:(?![\u4e0d\u975e\u6ca1\u5426])[\u4e00-\u9fff]){1,6}\s*cpu\s*\u7248"
     r"|(?<![a-z])cpu\s*\u7248(?:\u672c)?\s*\u7684?\s*(?:py)?torch\b", re.I | re.A)
+# What an install gave, the install its subject: "when installing pytorch it installs the cpu only version" (torch
+# named before it on the line), "This command installs cpu version instead of cuda" (the CUDA build it should have been).
+_INSTALLS_CPU = re.compile(r"\binstall(?:s|ed)\s+(?:the\s+|a\s+)?cpu(?:[\s-]?only)?\s+(?:version|build|wheel)\b"
+                           r"(?:\s+(?:instead\s+of|rather\s+than)\s+(?:the\s+|a\s+)?(?P<instead>cuda|gpu)\b)?", re.I)
 # The driver's CUDA said as such ("CUDA driver version: 11.4", "CUDA driver version is too old (11.4)", "the driver
 # supports CUDA 12.2"): the newest CUDA the driver runs, what nvidia-smi prints as CUDA Version.
 _DRIVER_CUDA = re.compile(r"\b(?:cuda\s+driver(?:\s+version)?(?:\s+(?:is|was))?(?:\s+too\s+old)?|driver\s+supports\s+(?:up\s+to\s+)?cuda)"
@@ -428,6 +432,9 @@ def read(lines: list[str]) -> dict[str, Any]:
                 said_cuda.add(m.group("version"))
         for m in _TORCH_CPU_SAID.finditer(line) if has_torch else ():
             if _whose(line, m.start(), m.end()) == MINE:
+                said_cuda.add(None)
+        for m in _INSTALLS_CPU.finditer(line) if "cpu" in low else ():
+            if (m.group("instead") or "torch" in low[:m.start()]) and _whose(line, m.start(), m.end()) == MINE:
                 said_cuda.add(None)
         for m in _CUDA_OF_TORCH.finditer(line) if has_torch else ():
             if _whose(line, m.start(), m.end()) == MINE:
