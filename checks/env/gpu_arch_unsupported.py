@@ -89,8 +89,13 @@ def _cudnn_dist(version):
         Example("error", {"torch": {"version": "2.6.0"}, "nvidia": {"gpus": [RTX5090]}},
                 "torch's own CUDA unknown, but no 2.6 build (cu118, cu124, cu126) has Blackwell kernels",
                 contains="any official CUDA build of torch 2.6.0"),
-        Example("skip", {"torch": {"version": "2.7.0"}, "nvidia": {"gpus": [RTX5090]}},
-                "torch's own CUDA unknown: 2.7's cu128 build runs the 5090, its cu126 build does not"),
+        Example("warning", {"torch": {"version": "2.7.0"}, "nvidia": {"gpus": [RTX5090]}},
+                "torch's own CUDA unknown: 2.7's PyPI wheel (cu126) lacks the 5090's kernels, its cu128 build has them",
+                contains="torch==2.7.0+cu128 --index-url https://download.pytorch.org/whl/cu128"),
+        Example("skip", {"torch": {"version": "2.7.0"}, "nvidia": {"gpus": [RTX5090]}, "python": {"system": "Windows"}},
+                "Windows: PyPI's torch is the CPU build there (TE203's business); which CUDA build is unknown"),
+        Example("skip", {"torch": {"version": "2.8.0"}, "nvidia": {"gpus": [RTX5090]}},
+                "2.8's PyPI wheel is the CUDA 12.8 build: it runs the 5090"),
         Example("warning", {"torch": {"version": "1.3"}, "nvidia": {"gpus": [example_gpu("Tesla K40m", "3.5")]}},
                 "'torch 1.3' read as 1.3.1, which moved sm_35 to sm_37; 1.3.0 still had it", contains="1.3.0"),
         Example("skip", {"torch": {"version": "2.13.0+cu130", "cuda": "13.0"}, "nvidia": {"gpus": []}}, "no GPU"),
@@ -281,7 +286,8 @@ def _whichever_build(facts):
     lacking = [(g, cc) for g, cc in known_gpus
                if not any(tables.build_runs(archs, cc, cuda) for archs, cuda in lists.values())]
     if not lacking:
-        return _nvrtc_in_every_build(facts, version, lists, known_gpus)
+        return _pypi_wheel_lacks(facts, version, lists, known_gpus) or _nvrtc_in_every_build(facts, version, lists,
+                                                                                             known_gpus)
     release = tables.base_version(version)
     tags = ", ".join(lists)
     problems = [f"{gpu_label(g, cc)} has no kernels in any official CUDA build of torch {release} ({tags}): whichever "
@@ -306,6 +312,37 @@ def _whichever_build(facts):
         return warning("; ".join(problems) + f" (the text gives torch {release} without its patch release, read as "
                        f"{latest}, the latest; {then})", fix=fix, evidence=evidence, related=("cuda-no-kernel-image",))
     return error("; ".join(problems), fix=fix, evidence=evidence, related=("cuda-no-kernel-image",))
+
+
+def _pypi_wheel_lacks(facts, version, lists, known_gpus):
+    """torch's release known without its +cu tag, on Linux x86_64: pip lists PyPI's wheel that way, and PyPI carries
+    one CUDA build per release (2.7's is CUDA 12.6, without Blackwell kernels). Where that build lacks kernels for a
+    GPU that another build of the release runs, a warning: the likeliest install fails, the other build is the fix."""
+    if tables.local_tag(version) or not is_linux_x86(facts) or fact(facts, "python.system") not in (None, "Linux"):
+        return None
+    tag = tables.pypi_default_cuda(version)
+    if tag not in lists or (tables.release(version) or {}).get("local_tag") is False:
+        return None  # before 1.2 every build's version was tagless: the tag says nothing of where it came from
+    default = lists[tag][1]
+    archs, cuda = lists[tag]
+    lacking = [(g, cc) for g, cc in known_gpus if not tables.build_runs(archs, cc, cuda)]
+    running = [t for t, (a, c) in lists.items() if all(tables.build_runs(a, cc, c) for _, cc in known_gpus)]
+    if not lacking or not running:
+        return None
+    release = tables.base_version(version)
+    use = running[-1]
+    names = "; ".join(gpu_label(g, cc) for g, cc in lacking)
+    return warning(f"torch {release} is named without its +cu tag, as pip lists PyPI's wheel: on Linux that is the CUDA "
+                   f"{default} build, which has no kernels for {names}; if it is the one installed, every CUDA op fails "
+                   f"with 'no kernel image is available for execution on the device'. The {', '.join(running)} build of "
+                   f"torch {release} runs it",
+                   fix=Fix(f"Check the build (torch.version.cuda, torch.cuda.get_arch_list()); if it is CUDA {default}, "
+                           f"reinstall torch {release} from the {use} index; {COMPANIONS}",
+                           (_SHOW_TORCH_BUILD,
+                            f"{pip(facts)} install torch=={release}+{use} --index-url https://download.pytorch.org/whl/{use}")),
+                   evidence={"torch": version, "torch CUDA": "not stated", "GPUs": [gpu_label(g, cc) for g, cc in known_gpus],
+                             f"{tag} arch list": " ".join(archs)},
+                   related=("cuda-no-kernel-image",))
 
 
 # What a report that does not say which torch is installed asks the user to run first.
