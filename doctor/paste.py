@@ -62,6 +62,9 @@ _FENCE_EDGE = _OnFirstUse(r"^\s*```(?=\S)|(?<=\S)\s*```\s*$")
 # far more often a dunder name (`__getitem__`) than emphasis.
 _BOLD = _OnFirstUse(r"(?<![\w*])_?(\*\*\*?)(?=\S)(.+?)(?<=\S)\1_?(?![\w*])")
 _CODE_SPAN = _OnFirstUse(r"(?<!`)`([^`\n]{1,2000})`(?!`)")
+# GitHub turns a file name that looks like a domain into a link when an issue is saved: "[flash_attn_2_cuda.cpython-
+# 39-x86_64-linux-gnu.so](http://flash_attn_2_cuda.cpython-39-x86_64-linux-gnu.so/)", "[setup.py](http://setup.py)".
+_AUTOLINK = _OnFirstUse(r"\[([^\]\s]{1,300})\]\(https?://\1/?\)")
 _CJK_ASCII_EDGE = _OnFirstUse(r"(?<=[A-Za-z0-9_)\]])(?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])(?=[A-Za-z0-9_(\[])")
 # Also the typographic signs a web page or an editor puts where PyTorch printed ASCII: curly quotes,
 # and the multiplication sign in shapes ("(128×256 and 32768×1)").
@@ -260,6 +263,8 @@ def clean_line(line: str) -> str:
             # Only a span that holds a whole error is decoration: PyTorch's own messages quote
             # names in backticks ("when calling `cublasGemmEx(...)`") and must stay as they are.
             line = _CODE_SPAN.sub(_unwrap_error_span, line)
+    if "](http" in line:
+        line = _AUTOLINK.sub(r"\1", line)
     if "**" in line:
         line = _BOLD.sub(r"\2", line)
     if "&" in line and _HTML_ENTITY.search(line):

@@ -53,6 +53,17 @@ def test_a_bracket_that_is_not_a_colour_stays():
     assert paste.clean("IndexError: index [1m] is out of range").lines == ["IndexError: index [1m] is out of range"]
 
 
+def test_a_file_name_github_turned_into_a_link_is_the_file_name_again():
+    # OpenGVLab/InternVL#467: GitHub linked the .so name as if it were a domain; the path is one token again.
+    so = "flash_attn_2_cuda.cpython-39-x86_64-linux-gnu.so"
+    linked = (f"/home/ubuntu/miniconda3/envs/llm/lib/python3.9/site-packages/[{so}](http://{so}/): undefined symbol: "
+              "_ZN2at4_ops9_pad_enum4callERKNS_6TensorEN3c108ArrayRefINS5_6SymIntEEElNS5_8optionalIdEE")
+    assert f"site-packages/{so}: undefined symbol" in paste.clean(linked).lines[0]
+    assert first(linked) == "extension-abi-mismatch"
+    # A link whose text is not its address is the writer's own and stays.
+    assert paste.clean("see [the docs](https://pytorch.org/docs)").lines == ["see [the docs](https://pytorch.org/docs)"]
+
+
 TRACEBACK = ('Traceback (most recent call last):\n  File "train.py", line 12, in <module>\n    loss = model(x)\n'
              + DEVICE)
 
