@@ -119,6 +119,9 @@ def gpu_arch_unsupported(facts):
     Where the wheel's list is not in the tables (Windows wheels from torch 2.6), the build's CUDA
     and PyTorch's oldest architecture for that release and CUDA build (7.0 for the CUDA 12.8/12.9
     wheels from 2.8, on Linux and Windows alike) still rule out the GPUs below them.
+    Where a report names torch's release without its +cu tag (as pip lists PyPI's wheel) on Linux x86_64 and
+    PyPI's build of that release lacks kernels for a GPU that another build of it has (2.7's CUDA 12.6 wheel and an
+    RTX 50xx), a warning that names the build to check and the one to install.
     Where a report names the GPU but not torch, a GPU that no official CUDA build of at least the three newest
     releases in the tables has kernels for (Kepler 3.5 since 1.3, the K80 since 2.8, Fermi and Kepler 3.0 never) gets a warning:
     a recent torch cannot run it, an old one or a source build still could. Where the report names CUDA versions
