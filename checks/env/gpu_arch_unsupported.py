@@ -289,7 +289,8 @@ def _whichever_build(facts):
     lacking = [(g, cc) for g, cc in known_gpus
                if not any(tables.build_runs(archs, cc, cuda) for archs, cuda in lists.values())]
     if not lacking:
-        return _pypi_wheel_lacks(facts, version, lists, known_gpus) or _nvrtc_in_every_build(facts, version, lists,
+        # Every build failing somehow (NVRTC) says more than the one PyPI serves lacking kernels.
+        return _nvrtc_in_every_build(facts, version, lists, known_gpus) or _pypi_wheel_lacks(facts, version, lists,
                                                                                              known_gpus)
     release = tables.base_version(version)
     tags = ", ".join(lists)
