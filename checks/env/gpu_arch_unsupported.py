@@ -322,12 +322,11 @@ def _pypi_wheel_lacks(facts, version, lists, known_gpus):
     """torch's release known without its +cu tag, on Linux x86_64: pip lists PyPI's wheel that way, and PyPI carries
     one CUDA build per release (2.7's is CUDA 12.6, without Blackwell kernels). Where that build lacks kernels for a
     GPU that another build of the release runs, a warning: the likeliest install fails, the other build is the fix."""
-    if tables.local_tag(version) or not is_linux_x86(facts) or fact(facts, "python.system") not in (None, "Linux"):
+    if tables.local_tag(version) or not is_linux_x86(facts):
         return None
     tag = tables.pypi_default_cuda(version)
     if tag not in lists or (tables.release(version) or {}).get("local_tag") is False:
         return None  # before 1.2 every build's version was tagless: the tag says nothing of where it came from
-    default = lists[tag][1]
     archs, cuda = lists[tag]
     lacking = [(g, cc) for g, cc in known_gpus if not tables.build_runs(archs, cc, cuda)]
     running = [t for t, (a, c) in lists.items() if all(tables.build_runs(a, cc, c) for _, cc in known_gpus)]
@@ -337,10 +336,10 @@ def _pypi_wheel_lacks(facts, version, lists, known_gpus):
     use = running[-1]
     names = "; ".join(gpu_label(g, cc) for g, cc in lacking)
     return warning(f"torch {release} is named without its +cu tag, as pip lists PyPI's wheel: on Linux that is the CUDA "
-                   f"{default} build, which has no kernels for {names}; if it is the one installed, every CUDA op fails "
+                   f"{cuda} build, which has no kernels for {names}; if it is the one installed, every CUDA op fails "
                    f"with 'no kernel image is available for execution on the device'. The {', '.join(running)} build of "
                    f"torch {release} runs it",
-                   fix=Fix(f"Check the build (torch.version.cuda, torch.cuda.get_arch_list()); if it is CUDA {default}, "
+                   fix=Fix(f"Check the build (torch.version.cuda, torch.cuda.get_arch_list()); if it is CUDA {cuda}, "
                            f"reinstall torch {release} from the {use} index; {COMPANIONS}",
                            (_SHOW_TORCH_BUILD,
                             f"{pip(facts)} install torch=={release}+{use} --index-url https://download.pytorch.org/whl/{use}")),

@@ -1742,6 +1742,12 @@ _DICT_ITEM = re.compile(r"'((?:[^'\\\n]|\\.){1,80})'\s*[:,]\s*('(?:[^'\\]|\\.)*'
 _DICT_CUT = re.compile(r"[\s,)]*\(?\s*'((?:[^'\\\n]|\\.){1,80})'\s*[:,]\s*'((?:[^'\\]|\\.)*)\Z")
 
 
+def _unescaped_literal(body: str) -> str:
+    """A quoted Python/JSON string's body as the text it stands for: \\n and \\t as breaks and tabs, any other
+    escaped character as itself."""
+    return re.sub(r"\\(.)", lambda e: {"n": "\n", "t": "\t"}.get(e.group(1), e.group(1)), body)
+
+
 def _undict(text: str) -> str:
     """The dict form of an environment dump as the "Key: value" lines its table form prints."""
     start = _DICT_ENV.search(text)
@@ -1751,14 +1757,13 @@ def _undict(text: str) -> str:
     for m in _DICT_ITEM.finditer(text, start.start()):
         key, value = m.group(1), m.group(2)
         if value[:1] in "'\"":
-            value = re.sub(r"\\(.)", lambda e: {"n": "\n", "t": "\t"}.get(e.group(1), e.group(1)), value[1:-1])
+            value = _unescaped_literal(value[1:-1])
         lines.append(f"{key}: {value}")
         end = m.end()
     # A paste cut inside the last value (the long 'PyTorch compiling details') leaves its quote open.
     cut = _DICT_CUT.match(text, end)
     if cut:
-        lines.append(f"{cut.group(1)}: " + re.sub(r"\\(.)", lambda e: {"n": "\n", "t": "\t"}.get(e.group(1), e.group(1)),
-                                                 cut.group(2)))
+        lines.append(f"{cut.group(1)}: {_unescaped_literal(cut.group(2))}")
         end = len(text)
     return text[:start.start()] + "\n".join(lines) + "\n" + text[end:]
 
@@ -1787,7 +1792,7 @@ def _unfields(text: str) -> str:
         if raw.startswith("["):
             items = [re.sub(r"\\(.)", r"\1", x[1:-1]) for x in re.findall(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'', raw)]
         elif raw[:1] in "'\"":
-            items = [re.sub(r"\\(.)", lambda e: {"n": "\n", "t": "\t"}.get(e.group(1), e.group(1)), raw[1:-1])]
+            items = [_unescaped_literal(raw[1:-1])]
         else:
             items = [{"true": "True", "false": "False", "null": "None"}.get(raw, raw)]
         if key in _ENV_INFO_LINES:
