@@ -651,11 +651,11 @@ def test_a_question_in_words_gets_possible_causes_not_answers():
 
 
 def test_a_weak_pattern_hit_says_where_it_stood_in_plain_words():
-    # A bare torch symbol (no library named) is the ABI entry's weak pattern: a possible cause
+    # bitsandbytes' WindowsPath TypeError without its exception name is a weak pattern: a possible cause
     # that names the line, and the paste's "line" scope reads as "a line", not "a line line".
-    parsed = parse("But I got:\n`undefined symbol: _ZN3c105ErrorC1ENS_14SourceLocationERKSs`")
+    parsed = parse("But I got:\n`argument of type 'WindowsPath' is not iterable`")
     possible = {p.id: p for p in possible_causes(parsed, explain(parsed))}
-    why = possible["extension-abi-mismatch"].why
+    why = possible["bitsandbytes-cuda-setup-failed"].why
     assert why == "its pattern matched a line (line 2)"
 
 
