@@ -294,6 +294,27 @@ def _no_wheel_at_all(facts, said):
                    evidence=evidence, related=("no-wheel-for-python",))
 
 
+def _app_says_python(facts):
+    """No torch in the report, but the application that installs one checked this Python and refused it (A1111's
+    INCOMPATIBLE PYTHON VERSION banner): its pinned torch and packages were built for the Python it names."""
+    said = torch_said(facts, "app-python")
+    if not said:
+        return None
+    tested = version(said[0].requested)
+    have = version(facts.python.version)
+    if tested is None or have is None or (tested.major, tested.minor) == (have.major, have.minor):
+        return None
+    want = f"{tested.major}.{tested.minor}"
+    return warning(f"the application says it is tested with Python {said[0].requested} and this interpreter is "
+                   f"Python {facts.python.version}: the torch release and packages it pins may have no build for "
+                   f"Python {have.major}.{have.minor} (\"Couldn't install torch\", failed package installs)",
+                   fix=Fix(f"Install Python {want}, point the application at it, and delete the application's venv "
+                           f"folder so it is created again with that Python (on Windows: py -{want} -m venv venv)",
+                           ("python -VV", f"python{want} -m venv venv")),
+                   evidence={"application said": said[0].text, "python": facts.python.version},
+                   related=("no-wheel-for-python",))
+
+
 @env_check(
     code="TE105",
     name="python-unsupported",
@@ -349,6 +370,12 @@ def _no_wheel_at_all(facts, said):
         Example("ok", {"python": {"version": "3.14.0", "free_threaded": True},
                        "packages": {"distributions": [torch_dist("torch", "2.9.1")]}}),
         Example("skip", {"python": {"version": "3.12.1"}, "packages": {"distributions": [], "torch_version_file": None}}),
+        Example("warning", {"python": {"version": "3.11.2"}, "packages": {"distributions": [], "torch_version_file": None},
+                            "torch": {"warnings": ["This program is tested with 3.10.6 Python, but you have 3.11.2."]}},
+                "A1111's INCOMPATIBLE PYTHON VERSION banner, no torch in the paste", contains="tested with Python 3.10.6"),
+        Example("skip", {"python": {"version": "3.10.11"}, "packages": {"distributions": [], "torch_version_file": None},
+                         "torch": {"warnings": ["This program is tested with 3.10.6 Python, but you have 3.10.11."]}},
+                "the same banner for another patch release of the same Python: nothing to say without torch"),
         Example("error", {"torch": {"warnings": [
             "ERROR: Could not find a version that satisfies the requirement torch==2.6.0 (from versions: 2.0.0, 2.0.1, "
             "2.1.0, 2.1.1, 2.1.2, 2.2.0, 2.2.1, 2.2.2)"]}},
@@ -390,7 +417,7 @@ def python_unsupported(facts):
     if gap is not None:
         return gap
     if found is None:
-        return skip(no_torch(facts))
+        return _app_says_python(facts) or skip(no_torch(facts))
     torch_text = found[0]
     py_text = facts.python.version
     pv = version(py_text)

@@ -195,6 +195,11 @@ _DS_TOOLKIT = re.compile(_phrase("Installed CUDA version") + r"\s+(?P<nvcc>\d+(?
 # nvcc refusing an architecture it predates: "nvcc fatal   : Unsupported gpu architecture 'compute_86'"
 # (cpp_extension asks for the visible GPUs' architectures, or for TORCH_CUDA_ARCH_LIST's).
 _NVCC_ARCH = re.compile(r"nvcc fatal\s*:\s*Unsupported gpu architecture '(?:compute|sm)_(?P<arch>\d+)[a-z]?'")
+# An application checking its own Python, A1111's and its forks' INCOMPATIBLE PYTHON VERSION banner: "This program
+# is tested with 3.10.6 Python, but you have 3.11.2." The app installs its own pinned torch and packages, which may
+# have no build for the other Python: the app's verdict, where the report names no torch.
+_APP_PYTHON = re.compile(r"This program is tested with (?P<tested>3\.\d{1,2}(?:\.\d{1,2})?) Python, but you have "
+                         r"(?P<have>3\.\d{1,2}(?:\.\d{1,2})?)(?!\d)")
 # A package's setup.py refusing the toolkit at CUDA_HOME as too old: flash-attn's "FlashAttention is only
 # supported on CUDA 11.6 and above.  Note: make sure nvcc has a supported version by running nvcc -V."
 _TOOLKIT_MIN = re.compile(r"(?P<pkg>FlashAttention) is only supported on CUDA (?P<min>\d+\.\d+) and above")
@@ -422,7 +427,8 @@ class Said:
     # own for this torch release: in requested that release where the message names it, retold where only the reporter
     # says it), "built-for" (an extension's own build record: built_for is (the torch release it was built against,
     # its CUDA or "cpu")), "nvrtc-arch" (NVRTC refused the GPU's architecture), "toolkit-std" (torch's headers need the C++
-    # standard in requested). "driver" with package "nvidia-container-cli": the container runtime's CUDA requirement (needs_cuda);
+    # standard in requested), "app-python" (an application's own Python check failed: the Python it is tested with in
+# requested; the interpreter's version is read as python.version). "driver" with package "nvidia-container-cli": the container runtime's CUDA requirement (needs_cuda);
     # with package "ngc-container": an NGC image's banner, the driver it needs and the one it found (needs_driver, found_driver)
     text: str
     gpu: str | None = None  # None where the warning does not name it (torch 1.8/1.9's unfilled template)
@@ -459,7 +465,7 @@ def find(text: str) -> list[str]:
     flat = text.replace("\n", " ")
     for pattern in (_DRIVER_OLD, _DRIVER_OLD_CUT, _INSUFFICIENT, _DRIVER_OLD_SAID, _PTX_TOOLCHAIN, NO_DRIVER, _COMPAT_804, _COMPAT_803, _INCOMPATIBLE, _TOO_OLD, _RANGE, _CC_LIST, _TOO_OLD_UNFORMATTED,
                     _NOT_COMPILED, _NEEDS_CUDA, _CUDA_ASKED, _XFORMERS_BUILT, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _CUDNN, _CUDNN_INT, _TOOLKIT, _DS_TOOLKIT, _TOOLKIT_MIN, _NO_WHEEL, _NVCC_ARCH, _NO_KERNEL, _INVALID_FUNCTION, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS, _FAMILY_NO_CUDA, _FAMILY_OPS, _CUDA_LIB_SYMBOL, _EXTENSION_SYMBOL, _EXTENSION_MODULE_SYMBOL, _EXTENSION_PKG_SYMBOL, _TORCHAO_SKIPPED, _OPEN3D_TORCH, _BUILT_WITH_RUNNING, _HOST_COMPILER, _INDEX_INSTALL, _WHEEL_BUILT_FOR, _IMPORTED_SYMBOL, _DGL_LIBRARY,
-                    _DGL_LIBRARY_SAID, _DGL_LIBRARY_FILE, _K2_BUILD, _CONTAINER_CUDA, _CONTAINER_DRIVER, _CXX_STANDARD, _NVRTC_ARCH):
+                    _DGL_LIBRARY_SAID, _DGL_LIBRARY_FILE, _K2_BUILD, _CONTAINER_CUDA, _CONTAINER_DRIVER, _CXX_STANDARD, _NVRTC_ARCH, _APP_PYTHON):
         matches = list(pattern.finditer(text))
         if not matches:
             # Wrapped by a mail client, a notebook or a terminal at a space: the same message with a line
@@ -553,6 +559,10 @@ def interpret(warnings: list[str] | None) -> list[Said]:
             if m.group("nvcc") != m.group("torch"):
                 said.append(Said("toolkit", text, package="deepspeed" if ds else None,
                                  cuda_pair=(m.group("torch"), m.group("nvcc"))))
+            continue
+        m = _APP_PYTHON.search(text)
+        if m:
+            said.append(Said("app-python", text, requested=m.group("tested")))
             continue
         m = _NO_WHEEL.search(text)
         if m:
