@@ -199,7 +199,7 @@ _NVCC_ARCH = re.compile(r"nvcc fatal\s*:\s*Unsupported gpu architecture '(?:comp
 # is tested with 3.10.6 Python, but you have 3.11.2." The app installs its own pinned torch and packages, which may
 # have no build for the other Python: the app's verdict, where the report names no torch.
 _APP_PYTHON = re.compile(r"This program is tested with (?P<tested>3\.\d{1,2}(?:\.\d{1,2})?) Python, but you have "
-                         r"(?P<have>3\.\d{1,2}(?:\.\d{1,2})?)(?!\d)")
+                         r"3\.\d{1,2}(?:\.\d{1,2})?(?!\d)")
 # A package's setup.py refusing the toolkit at CUDA_HOME as too old: flash-attn's "FlashAttention is only
 # supported on CUDA 11.6 and above.  Note: make sure nvcc has a supported version by running nvcc -V."
 _TOOLKIT_MIN = re.compile(r"(?P<pkg>FlashAttention) is only supported on CUDA (?P<min>\d+\.\d+) and above")
@@ -428,7 +428,8 @@ class Said:
     # says it), "built-for" (an extension's own build record: built_for is (the torch release it was built against,
     # its CUDA or "cpu")), "nvrtc-arch" (NVRTC refused the GPU's architecture), "toolkit-std" (torch's headers need the C++
     # standard in requested), "app-python" (an application's own Python check failed: the Python it is tested with in
-# requested; the interpreter's version is read as python.version). "driver" with package "nvidia-container-cli": the container runtime's CUDA requirement (needs_cuda);
+    # requested; the interpreter's version is read as python.version, by the prose reader). "driver" with package
+    # "nvidia-container-cli": the container runtime's CUDA requirement (needs_cuda);
     # with package "ngc-container": an NGC image's banner, the driver it needs and the one it found (needs_driver, found_driver)
     text: str
     gpu: str | None = None  # None where the warning does not name it (torch 1.8/1.9's unfilled template)
