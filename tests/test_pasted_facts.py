@@ -132,8 +132,6 @@ STATES_NO_VERSION = {
     "cmp-kohyass1949-magitekerinc-triton-warning-windows-ignore-healthy-prose.txt",
     "cmp-gtn24-viet98lx-scatter-add-argument-count-code-api-healthy-prose.txt",
     "cmp-pytorchscatter107-viduzz84-colab-torch-scatter-201-pyg-release-healthy-prose.txt",
-    # Batch 36: torchvision's version alone ("my torchvision Version: 0.13.1+cu113") beside a removed module's ImportError.
-    "hl-libmtl62-wushuang720-torchvision-0131-cu113-models-utils-import-prose.txt",
     # Batch 39: a training log that prints only "GPU AVAILABLE? True" (healthy); torch's device-string error for "mps"
     # on a Mac, with no version of torch or Python.
     "mac-siamnestedunet24-zzz5y-windows-freeze-support-main-guard-healthy-zh.txt",

@@ -245,6 +245,25 @@ def test_torchvision_beside_torch_is_a_partial_list_tte103_judges(tmp_path):
     assert "torchaudio" not in str(stated("this installs torchaudio 2.11.x beside torch 2.10.0"))
 
 
+def test_a_companion_version_alone_is_read_and_torch_checks_say_not_checked(tmp_path):
+    # LibMTL#62's whole environment: one line naming torchvision's build. It is a fact of the machine, not nothing.
+    facts = load_text("the Dependencies says torchvision >= 0.9.0\nmy torchvision Version: 0.13.1+cu113,  >= 0.9.0\n",
+                      tmp_path)
+    assert [(d.name, d.version) for d in facts.packages.distributions] == [("torchvision", "0.13.1+cu113")]
+    found = verdicts(facts)
+    assert found["TE103"].status is Status.SKIP and "torch is not named" in found["TE103"].message
+    assert "No problems found" not in closing_line(list(found.values()))
+    from rich.console import Console
+
+    from torchdoctor.render.human import render_env
+    console = Console(record=True, width=100)
+    render_env(facts, list(found.values()), console)
+    assert console.export_text().splitlines()[0] == "torchdoctor env · (from paste facts)"  # no torch, no Python named
+    # The requirement alone is no torchvision of this machine: still refused with the one line.
+    with pytest.raises(UsageError, match="states no torch, GPU, driver"):
+        load_text("the Dependencies says torchvision >= 0.9.0\n", tmp_path)
+
+
 # --------------------------------------------------------------------------- driver, Python, OS
 
 @pytest.mark.parametrize(("text", "driver"), [

@@ -1872,7 +1872,8 @@ def _add_stated(facts: dict[str, Any], stated: dict[str, Any], gpus_named_by_tor
                 facts.setdefault(section, {})[key] = value
                 added = True
                 valued = valued or not (isinstance(value, dict) and "unknown" in value)
-    if stated.get("packages") and not facts.get("packages", {}).get("distributions") and "version" in torch:
+    if stated.get("packages") and not facts.get("packages", {}).get("distributions") and (
+            "version" in torch or not fact_set(facts, "torch", "version")):
         _add_distributions(facts, stated["packages"]["distributions"])
         facts["packages"]["distributions_partial"] = True
         added = valued = True

@@ -539,4 +539,6 @@ def read(lines: list[str]) -> dict[str, Any]:
     if listed and isinstance(version, str):
         facts["packages"] = {"distributions": [{"name": "torch", "version": version, "location": "stated in the text"},
                                                *listed], "distributions_partial": True}
+    elif listed:
+        facts["packages"] = {"distributions": listed, "distributions_partial": True}
     return facts

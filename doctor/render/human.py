@@ -40,7 +40,8 @@ def render_env(facts: Facts, findings: list[Finding], console: Console, *, verbo
     if interpreter:  # --python: say whose environment this is
         line = f"{interpreter} · {line}" if line else interpreter
     if facts.meta.source not in ("live", "example"):
-        line += f" (from {facts.meta.source} facts)"
+        # A paste may state no torch and no Python (a companion package's version alone): the source is the line.
+        line = f"{line} (from {facts.meta.source} facts)".lstrip()
     _print_wrapped(console, Text("torchdoctor env" + (" · " if line else ""), style="bold"), line, 2)
 
     by_area: dict[str, list[Finding]] = {}
