@@ -536,9 +536,7 @@ def read(lines: list[str]) -> dict[str, Any]:
         facts["python"] = py
     listed = [{"name": name, "version": value, "location": "stated in the text"}
               for name, said in family.items() if isinstance(value := said.value(), str)]
-    if listed and isinstance(version, str):
-        facts["packages"] = {"distributions": [{"name": "torch", "version": version, "location": "stated in the text"},
-                                               *listed], "distributions_partial": True}
-    elif listed:
-        facts["packages"] = {"distributions": listed, "distributions_partial": True}
+    if listed:  # a companion's version alone is a fact too; torch joins it where the text states torch's
+        mine = [{"name": "torch", "version": version, "location": "stated in the text"}] if isinstance(version, str) else []
+        facts["packages"] = {"distributions": [*mine, *listed], "distributions_partial": True}
     return facts
