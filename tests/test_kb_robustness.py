@@ -116,3 +116,16 @@ def test_no_pattern_backtracks_catastrophically():
     # reliably (under 40 ms on the larger input) are not judged.
     superlinear = [g for g in growth if g[0] > 8.0 and g[1] > 0.04]
     assert not superlinear, f"patterns whose cost grows faster than their input (ratio, seconds, entry, pattern, input): {superlinear}"
+
+
+def test_a_conda_conflict_list_joined_on_one_line_is_read_and_a_torchless_one_is_not():
+    # A web page that joined the lines of conda 4.4's list, with "->" chains inside the items: the
+    # pattern once tried every way to split the line into items (1.5 s for these 300 characters).
+    joined = ("Solving environment: failed  UnsatisfiableError: The following specifications were found to be in "
+              "conflict:   - qt -> icu=58 -> *[track_features=vc14]   - pytorch   - qt -> icu=58 -> vc==14 Use "
+              '"conda info <package>" to see the dependencies for each package.')
+    assert [m.id for m in torchdoctor.explain(joined)][:1] == ["conda-env-conflict"]
+    listed = joined.replace("   - ", "\n  - ")
+    assert [m.id for m in torchdoctor.explain(listed)][:1] == ["conda-env-conflict"]
+    torchless = joined.replace("- pytorch", "- numpy")
+    assert "conda-env-conflict" not in [m.id for m in torchdoctor.explain(torchless)]
