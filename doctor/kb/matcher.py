@@ -118,23 +118,34 @@ class _Haystack:
             self.starts.append(offset)
             offset += len(t) + 1
 
+    def any_reading(self, ignore_case: bool) -> str:
+        """The text and, where it has line breaks, its two re-joined readings, NUL between them (no
+        substring holds a NUL, so each substring found is found inside one reading): a substring
+        none of the readings holds rules a pattern out with one scan."""
+        every = self.every.get(ignore_case)
+        if every is None:
+            if ignore_case:
+                if self.lower is None:
+                    self.lower = self.text.lower()
+                text = self.lower
+            else:
+                text = self.text
+            if "\n" in text:
+                squeezed = self.squeezed[ignore_case] = (_joined(text), _squeeze(text))
+                every = "\0".join((text, *squeezed))
+            else:
+                every = text
+            self.every[ignore_case] = every
+        return every
+
     def contains_all(self, groups: Any, ignore_case: bool) -> bool:
         """Whether the text holds one substring of every group (an AND of ORs), also where a
         paste broke a line inside it."""
-        if ignore_case:
-            if self.lower is None:
-                self.lower = self.text.lower()
-            text = self.lower
-        else:
-            text = self.text
+        every = self.any_reading(ignore_case)
+        text = self.lower if ignore_case else self.text
         if "\n" not in text:
             return _missing_group(groups, text) is None
-        every = self.every.get(ignore_case)
-        if every is None:
-            squeezed = self.squeezed[ignore_case] = (_joined(text), _squeeze(text))
-            every = self.every[ignore_case] = "\0".join((text, *squeezed))
-        # First one scan of the three readings at once (no substring holds a NUL, so each is found
-        # inside one of them): most patterns lack a group in all three, and stop here.
+        # Most patterns lack a group in all three readings, and stop here.
         if _missing_group(groups, every) is not None:
             return False
         missing = _missing_group(groups, text)
@@ -303,14 +314,34 @@ def _may_hold(stack: _Haystack, lits: Any, more: Any, ignore_case: bool) -> bool
     return stack.contains_all(lits, ignore_case) and (not more or stack.contains_all(more, ignore_case))
 
 
+def _ruled_out(stack: _Haystack, lits: Any, ignore_case: bool) -> bool:
+    """Whether no reading of the scope holds any string of the pattern's first group: the test most
+    patterns fail, made here without the calls of a whole prefilter (it runs ~2,000 times a text)."""
+    if not stack.items:
+        return True
+    if not lits:
+        return False
+    every = stack.every.get(ignore_case)
+    if every is None:
+        every = stack.any_reading(ignore_case)
+    for lit in lits[0]:
+        if lit in every:
+            return False
+    return True
+
+
 def _hits_for(head: Head, parsed: Parsed, stacks: dict[str, _Haystack]) -> list[Hit]:
     hits: list[Hit] = []
     for pattern, lits, more in _prefilters(head):
         if pattern.scope == "exception":
+            # (an exception pattern is also read in plain lines, for less: see _exception_hits)
+            if _ruled_out(stacks["exception"], lits, pattern.ignore_case) and _ruled_out(
+                    stacks["line"], lits, pattern.ignore_case):
+                continue
             hits.extend(_exception_hits(pattern, lits, more, parsed, stacks))
             continue
         stack = stacks[pattern.scope]
-        if not stack.items or not _may_hold(stack, lits, more, pattern.ignore_case):
+        if _ruled_out(stack, lits, pattern.ignore_case) or not _may_hold(stack, lits, more, pattern.ignore_case):
             continue
         rx = _compile(pattern, multiline=True)
         seen = 0
