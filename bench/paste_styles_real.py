@@ -73,7 +73,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except BrokenPipeError:  # | head
-        sys.exit(0)
+    sys.exit(main())
