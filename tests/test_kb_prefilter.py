@@ -9,7 +9,7 @@ import re
 
 from torchdoctor.kb.build import required_literals
 from torchdoctor.kb.loader import load
-from torchdoctor.kb.matcher import _Haystack
+from torchdoctor.kb.matcher import _Haystack, _ruled_out
 
 
 def _passes(groups, text: str, ignore_case: bool) -> bool:
@@ -27,6 +27,9 @@ def test_every_pattern_that_matches_a_knowledge_text_passes_its_prefilter():
             rx = re.compile(pattern.regex, (re.IGNORECASE if pattern.ignore_case else 0) | re.MULTILINE)
             for stack, text in stacks:
                 fixed = stack.contains_all(groups, pattern.ignore_case)
+                # The matcher's quick first-group test may only rule out what the prefilter does.
+                if fixed and _ruled_out(stack, groups, pattern.ignore_case):
+                    unsafe.append((head.id, "ruled out on its first group", text[:60]))
                 if fixed and (not more or stack.contains_all(more, pattern.ignore_case)):
                     continue
                 filtered += 1
@@ -148,3 +151,16 @@ def test_only_long_patterns_carry_more_groups_and_the_fixed_words_stay_as_they_w
     for head in kb.heads.values():
         for p, groups in zip(head.patterns, head.literals):
             assert [list(g) for g in groups] == required_literals(p.matched_regex, p.ignore_case)
+
+
+def test_the_first_group_rules_a_pattern_out_only_when_no_reading_holds_it():
+    groups = [["out of memory"], ["cuda"]]
+    # The message wrapped mid-phrase by a terminal: the re-joined reading holds it.
+    wrapped = _Haystack([(1, "RuntimeError: CUDA out of"), (2, "memory. Tried to allocate 2.00 GiB")])
+    assert not _ruled_out(wrapped, groups, True)
+    assert wrapped.contains_all(groups, True)
+    # A close healthy text: CUDA is there, running out of memory is not.
+    healthy = _Haystack([(1, "RuntimeError: CUDA error: device-side assert triggered")])
+    assert _ruled_out(healthy, groups, True)
+    assert not _ruled_out(healthy, [["device-side assert"]], True)
+    assert _ruled_out(_Haystack([]), [["anything"]], True)
