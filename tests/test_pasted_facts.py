@@ -2913,3 +2913,17 @@ def test_a_local_build_refused_while_pip_lists_local_builds_is_the_pythons_fault
     # Without local builds in the listing, only PyPI was read: it never had +cu110, whatever the Python.
     plain = checked(text.replace("2.2.0+cpu, 2.2.0+cu118, 2.2.0+cu121, 2.2.1, 2.3.0+cu121", "2.2.1, 2.3.0"), tmp_path)["TE105"]
     assert "Python 3.12 or newer" not in plain.message
+
+
+def test_the_warning_readers_skip_words_are_in_every_match_of_their_pattern():
+    # find() skips a pattern on a text without its fixed words: safe only while the regex itself
+    # requires them (the knowledge base's literal analysis, applied to the reader's regexes).
+    from torchdoctor.kb.build import required_literals
+
+    assert torch_warnings._REQUIRED
+    for pattern, words in torch_warnings._REQUIRED.items():
+        groups = required_literals(pattern.pattern, ignore_case=False)
+        assert any(all(words in lit for lit in group) for group in groups), (pattern.pattern[:80], words, groups)
+    # and the check can fail: words the regex does not require
+    groups = required_literals(torch_warnings._INCOMPATIBLE.pattern, ignore_case=False)
+    assert not any(all("sm_120" in lit for lit in group) for group in groups)

