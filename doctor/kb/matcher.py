@@ -19,6 +19,7 @@ from itertools import repeat
 from dataclasses import dataclass, field
 from typing import Any, Iterator, NamedTuple
 
+from . import api_history
 from .loader import Head, KnowledgeBase, load
 from .parse import ExceptionBlock, Parsed, parse
 from .schema import Entry, Pattern
@@ -333,6 +334,9 @@ def _ruled_out(stack: _Haystack, lits: Any, ignore_case: bool) -> bool:
 def _hits_for(head: Head, parsed: Parsed, stacks: dict[str, _Haystack]) -> list[Hit]:
     hits: list[Hit] = []
     for pattern, lits, more in _prefilters(head):
+        if pattern.api_history:
+            hits.extend(_api_history_hits(pattern, lits, more, parsed, stacks))
+            continue
         if pattern.scope == "exception":
             # (an exception pattern is also read in plain lines, for less: see _exception_hits)
             if _ruled_out(stacks["exception"], lits, pattern.ignore_case) and _ruled_out(
@@ -357,6 +361,24 @@ def _hits_for(head: Head, parsed: Parsed, stacks: dict[str, _Haystack]) -> list[
             if seen >= 20:  # the same log line repeated a thousand times adds nothing
                 break
     return hits
+
+
+def _api_history_hits(pattern: Pattern, lits: Any, more: Any, parsed: Parsed,
+                      stacks: dict[str, _Haystack]) -> list[Hit]:
+    """The hits of a pattern whose captured name must be one torch's releases added or removed, with
+    the release it changed in; any other name (a typo, another library's) is no evidence."""
+    found = _pattern_hits(pattern._replace(api_history=None), lits, more, parsed, stacks)
+    kept = []
+    for hit in found:
+        captures = api_history.captures_fit(pattern.api_history or "", hit.captures)
+        if captures is not None:
+            kept.append(hit._replace(captures=captures))
+    return kept
+
+
+def _pattern_hits(pattern: Pattern, lits: Any, more: Any, parsed: Parsed, stacks: dict[str, _Haystack]) -> list[Hit]:
+    head = Head("", "", (pattern,), (lits,), (), (more,))
+    return _hits_for(head, parsed, stacks)
 
 
 def _exception_hits(pattern: Pattern, lits: Any, more: Any, parsed: Parsed, stacks: dict[str, _Haystack]) -> list[Hit]:
@@ -424,7 +446,7 @@ def _template_hit(pattern: Pattern, lits: Any, stacks: dict[str, _Haystack]) -> 
     folded = _TEMPLATE_WORDS.get(pattern)
     if folded is None:
         eligible = (pattern.weight >= TEMPLATE_MIN_WEIGHT and lits and not pattern.exception_type
-                    and not pattern.frame and "(?!" not in pattern.regex and "(?<!" not in pattern.regex
+                    and not pattern.frame and not pattern.api_history and "(?!" not in pattern.regex and "(?<!" not in pattern.regex
                     and sum(min(len(lit) for lit in group) for group in lits) >= TEMPLATE_MIN_CHARS)
         folded = _TEMPLATE_WORDS[pattern] = _folded_words(lits) if eligible else ()
     if not folded:
@@ -447,7 +469,8 @@ def _folded_hit(pattern: Pattern, lits: Any, stacks: dict[str, _Haystack]) -> Hi
     checked against a retyped line, so a pattern that has them is left out."""
     folded = _FOLDED_WORDS.get(pattern)
     if folded is None:
-        eligible = not (pattern.ignore_case or pattern.exception_type or pattern.frame or not lits)
+        eligible = not (pattern.ignore_case or pattern.exception_type or pattern.frame or pattern.api_history
+                        or not lits)
         folded = _FOLDED_WORDS[pattern] = _folded_words(lits) if eligible else ()
     stack = stacks["line"]  # every line of a paste, the exception lines among them
     if not folded or not stack.items or not stack.contains_all(folded, True):
@@ -607,7 +630,7 @@ def _with_cut_hits(parsed: Parsed, kb: KnowledgeBase, scored: list[tuple[Head, l
         eligible = [(head, pattern, lits) for head in kb.heads.values()
                     for pattern, lits in zip(head.patterns, head.literals)
                     if pattern.scope == "exception" and pattern.weight >= TEMPLATE_MIN_WEIGHT and not pattern.frame
-                    and lits]
+                    and not pattern.api_history and lits]
         cached = _CUT_PATTERNS[id(kb.heads)] = (kb.heads, eligible,
                                                 "\0".join(lit for _, _, lits in eligible for lit in lits[0]))
     _, eligible, blob = cached

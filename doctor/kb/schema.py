@@ -47,6 +47,10 @@ class Pattern(NamedTuple):
     # Only count it when a frame of the traceback matches (e.g. "torch/utils/data/").
     frame: str | None = None
     ignore_case: bool = False
+    # "added" or "removed": count a match only when its `module` and `attribute` groups name a torch
+    # API a later release added (the torch is too old for the code) or one a release removed (the
+    # code is too old for the torch), by torch's own releases (kb/api_history.py).
+    api_history: str | None = None
 
     @property
     def matched_regex(self) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from . import lexicon
+from . import api_history, lexicon
 from .schema import AREAS, SCOPES, Entry, Example, FixStep, NearMiss, Pattern, SchemaError
 
 _ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
@@ -68,7 +68,8 @@ def entry_from_dict(data: dict[str, Any], where: str) -> Entry:
     patterns = []
     for i, p in enumerate(_table_list(f"{where}: patterns", data["patterns"])):
         w = f"{where}: patterns[{i}]"
-        _check_keys(w, p, {"regex", "scope", "weight", "exception_type", "frame", "ignore_case"}, {"regex"})
+        _check_keys(w, p, {"regex", "scope", "weight", "exception_type", "frame", "ignore_case", "api_history"},
+                    {"regex"})
         try:
             regex = lexicon.expand(_str(f"{w}.regex", p["regex"]))
         except lexicon.UnknownGroup as exc:
@@ -80,6 +81,7 @@ def entry_from_dict(data: dict[str, Any], where: str) -> Entry:
             exception_type=p.get("exception_type"),
             frame=p.get("frame"),
             ignore_case=bool(p.get("ignore_case", False)),
+            api_history=p.get("api_history"),
         )
         if pattern.scope not in SCOPES:
             raise SchemaError(f"{w}.scope: {pattern.scope!r} is not one of {SCOPES}")
@@ -92,6 +94,11 @@ def entry_from_dict(data: dict[str, Any], where: str) -> Entry:
                     re.compile(value)
                 except re.error as exc:
                     raise SchemaError(f"{w}.{key}: does not compile: {exc}") from None
+        if pattern.api_history is not None:
+            if pattern.api_history not in api_history.KINDS:
+                raise SchemaError(f"{w}.api_history: {pattern.api_history!r} is not one of {api_history.KINDS}")
+            if not {"module", "attribute"} <= set(re.compile(pattern.regex).groupindex):
+                raise SchemaError(f"{w}.api_history: the regex must capture `module` and `attribute`")
         patterns.append(pattern)
     if not patterns:
         raise SchemaError(f"{where}: at least one pattern is required")

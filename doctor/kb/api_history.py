@@ -1,0 +1,58 @@
+"""When a torch name came or went, from torch's own releases (doctor/data/torch_api_history.json).
+
+"module 'torch.fft' has no attribute 'rfftfreq'" is a torch older than the code when rfftfreq is a
+name a later release added, and code older than the torch when the name is one a release removed;
+for a name torch never had (a typo, another library's) the message says neither. A knowledge
+pattern with `api_history` counts only when the name it captured is of that kind.
+
+The table (1 MB of JSON) is read the first time such a pattern matches, never on a text without one.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+KINDS = ("added", "removed")
+
+# What a message calls the class whose attribute is missing, as the table names it.
+_CLASSES = {"Tensor": "torch.Tensor", "torch.Tensor": "torch.Tensor", "Parameter": "torch.Tensor",
+            "torch.nn.Parameter": "torch.Tensor", "torch.nn.parameter.Parameter": "torch.Tensor"}
+
+
+class Change(NamedTuple):
+    kind: str  # "added" or "removed"
+    version: str  # the first release with the name ("added"), or the first without it ("removed")
+
+
+@lru_cache(maxsize=1)
+def _table() -> dict[str, Any]:
+    from ..data import load
+
+    return load("torch_api_history")
+
+
+def change(module: str, name: str) -> Change | None:
+    """How `module.name` changed across torch releases, or None (always there, never there, or both)."""
+    module = _CLASSES.get(module, module)
+    table = _table()
+    versions = table["versions"]
+    first = table["added"].get(module, {}).get(name)
+    if first is not None:
+        return Change("added", versions[first])
+    span = table["removed"].get(module, {}).get(name)
+    if span is not None:
+        return Change("removed", versions[span[1]])
+    return None
+
+
+def captures_fit(kind: str, captures: dict[str, str]) -> dict[str, str] | None:
+    """A hit's captures with the release it changed in (`api_version`) when its `module` and
+    `attribute` name an API of this kind; None when they do not."""
+    module, name = captures.get("module"), captures.get("attribute")
+    if not module or not name:
+        return None
+    found = change(module, name)
+    if found is None or found.kind != kind:
+        return None
+    return {**captures, "api_version": found.version}

@@ -1,0 +1,152 @@
+"""The torch API history (doctor/data/torch_api_history.json) and the knowledge patterns that read it.
+
+The table is checked against the torch these tests install (2.13.0): every name it says a release up
+to 2.13 added must be there, and every name it says a release up to 2.13 removed must be gone. That is
+the installed torch answering for the table, not the table for itself.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+
+import pytest
+
+from torchdoctor.data import load
+from torchdoctor.kb import api_history, explain
+from torchdoctor.kb.schema import SchemaError
+
+INSTALLED = (2, 13)
+# The modules people name in these errors (every one the corpus's texts name, and their neighbours).
+CHECKED = ("torch", "torch.Tensor", "torch.nn", "torch.nn.functional", "torch.nn.init", "torch.nn.utils",
+           "torch.optim", "torch.optim.lr_scheduler", "torch.utils.data", "torch.utils.data.dataloader",
+           "torch.utils.checkpoint", "torch.utils._pytree", "torch.cuda", "torch.cuda.amp", "torch.amp", "torch.fft",
+           "torch.linalg", "torch.special", "torch.onnx", "torch.jit", "torch.hub", "torch.library", "torch.autograd",
+           "torch.distributions", "torch.backends.cudnn", "torch.utils.cpp_extension", "torch.distributed")
+
+
+def _minor(version: str) -> tuple[int, int]:
+    major, minor = version.split(".")[:2]
+    return int(major), int(minor)
+
+
+def _has(target, module: str, name: str) -> bool:
+    """An attribute, or a submodule (an attribute once imported, and importable by that name)."""
+    if hasattr(target, name):
+        return True
+    try:
+        return module != "torch.Tensor" and importlib.util.find_spec(f"{module}.{name}") is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def _resolve(module: str):
+    if module == "torch.Tensor":
+        import torch
+
+        return torch.Tensor
+    return importlib.import_module(module)
+
+
+def test_names_the_table_says_were_added_up_to_the_installed_torch_are_in_it():
+    pytest.importorskip("torch")
+    table = load("torch_api_history")
+    versions = table["versions"]
+    missing = []
+    for module in CHECKED:
+        target = _resolve(module)
+        for name, first in table["added"].get(module, {}).items():
+            if _minor(versions[first]) <= INSTALLED and not _has(target, module, name):
+                missing.append(f"{module}.{name} (added in {versions[first]})")
+    assert not missing, missing
+
+
+def test_names_the_table_says_were_removed_up_to_the_installed_torch_are_gone():
+    pytest.importorskip("torch")
+    table = load("torch_api_history")
+    versions = table["versions"]
+    present = []
+    for module in CHECKED:
+        target = _resolve(module)
+        for name, (_, gone) in table["removed"].get(module, {}).items():
+            if _minor(versions[gone]) <= INSTALLED and _has(target, module, name):
+                present.append(f"{module}.{name} (removed in {versions[gone]})")
+    assert not present, present
+
+
+@pytest.mark.parametrize("module, name, kind, version", [
+    ("torch.fft", "rfftfreq", "added", "1.8"),  # torch.fft became a module in 1.8
+    ("torch.optim.lr_scheduler", "CyclicLR", "added", "1.1"),
+    ("torch.nn", "RMSNorm", "added", "2.4"),
+    ("Tensor", "mT", "added", "1.11"),
+    ("torch.onnx", "set_training", "removed", "1.6"),
+    ("torch", "_six", "removed", "2.0"),
+])
+def test_the_table_knows_when_well_known_apis_came_and_went(module, name, kind, version):
+    assert api_history.change(module, name) == api_history.Change(kind, version)
+
+
+@pytest.mark.parametrize("module, name", [
+    ("torch.nn", "Linear"),  # every torch has it
+    ("torch", "tensor"),
+    ("torch.optim", "AdamWeightDecay"),  # never torch's (another library's name)
+    ("torchvision.ops", "nms"),  # not a torch module
+])
+def test_names_that_did_not_change_say_nothing(module, name):
+    assert api_history.change(module, name) is None
+
+
+def _answer(text: str) -> tuple[str | None, dict[str, str]]:
+    matches = explain(text)
+    return (matches[0].id, matches[0].captures) if matches else (None, {})
+
+
+def test_a_name_a_later_torch_added_says_the_torch_is_too_old():
+    text = """Traceback (most recent call last):
+  File "/opt/conda/lib/python3.8/site-packages/pytorch_lightning/utilities/cloud_io.py", line 12, in <module>
+    freqs = torch.fft.rfftfreq(n)
+AttributeError: module 'torch.fft' has no attribute 'rfftfreq'
+"""
+    answer, captures = _answer(text)
+    assert answer == "torch-too-old-for-package"
+    assert captures.get("api_version") == "1.8"
+    # The same words for a name every torch since 1.0 has: a shadowed or broken torch, not an old one.
+    assert _answer(text.replace("torch.fft' has no attribute 'rfftfreq'", "torch.nn' has no attribute 'Linear'")
+                   .replace("torch.fft.rfftfreq", "torch.nn.Linear"))[1].get("api_version") is None
+
+
+def test_a_private_name_a_later_torch_added_is_not_a_removed_private_api():
+    # "_T_co" looks like an internal a newer torch dropped; torch 2.5 added it to the DataLoader module.
+    text = "ImportError: cannot import name '_T_co' from 'torch.utils.data.dataloader' (/usr/lib/python3/site-packages/torch/utils/data/dataloader.py)"
+    answer, captures = _answer(text)
+    assert (answer, captures.get("api_version")) == ("torch-too-old-for-package", "2.5")
+
+
+def test_a_public_name_a_torch_removed_says_the_code_is_too_old():
+    text = """  File "/home/u/envs/py36/lib/python3.6/site-packages/nni/_graph_utils.py", line 71, in _trace
+    with torch.onnx.set_training(model, False):
+AttributeError: module 'torch.onnx' has no attribute 'set_training'
+"""
+    answer, captures = _answer(text)
+    assert (answer, captures.get("api_version")) == ("removed-private-api", "1.6")
+    # A close name torch still has is no evidence of a removal.
+    quiet = text.replace("set_training", "select_model_mode_for_export")
+    assert _answer(quiet)[0] != "removed-private-api"
+
+
+def test_the_happened_line_names_the_release():
+    match = explain("AttributeError: module 'torch.fft' has no attribute 'rfftfreq'")[0]
+    assert any("torch 1.8 and later" in line for line in match.to_json()["happened"])
+
+
+def test_the_schema_refuses_an_unknown_kind_and_a_pattern_without_its_groups():
+    from torchdoctor.kb import validate
+
+    base = {"id": "x-entry", "title": "t", "area": "Also frequent", "summary": "s", "explanation": "e",
+            "fixes": [{"summary": "f"}], "examples": [{"text": "x", "source": "https://example.org/1"}]}
+    with pytest.raises(SchemaError, match="api_history"):
+        validate.entry_from_dict({**base, "patterns": [
+            {"regex": "module '(?P<module>torch)' has no attribute '(?P<attribute>\\w+)'", "api_history": "renamed"}]}, "x.toml")
+    with pytest.raises(SchemaError, match="must capture"):
+        validate.entry_from_dict({**base, "patterns": [
+            {"regex": "module 'torch' has no attribute '(?P<name>\\w+)'", "api_history": "added"}]}, "x.toml")
