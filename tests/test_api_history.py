@@ -147,6 +147,21 @@ def test_the_schema_refuses_an_unknown_kind_and_a_pattern_without_its_groups():
     with pytest.raises(SchemaError, match="api_history"):
         validate.entry_from_dict({**base, "patterns": [
             {"regex": "module '(?P<module>torch)' has no attribute '(?P<attribute>\\w+)'", "api_history": "renamed"}]}, "x.toml")
-    with pytest.raises(SchemaError, match="must capture"):
+    with pytest.raises(SchemaError, match="must capture `attribute`"):
         validate.entry_from_dict({**base, "patterns": [
-            {"regex": "module 'torch' has no attribute '(?P<name>\\w+)'", "api_history": "added"}]}, "x.toml")
+            {"regex": "module '(?P<module>torch)' has no attribute '(?P<name>\\w+)'", "api_history": "added"}]}, "x.toml")
+
+
+def test_python_before_3_7_names_the_module_in_the_import_line_not_the_message():
+    text = """Traceback (most recent call last):
+  File "train.py", line 12, in <module>
+    from torch.optim.lr_scheduler import CyclicLR, StepLR
+ImportError: cannot import name 'CyclicLR'
+"""
+    answer, captures = _answer(text)
+    assert (answer, captures.get("module"), captures.get("api_version")) == (
+        "torch-too-old-for-package", "torch.optim.lr_scheduler", "1.1")
+    # A name torch has had since 1.0, from the same line: a circular import or a shadowing file, not an old torch.
+    assert _answer(text.replace("'CyclicLR'", "'StepLR'"))[1].get("api_version") is None
+    # Imported from another package, the name says nothing of torch.
+    assert _answer(text.replace("torch.optim.lr_scheduler", "timm.scheduler"))[1].get("api_version") is None

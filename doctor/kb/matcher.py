@@ -370,10 +370,28 @@ def _api_history_hits(pattern: Pattern, lits: Any, more: Any, parsed: Parsed,
     found = _pattern_hits(pattern._replace(api_history=None), lits, more, parsed, stacks)
     kept = []
     for hit in found:
-        captures = api_history.captures_fit(pattern.api_history or "", hit.captures)
+        captures = hit.captures
+        if not captures.get("module") and captures.get("attribute"):
+            # Python before 3.7 named no module in "cannot import name 'X'": the import line of the
+            # traceback does ("from torch.optim.lr_scheduler import CyclicLR").
+            captures = {**captures, "module": _imported_from(parsed, captures["attribute"]) or ""}
+        captures = api_history.captures_fit(pattern.api_history or "", captures)
         if captures is not None:
             kept.append(hit._replace(captures=captures))
     return kept
+
+
+_FROM_IMPORT = re.compile(r"^\s*from\s+(torch(?:\.\w+)*)\s+import\s+\(?([\w\s,]+)")
+
+
+def _imported_from(parsed: Parsed, name: str) -> str | None:
+    """The torch module a traceback's source line imports `name` from."""
+    for block in parsed.exceptions:
+        for line in block.code:
+            m = _FROM_IMPORT.match(line)
+            if m and name in re.split(r"[\s,()]+", m.group(2)):
+                return m.group(1)
+    return None
 
 
 def _pattern_hits(pattern: Pattern, lits: Any, more: Any, parsed: Parsed, stacks: dict[str, _Haystack]) -> list[Hit]:

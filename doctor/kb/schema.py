@@ -49,7 +49,8 @@ class Pattern(NamedTuple):
     ignore_case: bool = False
     # "added" or "removed": count a match only when its `module` and `attribute` groups name a torch
     # API a later release added (the torch is too old for the code) or one a release removed (the
-    # code is too old for the torch), by torch's own releases (kb/api_history.py).
+    # code is too old for the torch), by torch's own releases (kb/api_history.py). Without a `module`
+    # group, the module is the one the traceback's import line names.
     api_history: str | None = None
 
     @property

@@ -97,8 +97,9 @@ def entry_from_dict(data: dict[str, Any], where: str) -> Entry:
         if pattern.api_history is not None:
             if pattern.api_history not in api_history.KINDS:
                 raise SchemaError(f"{w}.api_history: {pattern.api_history!r} is not one of {api_history.KINDS}")
-            if not {"module", "attribute"} <= set(re.compile(pattern.regex).groupindex):
-                raise SchemaError(f"{w}.api_history: the regex must capture `module` and `attribute`")
+            if "attribute" not in re.compile(pattern.regex).groupindex:
+                # (`module` too, unless the traceback's import line names it: kb/matcher.py)
+                raise SchemaError(f"{w}.api_history: the regex must capture `attribute` (and `module`)")
         patterns.append(pattern)
     if not patterns:
         raise SchemaError(f"{where}: at least one pattern is required")
