@@ -165,3 +165,44 @@ ImportError: cannot import name 'CyclicLR'
     assert _answer(text.replace("'CyclicLR'", "'StepLR'"))[1].get("api_version") is None
     # Imported from another package, the name says nothing of torch.
     assert _answer(text.replace("torch.optim.lr_scheduler", "timm.scheduler"))[1].get("api_version") is None
+
+
+def _wheel(path, files: dict[str, str]) -> str:
+    import zipfile
+
+    with zipfile.ZipFile(path, "w") as z:
+        for name, text in files.items():
+            z.writestr(name, text)
+    return str(path)
+
+
+def test_the_builder_reads_what_each_release_binds(tmp_path):
+    """Three made-up releases through the builder: what counts as added, removed, or neither."""
+    from torchdoctor.data import api_history_build as build
+
+    common = {"torch/_C/_VariableFunctions.pyi": "def matmul(a, b): ...\n",
+              "torch/_tensor.py": "class Tensor:\n    def view(self): ...\n"}
+    releases = []
+    for version, init, fft in [
+        ("1.6", "import os\nhas_cuda = True\n", "old_fn = 1\n"),
+        ("1.7", "has_cuda = True\nfrom .stable import *\nif _C.has_ucc:\n    ProcessGroupUCC = 1\n",
+         "old_fn = 1\nrfftfreq = 2\n"),
+        ("1.8", "from typing import TYPE_CHECKING\nfrom .stable import *\nif TYPE_CHECKING:\n    from .types import Device\n"
+                "gone_later = 1\ndel gone_later\n"
+                "def __getattr__(name):\n    if name == 'has_cuda':\n        return True\n", "rfftfreq = 2\n"),
+    ]:
+        wheel = _wheel(tmp_path / f"torch-{version}.0-cp310-none-any.whl", {
+            **common, "torch/__init__.py": init, "torch/fft/__init__.py": fft,
+            "torch/stable.py": "__all__ = ['kept']\nkept = 1\nhelper = 2\n"})
+        releases.append((version, build.surface(wheel)))
+    table = build.history(releases)
+    added, removed, versions = table["added"], table["removed"], table["versions"]
+    assert versions[added["torch.fft"]["rfftfreq"]] == "1.7"
+    assert versions[removed["torch.fft"]["old_fn"][1]] == "1.8"
+    assert versions[added["torch"]["kept"]] == "1.7"  # `from .stable import *` takes stable's __all__ ...
+    assert "helper" not in added["torch"]  # ... and nothing else
+    assert "ProcessGroupUCC" not in added.get("torch", {})  # bound under an if: the build decides
+    assert "Device" not in added.get("torch", {})  # only a type checker sees it
+    assert "gone_later" not in added.get("torch", {})  # deleted again at import
+    assert "has_cuda" not in removed.get("torch", {})  # still answered by the module's __getattr__
+    assert "os" not in removed.get("torch", {})  # an import of the standard library is not torch's API

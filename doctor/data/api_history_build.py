@@ -248,7 +248,8 @@ def history(releases: list[tuple[str, Surface]]) -> dict[str, Any]:
     last = len(versions) - 1
     # torch's namespace and Tensor are read from stubs, whose layout changed in 1.6 (torch/__init__.pyi
     # before, torch/_C/*.pyi after): compared across that change, names seem to come and go.
-    first_reliable = {"torch": versions.index("1.6"), "torch.Tensor": versions.index("1.6")}
+    stubs_settled = next((i for i, v in enumerate(versions) if tuple(map(int, v.split("."))) >= (1, 6)), 0)
+    first_reliable = {"torch": stubs_settled, "torch.Tensor": stubs_settled}
     added: dict[str, dict[str, int]] = {}
     removed: dict[str, dict[str, list[int]]] = {}
     for module in sorted(set().union(*(set(s) for _, s in surfaces))):
