@@ -74,6 +74,33 @@ def test_names_the_table_says_were_removed_up_to_the_installed_torch_are_gone():
     assert not present, present
 
 
+def test_keywords_the_table_says_were_added_are_taken_by_the_installed_torch():
+    pytest.importorskip("torch")
+    import inspect
+
+    table = load("torch_api_history")
+    versions = table["versions"]
+    refused, checked = [], 0
+    for module in CHECKED:
+        target = _resolve(module)
+        for name, keywords in table["arguments"].items():
+            obj = getattr(target, name, None)
+            if obj is None or not callable(obj):
+                continue
+            try:
+                params = inspect.signature(obj).parameters
+            except (TypeError, ValueError):  # a C function without a Python signature
+                continue
+            takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
+            for keyword, first in keywords.items():
+                if _minor(versions[first]) <= INSTALLED:
+                    checked += 1
+                    if keyword not in params and not takes_any:
+                        refused.append(f"{module}.{name}({keyword}=) (added in {versions[first]})")
+    assert checked > 50
+    assert not refused, refused
+
+
 @pytest.mark.parametrize("module, name, kind, version", [
     ("torch.fft", "rfftfreq", "added", "1.8"),  # torch.fft became a module in 1.8
     ("torch.optim.lr_scheduler", "CyclicLR", "added", "1.1"),
@@ -193,7 +220,14 @@ def test_the_builder_reads_what_each_release_binds(tmp_path):
     ]:
         wheel = _wheel(tmp_path / f"torch-{version}.0-cp310-none-any.whl", {
             **common, "torch/__init__.py": init, "torch/fft/__init__.py": fft,
-            "torch/stable.py": "__all__ = ['kept']\nkept = 1\nhelper = 2\n"})
+            "torch/stable.py": "__all__ = ['kept']\nkept = 1\nhelper = 2\n",
+            "torch/serialization.py": {
+                "1.6": "def load(f, weights_only=False): ...\ndef save(obj): ...\n",
+                "1.7": "def load(f, weights_only=False): ...\ndef save(obj, **kw): ...\n",
+                "1.8": "def load(f, weights_only=False, mmap=False): ...\ndef save(obj, protocol=2): ...\n"}[version],
+            "torch/utils/data.py": "class Loader:\n    def __init__(self, ds, workers=0%s): ...\n"
+                                   % (", pin=False" if version == "1.8" else ""),
+            "torch/quant.py": "class Loader:\n    def __init__(self, ds): ...\n"})
         releases.append((version, build.surface(wheel)))
     table = build.history(releases)
     added, removed, versions = table["added"], table["removed"], table["versions"]
@@ -206,3 +240,32 @@ def test_the_builder_reads_what_each_release_binds(tmp_path):
     assert "gone_later" not in added.get("torch", {})  # deleted again at import
     assert "has_cuda" not in removed.get("torch", {})  # still answered by the module's __getattr__
     assert "os" not in removed.get("torch", {})  # an import of the standard library is not torch's API
+    arguments = table["arguments"]
+    assert versions[arguments["load"]["mmap"]] == "1.8"  # refused in 1.7, taken since
+    assert "weights_only" not in arguments["load"]  # there from the start
+    assert "protocol" not in arguments.get("save", {})  # **kw before it was named: taken or not, unknown
+    # "workers" was there from the start; "pin", added in 1.8, is refused by another public Loader today
+    assert "Loader" not in arguments
+
+
+def test_a_keyword_a_later_torch_added_says_the_torch_is_too_old():
+    # Python 3.10+ names the class; earlier ones said "__init__()" and the traceback's line has the call.
+    named = "TypeError: DataLoader.__init__() got an unexpected keyword argument 'in_order'"
+    answer, captures = _answer(named)
+    assert (answer, captures.get("callable"), captures.get("api_version")) == ("torch-too-old-for-package", "DataLoader", "2.6")
+    old_python = """Traceback (most recent call last):
+  File "train.py", line 40, in <module>
+    loader = DataLoader(ds, batch_size=8, num_workers=4, persistent_workers=True)
+TypeError: __init__() got an unexpected keyword argument 'persistent_workers'
+"""
+    answer, captures = _answer(old_python)
+    assert (answer, captures.get("callable"), captures.get("api_version")) == ("torch-too-old-for-package", "DataLoader", "1.7")
+    assert any("`DataLoader` takes `persistent_workers` from torch 1.7 on" in line
+               for line in explain(old_python)[0].to_json()["happened"])
+
+
+def test_a_keyword_no_torch_callable_gained_says_nothing():
+    # Another library's class with a torch-like keyword, and a torch class with a keyword it never took.
+    for text in ("TypeError: LoraConfig.__init__() got an unexpected keyword argument 'use_dora'",
+                 "TypeError: DataLoader.__init__() got an unexpected keyword argument 'n_workers'"):
+        assert explain(text) == [] or explain(text)[0].captures.get("api_version") is None, text

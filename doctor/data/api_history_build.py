@@ -12,7 +12,8 @@ took their present layout in torch 1.6, so `torch` and `torch.Tensor` are compar
 A name is *added* in release N when it is in every release from N to the newest and in none
 before; *removed* in N when it was in every release from its first to the one before N and in
 none since. A name that came and went is neither: which one a user has cannot be told from the
-message. Private modules churn every release and user code does not name them, so only public
+message. A keyword argument is *added* in release N to a callable whose every earlier signature refused it
+(no such parameter, no **kwargs: what **kwargs took is unknown) and whose every signature since names it. Private modules churn every release and user code does not name them, so only public
 modules (and the few private ones old code imported: torch._six, torch._utils, ...) are kept.
 """
 
@@ -63,12 +64,22 @@ class _Module(NamedTuple):
     stars: list[tuple[int, str | None]]  # `from X import *`: (level, X)
     classes: dict[str, set[str]]
     exported: list[str] | None  # __all__, where it is a literal
+    parameters: dict[str, set[str]]  # keyword parameters of each function, and of each class's __init__
 
 
 def _bound(tree: ast.Module, stub: bool) -> _Module:
     """What the module's top level binds. A stub's own imports and private aliases (`_size`, `AnyStr`)
     are the stub's, not the module's; a name the top level deletes again is not bound."""
-    found = _Module(set(), set(), [], {}, None)
+    found = _Module(set(), set(), [], {}, None, {})
+
+    def keywords(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+        # A source file's @overload is for type checkers; the def that runs comes after it.
+        if not stub and any((d.id if isinstance(d, ast.Name) else getattr(d, "attr", "")) == "overload"
+                            for d in fn.decorator_list):
+            return set()
+        a = fn.args
+        # "**" stands for **kwargs: such a callable refuses no keyword by its signature
+        return {p.arg for p in [*a.args, *a.kwonlyargs] if p.arg not in ("self", "cls")} | ({"**"} if a.kwarg else set())
     exported: list[str] = []
     has_all = False
 
@@ -80,10 +91,14 @@ def _bound(tree: ast.Module, stub: bool) -> _Module:
         for st in body:
             if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 bind(st.name, conditional)
+                # (a stub's overloads: the union of their parameters)
+                found.parameters.setdefault(st.name, set()).update(keywords(st))
             elif isinstance(st, ast.ClassDef):
                 bind(st.name, conditional)
                 members = found.classes.setdefault(st.name, set())
                 for b in st.body:
+                    if isinstance(b, (ast.FunctionDef, ast.AsyncFunctionDef)) and b.name == "__init__":
+                        found.parameters.setdefault(st.name, set()).update(keywords(b))
                     if isinstance(b, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                         members.add(b.name)
                     elif isinstance(b, ast.Assign):
@@ -151,6 +166,7 @@ class Surface(NamedTuple):
     modules: dict[str, set[str]]  # every name each module has
     conditional: dict[str, set[str]]  # of those, the ones only bound under an if or a try
     served: dict[str, set[str]]  # what a module's __getattr__ may answer for
+    parameters: dict[str, set[str]]  # "module.callable": its keyword parameters
 
 
 def surface(wheel: str) -> Surface:
@@ -181,6 +197,8 @@ def surface(wheel: str) -> Surface:
                 seen.names.update(found.names)
                 seen.conditional.update(found.conditional)
                 seen.classes.update(found.classes)
+                for name, params in found.parameters.items():
+                    seen.parameters.setdefault(name, set()).update(params)
                 if seen.exported is None and found.exported is not None:
                     read[module] = seen._replace(exported=found.exported)
             else:
@@ -221,7 +239,10 @@ def surface(wheel: str) -> Surface:
     for key in ("torch._tensor.Tensor", "torch.tensor.Tensor", "torch.Tensor", "torch._C._TensorBase", "torch._C.TensorBase"):
         tensor |= classes.get(key, set())
     modules["torch.Tensor"] = tensor
-    return Surface(modules, conditional, served)
+    parameters = {f"{m}.{name}": params for m, found in read.items() for name, params in found.parameters.items()}
+    for name, params in read.get("torch._C._VariableFunctions", _Module(set(), set(), [], {}, None, {})).parameters.items():
+        parameters.setdefault(f"torch.{name}", set()).update(params)
+    return Surface(modules, conditional, served, parameters)
 
 
 def _kept(module: str, name: str) -> bool:
@@ -268,7 +289,51 @@ def history(releases: list[tuple[str, Surface]]) -> dict[str, Any]:
                 added.setdefault(module, {})[name] = first
             elif final < last and final >= start and name not in served.get(module, ()):
                 removed.setdefault(module, {})[name] = [first, final + 1]
-    return {"versions": versions, "added": added, "removed": removed}
+    return {"versions": versions, "added": added, "removed": removed, "arguments": _arguments(releases)}
+
+
+def _arguments(releases: list[tuple[str, Surface]]) -> dict[str, dict[str, int]]:
+    """{callable's own name: {keyword: the release that added it}}, for the public callables of kept
+    modules: the first release that names the keyword, where every earlier release of the callable
+    refused it (no such parameter, no **kwargs) and every later one names it too. Keyed by the bare name, as
+    "DataLoader.__init__() got an unexpected keyword argument ..." names it; where two torch callables
+    share a name, the earlier release, and none where one of them never refused it."""
+    out: dict[str, dict[str, int]] = {}
+    always: set[tuple[str, str]] = set()  # (name, keyword) some callable of that name always took
+    newest = releases[-1][1].parameters
+    for key, params in newest.items():
+        module, name = key.rsplit(".", 1)
+        if name.startswith("_") or not _kept(module, name):
+            continue
+        start = next((i for i, (v, _) in enumerate(releases) if tuple(map(int, v.split("."))) >= (1, 6)), 0) \
+            if module in ("torch", "torch.Tensor") else 0
+        seen = [(i, s.parameters.get(key)) for i, (_, s) in enumerate(releases) if i >= start]
+        for keyword in params:
+            if keyword.startswith("_") or keyword == "**":
+                continue
+            named = [i for i, p in seen if p is not None and keyword in p]
+            first = min(named)
+            if any(p is None or keyword not in p for i, p in seen if i >= first):
+                continue  # came and went, or the callable went missing in between
+            before = [p for i, p in seen if p is not None and i < first]
+            if not before:  # there since the callable's first release
+                always.add((name, keyword))
+                continue
+            if any("**" in p for p in before):
+                continue  # taken by **kwargs before it was named: accepted, or refused further in, unknown
+            known = out.setdefault(name, {})
+            known[keyword] = min(known.get(keyword, first), first)
+    for name, keyword in always:  # another callable of that name had it all along: no verdict
+        out.get(name, {}).pop(keyword, None)
+    # Nor where another callable of that name refuses it in the newest release (nn.Hardswish takes no
+    # device=, a quantized Hardswish does; torch.jit.trace is defined in the private torch.jit._trace):
+    # the message could be that one's, in any torch.
+    for key, params in newest.items():
+        name = key.rsplit(".", 1)[1]
+        if name in out and "**" not in params:
+            for keyword in [k for k in out[name] if k not in params]:
+                del out[name][keyword]
+    return {name: known for name, known in out.items() if known}
 
 
 def main(argv: list[str]) -> int:

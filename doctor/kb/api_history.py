@@ -13,7 +13,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-KINDS = ("added", "removed")
+# added / removed: a name of a module; argument: a keyword argument a torch callable gained later
+KINDS = ("added", "removed", "argument")
 
 # What a message calls the class whose attribute is missing, as the table names it.
 _CLASSES = {"Tensor": "torch.Tensor", "torch.Tensor": "torch.Tensor", "Parameter": "torch.Tensor",
@@ -46,9 +47,22 @@ def change(module: str, name: str) -> Change | None:
     return None
 
 
+def argument_added(callable_name: str, keyword: str) -> str | None:
+    """The release from which the torch callable of that name takes the keyword (None: it always
+    did, never did, or no torch callable has that name)."""
+    table = _table()
+    at = table["arguments"].get(callable_name, {}).get(keyword)
+    return None if at is None else table["versions"][at]
+
+
 def captures_fit(kind: str, captures: dict[str, str]) -> dict[str, str] | None:
     """A hit's captures with the release it changed in (`api_version`) when its `module` and
-    `attribute` name an API of this kind; None when they do not."""
+    `attribute` name an API of this kind (for `argument`: its `callable` and the keyword in
+    `attribute`); None when they do not."""
+    if kind == "argument":
+        callable_name, keyword = captures.get("callable"), captures.get("attribute")
+        version = argument_added(callable_name, keyword) if callable_name and keyword else None
+        return None if version is None else {**captures, "api_version": version}
     module, name = captures.get("module"), captures.get("attribute")
     if not module or not name:
         return None

@@ -371,7 +371,14 @@ def _api_history_hits(pattern: Pattern, lits: Any, more: Any, parsed: Parsed,
     kept = []
     for hit in found:
         captures = hit.captures
-        if not captures.get("module") and captures.get("attribute"):
+        if pattern.api_history == "argument":
+            # "DataLoader.__init__()" names the class; Python before 3.10 said "__init__()" alone, and
+            # the traceback's source line holds the call ("DataLoader(ds, persistent_workers=True)").
+            named = (captures.get("callable") or "").removesuffix(".__init__").rsplit(".", 1)[-1]
+            if named in ("", "__init__"):
+                named = _called_with(parsed, captures.get("attribute", "")) or ""
+            captures = {**captures, "callable": named}
+        elif not captures.get("module") and captures.get("attribute"):
             # Python before 3.7 named no module in "cannot import name 'X'": the import line of the
             # traceback does ("from torch.optim.lr_scheduler import CyclicLR").
             captures = {**captures, "module": _imported_from(parsed, captures["attribute"]) or ""}
@@ -391,6 +398,21 @@ def _imported_from(parsed: Parsed, name: str) -> str | None:
             m = _FROM_IMPORT.match(line)
             if m and name in re.split(r"[\s,()]+", m.group(2)):
                 return m.group(1)
+    return None
+
+
+def _called_with(parsed: Parsed, keyword: str) -> str | None:
+    """The callable a traceback's source line calls with `keyword=`."""
+    if not keyword:
+        return None
+    for block in parsed.exceptions:
+        for line in block.code:
+            at = line.find(f"{keyword}=")
+            if at < 0:
+                continue
+            calls = re.findall(r"(\w+)\s*\(", line[:at])
+            if calls:
+                return calls[-1]
     return None
 
 

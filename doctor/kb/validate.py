@@ -97,7 +97,10 @@ def entry_from_dict(data: dict[str, Any], where: str) -> Entry:
         if pattern.api_history is not None:
             if pattern.api_history not in api_history.KINDS:
                 raise SchemaError(f"{w}.api_history: {pattern.api_history!r} is not one of {api_history.KINDS}")
-            if "attribute" not in re.compile(pattern.regex).groupindex:
+            groups = re.compile(pattern.regex).groupindex
+            if pattern.api_history == "argument" and "callable" not in groups:
+                raise SchemaError(f"{w}.api_history: the regex must capture `callable` and `attribute`")
+            if "attribute" not in groups:
                 # (`module` too, unless the traceback's import line names it: kb/matcher.py)
                 raise SchemaError(f"{w}.api_history: the regex must capture `attribute` (and `module`)")
         patterns.append(pattern)
