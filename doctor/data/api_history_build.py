@@ -23,6 +23,7 @@ import ast
 import json
 import re
 import sys
+import time
 import warnings
 import zipfile
 from typing import Any, NamedTuple
@@ -350,8 +351,12 @@ def main(argv: list[str]) -> int:
         surfaces.append(((int(m.group(1)), int(m.group(2))), surface(wheel)))
     surfaces.sort(key=lambda vs: vs[0])
     table = history([(f"{a}.{b}", s) for (a, b), s in surfaces])
-    table["source"] = ("torch wheels from PyPI, one per minor release: names bound at the top level of each module's "
-                       "Python sources and type stubs (doctor/data/api_history_build.py)")
+    table["schema"] = 1
+    table["source"] = ["https://pypi.org/project/torch/#history"]
+    table["updated"] = time.strftime("%Y-%m")
+    table["provenance"] = ("derived: torch wheels from PyPI, one per minor release; names bound at the top level of "
+                           "each module's Python sources and type stubs, and keyword parameters of its callables "
+                           "(doctor/data/api_history_build.py)")
     with open(out, "w", encoding="utf-8") as fh:
         json.dump(table, fh, sort_keys=True, separators=(",", ":"))
         fh.write("\n")
