@@ -5,7 +5,7 @@ name a later release added, and code older than the torch when the name is one a
 for a name torch never had (a typo, another library's) the message says neither. A knowledge
 pattern with `api_history` counts only when the name it captured is of that kind.
 
-The table (1 MB of JSON) is read the first time such a pattern matches, never on a text without one.
+The table (430 KB of JSON) is read the first time such a pattern matches, never on a text without one.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ _CLASSES = {"Tensor": "torch.Tensor", "torch.Tensor": "torch.Tensor", "Parameter
 
 
 class Change(NamedTuple):
-    kind: str  # "added" or "removed"
+    kind: str  # "added" or "removed" (a keyword argument's release: argument_added)
     version: str  # the first release with the name ("added"), or the first without it ("removed")
 
 

@@ -50,7 +50,8 @@ class Pattern(NamedTuple):
     # "added" or "removed": count a match only when its `module` and `attribute` groups name a torch
     # API a later release added (the torch is too old for the code) or one a release removed (the
     # code is too old for the torch), by torch's own releases (kb/api_history.py). Without a `module`
-    # group, the module is the one the traceback's import line names.
+    # group, the module is the one the traceback's import line names. "argument": its `callable` took
+    # the keyword in `attribute` only from a later release (a bare "__init__": the traceback's call).
     api_history: str | None = None
 
     @property
