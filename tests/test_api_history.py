@@ -180,8 +180,8 @@ def test_python_before_3_7_names_the_module_in_the_import_line_not_the_message()
 ImportError: cannot import name 'CyclicLR'
 """
     answer, captures = _answer(text)
-    assert (answer, captures.get("module"), captures.get("api_version")) == (
-        "torch-too-old-for-package", "torch.optim.lr_scheduler", "1.1")
+    assert (answer, captures.get("api_name"), captures.get("api_version")) == (
+        "torch-too-old-for-package", "torch.optim.lr_scheduler.CyclicLR", "1.1")
     # A name torch has had since 1.0, from the same line: a circular import or a shadowing file, not an old torch.
     assert _answer(text.replace("'CyclicLR'", "'StepLR'"))[1].get("api_version") is None
     # Imported from another package, the name says nothing of torch.
@@ -263,3 +263,17 @@ def test_a_keyword_no_torch_callable_gained_says_nothing():
     for text in ("TypeError: LoraConfig.__init__() got an unexpected keyword argument 'use_dora'",
                  "TypeError: DataLoader.__init__() got an unexpected keyword argument 'n_workers'"):
         assert explain(text) == [] or explain(text)[0].captures.get("api_version") is None, text
+
+
+def test_a_removed_name_is_said_of_itself_not_of_the_module_that_held_it():
+    happened = explain("AttributeError: module 'torch.onnx' has no attribute 'set_training'")[0].to_json()["happened"]
+    assert "`torch.onnx.set_training` was removed in torch 1.6: the code was written for an older release." in happened
+    assert not any(line.startswith("`torch.onnx` no longer exists") for line in happened), happened
+
+
+def test_a_module_a_release_removed_is_read_and_one_still_there_is_not():
+    answer, captures = _answer("ModuleNotFoundError: No module named 'torch.distributed.pipeline'")
+    assert (answer, captures.get("api_name"), captures.get("api_version")) == (
+        "removed-private-api", "torch.distributed.pipeline", "2.4")
+    # torch.distributed.fsdp is in every torch since 1.11: its absence is an old torch, never a removal.
+    assert _answer("ModuleNotFoundError: No module named 'torch.distributed.fsdp'")[0] != "removed-private-api"

@@ -56,17 +56,21 @@ def argument_added(callable_name: str, keyword: str) -> str | None:
 
 
 def captures_fit(kind: str, captures: dict[str, str]) -> dict[str, str] | None:
-    """A hit's captures with the release it changed in (`api_version`) when its `module` and
-    `attribute` name an API of this kind (for `argument`: its `callable` and the keyword in
-    `attribute`); None when they do not."""
+    """A hit's captures when its `module` and `attribute` name an API of this kind (for `argument`:
+    its `callable` and the keyword in `attribute`), None when they do not. They come back as what the
+    entries' lines say: `api_name` (module.attribute) or `callable` and `keyword`, and `api_version`,
+    the release it changed in; `module` and `attribute` are dropped, since an entry's own patterns
+    give those other meanings (the missing module itself, a bare name)."""
+    rest = {k: v for k, v in captures.items() if k not in ("module", "attribute")}
+    name = captures.get("attribute")
     if kind == "argument":
-        callable_name, keyword = captures.get("callable"), captures.get("attribute")
-        version = argument_added(callable_name, keyword) if callable_name and keyword else None
-        return None if version is None else {**captures, "api_version": version}
-    module, name = captures.get("module"), captures.get("attribute")
+        callable_name = captures.get("callable")
+        version = argument_added(callable_name, name) if callable_name and name else None
+        return None if version is None else {**rest, "keyword": name or "", "api_version": version}
+    module = captures.get("module")
     if not module or not name:
         return None
     found = change(module, name)
     if found is None or found.kind != kind:
         return None
-    return {**captures, "api_version": found.version}
+    return {**rest, "api_name": f"{module}.{name}", "api_version": found.version}
