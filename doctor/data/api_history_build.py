@@ -12,9 +12,10 @@ took their present layout in torch 1.6, so `torch` and `torch.Tensor` are compar
 A name is *added* in release N when it is in every release from N to the newest and in none
 before; *removed* in N when it was in every release from its first to the one before N and in
 none since. A name that came and went is neither: which one a user has cannot be told from the
-message. A keyword argument is *added* in release N to a callable whose every earlier signature refused it
-(no such parameter, no **kwargs: what **kwargs took is unknown) and whose every signature since names it. Private modules churn every release and user code does not name them, so only public
-modules (and the few private ones old code imported: torch._six, torch._utils, ...) are kept.
+message. A keyword argument is *added* in release N to a callable whose every earlier signature refused
+it (no such parameter, no **kwargs: what **kwargs took is unknown) and whose every signature since names
+it. Private modules churn every release and user code does not name them, so only public modules (and
+the few private ones old code imported: torch._six, torch._utils, ...) are kept.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ import time
 import warnings
 import zipfile
 from typing import Any, NamedTuple
+
+from .tables import major_minor
 
 # Private modules that code outside torch imported, and that users therefore see in errors.
 PRIVATE_MODULES = frozenset({"torch._six", "torch._utils", "torch.utils._pytree", "torch._jit_internal", "torch._tensor"})
@@ -241,8 +244,9 @@ def surface(wheel: str) -> Surface:
         tensor |= classes.get(key, set())
     modules["torch.Tensor"] = tensor
     parameters = {f"{m}.{name}": params for m, found in read.items() for name, params in found.parameters.items()}
-    for name, params in read.get("torch._C._VariableFunctions", _Module(set(), set(), [], {}, None, {})).parameters.items():
-        parameters.setdefault(f"torch.{name}", set()).update(params)
+    if "torch._C._VariableFunctions" in read:
+        for name, params in read["torch._C._VariableFunctions"].parameters.items():
+            parameters.setdefault(f"torch.{name}", set()).update(params)
     return Surface(modules, conditional, served, parameters)
 
 
@@ -254,6 +258,15 @@ def _kept(module: str, name: str) -> bool:
     if module == "torch.Tensor" and name.startswith("_"):
         return False  # Tensor's internals come and go with the C++ binding
     return not (module == "torch" and name.startswith("_") and name not in PRIVATE_TORCH_NAMES)
+
+
+def _first_compared(versions: list[str], module: str) -> int:
+    """The first release a module's names are compared from. torch's namespace and Tensor are read
+    from stubs, whose layout changed in 1.6 (torch/__init__.pyi before, torch/_C/*.pyi after):
+    compared across that change, names seem to come and go."""
+    if module not in ("torch", "torch.Tensor"):
+        return 0
+    return next((i for i, v in enumerate(versions) if (major_minor(v) or (0, 0)) >= (1, 6)), 0)
 
 
 def history(releases: list[tuple[str, Surface]]) -> dict[str, Any]:
@@ -268,14 +281,10 @@ def history(releases: list[tuple[str, Surface]]) -> dict[str, Any]:
         for module, names in s.conditional.items():
             conditional.setdefault(module, set()).update(names)
     last = len(versions) - 1
-    # torch's namespace and Tensor are read from stubs, whose layout changed in 1.6 (torch/__init__.pyi
-    # before, torch/_C/*.pyi after): compared across that change, names seem to come and go.
-    stubs_settled = next((i for i, v in enumerate(versions) if tuple(map(int, v.split("."))) >= (1, 6)), 0)
-    first_reliable = {"torch": stubs_settled, "torch.Tensor": stubs_settled}
     added: dict[str, dict[str, int]] = {}
     removed: dict[str, dict[str, list[int]]] = {}
     for module in sorted(set().union(*(set(s) for _, s in surfaces))):
-        start = first_reliable.get(module, 0)
+        start = _first_compared(versions, module)
         for name in sorted(set().union(*(s.get(module, set()) for _, s in surfaces))):
             if not _kept(module, name) or name in conditional.get(module, ()):
                 continue
@@ -306,8 +315,7 @@ def _arguments(releases: list[tuple[str, Surface]]) -> dict[str, dict[str, int]]
         module, name = key.rsplit(".", 1)
         if name.startswith("_") or not _kept(module, name):
             continue
-        start = next((i for i, (v, _) in enumerate(releases) if tuple(map(int, v.split("."))) >= (1, 6)), 0) \
-            if module in ("torch", "torch.Tensor") else 0
+        start = _first_compared([v for v, _ in releases], module)
         seen = [(i, s.parameters.get(key)) for i, (_, s) in enumerate(releases) if i >= start]
         for keyword in params:
             if keyword.startswith("_") or keyword == "**":

@@ -391,28 +391,27 @@ def _api_history_hits(pattern: Pattern, lits: Any, more: Any, parsed: Parsed,
 _FROM_IMPORT = re.compile(r"^\s*from\s+(torch(?:\.\w+)*)\s+import\s+\(?([\w\s,]+)")
 
 
+def _source_lines(parsed: Parsed) -> Iterator[str]:
+    """The source lines a traceback's frames show."""
+    return (line for block in parsed.exceptions for line in block.code)
+
+
 def _imported_from(parsed: Parsed, name: str) -> str | None:
     """The torch module a traceback's source line imports `name` from."""
-    for block in parsed.exceptions:
-        for line in block.code:
-            m = _FROM_IMPORT.match(line)
-            if m and name in re.split(r"[\s,()]+", m.group(2)):
-                return m.group(1)
+    for line in _source_lines(parsed):
+        m = _FROM_IMPORT.match(line)
+        if m and name in re.split(r"[\s,()]+", m.group(2)):
+            return m.group(1)
     return None
 
 
 def _called_with(parsed: Parsed, keyword: str) -> str | None:
     """The callable a traceback's source line calls with `keyword=`."""
-    if not keyword:
-        return None
-    for block in parsed.exceptions:
-        for line in block.code:
-            at = line.find(f"{keyword}=")
-            if at < 0:
-                continue
-            calls = re.findall(r"(\w+)\s*\(", line[:at])
-            if calls:
-                return calls[-1]
+    for line in _source_lines(parsed) if keyword else ():
+        at = line.find(f"{keyword}=")
+        calls = re.findall(r"(\w+)\s*\(", line[:at]) if at >= 0 else []
+        if calls:
+            return calls[-1]
     return None
 
 
