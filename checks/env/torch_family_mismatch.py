@@ -322,7 +322,9 @@ def torch_family_mismatch(facts):
     there too: a failing import is the answer, with its message as evidence. Without a
     requirement in the metadata (conda, source builds) torchvision and torchaudio follow the release
     pairing: torchvision 0.(n+15) goes with torch 2.n, torchaudio 2.n with torch 2.n, and the
-    stable-ABI torchaudio 2.11 works with every torch from 2.11 on. It also compares the build
+    stable-ABI torchaudio 2.11 works with every torch from 2.11 on; a pasted list's xformers, torchtext or
+    torchdata release is held to the torch pin its PyPI wheels declare (doctor/data/companion_pins.json,
+    xformers 0.0.27.post2 -> torch==2.4.0), unless conda installed it. It also compares the build
     (CPU, CUDA 12, CUDA 13, ROCm) of torchvision/torchaudio, read from the libraries their compiled
     extension links (`libcudart.so.13`, `libc10_cuda.so`) and their version.py, with torch's:
     PyPI serves `torchvision 0.28.0` as a CUDA 13 build whose metadata says no `+cu130`. And it
@@ -610,6 +612,12 @@ def _judge(facts):
             continue
         seen.add(d.name)
         specs = _torch_specs(d.requires)
+        declared = ""
+        if not specs and not d.requires and not d.metadata_path and d.installer != "conda":
+            # A pasted list names the release, not its metadata: what that release's PyPI wheels declare.
+            pin = tables.companion_pin(d.name, d.version)
+            specs = _torch_specs([pin]) if pin else []
+            declared = " (what its PyPI wheels declare)" if specs else ""
         rule = None if specs else _rule(d.name, d.version)
         attempt = imported.get(d.name)
         if not specs and rule is None and d.name not in builds and attempt is None:
@@ -636,7 +644,7 @@ def _judge(facts):
             rule = None
         bad = [s for s in specs if not _satisfies(s, torch_text)]
         if bad:
-            problems.append((severity, f"{d.name} {d.version} requires torch{bad[0]}", d.name, ()))
+            problems.append((severity, f"{d.name} {d.version} requires torch{bad[0]}{declared}", d.name, ()))
             continue
         if rule is not None and not _satisfies(rule[1], torch_text):
             problems.append((Status.WARNING if d.name not in COMPILED else Status.ERROR,

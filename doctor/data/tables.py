@@ -82,7 +82,33 @@ def family_requirement(name: str, torch_version: str) -> str | None:
         if major == 2:
             return f"torchaudio>={stable}" if n >= major_minor(stable)[1] else f"torchaudio=={major}.{n}.*"
         return f"torchaudio==0.{n}.*" if major == 1 else None
-    return None
+    return _companion_for(name, torch_version)
+
+
+def _companion_for(name: str, torch_version: str) -> str | None:
+    """The newest release of a compiled companion whose PyPI wheels accept this torch, as a pin."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+    have = _version(base_version(torch_version))
+    pins = load("companion_pins")["packages"].get(name) or {}
+    fitting = []
+    for release, pin in pins.items():
+        try:
+            spec = SpecifierSet(pin.split(";")[0].removeprefix("torch"))
+        except InvalidSpecifier:
+            continue
+        if have is not None and spec.contains(have, prereleases=True) and (v := _version(release)) is not None:
+            fitting.append((v, release))
+    return f"{name}=={max(fitting)[1]}" if fitting else None
+
+
+def companion_pin(name: str, version: str) -> str | None:
+    """The torch requirement the PyPI wheels of this release of a compiled companion declare
+    ("xformers", "0.0.27.post2" -> "torch==2.4.0"), for a pasted package list that names the release
+    but not its metadata (companion_pins.json, read from PyPI by companion_pins_build). None where the
+    release is not in the table: no wheel on PyPI, wheels that disagree, or no pin."""
+    pins = load("companion_pins")["packages"].get(name)
+    return pins.get(base_version(version)) if pins else None
 
 
 def base_version(version: str) -> str:

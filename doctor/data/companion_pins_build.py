@@ -1,0 +1,160 @@
+"""Building companion_pins.json: which torch each release of a compiled torch companion was built for.
+
+    python -m torchdoctor.data.companion_pins_build OUT.json [PACKAGE ...]
+
+A maintainer's tool (it reads PyPI; nothing in torchdoctor's checks or tests runs it). A pasted
+`pip list` or collect_env report names `xformers==0.0.27.post2` but not what that wheel requires;
+on a live machine the installed metadata says it (`Requires-Dist: torch==2.4.0`). For each release
+of each package this reads the `Requires-Dist: torch...` lines of the METADATA of its PyPI wheels,
+fetching only the zip's directory and that one member with HTTP range requests (the wheels are
+hundreds of MB). Every wheel of a release is read where there are few, else a sample across
+platforms: a release whose wheels disagree is left out (what a user has cannot be told from its
+version). Releases with no wheel (sdists build against whatever torch is there) are left out too.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import struct
+import sys
+import time
+import urllib.request
+import zlib
+from typing import Any
+
+SIMPLE = "https://pypi.org/simple/{name}/"
+# Compiled packages whose PyPI wheels pin the torch they were built against.
+# torchvision and torchaudio are not read: their release pairing is a rule of torch_releases.json (section 2.4),
+# kept at the minor release, which is where their binaries break.
+PACKAGES = ("xformers", "torchtext", "torchdata", "torch-tensorrt", "torchao", "fbgemm-gpu", "torchrec",
+            "torchcodec", "intel-extension-for-pytorch")
+SAMPLE = 3  # wheels read per release: Linux x86_64, Windows, and one more
+
+
+def _get(url: str, headers: dict[str, str] | None = None) -> bytes:
+    for attempt in range(4):
+        try:
+            with urllib.request.urlopen(urllib.request.Request(url, headers=headers or {}), timeout=60) as r:
+                return r.read()
+        except OSError:
+            if attempt == 3:
+                raise
+            time.sleep(2 ** attempt)
+    raise AssertionError
+
+
+def _range(url: str, start: int, end: int) -> bytes:
+    return _get(url, {"Range": f"bytes={start}-{end}"})
+
+
+def wheel_metadata(url: str, size: int) -> str:
+    """The METADATA member of a remote wheel, read through its zip central directory."""
+    tail = _range(url, max(0, size - 65536), size - 1)
+    at = tail.rfind(b"PK\x05\x06")
+    if at < 0:
+        raise ValueError("no end of central directory")
+    cd_size, cd_offset = struct.unpack("<II", tail[at + 12:at + 20])
+    if cd_offset == 0xFFFFFFFF:  # zip64: the real offset is in the zip64 end record
+        z = tail.rfind(b"PK\x06\x06")
+        cd_size, cd_offset = struct.unpack("<QQ", tail[z + 40:z + 56])
+    cd = _range(url, cd_offset, cd_offset + cd_size - 1)
+    i = 0
+    while i + 46 <= len(cd) and cd[i:i + 4] == b"PK\x01\x02":
+        method, = struct.unpack("<H", cd[i + 10:i + 12])
+        csize, usize, nlen, elen, clen = struct.unpack("<IIHHH", cd[i + 20:i + 34])
+        local, = struct.unpack("<I", cd[i + 42:i + 46])
+        name = cd[i + 46:i + 46 + nlen].decode("utf-8", "replace")
+        extra = cd[i + 46 + nlen:i + 46 + nlen + elen]
+        if local == 0xFFFFFFFF or csize == 0xFFFFFFFF:
+            # zip64 extra field (id 1): the 64-bit sizes then offset, for the fields that overflowed
+            j = 0
+            while j + 4 <= len(extra):
+                eid, elen2 = struct.unpack("<HH", extra[j:j + 4])
+                if eid == 1:
+                    vals = list(struct.unpack(f"<{elen2 // 8}Q", extra[j + 4:j + 4 + elen2 - elen2 % 8]))
+                    if usize == 0xFFFFFFFF:
+                        usize = vals.pop(0)
+                    if csize == 0xFFFFFFFF:
+                        csize = vals.pop(0)
+                    if local == 0xFFFFFFFF:
+                        local = vals.pop(0)
+                j += 4 + elen2
+        if name.endswith(".dist-info/METADATA") and name.count("/") == 1:
+            head = _range(url, local, local + 30 + 1024 - 1)
+            lnlen, lelen = struct.unpack("<HH", head[26:30])
+            start = local + 30 + lnlen + lelen
+            data = _range(url, start, start + csize - 1)
+            raw = zlib.decompress(data, -15) if method == 8 else data
+            return raw.decode("utf-8", "replace")
+        i += 46 + nlen + elen + clen
+    raise ValueError("no METADATA")
+
+
+def torch_requirements(metadata: str) -> list[str]:
+    """The `Requires-Dist: torch...` lines a plain install applies (not an extra's)."""
+    out = []
+    for line in metadata.splitlines():
+        if not line.startswith("Requires-Dist:"):
+            if not line.strip():
+                break  # the headers end at the first blank line
+            continue
+        req = line.split(":", 1)[1].strip()
+        if re.match(r"torch\s*(\(|[<>=!~;]|$)", req) and "extra ==" not in req:
+            out.append(req.replace("(", "").replace(")", "").replace(" ", ""))
+    return sorted(out)
+
+
+def _platform_rank(filename: str) -> int:
+    return 0 if "manylinux" in filename and "x86_64" in filename else 1 if "win" in filename else 2
+
+
+def package_pins(name: str) -> dict[str, str]:
+    """release -> its wheels' torch requirement (";"-joined), for the releases whose wheels agree."""
+    index = json.loads(_get(SIMPLE.format(name=name), {"Accept": "application/vnd.pypi.simple.v1+json"}))
+    wheels: dict[str, list[dict[str, Any]]] = {}
+    for f in index["files"]:
+        if f["filename"].endswith(".whl") and not f.get("yanked"):
+            wheels.setdefault(f["filename"].split("-")[1], []).append(f)
+    pins: dict[str, str] = {}
+    for release, files in sorted(wheels.items()):
+        if re.search(r"(dev|rc|a|b)\d*$", release.split("+")[0]):
+            continue  # pre-releases and nightlies: their pins are other nightlies
+        files.sort(key=lambda f: (_platform_rank(f["filename"]), f["filename"]))
+        picked = files[:1] + [f for f in files[1:] if _platform_rank(f["filename"]) != _platform_rank(files[0]["filename"])][:SAMPLE - 1]
+        seen = set()
+        for f in picked:
+            try:
+                seen.add(";".join(torch_requirements(wheel_metadata(f["url"], f["size"]))))
+            except (OSError, ValueError) as exc:
+                print(f"  {f['filename']}: {exc}", file=sys.stderr)
+        pin = next(iter(seen)) if len(seen) == 1 else ""
+        if re.search(r"[<>=~]", pin):  # a bare `torch` says nothing of the build
+            pins[release] = pin
+        elif len(seen) > 1:
+            print(f"  {name} {release}: wheels disagree {sorted(seen)}", file=sys.stderr)
+    return pins
+
+
+def main(argv: list[str]) -> int:
+    if not argv:
+        print(__doc__, file=sys.stderr)
+        return 2
+    out, names = argv[0], argv[1:] or list(PACKAGES)
+    packages = {}
+    for name in names:
+        packages[name] = package_pins(name)
+        print(f"{name}: {len(packages[name])} releases with a torch pin", file=sys.stderr)
+    data = {"schema": 1,
+            "source": "Requires-Dist of the PyPI wheels of each release (METADATA read with HTTP range requests)",
+            "updated": time.strftime("%Y-%m-%d"),
+            "provenance": "python -m torchdoctor.data.companion_pins_build OUT.json",
+            "packages": packages}
+    with open(out, "w", encoding="utf-8") as fh:
+        json.dump(data, fh, indent=1, sort_keys=True)
+        fh.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
