@@ -158,3 +158,25 @@ def test_releases_whose_wheels_disagree_or_do_not_pin_are_left_out(monkeypatch):
     monkeypatch.setattr(build, "_get", lambda url, headers=None: __import__("json").dumps({"files": files}).encode())
     monkeypatch.setattr(build, "wheel_metadata", lambda url, size: f"Requires-Dist: {pins[url]}\n" if pins[url] else "")
     assert build.package_pins("pkg") == {"1.0": "torch==2.0.0"}
+
+
+# --------------------------------------------------------------------------- PyG's wheel tags
+
+
+def test_pyg_wheel_for_another_torch_minor(tmp_path):
+    # PyG's index names the torch a wheel was built for in its tag: torch_scatter-2.1.1+pt20cu118 is for torch 2.0.
+    finding = te103(tmp_path, "[pip3] torch-scatter==2.1.1+pt21cu118\n")
+    assert finding.status is Status.ERROR
+    assert "torch-scatter 2.1.1+pt21cu118 is PyG's wheel for torch 2.1 (cu118)" in finding.message
+    assert "https://data.pyg.org/whl/torch-2.0.0+cu117.html" in " ".join(finding.fix.commands)
+
+
+def test_pyg_wheel_for_this_torch_is_quiet(tmp_path):
+    finding = te103(tmp_path, "[pip3] torch-scatter==2.1.1+pt20cu117\n[pip3] pyg-lib==0.2.0+pt20cu117\n")
+    assert finding.status is Status.OK, finding.message
+
+
+def test_pyg_cpu_wheel_beside_a_cuda_torch_is_a_warning(tmp_path):
+    finding = te103(tmp_path, "[pip3] torch-scatter==2.1.1+pt20cpu\n")
+    assert finding.status is Status.WARNING
+    assert "CUDA operators are missing" in finding.message

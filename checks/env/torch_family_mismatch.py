@@ -169,6 +169,17 @@ def _nightly_dates(package_version: str, torch_text: str) -> tuple[str, str] | N
     return (dates[0].group(1), dates[1].group(1)) if all(dates) else None
 
 
+# PyG's wheel index tags each compiled wheel with the torch minor and build it was made for:
+# torch_scatter-2.1.2+pt20cu118 (torch 2.0, CUDA 11.8), pyg_lib-0.4.0+pt23cpu.
+_PYG_TAG = re.compile(r"pt(\d)(\d+)(cu\d+|cpu)")
+
+
+def _pyg_built_for(package_version: str) -> tuple[str, str] | None:
+    """("2.0", "cu118") from "2.1.2+pt20cu118"; None for any other version."""
+    m = _PYG_TAG.fullmatch(tables.local_tag(package_version) or "")
+    return (f"{m.group(1)}.{m.group(2)}", m.group(3)) if m else None
+
+
 def _release_binary_beside_another_torch(d, rule: SpecifierSet, torch_text: str) -> bool:
     """An official torchvision/torchaudio wheel (a release, not conda's) from the years their binaries
     pinned one exact torch release, beside a torch that is no release: a source build
@@ -309,6 +320,10 @@ def _build_label(build: str | None) -> str:
             torch_dist("torch", "2.1.0.dev20230801+cu118"), {**torch_dist("torchvision", "0.16.0.dev20230715+cu118"),
                                                                "requires": []}]}},
             "nightlies of different days", contains="nightly of 20230715"),
+        Example("error", {"packages": {"distributions": [
+            torch_dist("torch", "2.1.1+cu118"), {**torch_dist("torch-scatter", "2.1.2+pt20cu118"), "requires": []}]}},
+            "PyG's wheel for torch 2.0 beside torch 2.1: its local tag says what it was built for",
+            contains="data.pyg.org/whl/torch-2.1.0+cu118.html"),
         Example("skip", {"packages": {"distributions": [torch_dist("torch", "2.13.0")]}}),
     ],
 )
@@ -324,7 +339,8 @@ def torch_family_mismatch(facts):
     pairing: torchvision 0.(n+15) goes with torch 2.n, torchaudio 2.n with torch 2.n, and the
     stable-ABI torchaudio 2.11 works with every torch from 2.11 on; a pasted list's xformers, torchtext or
     torchdata release is held to the torch pin its PyPI wheels declare (doctor/data/companion_pins.json,
-    xformers 0.0.27.post2 -> torch==2.4.0), unless conda installed it. It also compares the build
+    xformers 0.0.27.post2 -> torch==2.4.0), unless conda installed it; PyG's wheels (torch-scatter,
+    torch-sparse, pyg-lib) carry the torch minor and build in their tag (`2.1.2+pt20cu118`). It also compares the build
     (CPU, CUDA 12, CUDA 13, ROCm) of torchvision/torchaudio, read from the libraries their compiled
     extension links (`libcudart.so.13`, `libc10_cuda.so`) and their version.py, with torch's:
     PyPI serves `torchvision 0.28.0` as a CUDA 13 build whose metadata says no `+cu130`. And it
@@ -606,6 +622,7 @@ def _judge(facts):
     problems: list[tuple[Status, str, str | None, tuple[str, ...]]] = []
     from_source: list = []  # release binaries beside a torch that is no release: built from source instead
     checked: list[str] = []
+    pyg_indexes: list[str] = []  # PyG wheels made for another torch: reinstalled from PyG's index for this one
     evidence: dict = {}
     for d in fact(facts, "packages.distributions", []):
         if d.name == "torch" or d.name in seen:
@@ -620,7 +637,7 @@ def _judge(facts):
             declared = " (what its PyPI wheels declare)" if specs else ""
         rule = None if specs else _rule(d.name, d.version)
         attempt = imported.get(d.name)
-        if not specs and rule is None and d.name not in builds and attempt is None:
+        if not specs and rule is None and d.name not in builds and attempt is None and _pyg_built_for(d.version) is None:
             continue
         checked.append(f"{d.name} {d.version}")
         severity = Status.ERROR if d.name in COMPILED else Status.WARNING
@@ -630,6 +647,17 @@ def _judge(facts):
             evidence[f"import {d.name}"] = text
             problems.append((Status.ERROR, f"import {d.name} fails next to torch {torch_text} ({_shorten(text)})",
                              d.name, ()))
+            continue
+        pyg = _pyg_built_for(d.version)
+        if pyg is not None and not specs:
+            minor, tag = pyg
+            clash = (Status.ERROR if minor != _minor(torch_text) else _build_clash(torch_build, _build_of(tag)))
+            if clash is not None:
+                pyg_indexes.append(d.name)
+                problems.append((clash, f"{d.name} {d.version} is PyG's wheel for torch {minor} ({tag}), and torch "
+                                 f"{torch_text} is installed" + (" - its compiled library cannot load beside it"
+                                                                 if clash is Status.ERROR else
+                                                                 " - its CUDA operators are missing"), None, ()))
             continue
         nightly = _nightly_dates(d.version, torch_text)
         if nightly is not None and not specs:
@@ -720,6 +748,15 @@ def _judge(facts):
     if f"torch {torch_text}" not in message:
         message += f" (torch {torch_text} is installed)"
     fix = Fix("Install the matching releases together with torch, from the same index as torch", (command,))
+    if pyg_indexes:
+        cuda = fact(facts, "torch.cuda", "unknown")
+        flav = flavour(torch_text)
+        tag = flav if flav else "cpu" if cuda is None else tables.cuda_tag(cuda) if isinstance(cuda, str) else "<cuda-tag>"
+        reinstall = (f"{pip(facts)} install --force-reinstall --no-cache-dir {' '.join(pyg_indexes)} "
+                     f"-f https://data.pyg.org/whl/torch-{_minor(torch_text)}.0+{tag}.html")
+        fix = Fix("Install PyG's wheels built for this torch and its CUDA, from PyG's index for that pair"
+                  + (", and the matching releases of the others together with torch" if len(pyg_indexes) < len(problems)
+                     else ""), ((command,) if len(pyg_indexes) < len(problems) else ()) + (reinstall,))
     if from_source and len(from_source) == len(problems):
         # NVIDIA's Jetson/container torch or a source build: replacing it with a release is rarely the fix.
         fix = Fix(f"Build {' and '.join(d.name for d in from_source)} from source against this torch (no official "
