@@ -1,9 +1,10 @@
+from torchdoctor.data import tables
 from torchdoctor.facts.model import known
 from torchdoctor.model import Fix, error, ok, warning
 from torchdoctor.registry import Example, env_check
 
-from ._cuda import (COMPANIONS, example_gpu, fact, gpu_cc, gpu_label, gpus, pip, suggest, torch_label, torch_said,
-                    torch_shown, unknown_need)
+from ._cuda import (COMPANIONS, driver_or_branch, example_gpu, fact, gpu_cc, gpu_ccs, gpu_label, gpus, pip, suggest,
+                    system, torch_label, torch_said, torch_shown, unknown_need)
 
 
 RTX4090 = example_gpu("NVIDIA GeForce RTX 4090", "8.9")
@@ -118,9 +119,9 @@ def cpu_build_with_gpu(facts):
             return ok(f"{label} is a ROCm {hip} build, and there is no NVIDIA GPU here")
         return ok("CPU build on a machine without NVIDIA GPU: nothing to do", torch=torch_shown(label))
 
-    names = ", ".join(gpu_label(g, gpu_cc(g) or "compute capability unknown") for g in found)
+    names = ", ".join(gpu_label(g, gpu_cc(g) or "model not in the report") for g in found)
     evidence = {"torch": torch_shown(label), "torch.version.cuda": None, "torch.version.hip": hip, "NVIDIA GPUs": names,
-                "driver": fact(facts, "nvidia.driver_version")}
+                "driver": fact(facts, "nvidia.driver_version") if known(facts.get("nvidia.driver_version")) else "not in the report"}
     has = "an NVIDIA GPU" if len(found) == 1 else f"{len(found)} NVIDIA GPUs"
     if hip:
         them = "it" if len(found) == 1 else "them"
@@ -133,9 +134,23 @@ def cpu_build_with_gpu(facts):
         fix = Fix("Install a CUDA build of torch that your driver supports (see https://pytorch.org/get-started/locally/)",
                   (f"{pip(facts)} install torch --index-url https://download.pytorch.org/whl/<cuda-tag-for-this-machine>",))
     else:
-        fix = Fix(f"Reinstall torch as {build.label}, which this driver and GPU support; {COMPANIONS}",
-                  (build.command(pip(facts)),))
+        fix = Fix(f"Reinstall torch as {build.label}, {_fits(facts, build)}; {COMPANIONS}", (build.command(pip(facts)),))
     return error(problem, fix=fix, evidence=evidence, related=("cuda-not-compiled",))
+
+
+def _fits(facts, build) -> str:
+    """Why that build: what the facts show it fits, and what the user must check where they do not show it (a
+    vLLM report of a CPU torch lists the GPUs only in its topology matrix: no model, no driver)."""
+    driver, ccs = driver_or_branch(facts), gpu_ccs(facts)
+    if driver and ccs:
+        return "which this driver and GPU support"
+    floor, _ = tables.wheel_driver(build.tag, system(facts))
+    need = f"it needs driver {floor} or newer" if floor else "its driver need is on pytorch.org"
+    unseen = " and the GPU models" if not ccs else ""
+    return (f"which this driver supports (the report does not name the GPU models: check they are in its "
+            f"architecture list)" if driver else
+            f"if this machine's driver is new enough: {need}, and the report does not show the driver{unseen} "
+            f"(`nvidia-smi` does)")
 
 
 # conda packages that only a CUDA install brings: the pytorch channel's cudatoolkit (to 1.13) and

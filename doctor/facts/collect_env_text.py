@@ -79,11 +79,12 @@ LABELS = (
     "Caching allocator config",
     "CPU",
     "Versions of relevant libraries",
+    "GPU Topology",  # vLLM's copy: `nvidia-smi topo -m`
 )
 # Fields whose value may continue on the following lines.
-_MULTILINE = {"GPU models and configuration", "cuDNN version", "CPU"}
+_MULTILINE = {"GPU models and configuration", "cuDNN version", "CPU", "GPU Topology"}
 # Labels that identify the report (CPU, OS and the version lines of other tools are too generic).
-_SIGNATURE = set(LABELS) - {"OS", "CPU", "GCC version", "Clang version", "CMake version"}
+_SIGNATURE = set(LABELS) - {"OS", "CPU", "GCC version", "Clang version", "CMake version", "GPU Topology"}
 
 # "Label: value", and the sectioned layout of torch 2.8+ and vLLM ("Label      : value").
 _LABEL_RE = re.compile(r"^(" + "|".join(re.escape(label) for label in sorted(LABELS, key=len, reverse=True))
@@ -608,6 +609,8 @@ def _nvidia(values: dict[str, str], extra: dict[str, list[str]], system: str | N
             # On macOS (and wherever nvidia-smi is missing but CUDA works) collect_env prints
             # torch.cuda.get_device_name() alone: "GeForce GTX 1060 with Max-Q Design" (pytorch#16999).
             gpus.append(named_gpu(gpu_value.strip(), 0))
+    if not gpus:
+        gpus = _topology_gpus([values.get("GPU Topology") or "", *extra.get("GPU Topology", [])])
     if gpus:
         nvidia["gpus"] = gpus
 
@@ -622,7 +625,29 @@ def _nvidia(values: dict[str, str], extra: dict[str, list[str]], system: str | N
     # Elsewhere "Could not collect" only says nvidia-smi did not run: leave the driver unknown.
     elif not gpus and not driver_m and _nothing_answered(gpu_value) and _nothing_answered(driver):
         nvidia["smi_found_nothing"] = True
+    elif gpu_value is None and driver is None and not gpus and _nothing_answered(
+            " ".join([values.get("GPU Topology") or "", *extra.get("GPU Topology", [])])):
+        # vLLM's report without its CUDA section (a torch without CUDA): `nvidia-smi topo -m` did not run either.
+        nvidia["smi_found_nothing"] = True
     return nvidia
+
+
+# A row of `nvidia-smi topo -m`: "GPU0  X  NV18 ... 0-55  0  N/A" (the header row names the columns,
+# "GPU0 GPU1 NIC0 CPU Affinity ..."; only a GPU's own row has the "X" of its diagonal).
+_TOPO_ROW = re.compile(r"^GPU(\d{1,3})\s.*(?:^|\s)X(?:\s|$)")
+
+
+def _topology_gpus(lines: list[str]) -> list[dict[str, Any]]:
+    """The GPUs by index from the topology matrix vLLM's report prints. Since vLLM 0.10 its report leaves
+    out the whole "CUDA / GPU Info" section when torch has no CUDA, so on a machine with NVIDIA GPUs
+    and a CPU torch this matrix is the only trace of them; it names no model, so name and compute
+    capability stay unknown."""
+    gpus: list[dict[str, Any]] = []
+    for line in lines:
+        m = _TOPO_ROW.match(re.sub(r"\x1b?\[\d+m", "", line).strip())
+        if m and all(g["index"] != int(m.group(1)) for g in gpus):
+            gpus.append({"index": int(m.group(1))})
+    return gpus
 
 
 def _nothing_answered(value: str | None) -> bool:
