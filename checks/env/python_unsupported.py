@@ -108,6 +108,9 @@ def _no_wheel(facts, said):
     py = (pv.major, pv.minor)
     too_old = _below_range(row, py)
     above = row["python"]["max"] is not None and py > _xy(row["python"]["max"])
+    published = tables.pypi_pythons(said.requested, fact(facts, "python.system"))
+    if "python[version" not in said.text and published and f"{py[0]}.{py[1]}" in published:
+        too_old = above = False  # PyPI has this pair for this OS (torch 1.13 for Python 3.11 on Linux): not the Python
     if not (too_old or above):
         return _another_pip_by_listing(facts, said, py) or skip(
             f"pip found no wheel of torch {said.requested} although it supports Python {facts.python.version}: "
@@ -452,6 +455,18 @@ def python_unsupported(facts):
     hi = row["python"]["max"]
     experimental = row.get("python_experimental") or []
     above = hi is not None and py > _xy(hi) and f"{py[0]}.{py[1]}" not in experimental
+    system = fact(facts, "python.system")
+    published = tables.pypi_pythons(torch_text, system)
+    wheel = f"{py[0]}.{py[1]}" + ("t" if free_threaded else "")
+    if (too_old or above) and published and wheel in published:
+        # Outside the release matrix, but PyTorch did publish this pair (torch 1.13 for Python 3.11 on Linux).
+        evidence["PyPI wheels"] = f"torch {row['torch']} for Python {', '.join(published)} on {system}"
+        return warning(f"torch {row['torch']} supports Python {_span(row)} (PyTorch's release matrix); this interpreter is "
+                       f"Python {py_text}, for which PyPI also has torch {row['torch']} wheels on {system}: they install, "
+                       "but outside the supported range (untested; some features may be missing)",
+                       fix=Fix(f"Use Python {_span(row)} for torch {row['torch']}, or a torch release that supports "
+                               f"Python {py[0]}.{py[1]}", _commands(facts, row, py, torch_text, too_old)),
+                       evidence=evidence, related=("no-wheel-for-python",))
     if too_old or above:
         message = (f"torch {row['torch']} supports Python {_span(row)}; this interpreter is Python {py_text}")
         fix = Fix(f"Use Python {_span(row)} for torch {row['torch']}, or a torch release built for Python {py[0]}.{py[1]}",
@@ -471,6 +486,15 @@ def python_unsupported(facts):
                                                        f"torch {first_ft} or later",
                                                        (f"{pip(facts)} install --upgrade \"torch>={first_ft}\"",)),
                          evidence=evidence, related=("no-wheel-for-python",))
+    if f"{py[0]}.{py[1]}" in experimental and published and wheel not in published and not imported:
+        # Experimental support on some platforms only: torch 2.5 published Python 3.13 wheels for Linux alone.
+        evidence["PyPI wheels"] = f"torch {row['torch']} for Python {', '.join(published)} on {system}"
+        return warning(f"torch {row['torch']} supports Python {py[0]}.{py[1]} only as experimental, and PyPI has no "
+                       f"torch {row['torch']} wheel for it on {system} (this interpreter is Python {py_text}): `pip "
+                       "install` finds none, and a torch installed here by other means is an untested build",
+                       fix=Fix(f"Use Python {_span(row)} for torch {row['torch']}, or a torch release that fully supports "
+                               f"Python {py[0]}.{py[1]}", _commands(facts, row, py, torch_text, False)),
+                       evidence=evidence, related=("no-wheel-for-python",))
     if f"{py[0]}.{py[1]}" in experimental:
         return warning(f"torch {row['torch']} supports Python {py[0]}.{py[1]} only as experimental (fully supported: "
                        f"{_span(row)}); expect missing features such as torch.compile",

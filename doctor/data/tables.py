@@ -111,6 +111,14 @@ def companion_pin(name: str, version: str) -> str | None:
     return pins.get(base_version(version)) if pins else None
 
 
+def pypi_pythons(torch_version: str, system: str | None) -> list[str] | None:
+    """The CPython versions ("3.11", "3.13t") PyPI has a wheel of this torch minor for, on this OS
+    (torch_pypi_pythons.json, read from PyPI's file list); None where the OS or the minor is unknown."""
+    minor = torch_minor(torch_version)
+    by_os = load("torch_pypi_pythons")["releases"].get(minor or "")
+    return by_os.get(system) if by_os and system else None
+
+
 def base_version(version: str) -> str:
     """ "2.13.0+cu130" -> "2.13.0" (the public version, without the local build tag)."""
     v = _version(version)

@@ -1,0 +1,70 @@
+"""Which Pythons PyPI has torch wheels for, per OS (doctor/data/torch_pypi_pythons.json, read from PyPI's
+file list), refines TE105 where PyTorch's release matrix and its published wheels differ."""
+
+from __future__ import annotations
+
+from torchdoctor.checks.env._install import torch_dist
+from torchdoctor.checks.env.python_unsupported import python_unsupported
+from torchdoctor.data import load, tables
+from torchdoctor.data.pypi_pythons_build import published_pythons
+from torchdoctor.facts.model import Facts
+from torchdoctor.model import Status
+
+
+def _check(torch: str, python: str, system: str, imported: bool = False, warnings: list[str] | None = None):
+    data = {"python": {"version": python, "system": system}}
+    if warnings is None:
+        data["packages"] = {"distributions": [torch_dist("torch", torch)]}
+        if imported:
+            data["torch"] = {"version": torch, "import_status": "ok"}
+    else:
+        data["torch"] = {"warnings": warnings}
+    return python_unsupported(Facts.from_json(data))
+
+
+def test_table_has_every_minor_and_the_edges_pypi_shows():
+    releases = load("torch_pypi_pythons")["releases"]
+    assert {"1.0", "1.13", "2.5", "2.13"} <= set(releases)
+    assert "3.11" in releases["1.13"]["Linux"] and "3.11" not in releases["1.13"]["Windows"]
+    assert "3.13" in releases["2.5"]["Linux"] and "3.13" not in releases["2.5"]["Windows"]
+    assert "2.7" in releases["1.0"]["Linux"]
+    assert tables.pypi_pythons("2.13.0+cu130", "Linux")[0] == "3.10"
+    assert tables.pypi_pythons("2.13.0", None) is None
+
+
+def test_outside_the_matrix_but_published_is_a_warning_that_says_so():
+    finding = _check("1.13.1", "3.11.4", "Linux")
+    assert finding.status is Status.WARNING
+    assert "PyPI also has torch 1.13 wheels on Linux" in finding.message
+
+
+def test_outside_the_matrix_and_not_published_stays_an_error():
+    finding = _check("1.13.1", "3.11.4", "Windows")
+    assert finding.status is Status.ERROR
+    assert "no official wheel exists" in finding.message
+
+
+def test_experimental_python_without_a_wheel_for_this_os():
+    finding = _check("2.5.1", "3.13.0", "Windows")
+    assert finding.status is Status.WARNING
+    assert "PyPI has no torch 2.5 wheel for it on Windows" in finding.message
+    linux = _check("2.5.1", "3.13.0", "Linux")
+    assert "only as experimental" in linux.message and "PyPI has no" not in linux.message
+
+
+def test_pip_refusal_is_not_blamed_on_a_python_pypi_has_wheels_for():
+    refusal = ["ERROR: Could not find a version that satisfies the requirement torch==1.13.1 (from versions: none)"]
+    linux = _check("1.13.1", "3.11.4", "Linux", warnings=refusal)
+    assert linux.status is not Status.ERROR, linux.message
+    windows = _check("1.13.1", "3.11.4", "Windows", warnings=refusal)
+    assert windows.status is Status.ERROR and "3.7–3.10" in windows.message
+
+
+def test_builder_reads_python_os_and_free_threading_from_file_names():
+    files = [{"filename": "torch-2.6.0-cp313-cp313t-manylinux_2_28_x86_64.whl"},
+             {"filename": "torch-2.6.0-cp313-cp313-win_amd64.whl"},
+             {"filename": "torch-2.6.1-cp39-cp39-macosx_11_0_arm64.whl"},
+             {"filename": "torch-2.6.0-cp312-cp312-manylinux1_x86_64.whl", "yanked": "broken"},
+             {"filename": "torch-2.6.0.dev20241001-cp312-cp312-manylinux1_x86_64.whl"},
+             {"filename": "torch-0.1.2.tar.gz"}]
+    assert published_pythons(files) == {"2.6": {"Darwin": ["3.9"], "Linux": ["3.13t"], "Windows": ["3.13"]}}
