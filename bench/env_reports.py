@@ -16,7 +16,11 @@ this benchmark was first run on. `--corpus-at REF` keeps only the reports the ma
 commit REF (the corpus as it was then), to compare figures on an older corpus. `--misses` lists
 the reports that fail a figure (dev only unless `--show-heldout`: tuning looks at dev failures alone).
 
-Usage: python bench/env_reports.py [--baseline REF | --no-baseline] [--corpus-at REF] [--misses] [--show-heldout]
+`--by-layout` prints the figures for the reports in collect_env's layout (torch's script or a project's copy)
+apart from every other paste (prose, package lists, logs, other tools' printouts).
+
+Usage: python bench/env_reports.py [--baseline REF | --no-baseline] [--corpus-at REF] [--by-label] [--by-layout]
+       [--misses] [--show-heldout]
 """
 
 from __future__ import annotations
@@ -48,11 +52,18 @@ def evaluate(fixtures: Path) -> list[dict]:
     from torchdoctor.model import Status
     from torchdoctor.runner import run_env_checks
 
+    try:
+        from torchdoctor.facts.collect_env_text import looks_like_collect_env
+    except ImportError:
+        looks_like_collect_env = None
+
     manifest = json.loads((fixtures / "manifest.json").read_text())
     rows = []
     for entry in manifest["reports"]:
+        text = (fixtures / entry["file"]).read_text(encoding="utf-8", errors="replace")
+        layout = "collect_env" if looks_like_collect_env and looks_like_collect_env(text) else "other"
         row = {"file": entry["file"], "split": entry["split"], "labels": entry["labels"], "read": False,
-               "reported": [], "errors": [], "skipped": 0, "why": ""}
+               "reported": [], "errors": [], "skipped": 0, "why": "", "layout": layout}
         try:
             facts = load_facts(fixtures / entry["file"])
         except UsageError as exc:
@@ -126,6 +137,8 @@ def main() -> int:
     ap.add_argument("--misses", action="store_true", help="list dev reports that fail a figure")
     ap.add_argument("--show-heldout", action="store_true", help="with --misses, list held-out ones too")
     ap.add_argument("--by-label", action="store_true", help="per expected code: how often it was found (figures only)")
+    ap.add_argument("--by-layout", action="store_true",
+                    help="the figures for collect_env reports (and its projects' copies) apart from every other paste")
     args = ap.parse_args()
 
     rows = evaluate(FIXTURES)
@@ -156,6 +169,13 @@ def main() -> int:
                 part = [r for r in rows if r["split"] == split and code in r["labels"]]
                 cells.append(_cell((sum(code in r["reported"] for r in part), len(part))))
             print(f"  {code:<16}{cells[0]:>19}{cells[1]:>19}")
+    if args.by_layout:
+        print(f"\n  {'by layout':<30}{'dev':>19}{'heldout':>19}")
+        for layout in ("collect_env", "other"):
+            part = [r for r in rows if r.get("layout") == layout]
+            figs = {split: figures(part, split) for split in ("dev", "heldout")}
+            for key in figs["dev"]:
+                print(f"  {layout + ' ' + key:<30}{_cell(figs['dev'][key]):>19}{_cell(figs['heldout'][key]):>19}")
     if args.misses:
         print()
         for r in rows:
