@@ -64,7 +64,8 @@ def main(argv: list[str] | None = None) -> int:
         held = R.report_words([(label, w) for u, label, w in reports if u != url], set(entries))
         for entry_id, bag in held.items():
             docs[entry_id].update(bag)
-        return R.Retriever(R.postings({i: dict(bag) for i, bag in docs.items()}))
+        counts = collections.Counter(label for u, label, _ in reports if u != url)
+        return R.Retriever({**R.postings({i: dict(bag) for i, bag in docs.items()}), "priors": R.priors(list(docs), counts)})
 
     styles = None if args.styles == "all" else set(args.styles.split(","))
     tally: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0, 0])

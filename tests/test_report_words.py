@@ -59,3 +59,27 @@ def test_reports_words_rank_an_entry_that_its_own_words_do_not():
     other = "CUDA out of memory. Tried to allocate 2.00 GiB"
     assert [c.id for c in Retriever(build(entries, told)["postings"]).rank(other)] == \
         [c.id for c in Retriever(build(entries)["postings"]).rank(other)]
+
+
+def test_committed_counts_are_the_dev_splits_labels():
+    committed = json.loads((ROOT / "knowledge" / "report_words.json").read_text(encoding="utf-8"))
+    labels = [label for _, label, _ in reports_of(str(CORPUS), "dev") if label in KB.heads]
+    assert committed["counts"] == {label: labels.count(label) for label in set(labels)}
+    assert committed["reports"] == len(labels)
+
+
+def test_a_common_cause_ranks_first_only_where_the_words_fit_two_about_as_well():
+    entries = list(KB.entries.values())
+    # Words that fit both hang entries: with no counts the order is BM25's; a cause real reports name far
+    # more often comes first once its prior counts.
+    query = "training hangs, dataloader workers stuck, nccl collective never returns"
+    plain = [c.id for c in Retriever(build(entries)["postings"]).rank(query)]
+    assert {"dataloader-hang", "nccl-collective-timeout"} <= set(plain)
+    second = next(i for i in plain[1:] if i in {"dataloader-hang", "nccl-collective-timeout"})
+    counted = [c.id for c in Retriever(build(entries, None, {second: 200})["postings"]).rank(query)]
+    assert counted[0] == second
+    # A text whose words name one entry clearly keeps it first, whatever the other's count.
+    clear = "CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 15.78 GiB total capacity)"
+    top = Retriever(build(entries)["postings"]).rank(clear)[0].id
+    other = next(c.id for c in Retriever(build(entries)["postings"]).rank(clear)[1:])
+    assert Retriever(build(entries, None, {other: 200})["postings"]).rank(clear)[0].id == top

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections import Counter
 from typing import Any
 
 from .loader import (ENTRIES, INDEX, INDEX_VERSION, RETRIEVAL, VOCABULARY, Head, _directory, _parse_toml,
@@ -274,10 +275,11 @@ _VOCAB_WORD = re.compile(r"[a-z][a-z0-9_]+")
 REPORT_WORDS = "report_words.json"
 
 
-def read_report_words() -> dict[str, dict[str, int]]:
+def read_report_words(key: str = "words") -> dict[str, Any]:
+    """report_words.json's "words" (per entry, its reports' words) or "counts" (per entry, its number of reports)."""
     try:
         with open(os.path.join(_directory(), REPORT_WORDS), encoding="utf-8") as fh:
-            return json.load(fh)["words"]
+            return json.load(fh)[key]
     except (OSError, ValueError, KeyError):
         return {}
 
@@ -318,7 +320,8 @@ def write_report_words(corpus_dir: str) -> str:
     words = report_words([(label, w) for _, label, w in lists], known)
     path = os.path.join(_directory(), REPORT_WORDS)
     with open(path, "w", encoding="utf-8") as fh:
-        fh.write(json.dumps({"split": "dev", "reports": sum(1 for _, label, _ in lists if label in known),
+        counts = Counter(label for _, label, _ in lists if label in known)
+        fh.write(json.dumps({"split": "dev", "reports": sum(counts.values()), "counts": dict(counts),
                              "words": words}, ensure_ascii=False, separators=(",", ":"), sort_keys=True) + "\n")
     return path
 
@@ -328,7 +331,7 @@ def build_retrieval(entries: Any, files_digest: str = "") -> dict[str, Any]:
     from .retrieve import build
 
     entries = list(entries)
-    data = build(entries, read_report_words())
+    data = build(entries, read_report_words(), read_report_words("counts"))
     words: set[str] = set()
     for e in entries:
         for text in (e.title, e.summary, e.explanation, *e.symptoms, *(x.text for x in e.examples)):
