@@ -142,7 +142,7 @@ EXPECTED = {
         "nvidia.gpus.1.name": "TITAN RTX", "nvidia.gpus.1.compute_capability": "7.5",
         "nvidia.driver_version": "442.92", "python.system": "Windows",
         "packages.distributions.4": {"name": "blas", "version": "1.0", "location": "collect_env report (conda list)",
-                                     "installer": "conda"},
+                                     "installer": "conda", "build": "mkl"},
         "packages.distributions.7.name": "mkl-fft",
     },
     "windows10-torch15-os-not-collected.txt": {

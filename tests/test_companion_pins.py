@@ -180,3 +180,39 @@ def test_pyg_cpu_wheel_beside_a_cuda_torch_is_a_warning(tmp_path):
     finding = te103(tmp_path, "[pip3] torch-scatter==2.1.1+pt20cpu\n")
     assert finding.status is Status.WARNING
     assert "CUDA operators are missing" in finding.message
+
+
+# --------------------------------------------------------------------------- conda's build strings
+
+# pytorch/pytorch#35646 (rgommers): a conda environment's library lines, verbatim; pip lists what conda installed
+# too, and only conda's row says which build it is.
+CONDA_REPORT = (Path(__file__).parent / "fixtures" / "env_reports" / "pt35646-rgommers-conda-libs-torch140-cu101.txt").read_text()
+
+
+def _conda_te103(tmp_path: Path, text: str):
+    path = tmp_path / "report.txt"
+    path.write_text(text, encoding="utf-8")
+    facts = cli_env.load_facts(path)
+    return facts, next(f for f in run_env_checks(facts) if f.code == "TE103")
+
+
+@pytest.mark.parametrize("build,flavour", [
+    ("py3.7_cuda10.1.243_cudnn7.6.3_0", "cu101"), ("py39_cu117", "cu117"), ("cuda118py310h1234567_0", "cu118"),
+    ("cuda120_py311h2cb3b0a_300", "cu120"), ("py3.9_cpu_0", "cpu"), ("py39_cpu", "cpu"), ("cpu_py310h1234_0", "cpu"),
+    ("py37_cuda0.0_cudnn0.0_1", "cpu"), ("h6bb024c_0", None), ("py37he904b0f_0", None), ("mkl", None)])
+def test_conda_build_strings_name_the_build(build, flavour):
+    assert tables.conda_build_flavour(build) == flavour
+
+
+def test_the_matching_conda_pair_is_quiet_and_keeps_its_builds(tmp_path):
+    facts, finding = _conda_te103(tmp_path, CONDA_REPORT)
+    vision = next(d for d in facts.get("packages.distributions") if d.name == "torchvision")
+    assert (vision.installer, vision.build) == ("conda", "py37_cu101")
+    assert finding.status is Status.OK
+
+
+def test_a_cpu_torchvision_from_conda_beside_its_cuda_pytorch(tmp_path):
+    assert "py37_cu101    pytorch" in CONDA_REPORT
+    _, finding = _conda_te103(tmp_path, CONDA_REPORT.replace("py37_cu101    pytorch", "py37_cpu    pytorch"))
+    assert finding.status is Status.WARNING
+    assert "torchvision 0.5.0 is a CPU build (conda build py37_cpu) while torch 1.4.0 is a CUDA 10 build" in finding.message

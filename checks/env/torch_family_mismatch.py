@@ -119,6 +119,11 @@ def _torch_build(facts, torch_text: str) -> tuple[str | None, str]:
             return f"cuda{vf.cuda.split('.')[0]}", vf.path
         if flavour(vf.version) == "cpu" or vf.version == torch_text and vf.cuda is None and "+" in vf.version:
             return _build_of(flavour(vf.version)), vf.path
+    dist = next((d for d in fact(facts, "packages.distributions", []) if d.name == "torch"), None)
+    if not flavour(torch_text) and dist is not None and dist.installer == "conda" and dist.build:
+        conda = tables.conda_build_flavour(dist.build)
+        if conda:
+            return _build_of(conda), f"conda build {dist.build}"
     return _build_of(flavour(torch_text)), "the version tag"
 
 
@@ -695,6 +700,8 @@ def _judge(facts):
         build = builds.get(d.name)
         other, other_source = _family_build(build) if build is not None else (_build_of(flavour(d.version)),
                                                                                "the version tag")
+        if other is None and d.installer == "conda" and d.build and d.name in ("torchvision", "torchaudio"):
+            other, other_source = _build_of(tables.conda_build_flavour(d.build)), f"conda build {d.build}"
         if other is None and torch_build == "cpu":
             other, other_source = _pypi_build(facts, d, torch_text)
         clash = _build_clash(torch_build, other)

@@ -153,6 +153,19 @@ def tag_cuda(tag: str) -> str | None:
     return f"{int(m.group(1))}.{m.group(2)}" if m else None
 
 
+def conda_build_flavour(build: str) -> str | None:
+    """A conda build string as the wheel flavour it stands for: the pytorch channel's "py3.9_cuda11.7_cudnn8.5.0_0"
+    (torch) and "py39_cu117" (torchvision/torchaudio) -> "cu117", conda-forge's "cuda118py310h..." /
+    "cuda120_py311h..." -> "cu118" / "cu120"; "py3.9_cpu_0", "py39_cpu", "cpu_py310h...", and the 2018 channel's
+    "py37_cuda0.0_cudnn0.0_1" -> "cpu"; None where the string names neither."""
+    if re.search(r"(?:^|_)cpu(?:_|$)", build or ""):
+        return "cpu"
+    m = re.search(r"(?:^|_)cu(?:da)?(\d{1,2})\.?(\d)(?:_|py|\.\d|$)", build or "")
+    if m is None:
+        return None
+    return "cpu" if m.group(1) == "0" else f"cu{m.group(1)}{m.group(2)}"
+
+
 def build_tag(torch_version: str | None, cuda: str | None) -> str | None:
     """The CUDA tag of an installed torch: its local tag when it has one ("+cu126"), else derived
     from torch.version.cuda (the PyPI default wheels carry no local tag)."""

@@ -365,10 +365,14 @@ def _conda_distributions(conda: list[tuple[str, str, str, str]], pip: list[dict[
         by_pip = build in _CONDA_SKIP_BUILDS or channel == "pypi"
         pname = "torch" if name in _TORCH_NAMES else _norm(name)
         if (pname, _base(version)) in seen:
+            same = next((d for d in pip or [] if d["name"] == pname and _base(d["version"]) == _base(version)), None)
+            if same is not None and not by_pip and build:
+                # pip lists what conda installed too; conda's row says which build it is ("py37_cpu").
+                same.update(installer="conda", build=build)
             continue
         seen.add((pname, _base(version)))
         out.append({"name": pname, "version": version, "location": CONDA_LOCATION,
-                    "installer": "pip" if by_pip else "conda"})
+                    "installer": "pip" if by_pip else "conda", **({"build": build} if build and not by_pip else {})})
     return out
 
 

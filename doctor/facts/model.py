@@ -79,6 +79,7 @@ class Distribution:
     requires_python: str | None = None
     installer: str | None = None  # pip, uv, conda ...
     editable: str | None = None  # project folder of an editable install (direct_url.json), else None
+    build: str | None = None  # conda's build string ("py39_cu117", "cpu_py310h..."): the build a conda package is
 
 
 @dataclass(frozen=True)

@@ -436,6 +436,8 @@ def package_list(lines: list[str]) -> tuple[str, list[dict[str, Any]], bool] | N
                        "location": kind}
                 if kind == "conda list" and (channel != "pypi" and build not in ("pypi_0", "<pip>")):
                     row["installer"] = "conda"
+                    if build:
+                        row["build"] = build
                     # "py3.7_cpu_0": the CPU build; _pytorch_select's "cpu_0" the CPU variant.
                     if row["name"] in ("torch", _PYTORCH_SELECT) and build and _conda_cuda(build) is not False:
                         row["cuda"] = _conda_cuda(build)
@@ -596,12 +598,10 @@ def pipdeptree(raw_lines: list[str]) -> list[dict[str, Any]] | None:
 def _conda_cuda(build: str) -> str | None | bool:
     """A conda build string as torch.version.cuda: "py3.6_cpu_0" / "cpu_py37h..." -> None,
     "py3.8_cuda11.3_cudnn8_0" / "cuda112py39h..." -> "11.3" / "11.2"; else False (unknown)."""
-    if re.search(r"(?:^|_)cpu(?:_|$)|^cpu", build):
+    tag = tables.conda_build_flavour(build)
+    if tag == "cpu":
         return None
-    m = re.search(r"cuda(\d+)\.?(\d)", build)
-    if m and m.group(1) == "0":
-        return None  # "py37_cuda0.0_cudnn0.0_1": the 2018 pytorch channel's name for a build without CUDA
-    return f"{m.group(1)}.{m.group(2)}" if m else False
+    return (tables.tag_cuda(tag) or False) if tag else False
 
 
 # `conda info`: "key : value" rows right-aligned on the colon, lists continued on the lines below
