@@ -146,9 +146,10 @@ def main(argv: list[str]) -> int:
         packages[name] = package_pins(name)
         print(f"{name}: {len(packages[name])} releases with a torch pin", file=sys.stderr)
     data = {"schema": 1,
-            "source": "Requires-Dist of the PyPI wheels of each release (METADATA read with HTTP range requests)",
-            "updated": time.strftime("%Y-%m-%d"),
-            "provenance": "python -m torchdoctor.data.companion_pins_build OUT.json",
+            "source": [f"https://pypi.org/simple/{name}/" for name in names],
+            "updated": time.strftime("%Y-%m"),
+            "provenance": "python -m torchdoctor.data.companion_pins_build OUT.json: the Requires-Dist of each release's "
+                          "PyPI wheels (their METADATA, read with HTTP range requests)",
             "packages": packages}
     with open(out, "w", encoding="utf-8") as fh:
         json.dump(data, fh, indent=1, sort_keys=True)

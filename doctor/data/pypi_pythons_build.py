@@ -46,9 +46,10 @@ def main(argv: list[str]) -> int:
         print(__doc__, file=sys.stderr)
         return 2
     index = json.loads(_get(SIMPLE.format(name="torch"), {"Accept": "application/vnd.pypi.simple.v1+json"}))
-    data = {"schema": 1, "source": "https://pypi.org/simple/torch/ (wheel file names: cpXY[t] tag and platform)",
-            "updated": time.strftime("%Y-%m-%d"),
-            "provenance": "python -m torchdoctor.data.pypi_pythons_build OUT.json",
+    data = {"schema": 1, "source": ["https://pypi.org/simple/torch/"],
+            "updated": time.strftime("%Y-%m"),
+            "provenance": "python -m torchdoctor.data.pypi_pythons_build OUT.json: the wheel file names of PyPI's "
+                          "torch index (the cpXY[t] tags and the platform)",
             "releases": published_pythons(index["files"])}
     with open(argv[0], "w", encoding="utf-8") as fh:
         json.dump(data, fh, indent=1, sort_keys=True)
