@@ -50,6 +50,15 @@ def _commands(facts, row: dict | None, py: tuple[int, int], torch_text: str, too
     return tuple(commands)
 
 
+def _as_published(facts, row: dict, py: tuple[int, int], torch_text: str, too_old: bool, evidence: dict,
+                  published: list[str], system: str, message: str):
+    """A warning from what PyPI's files show for this torch minor on this OS, where they and the release matrix differ."""
+    evidence["PyPI wheels"] = f"torch {row['torch']} for Python {', '.join(published)} on {system}"
+    return warning(message, fix=Fix(f"Use Python {_span(row)} for torch {row['torch']}, or a torch release that supports "
+                                    f"Python {py[0]}.{py[1]}", _commands(facts, row, py, torch_text, too_old)),
+                   evidence=evidence, related=("no-wheel-for-python",))
+
+
 def _span(row: dict) -> str:
     lo, hi = row["python"]["min"], row["python"]["max"]
     also = "".join(f"{v}, " for v in row.get("python_also") or [])
@@ -460,13 +469,11 @@ def python_unsupported(facts):
     wheel = f"{py[0]}.{py[1]}" + ("t" if free_threaded else "")
     if (too_old or above) and published and wheel in published:
         # Outside the release matrix, but PyTorch did publish this pair (torch 1.13 for Python 3.11 on Linux).
-        evidence["PyPI wheels"] = f"torch {row['torch']} for Python {', '.join(published)} on {system}"
-        return warning(f"torch {row['torch']} supports Python {_span(row)} (PyTorch's release matrix); this interpreter is "
-                       f"Python {py_text}, for which PyPI also has torch {row['torch']} wheels on {system}: they install, "
-                       "but outside the supported range (untested; some features may be missing)",
-                       fix=Fix(f"Use Python {_span(row)} for torch {row['torch']}, or a torch release that supports "
-                               f"Python {py[0]}.{py[1]}", _commands(facts, row, py, torch_text, too_old)),
-                       evidence=evidence, related=("no-wheel-for-python",))
+        return _as_published(facts, row, py, torch_text, too_old, evidence, published, system,
+                             f"torch {row['torch']} supports Python {_span(row)} (PyTorch's release matrix); this "
+                             f"interpreter is Python {py_text}, for which PyPI also has torch {row['torch']} wheels on "
+                             f"{system}: they install, but outside the supported range (untested; some features may be "
+                             "missing)")
     if too_old or above:
         message = (f"torch {row['torch']} supports Python {_span(row)}; this interpreter is Python {py_text}")
         fix = Fix(f"Use Python {_span(row)} for torch {row['torch']}, or a torch release built for Python {py[0]}.{py[1]}",
@@ -488,13 +495,10 @@ def python_unsupported(facts):
                          evidence=evidence, related=("no-wheel-for-python",))
     if f"{py[0]}.{py[1]}" in experimental and published and wheel not in published and not imported:
         # Experimental support on some platforms only: torch 2.5 published Python 3.13 wheels for Linux alone.
-        evidence["PyPI wheels"] = f"torch {row['torch']} for Python {', '.join(published)} on {system}"
-        return warning(f"torch {row['torch']} supports Python {py[0]}.{py[1]} only as experimental, and PyPI has no "
-                       f"torch {row['torch']} wheel for it on {system} (this interpreter is Python {py_text}): `pip "
-                       "install` finds none, and a torch installed here by other means is an untested build",
-                       fix=Fix(f"Use Python {_span(row)} for torch {row['torch']}, or a torch release that fully supports "
-                               f"Python {py[0]}.{py[1]}", _commands(facts, row, py, torch_text, False)),
-                       evidence=evidence, related=("no-wheel-for-python",))
+        return _as_published(facts, row, py, torch_text, False, evidence, published, system,
+                             f"torch {row['torch']} supports Python {py[0]}.{py[1]} only as experimental, and PyPI has "
+                             f"no torch {row['torch']} wheel for it on {system} (this interpreter is Python {py_text}): "
+                             "`pip install` finds none, and a torch installed here by other means is an untested build")
     if f"{py[0]}.{py[1]}" in experimental:
         return warning(f"torch {row['torch']} supports Python {py[0]}.{py[1]} only as experimental (fully supported: "
                        f"{_span(row)}); expect missing features such as torch.compile",
