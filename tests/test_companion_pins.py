@@ -216,3 +216,15 @@ def test_a_cpu_torchvision_from_conda_beside_its_cuda_pytorch(tmp_path):
     _, finding = _conda_te103(tmp_path, CONDA_REPORT.replace("py37_cu101    pytorch", "py37_cpu    pytorch"))
     assert finding.status is Status.WARNING
     assert "torchvision 0.5.0 is a CPU build (conda build py37_cpu) while torch 1.4.0 is a CUDA 10 build" in finding.message
+
+
+def test_pyg_fix_without_torchs_cuda_leaves_the_tag_to_fill():
+    from torchdoctor.checks.env.torch_family_mismatch import torch_family_mismatch
+    from torchdoctor.facts.model import Facts
+
+    facts = Facts.from_json({"packages": {"distributions": [
+        {"name": "torch", "version": "2.1.1", "location": "pip list"},
+        {"name": "torch-scatter", "version": "2.1.2+pt20cu118", "location": "pip list"}]}})
+    finding = torch_family_mismatch(facts)
+    assert finding.status is Status.ERROR
+    assert finding.fix.commands[-1].endswith("-f https://data.pyg.org/whl/torch-2.1.0+<cuda-tag>.html")

@@ -758,7 +758,8 @@ def _judge(facts):
     if pyg_indexes:
         cuda = fact(facts, "torch.cuda", "unknown")
         flav = flavour(torch_text)
-        tag = flav if flav else "cpu" if cuda is None else tables.cuda_tag(cuda) if isinstance(cuda, str) else "<cuda-tag>"
+        tag = (flav if flav else "cpu" if cuda is None else
+               tables.cuda_tag(cuda) if isinstance(cuda, str) and major_minor(cuda) else "<cuda-tag>")
         reinstall = (f"{pip(facts)} install --force-reinstall --no-cache-dir {' '.join(pyg_indexes)} "
                      f"-f https://data.pyg.org/whl/torch-{_minor(torch_text)}.0+{tag}.html")
         fix = Fix("Install PyG's wheels built for this torch and its CUDA, from PyG's index for that pair"

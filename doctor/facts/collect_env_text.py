@@ -642,8 +642,8 @@ _TOPO_ROW = re.compile(r"^GPU(\d{1,3})\s.*(?:^|\s)X(?:\s|$)")
 
 
 def _topology_gpus(lines: list[str]) -> list[dict[str, Any]]:
-    """The GPUs by index from the topology matrix vLLM's report prints. Since vLLM 0.10 its report leaves
-    out the whole "CUDA / GPU Info" section when torch has no CUDA, so on a machine with NVIDIA GPUs
+    """The GPUs by index from the topology matrix vLLM's report prints. Its newer scripts (0.20's; 0.16's did
+    not) leave out the whole "CUDA / GPU Info" section when torch has no CUDA, so on a machine with NVIDIA GPUs
     and a CPU torch this matrix is the only trace of them; it names no model, so name and compute
     capability stay unknown."""
     gpus: list[dict[str, Any]] = []
