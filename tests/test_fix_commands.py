@@ -84,7 +84,7 @@ def test_values_from_facts_for_the_issue_machine():
 
 
 def _release_versions() -> str:
-    return json.dumps([load("torch_releases"), load("cuda_driver")])
+    return json.dumps([load("torch_releases"), load("cuda_driver"), load("companion_pins")])
 
 
 @pytest.mark.parametrize("check", env_checks(), ids=lambda c: c.code)
