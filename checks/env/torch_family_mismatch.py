@@ -14,7 +14,8 @@ from torchdoctor.model import Fix, Status, error, ok, skip, warning
 from torchdoctor.registry import Example, env_check
 
 from ._cuda import torch_said, unknown_need
-from ._install import SITE, base_version, fact, flavour, index_url, major_minor, no_torch, pip, torch_dist, torch_version, version
+from ._install import (SITE, base_version, fact, first, flavour, index_url, major_minor, no_torch, pip, torch_dist,
+                       torch_version, version)
 
 # Packages with compiled code linked against torch's C++ ABI: a wrong pair fails at import or at the
 # first op ("operator torchvision::nms does not exist"); for pure-Python packages it is a warning.
@@ -119,12 +120,16 @@ def _torch_build(facts, torch_text: str) -> tuple[str | None, str]:
             return f"cuda{vf.cuda.split('.')[0]}", vf.path
         if flavour(vf.version) == "cpu" or vf.version == torch_text and vf.cuda is None and "+" in vf.version:
             return _build_of(flavour(vf.version)), vf.path
-    dist = next((d for d in fact(facts, "packages.distributions", []) if d.name == "torch"), None)
-    if not flavour(torch_text) and dist is not None and dist.installer == "conda" and dist.build:
-        conda = tables.conda_build_flavour(dist.build)
-        if conda:
-            return _build_of(conda), f"conda build {dist.build}"
-    return _build_of(flavour(torch_text)), "the version tag"
+    dist = first(facts, "torch")
+    conda = _conda_build(dist) if dist is not None and not flavour(torch_text) else (None, "")
+    return conda if conda[0] else (_build_of(flavour(torch_text)), "the version tag")
+
+
+def _conda_build(d) -> tuple[str | None, str]:
+    """The build family a conda package's build string names ("py39_cpu" -> cpu), and where it was read."""
+    if d.installer != "conda" or not d.build:
+        return None, ""
+    return _build_of(tables.conda_build_flavour(d.build)), f"conda build {d.build}"
 
 
 def _family_build(build) -> tuple[str | None, str]:
@@ -642,7 +647,8 @@ def _judge(facts):
             declared = " (what its PyPI wheels declare)" if specs else ""
         rule = None if specs else _rule(d.name, d.version)
         attempt = imported.get(d.name)
-        if not specs and rule is None and d.name not in builds and attempt is None and _pyg_built_for(d.version) is None:
+        pyg = _pyg_built_for(d.version)
+        if not specs and rule is None and d.name not in builds and attempt is None and pyg is None:
             continue
         checked.append(f"{d.name} {d.version}")
         severity = Status.ERROR if d.name in COMPILED else Status.WARNING
@@ -653,7 +659,6 @@ def _judge(facts):
             problems.append((Status.ERROR, f"import {d.name} fails next to torch {torch_text} ({_shorten(text)})",
                              d.name, ()))
             continue
-        pyg = _pyg_built_for(d.version)
         if pyg is not None and not specs:
             minor, tag = pyg
             clash = (Status.ERROR if minor != _minor(torch_text) else _build_clash(torch_build, _build_of(tag)))
@@ -700,8 +705,8 @@ def _judge(facts):
         build = builds.get(d.name)
         other, other_source = _family_build(build) if build is not None else (_build_of(flavour(d.version)),
                                                                                "the version tag")
-        if other is None and d.installer == "conda" and d.build and d.name in ("torchvision", "torchaudio"):
-            other, other_source = _build_of(tables.conda_build_flavour(d.build)), f"conda build {d.build}"
+        if other is None and d.name in ("torchvision", "torchaudio"):
+            other, other_source = _conda_build(d)
         if other is None and torch_build == "cpu":
             other, other_source = _pypi_build(facts, d, torch_text)
         clash = _build_clash(torch_build, other)

@@ -5,8 +5,8 @@
 A maintainer's tool (it reads PyPI; nothing in torchdoctor's checks or tests runs it). A pasted
 `pip list` or collect_env report names `xformers==0.0.27.post2` but not what that wheel requires;
 on a live machine the installed metadata says it (`Requires-Dist: torch==2.4.0`). For each release
-of each package this reads the `Requires-Dist: torch...` lines of the METADATA of its PyPI wheels,
-fetching only the zip's directory and that one member with HTTP range requests (the wheels are
+of each package this reads the `Requires-Dist: torch...` lines of the METADATA of its PyPI wheels
+with `zipfile` over HTTP range requests: only the zip's directory and that one member (the wheels are
 hundreds of MB). Every wheel of a release is read where there are few, else a sample across
 platforms: a release whose wheels disagree is left out (what a user has cannot be told from its
 version). Releases with no wheel (sdists build against whatever torch is there) are left out too.
@@ -14,13 +14,13 @@ version). Releases with no wheel (sdists build against whatever torch is there) 
 
 from __future__ import annotations
 
+import io
 import json
 import re
-import struct
 import sys
 import time
 import urllib.request
-import zlib
+import zipfile
 from typing import Any
 
 SIMPLE = "https://pypi.org/simple/{name}/"
@@ -48,47 +48,46 @@ def _range(url: str, start: int, end: int) -> bytes:
     return _get(url, {"Range": f"bytes={start}-{end}"})
 
 
+def simple_index(name: str) -> dict[str, Any]:
+    """PyPI's simple index of a project, in its JSON form: every file with its URL and size."""
+    return json.loads(_get(SIMPLE.format(name=name), {"Accept": "application/vnd.pypi.simple.v1+json"}))
+
+
+class _RemoteFile(io.RawIOBase):
+    """A remote file read by HTTP range requests, seekable, so that `zipfile` reads only the zip's
+    directory and the members asked for."""
+
+    def __init__(self, url: str, size: int) -> None:
+        self.url, self.size, self.at = url, size, 0
+
+    def seekable(self) -> bool:
+        return True
+
+    def readable(self) -> bool:
+        return True
+
+    def tell(self) -> int:
+        return self.at
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        self.at = offset if whence == io.SEEK_SET else self.at + offset if whence == io.SEEK_CUR else self.size + offset
+        return self.at
+
+    def readinto(self, buffer: Any) -> int:
+        end = min(self.size, self.at + len(buffer))
+        data = _range(self.url, self.at, end - 1) if end > self.at else b""
+        buffer[:len(data)] = data
+        self.at += len(data)
+        return len(data)
+
+
 def wheel_metadata(url: str, size: int) -> str:
-    """The METADATA member of a remote wheel, read through its zip central directory."""
-    tail = _range(url, max(0, size - 65536), size - 1)
-    at = tail.rfind(b"PK\x05\x06")
-    if at < 0:
-        raise ValueError("no end of central directory")
-    cd_size, cd_offset = struct.unpack("<II", tail[at + 12:at + 20])
-    if cd_offset == 0xFFFFFFFF:  # zip64: the real offset is in the zip64 end record
-        z = tail.rfind(b"PK\x06\x06")
-        cd_size, cd_offset = struct.unpack("<QQ", tail[z + 40:z + 56])
-    cd = _range(url, cd_offset, cd_offset + cd_size - 1)
-    i = 0
-    while i + 46 <= len(cd) and cd[i:i + 4] == b"PK\x01\x02":
-        method, = struct.unpack("<H", cd[i + 10:i + 12])
-        csize, usize, nlen, elen, clen = struct.unpack("<IIHHH", cd[i + 20:i + 34])
-        local, = struct.unpack("<I", cd[i + 42:i + 46])
-        name = cd[i + 46:i + 46 + nlen].decode("utf-8", "replace")
-        extra = cd[i + 46 + nlen:i + 46 + nlen + elen]
-        if local == 0xFFFFFFFF or csize == 0xFFFFFFFF:
-            # zip64 extra field (id 1): the 64-bit sizes then offset, for the fields that overflowed
-            j = 0
-            while j + 4 <= len(extra):
-                eid, elen2 = struct.unpack("<HH", extra[j:j + 4])
-                if eid == 1:
-                    vals = list(struct.unpack(f"<{elen2 // 8}Q", extra[j + 4:j + 4 + elen2 - elen2 % 8]))
-                    if usize == 0xFFFFFFFF:
-                        usize = vals.pop(0)
-                    if csize == 0xFFFFFFFF:
-                        csize = vals.pop(0)
-                    if local == 0xFFFFFFFF:
-                        local = vals.pop(0)
-                j += 4 + elen2
-        if name.endswith(".dist-info/METADATA") and name.count("/") == 1:
-            head = _range(url, local, local + 30 + 1024 - 1)
-            lnlen, lelen = struct.unpack("<HH", head[26:30])
-            start = local + 30 + lnlen + lelen
-            data = _range(url, start, start + csize - 1)
-            raw = zlib.decompress(data, -15) if method == 8 else data
-            return raw.decode("utf-8", "replace")
-        i += 46 + nlen + elen + clen
-    raise ValueError("no METADATA")
+    """The METADATA member of a remote wheel."""
+    with zipfile.ZipFile(io.BufferedReader(_RemoteFile(url, size), buffer_size=65536)) as zf:
+        name = next((n for n in zf.namelist() if n.endswith(".dist-info/METADATA") and n.count("/") == 1), None)
+        if name is None:
+            raise ValueError("no METADATA")
+        return zf.read(name).decode("utf-8", "replace")
 
 
 def torch_requirements(metadata: str) -> list[str]:
@@ -111,7 +110,7 @@ def _platform_rank(filename: str) -> int:
 
 def package_pins(name: str) -> dict[str, str]:
     """release -> its wheels' torch requirement (";"-joined), for the releases whose wheels agree."""
-    index = json.loads(_get(SIMPLE.format(name=name), {"Accept": "application/vnd.pypi.simple.v1+json"}))
+    index = simple_index(name)
     wheels: dict[str, list[dict[str, Any]]] = {}
     for f in index["files"]:
         if f["filename"].endswith(".whl") and not f.get("yanked"):

@@ -17,7 +17,7 @@ import re
 import sys
 import time
 
-from .companion_pins_build import SIMPLE, _get
+from .companion_pins_build import simple_index
 
 _OS = (("linux", "Linux"), ("win", "Windows"), ("macosx", "Darwin"))
 
@@ -45,7 +45,7 @@ def main(argv: list[str]) -> int:
     if len(argv) != 1:
         print(__doc__, file=sys.stderr)
         return 2
-    index = json.loads(_get(SIMPLE.format(name="torch"), {"Accept": "application/vnd.pypi.simple.v1+json"}))
+    index = simple_index("torch")
     data = {"schema": 1, "source": ["https://pypi.org/simple/torch/"],
             "updated": time.strftime("%Y-%m"),
             "provenance": "python -m torchdoctor.data.pypi_pythons_build OUT.json: the wheel file names of PyPI's "

@@ -613,8 +613,9 @@ def _nvidia(values: dict[str, str], extra: dict[str, list[str]], system: str | N
             # On macOS (and wherever nvidia-smi is missing but CUDA works) collect_env prints
             # torch.cuda.get_device_name() alone: "GeForce GTX 1060 with Max-Q Design" (pytorch#16999).
             gpus.append(named_gpu(gpu_value.strip(), 0))
+    topology = [values.get("GPU Topology") or "", *extra.get("GPU Topology", [])]
     if not gpus:
-        gpus = _topology_gpus([values.get("GPU Topology") or "", *extra.get("GPU Topology", [])])
+        gpus = _topology_gpus(topology)
     if gpus:
         nvidia["gpus"] = gpus
 
@@ -629,8 +630,7 @@ def _nvidia(values: dict[str, str], extra: dict[str, list[str]], system: str | N
     # Elsewhere "Could not collect" only says nvidia-smi did not run: leave the driver unknown.
     elif not gpus and not driver_m and _nothing_answered(gpu_value) and _nothing_answered(driver):
         nvidia["smi_found_nothing"] = True
-    elif gpu_value is None and driver is None and not gpus and _nothing_answered(
-            " ".join([values.get("GPU Topology") or "", *extra.get("GPU Topology", [])])):
+    elif gpu_value is None and driver is None and not gpus and _nothing_answered(" ".join(topology)):
         # vLLM's report without its CUDA section (a torch without CUDA): `nvidia-smi topo -m` did not run either.
         nvidia["smi_found_nothing"] = True
     return nvidia
