@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
 from . import load
@@ -87,8 +88,6 @@ def family_requirement(name: str, torch_version: str) -> str | None:
 
 def _companion_for(name: str, torch_version: str) -> str | None:
     """The newest release of a compiled companion whose PyPI wheels accept this torch, as a pin."""
-    from packaging.specifiers import InvalidSpecifier, SpecifierSet
-
     have = _version(base_version(torch_version))
     pins = load("companion_pins")["packages"].get(name) or {}
     fitting = []
