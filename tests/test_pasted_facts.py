@@ -18,6 +18,7 @@ import pytest
 
 from torchdoctor.cli import env as cli_env
 from torchdoctor.cli.common import UsageError
+from torchdoctor.data import tables
 from torchdoctor.facts import pasted, torch_warnings
 from torchdoctor.facts.model import Facts, known
 from torchdoctor.model import Status
@@ -2804,16 +2805,58 @@ def test_a_release_wheel_built_for_another_torch_minor_is_te103(tmp_path):
     te103 = findings("mamba308-yidamyth-mamba-wheel-torch112-cu118-on-torch1131-cu117.txt")["TE103"]
     assert te103.status is Status.ERROR and "torch 1.12" in te103.message and "1.13.1+cu117" in te103.message
     assert "wheel" in te103.evidence
-    # the same wheel beside the torch it was built for: nothing to say
+    # the same wheel beside the torch it was built for (PyTorch's wheel, the pre-C++11 ABI): nothing to say
     same = ("python=3.9\npytorch=1.12.1+cu118\n"
-            "mamba_ssm-1.0.1+cu118torch1.12cxx11abiTRUE-cp39-cp39-linux_x86_64.whl\n")
-    assert checked(same, tmp_path)["TE103"].status is not Status.ERROR
+            "mamba_ssm-1.0.1+cu118torch1.12cxx11abiFALSE-cp39-cp39-linux_x86_64.whl\n")
+    assert checked(same, tmp_path)["TE103"].status is Status.SKIP
+
+
+def test_a_release_wheel_of_the_other_cxx11_abi_is_te103(tmp_path):
+    # flash-attention#853: the cxx11abiTRUE wheel for torch 2.2 beside PyTorch's 2.2.0 (pre-C++11 ABI up to 2.6);
+    # only the version is told, so conda-forge's build (C++11 ABI) is not ruled out: a warning
+    te103 = findings("comp-flashattention853-nspyf-flashattn255-cu118torch22-cxx11abi-true-vs-false.txt")["TE103"]
+    assert te103.status is Status.WARNING and "cxx11abiTRUE" in te103.message and "pre-C++11" in te103.message
+    assert "cxx11abiFALSE-cp38" in te103.fix.summary
+    wheel = "flash_attn-2.7.4.post1+cu12torch{minor}cxx11abi{abi}-cp311-cp311-linux_x86_64.whl"
+    # a pip list names the install: PyTorch's own wheel, so an error; the wheel of torch's own ABI is quiet
+    listed = "pip list\ntorch        {torch}\nflash-attn   2.7.4.post1\n" + wheel + "\n"
+    for torch, abi, bad in (("2.6.0+cu124", "TRUE", True), ("2.6.0+cu124", "FALSE", False),
+                            ("2.7.0+cu126", "FALSE", True), ("2.7.0+cu126", "TRUE", False)):
+        te103 = checked(listed.format(torch=torch, minor=torch[:3], abi=abi), tmp_path)["TE103"]
+        assert (te103.status is Status.ERROR) is bad, (torch, abi, te103.message)
+    # torch's own answer decides, whatever its version suggests (a source build of 2.6 with the C++11 ABI)
+    told = ("PyTorch: 2.6.0a0+ecf3bae\nprint(torch._C._GLIBCXX_USE_CXX11_ABI)  # True\n"
+            + wheel.format(minor="2.6", abi="TRUE") + "\n")
+    assert checked(told, tmp_path)["TE103"].status is not Status.ERROR
+    assert checked(told.replace("# True", "# False"), tmp_path)["TE103"].status is Status.ERROR
+
+
+def test_torch_s_cxx11_abi_is_read_where_a_text_states_it(tmp_path):
+    for text, abi in (("torch 2.6.0+cu124\nCXX11 ABI: False\n", False),
+                      ("torch 2.5.1\n>>> torch._C._GLIBCXX_USE_CXX11_ABI is True\n", True),
+                      ("torch 2.1.0\nCXX_FLAGS= -D_GLIBCXX_USE_CXX11_ABI=0 -fabi-version=11\n", False)):
+        assert load_text(text, tmp_path).torch.cxx11_abi is abi, text
+    # both ABIs (two builds of torch, whose is which not said), or an ABI without a torch: nothing read
+    assert not known(load_text("torch 2.1.0\n-D_GLIBCXX_USE_CXX11_ABI=0\n-D_GLIBCXX_USE_CXX11_ABI=1\n",
+                               tmp_path).get("torch.cxx11_abi"))
+
+
+def test_pytorch_s_wheels_changed_their_cxx11_abi_at_2_7():
+    assert tables.wheel_cxx11_abi("2.6.0+cu124") is False and tables.wheel_cxx11_abi("1.13.1") is False
+    assert tables.wheel_cxx11_abi("2.7.0") is True and tables.wheel_cxx11_abi("2.1.0+cpu.cxx11.abi") is True
+    # a source build, a nightly, a ROCm wheel: not PyPI's x86_64 wheel, not read
+    for version in ("2.6.0a0+ecf3bae", "2.6.0.dev20241201+cu124", "2.5.1+rocm6.2"):
+        assert tables.wheel_cxx11_abi(version) is None
 
 
 def test_an_extension_refused_under_its_package_directory_names_the_abi_its_symbol_shows():
     # pytorch_scatter#470: conda-forge's torch (C++11 ABI) beside PyG's wheel (built for PyPI's torch)
     te103 = findings("pytorch_scatter470-lone17-conda-forge-pytorch-vs-pyg-wheel-undefined-symbol.txt")["TE103"]
     assert te103.status is Status.ERROR and "torch_scatter" in te103.message and "pre-C++11" in te103.message
+    # flash-attention#1783: flash-attn's module is named for its distribution and its wheel's ABI tag in the fix
+    te103 = findings("comp-flashattention1783-mrinalkanwar-flashattn282-cu12torch26-abifalse-wheel-broken.txt")["TE103"]
+    assert te103.status is Status.ERROR and "C++11 std::string" in te103.message
+    assert "flash-attn build" in te103.fix.summary and "torch2.6cxx11abiFALSE" in te103.fix.summary
     # torch's own library, and a symbol that is not torch's C++: no third-party extension refused
     for text in ("torch/lib/libtorch_cuda.so: undefined symbol: _ZN3c1015SmallVectorBase",
                  "torch_scatter/_version_cuda.so: undefined symbol: cudaGetDriverEntryPointByVersion"):

@@ -501,19 +501,43 @@ _WHEEL_INDEXES = (("download.openmmlab.com", "https://download.openmmlab.com/mmc
                   ("/whl/torch-", "https://data.pyg.org/whl/torch-{minor}.0+{tag}.html"))
 
 
+def _torch_abi(facts) -> tuple[bool | None, str]:
+    """Whether this torch uses the C++11 ABI, and how that is known: torch's own answer, else what its build is
+    (a conda build string, else PyTorch's wheel of that release); None where neither says."""
+    said = fact(facts, "torch.cxx11_abi")
+    if isinstance(said, bool):
+        return said, "torch._C._GLIBCXX_USE_CXX11_ABI says so"
+    d = first(facts, "torch") or first(facts, "pytorch")
+    if d is not None and d.installer == "conda" and d.build:
+        if re.search(r"py\d+h[0-9a-f]{6,}", d.build):
+            return True, f"conda-forge's build {d.build}, as conda-forge's builds do"
+        return False, f"the pytorch channel's conda build {d.build}, as that channel's builds do"
+    torch_text = _stated_torch(facts)
+    abi = tables.wheel_cxx11_abi(torch_text) if torch_text else None
+    if abi is None:
+        return None, ""
+    return abi, f"as PyTorch's Linux wheels {'from 2.7 on' if abi else 'up to 2.6'} are"
+
+
 def _indexed_for_another_torch(facts):
-    """The pip installs from a project's wheel index built for another torch minor than the one here."""
-    found = torch_version(facts)
-    if not found:
+    """The pip installs from a project's wheel index built for another torch minor than the one here, and the
+    release wheels named for this torch minor but built with the other C++ ABI (flash-attn's cxx11abiTRUE/FALSE)."""
+    torch_text = _stated_torch(facts)
+    if not torch_text:
         return []
-    minor = major_minor(found[0])
-    return [s for s in torch_said(facts, "index-built-for") if minor and major_minor(s.built_for[0]) != minor]
+    minor = major_minor(torch_text)
+    other = [s for s in torch_said(facts, "index-built-for") if minor and major_minor(s.built_for[0]) != minor]
+    abi, _ = _torch_abi(facts)
+    return other or [s for s in torch_said(facts, "index-built-for")
+                     if abi is not None and s.cxx11_abi is not None and s.cxx11_abi != abi and "x86_64" in s.text]
 
 
 def _from_index(facts, said):
     """pip installing mmcv-full / detectron2 / PyG's compiled packages from their index for another torch."""
-    torch_text = torch_version(facts)[0]
+    torch_text = _stated_torch(facts)
     built_minor, built_cuda = said.built_for
+    if major_minor(built_minor) == major_minor(torch_text):
+        return _wheel_of_other_abi(facts, said, torch_text)
     cuda = fact(facts, "torch.cuda", "unknown")
     tag = "<cuda-tag>" if cuda == "unknown" else "cpu" if cuda is None else f"cu{''.join(cuda.split('.')[:2])}"
     minor_text = ".".join(str(n) for n in major_minor(torch_text))
@@ -535,6 +559,39 @@ def _from_index(facts, said):
                  evidence={"wheel" if wheel else "install command": said.text}, related=("torchvision-torch-mismatch",))
 
 
+def _wheel_of_other_abi(facts, said, torch_text):
+    """A release wheel for this torch minor built with the other C++ ABI: its compiled ops ask torch for symbols
+    taking the other std::string, which this torch does not export."""
+    abi, how = _torch_abi(facts)
+    # The wheel as the text names it: a release URL where it gives one, else the file name.
+    wheel = re.search(r"[^\s`'\"]+cxx11abi(?:TRUE|FALSE)[^\s`'\"]*\.whl", said.text)
+    name = wheel.group(0) if wheel else said.text
+    other = name.replace("cxx11abiTRUE", "cxx11abiFALSE") if said.cxx11_abi else name.replace("cxx11abiFALSE", "cxx11abiTRUE")
+    tells = how.startswith(("torch._C", "conda"))
+    message = (f"the {said.package} wheel in the text is built for torch {said.built_for[0]} with the "
+               f"{'C++11' if said.cxx11_abi else 'pre-C++11'} ABI (cxx11abi{'TRUE' if said.cxx11_abi else 'FALSE'}), and "
+               f"torch {torch_text} uses the {'C++11' if abi else 'pre-C++11'} ABI ({how}): its compiled ops ask torch for "
+               "symbols taking the other std::string, so they do not load ('undefined symbol: _ZN3c105Error...')")
+    fix = Fix(f"Install the {said.package} wheel of the same release built with this torch's ABI (cxx11abi"
+              f"{'TRUE' if abi else 'FALSE'}); `python -c \"import torch; print(torch._C._GLIBCXX_USE_CXX11_ABI)\"` "
+              "says which one torch uses" + ("" if "://" in other else f"; it is {other} on the project's release page"),
+              (f"{pip(facts)} install --force-reinstall --no-deps {other}",) if "://" in other else ())
+    evidence = {"wheel": said.text}
+    if tells or first(facts, "torch") is not None:
+        return error(message, fix=fix, evidence=evidence, related=("extension-abi-mismatch",))
+    # Only a version was told: PyTorch's own wheel is the likeliest build, conda-forge's would have the C++11 ABI.
+    return warning(message + "; if this torch is conda-forge's or a source build, check its ABI first",
+                   fix=fix, evidence=evidence, related=("extension-abi-mismatch",))
+
+
+# Compiled modules whose distribution has another name ("import flash_attn_2_cuda" is pip's flash-attn).
+_DISTRIBUTION_OF_MODULE = {"flash_attn_2_cuda": "flash-attn", "flash_attn_cuda": "flash-attn", "flash_attn": "flash-attn",
+                           "selective_scan_cuda": "mamba-ssm", "mamba_ssm": "mamba-ssm",
+                           "causal_conv1d_cuda": "causal-conv1d", "causal_conv1d": "causal-conv1d"}
+# ... and those whose release wheels carry "+cu<XY>torch<X.Y>cxx11abi<TRUE|FALSE>" in their names.
+_ABI_TAGGED_WHEELS = frozenset({"flash-attn", "mamba-ssm", "causal-conv1d"})
+
+
 def _extension_refused(facts, said):
     """A third-party compiled extension (mmcv's ops, torch-scatter, detectron2, apex) lacking a symbol of torch's
     own C++: it was compiled against another torch's headers. Its distribution name and index are the project's
@@ -549,12 +606,18 @@ def _extension_refused(facts, said):
            "it is built with the C++11 ABI (as conda-forge's builds are)" if re.search(r"[RPKIE]Ss", symbol) else
            "; the symbol takes the C++11 std::string (_GLIBCXX_USE_CXX11_ABI=1), which this torch does not export: "
            "it is built with the pre-C++11 ABI" if "__cxx11" in symbol else "")
+    package = _DISTRIBUTION_OF_MODULE.get(said.package, said.package)
+    # Projects that name their release wheels by torch and ABI: the one to pick, spelled as they spell it.
+    tagged = (f" (its release wheels are named by torch, CUDA and ABI: pick the one ending "
+              f"torch{'.'.join(str(n) for n in major_minor(torch_text))}cxx11abi{'FALSE' if '__cxx11' in symbol else 'TRUE'})"
+              if package in _ABI_TAGGED_WHEELS and torch_text and major_minor(torch_text) and abi else "")
     return error(f"{said.package}'s compiled library lacks {said.requested}, a symbol of torch's own C++: it was built "
                  f"against another torch build than {what} (another release, or the other C++ ABI), so it does not "
                  f"load{abi}",
-                 fix=Fix(f"Install the {said.package} build made for {what} and its CUDA (projects that ship compiled "
-                         "wheels, such as mmcv-full, torch-scatter and detectron2, publish one wheel index per torch and "
-                         "CUDA version), or rebuild it from source in this environment, after torch is installed"),
+                 fix=Fix(f"Install the {package} build made for {what} and its CUDA" + (tagged or (
+                         " (projects that ship compiled wheels, such as mmcv-full, torch-scatter and detectron2, publish "
+                         "one wheel index per torch and CUDA version)")) + ", or rebuild it from source in this environment, "
+                         "after torch is installed"),
                  evidence={f"{said.package}'s error": said.text}, related=("torchvision-torch-mismatch",))
 
 

@@ -165,6 +165,27 @@ def conda_build_flavour(build: str) -> str | None:
     return "cpu" if m.group(1) == "0" else f"cu{m.group(1)}{m.group(2)}"
 
 
+# PyTorch's own Linux x86_64 wheels (PyPI and download.pytorch.org) were built with the pre-C++11 ABI
+# (_GLIBCXX_USE_CXX11_ABI=0, manylinux2014) up to 2.6 and with the C++11 ABI from 2.7 (manylinux_2_28): read from
+# each wheel's torch/share/cmake/Torch/TorchConfig.cmake (2.5.1 and 2.6.0 "=0", 2.7.0 "=1"; pytorch/pytorch#123649).
+# The pytorch channel's conda builds (to 2.5) used the pre-C++11 ABI too, conda-forge's use the C++11 one, and the
+# "+cpu.cxx11.abi" wheels of PyTorch's cpu-cxx11-abi index the C++11 one.
+WHEEL_CXX11_ABI_FROM = (2, 7)
+
+
+def wheel_cxx11_abi(torch_version: str) -> bool | None:
+    """Whether PyTorch's own Linux x86_64 wheel of this release uses the C++11 ABI; None for what is not such a
+    wheel (a nightly, a source build's "a0+git" version)."""
+    v = _version(torch_version)
+    if v is None or v.is_prerelease or v.is_devrelease:
+        return None
+    if v.local and "cxx11" in v.local:
+        return True
+    if v.local is not None and re.fullmatch(r"cu\d+|cpu", v.local) is None:
+        return None  # ROCm's and XPU's wheels: not read
+    return v.release[:2] >= WHEEL_CXX11_ABI_FROM
+
+
 def build_tag(torch_version: str | None, cuda: str | None) -> str | None:
     """The CUDA tag of an installed torch: its local tag when it has one ("+cu126"), else derived
     from torch.version.cuda (the PyPI default wheels carry no local tag)."""

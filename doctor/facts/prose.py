@@ -313,6 +313,26 @@ _PIP_LOG = re.compile(r"Found existing installation:|Uninstalling |Successfully 
                       r"^Requirement already satisfied:|^Successfully installed ")
 
 
+# torch's C++ ABI as a text states it: torch's own answer ("print(torch._C._GLIBCXX_USE_CXX11_ABI)  # False",
+# "torch._C._GLIBCXX_USE_CXX11_ABI = True", "CXX11 ABI: False"), or the flag torch passes to what is compiled against it
+# (torch.__config__.show()'s CXX_FLAGS, a cpp_extension compile line: "-D_GLIBCXX_USE_CXX11_ABI=0").
+_CXX11_ABI = re.compile(r"_GLIBCXX_USE_CXX11_ABI\)?\s*(?:[#:=]|->|returns?|is)\s*(?P<said>True|False)\b"
+                        r"|\bC(?:XX|\+\+)11[ _]ABI\s*[:=]\s*(?P<field>True|False)\b"
+                        r"|-D_GLIBCXX_USE_CXX11_ABI=(?P<flag>[01])\b", re.I)
+
+
+def _cxx11_abi(lines: list[str]) -> bool | None:
+    """torch's C++ ABI where the text states one (True: the C++11 one); None where it states none or both (two
+    builds of torch, whose is which not said)."""
+    said = set()
+    for line in lines:
+        if "ABI" in line or "abi" in line:
+            for m in _CXX11_ABI.finditer(line):
+                value = m.group("said") or m.group("field")
+                said.add(value.lower() == "true" if value else m.group("flag") == "1")
+    return next(iter(said)) if len(said) == 1 else None
+
+
 def _candidates(lines: list[str]) -> list[tuple[str, str]]:
     """(line, its lower case) for the lines that hold a key word, without those too long to be a sentence and
     pip's log lines."""
@@ -502,6 +522,8 @@ def read(lines: list[str]) -> dict[str, Any]:
         section["cuda"] = {"unknown": f"the text names {named} {UNSAID_WHOSE} (it may be the toolkit's or the driver's); "
                                       "torch's own CUDA is not stated"}
         section["cuda_named"] = sorted(loose_cuda, key=tables.major_minor)
+    if section and (abi := _cxx11_abi(lines)) is not None:  # of the torch the text states, never a machine alone
+        section["cxx11_abi"] = abi
     if section:
         facts["torch"] = section
     nvidia: dict[str, Any] = {}

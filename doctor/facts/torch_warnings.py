@@ -360,9 +360,10 @@ _INDEX_BUILT_FOR = (
 )
 # A release wheel whose local version names the torch minor and CUDA it was built against, as flash-attn,
 # mamba-ssm and causal-conv1d publish theirs on GitHub ("mamba_ssm-1.0.1+cu118torch1.12cxx11abiTRUE-cp39-cp39-
-# linux_x86_64.whl"): its compiled part links against that torch's C++ and nothing else.
+# linux_x86_64.whl"): its compiled part links against that torch's C++ and nothing else, and against the std::string
+# of the C++ ABI it names (cxx11abiTRUE: the C++11 one).
 _WHEEL_BUILT_FOR = re.compile(r"(?<![\w.-])(?P<pkg>[A-Za-z][A-Za-z0-9_]*)-(?P<version>\d+(?:\.\d+)+(?:\.post\d+)?)\+"
-                              r"(?:(?P<cu>cu\d+|cpu)torch(?P<torch>\d+\.\d+)cxx11abi(?:TRUE|FALSE)"
+                              r"(?:(?P<cu>cu\d+|cpu)torch(?P<torch>\d+\.\d+)cxx11abi(?P<abi>TRUE|FALSE)"
                               # ... and as ComfyUI nodes' bundled wheels name it: "custom_rasterizer-0.1.0+torch260.cuda126-cp312-..."
                               r"|torch(?P<torch_digits>[12]\d{2,3})\.(?:cuda(?P<cuda_digits>\d{3})|(?P<cpu>cpu)))"
                               r"-cp\d+-[\w]+-[\w]+\.whl")
@@ -445,6 +446,7 @@ class Said:
     needs_driver: str | None = None  # "driver" from an NGC container's banner: the driver release its CUDA needs
     found_driver: str | None = None  # ... and the driver it detected
     built_for: tuple[str, str] | None = None  # "family" from xFormers: (the torch it was built for, the torch here)
+    cxx11_abi: bool | None = None  # "index-built-for" from a wheel's name: built with the C++11 ABI (cxx11abiTRUE) or not
     cuda_pair: tuple[str, str] | None = None  # "family": (torch's CUDA, the package's CUDA), None where the
     # loader refused its library (undefined symbol, torchvision::nms missing); "cudnn": (built, found);
     # "toolkit": (torch's CUDA, nvcc's), package "deepspeed" where DeepSpeed's op builder said it
@@ -616,7 +618,9 @@ def interpret(warnings: list[str] | None) -> list[Said]:
             # major, minor and patch run together: "260" is 2.6.0, "2100" is 2.10.0.
             torch = m.group("torch") or f"{digits[0]}.{digits[1:-1]}"
             cu = m.group("cu") or ("cpu" if m.group("cpu") else f"cu{m.group('cuda_digits')}")
-            said.append(Said("index-built-for", text, package=m.group("pkg").lower().replace("_", "-"), built_for=(torch, cu)))
+            abi = m.group("abi")
+            said.append(Said("index-built-for", text, package=m.group("pkg").lower().replace("_", "-"), built_for=(torch, cu),
+                             cxx11_abi=None if abi is None else abi == "TRUE"))
             continue
         m = _INDEX_INSTALL.search(text)
         if m:
