@@ -760,6 +760,22 @@ def test_cuda_errors_in_the_words_of_software_that_calls_cuda_itself_are_not_ans
     assert first("RuntimeError: CUDA error: too many resources requested for launch\n") is not None
 
 
+def test_onnx_runtime_s_own_words_are_not_answered_as_pytorchs():
+    """ONNX Runtime reports CUDA and cuDNN statuses in its own words (its CUDNN_CALL, a node's failed status, the
+    loggers of its C++ core and its Rust binding); the same statuses raised through torch are answered."""
+    ort = ('2023-02-03T00:55:30.909944Z  WARN onnxruntime::onnxruntime: "CUDNN failure 1: CUDNN_STATUS_NOT_INITIALIZED ; '
+           'GPU=0 ; hostname=voicevox ; expr=status_; "\nINFO: "POST /synthesis?speaker=3 HTTP/1.1" 500 Internal Server Error\n')
+    rust = ("2026-07-14T15:57:40.190040+00:00 ERROR ort::logging: Non-zero status code returned while running Gather "
+            "node. Name:'Gather_3' Status Message: CUDA error cudaErrorNoKernelImageForDevice:no kernel image is "
+            "available for execution on the device\n")
+    assert first(ort) is None
+    assert first(rust) is None
+    # Through torch the same statuses are PyTorch's causes.
+    assert first("RuntimeError: cuDNN error: CUDNN_STATUS_NOT_INITIALIZED\n") is not None
+    assert first("RuntimeError: CUDA error: no kernel image is available for execution on the device\n") \
+        == "cuda-no-kernel-image"
+
+
 def test_a_post_whose_environment_names_another_framework_is_not_answered_as_pytorchs():
     """A forum post's environment header names its framework ("MindSpore版本: mindspore=2.6.0",
     "tensorflow==2.12.0"): a NaN loss there is that framework's, a possible cause at most."""

@@ -713,6 +713,11 @@ _FOREIGN = (r"(?:\btensorflow[\\/.]|\bpaddle[\\/.]|/paddle/|\bcaffe(?:::|[\\/])|
             # CUDA errors in the words of software that calls CUDA itself: TensorRT's error recorder and trtexec,
             # ONNX Runtime's CUDA_CALL ("CUDA failure 900: ..."), llama.cpp's ggml, a bare "[CUDA ERROR]:" prefix
             r"|\btrtexec\b|\bError Code \d+: Cuda Runtime\b|\bCUDA failure \d+:|\[CUDA ERROR\]|\bggml[-_]cuda\b"
+            # ONNX Runtime's own words: its CUDNN_CALL ("CUDNN failure 1: CUDNN_STATUS_NOT_INITIALIZED ; GPU=0 ;"), a
+            # kernel's failed status ("Non-zero status code returned while running Gather node"), its error tag and
+            # its loggers' names (C++'s onnxruntime::, the Rust binding's ort::logging)
+            r"|\bCUDNN failure \d+:|\bNon-zero status code returned while running \w+ node\b|\[ONNXRuntimeError\]"
+            r"|\bonnxruntime::|\bort::logging\b"
             # a forum post's environment header names its framework and version
             # ("MindSpore版本: mindspore=2.6.0", "tensorflow==2.12.0", "PaddlePaddle version: 2.5")
             r"|(?i:\b(?:mindspore|tensorflow(?:-gpu)?|paddlepaddle(?:-gpu)?|mxnet|jaxlib|keras)"
@@ -722,7 +727,7 @@ _FOREIGN = (r"(?:\btensorflow[\\/.]|\bpaddle[\\/.]|/paddle/|\bcaffe(?:::|[\\/])|
 # regex (a millisecond to compile) is compiled only for one that has.
 _FOREIGN_WORDS = ("tensorflow", "paddle", "caffe", "mxnet", "mx.", "tf.", "jax", "mindspore", "keras", "onnxruntime",
                   "invalidargumenterror", "cudnnbackend", "graph api", "matlab", "trtexec", "cuda runtime", "cuda failure",
-                  "[cuda error]", "ggml")
+                  "[cuda error]", "ggml", "cudnn failure", "non-zero status code", "ort::logging")
 # A driver-level failure (libcuda, the NVIDIA driver) is the same whichever framework met it.
 _DRIVER_LEVEL = re.compile(r"libcuda|\bdriver\b", re.IGNORECASE)
 # PyTorch/XLA's runtime lives under tensorflow/compiler/xla/xla_client: that path is PyTorch's too.
