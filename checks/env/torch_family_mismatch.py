@@ -523,10 +523,10 @@ def _indexed_for_another_torch(facts):
     """The pip installs from a project's wheel index built for another torch minor than the one here, and the
     release wheels named for this torch minor but built with the other C++ ABI (flash-attn's cxx11abiTRUE/FALSE)."""
     torch_text = _stated_torch(facts)
-    if not torch_text:
+    minor = major_minor(torch_text) if torch_text else None
+    if not minor:
         return []
-    minor = major_minor(torch_text)
-    other = [s for s in torch_said(facts, "index-built-for") if minor and major_minor(s.built_for[0]) != minor]
+    other = [s for s in torch_said(facts, "index-built-for") if major_minor(s.built_for[0]) != minor]
     abi, _ = _torch_abi(facts)
     return other or [s for s in torch_said(facts, "index-built-for")
                      if abi is not None and s.cxx11_abi is not None and s.cxx11_abi != abi and "x86_64" in s.text]
