@@ -2847,6 +2847,9 @@ def test_pytorch_s_wheels_changed_their_cxx11_abi_at_2_7():
     # a source build, a nightly, a ROCm wheel: not PyPI's x86_64 wheel, not read
     for version in ("2.6.0a0+ecf3bae", "2.6.0.dev20241201+cu124", "2.5.1+rocm6.2"):
         assert tables.wheel_cxx11_abi(version) is None
+    # conda: conda-forge's builds (a hash after the Python tag) use the C++11 ABI, the pytorch channel's do not
+    assert tables.conda_build_cxx11_abi("cuda118py310h6b5ad0c_301") is True
+    assert tables.conda_build_cxx11_abi("py3.9_cuda11.7_cudnn8.5.0_0") is False
 
 
 def test_an_extension_refused_under_its_package_directory_names_the_abi_its_symbol_shows():

@@ -501,22 +501,28 @@ _WHEEL_INDEXES = (("download.openmmlab.com", "https://download.openmmlab.com/mmc
                   ("/whl/torch-", "https://data.pyg.org/whl/torch-{minor}.0+{tag}.html"))
 
 
-def _torch_abi(facts) -> tuple[bool | None, str]:
-    """Whether this torch uses the C++11 ABI, and how that is known: torch's own answer, else what its build is
-    (a conda build string, else PyTorch's wheel of that release); None where neither says."""
+def _torch_abi(facts) -> tuple[bool | None, str, bool]:
+    """Whether this torch uses the C++11 ABI, how that is known, and whether the build itself said so: torch's own
+    answer or a conda build string (certain), else PyTorch's wheel of that release (a version alone: likely);
+    None where neither says."""
     said = fact(facts, "torch.cxx11_abi")
     if isinstance(said, bool):
-        return said, "torch._C._GLIBCXX_USE_CXX11_ABI says so"
+        return said, "torch._C._GLIBCXX_USE_CXX11_ABI says so", True
     d = first(facts, "torch") or first(facts, "pytorch")
     if d is not None and d.installer == "conda" and d.build:
-        if re.search(r"py\d+h[0-9a-f]{6,}", d.build):
-            return True, f"conda-forge's build {d.build}, as conda-forge's builds do"
-        return False, f"the pytorch channel's conda build {d.build}, as that channel's builds do"
+        forge = tables.conda_build_cxx11_abi(d.build)
+        return forge, (f"conda-forge's build {d.build}, as conda-forge's builds do" if forge else
+                       f"the pytorch channel's conda build {d.build}, as that channel's builds do"), True
     torch_text = _stated_torch(facts)
     abi = tables.wheel_cxx11_abi(torch_text) if torch_text else None
     if abi is None:
-        return None, ""
-    return abi, f"as PyTorch's Linux wheels {'from 2.7 on' if abi else 'up to 2.6'} are"
+        return None, "", False
+    return abi, f"as PyTorch's Linux wheels {'from 2.7 on' if abi else 'up to 2.6'} are", first(facts, "torch") is not None
+
+
+def _abi_words(cxx11: bool) -> tuple[str, str]:
+    """An ABI as the messages name it, and as wheel names tag it."""
+    return ("C++11", "cxx11abiTRUE") if cxx11 else ("pre-C++11", "cxx11abiFALSE")
 
 
 def _indexed_for_another_torch(facts):
@@ -527,7 +533,7 @@ def _indexed_for_another_torch(facts):
     if not minor:
         return []
     other = [s for s in torch_said(facts, "index-built-for") if major_minor(s.built_for[0]) != minor]
-    abi, _ = _torch_abi(facts)
+    abi = _torch_abi(facts)[0]
     return other or [s for s in torch_said(facts, "index-built-for")
                      if abi is not None and s.cxx11_abi is not None and s.cxx11_abi != abi and "x86_64" in s.text]
 
@@ -540,7 +546,7 @@ def _from_index(facts, said):
         return _wheel_of_other_abi(facts, said, torch_text)
     cuda = fact(facts, "torch.cuda", "unknown")
     tag = "<cuda-tag>" if cuda == "unknown" else "cpu" if cuda is None else f"cu{''.join(cuda.split('.')[:2])}"
-    minor_text = ".".join(str(n) for n in major_minor(torch_text))
+    minor_text = _minor(torch_text)
     fixed = next((template.format(tag=tag, minor=minor_text) for host, template in _WHEEL_INDEXES if host in said.text), None)
     wheel = said.text.endswith(".whl")  # a release wheel named by its file (flash-attn's, mamba-ssm's), not an index
     where = "a wheel built" if wheel else "its project's wheel index"
@@ -562,22 +568,20 @@ def _from_index(facts, said):
 def _wheel_of_other_abi(facts, said, torch_text):
     """A release wheel for this torch minor built with the other C++ ABI: its compiled ops ask torch for symbols
     taking the other std::string, which this torch does not export."""
-    abi, how = _torch_abi(facts)
+    abi, how, certain = _torch_abi(facts)
+    (built_name, built_tag), (torch_name, torch_tag) = _abi_words(said.cxx11_abi), _abi_words(abi)
     # The wheel as the text names it: a release URL where it gives one, else the file name.
     wheel = re.search(r"[^\s`'\"]+cxx11abi(?:TRUE|FALSE)[^\s`'\"]*\.whl", said.text)
-    name = wheel.group(0) if wheel else said.text
-    other = name.replace("cxx11abiTRUE", "cxx11abiFALSE") if said.cxx11_abi else name.replace("cxx11abiFALSE", "cxx11abiTRUE")
-    tells = how.startswith(("torch._C", "conda"))
-    message = (f"the {said.package} wheel in the text is built for torch {said.built_for[0]} with the "
-               f"{'C++11' if said.cxx11_abi else 'pre-C++11'} ABI (cxx11abi{'TRUE' if said.cxx11_abi else 'FALSE'}), and "
-               f"torch {torch_text} uses the {'C++11' if abi else 'pre-C++11'} ABI ({how}): its compiled ops ask torch for "
+    other = (wheel.group(0) if wheel else said.text).replace(built_tag, torch_tag)
+    message = (f"the {said.package} wheel in the text is built for torch {said.built_for[0]} with the {built_name} ABI "
+               f"({built_tag}), and torch {torch_text} uses the {torch_name} ABI ({how}): its compiled ops ask torch for "
                "symbols taking the other std::string, so they do not load ('undefined symbol: _ZN3c105Error...')")
-    fix = Fix(f"Install the {said.package} wheel of the same release built with this torch's ABI (cxx11abi"
-              f"{'TRUE' if abi else 'FALSE'}); `python -c \"import torch; print(torch._C._GLIBCXX_USE_CXX11_ABI)\"` "
-              "says which one torch uses" + ("" if "://" in other else f"; it is {other} on the project's release page"),
+    fix = Fix(f"Install the {said.package} wheel of the same release built with this torch's ABI ({torch_tag}); "
+              "`python -c \"import torch; print(torch._C._GLIBCXX_USE_CXX11_ABI)\"` says which one torch uses"
+              + ("" if "://" in other else f"; it is {other} on the project's release page"),
               (f"{pip(facts)} install --force-reinstall --no-deps {other}",) if "://" in other else ())
     evidence = {"wheel": said.text}
-    if tells or first(facts, "torch") is not None:
+    if certain:
         return error(message, fix=fix, evidence=evidence, related=("extension-abi-mismatch",))
     # Only a version was told: PyTorch's own wheel is the likeliest build, conda-forge's would have the C++11 ABI.
     return warning(message + "; if this torch is conda-forge's or a source build, check its ABI first",
@@ -602,15 +606,19 @@ def _extension_refused(facts, said):
     # The mangled name says which std::string the library expects: "Ss" is the pre-C++11 one
     # (_GLIBCXX_USE_CXX11_ABI=0), "__cxx11" the C++11 one. torch lacking it means torch has the other.
     symbol = said.requested or ""
-    abi = ("; the symbol takes the pre-C++11 std::string (_GLIBCXX_USE_CXX11_ABI=0), which this torch does not export: "
-           "it is built with the C++11 ABI (as conda-forge's builds are)" if re.search(r"[RPKIE]Ss", symbol) else
+    wants_cxx11 = True if "__cxx11" in symbol else False if re.search(r"[RPKIE]Ss", symbol) else None
+    abi = ("" if wants_cxx11 is None else
            "; the symbol takes the C++11 std::string (_GLIBCXX_USE_CXX11_ABI=1), which this torch does not export: "
-           "it is built with the pre-C++11 ABI" if "__cxx11" in symbol else "")
+           "it is built with the pre-C++11 ABI" if wants_cxx11 else
+           "; the symbol takes the pre-C++11 std::string (_GLIBCXX_USE_CXX11_ABI=0), which this torch does not export: "
+           "it is built with the C++11 ABI (as conda-forge's builds are)")
     package = _DISTRIBUTION_OF_MODULE.get(said.package, said.package)
-    # Projects that name their release wheels by torch and ABI: the one to pick, spelled as they spell it.
+    # Projects that name their release wheels by torch and ABI: the one to pick (torch's ABI, the other than the
+    # symbol's), spelled as they spell it.
     tagged = (f" (its release wheels are named by torch, CUDA and ABI: pick the one ending "
-              f"torch{'.'.join(str(n) for n in major_minor(torch_text))}cxx11abi{'FALSE' if '__cxx11' in symbol else 'TRUE'})"
-              if package in _ABI_TAGGED_WHEELS and torch_text and major_minor(torch_text) and abi else "")
+              f"torch{_minor(torch_text)}{_abi_words(not wants_cxx11)[1]})"
+              if package in _ABI_TAGGED_WHEELS and torch_text and major_minor(torch_text) and wants_cxx11 is not None
+              else "")
     return error(f"{said.package}'s compiled library lacks {said.requested}, a symbol of torch's own C++: it was built "
                  f"against another torch build than {what} (another release, or the other C++ ABI), so it does not "
                  f"load{abi}",

@@ -186,6 +186,12 @@ def wheel_cxx11_abi(torch_version: str) -> bool | None:
     return v.release[:2] >= WHEEL_CXX11_ABI_FROM
 
 
+def conda_build_cxx11_abi(build: str) -> bool:
+    """Whether a conda build of torch uses the C++11 ABI: conda-forge's ("cuda118py310h6b5...", "cpu_py310h...": a
+    hash after the Python tag) do, the pytorch channel's ("py3.9_cuda11.7_cudnn8.5.0_0") do not."""
+    return re.search(r"py\d+h[0-9a-f]{6,}", build) is not None
+
+
 def build_tag(torch_version: str | None, cuda: str | None) -> str | None:
     """The CUDA tag of an installed torch: its local tag when it has one ("+cu126"), else derived
     from torch.version.cuda (the PyPI default wheels carry no local tag)."""
