@@ -776,6 +776,33 @@ def test_onnx_runtime_s_own_words_are_not_answered_as_pytorchs():
         == "cuda-no-kernel-image"
 
 
+def test_julia_and_kaldi_cuda_errors_are_not_answered_as_pytorchs():
+    """CUDA.jl (Julia's REPL and stack frames) and Kaldi's CUDA matrix code (Vosk) report CUDA statuses from stacks
+    that never pass through torch; the same statuses raised through torch are answered."""
+    julia = ("julia> @captured CuArray([1])\n"
+             "ERROR: CUDA error: operation failed due to a previous error during capture (code 901, "
+             "ERROR_STREAM_CAPTURE_INVALIDATED)\nStacktrace:\n  [1] throw_api_error(res::CUDA.cudaError_enum)\n"
+             "    @ CUDA ~/Julia/pkg/CUDA/lib/cudadrv/error.jl:91\n")
+    kaldi = ('ERROR (VoskAPI:AddMatMat():cu-matrix.cc:1329) cublasStatus_t 8 : "CUBLAS_STATUS_ARCH_MISMATCH" returned '
+             "from 'cublas_gemm'\nterminate called after throwing an instance of 'kaldi::KaldiFatalError'\n"
+             "  what():  kaldi::KaldiFatalError\nAborted (core dumped)\n")
+    assert first(julia) is None
+    assert first(kaldi) is None
+    # what() is read as the type the C++ runtime said was thrown, torch's c10::Error only when it said none.
+    from torchdoctor.kb.parse import parse
+    assert [b.type for b in parse(kaldi).exceptions][0] == "kaldi::KaldiFatalError"
+    torch_abort = ("terminate called after throwing an instance of 'c10::Error'\n"
+                   "  what():  CUDA error: an illegal memory access was encountered\n")
+    assert [b.type for b in parse(torch_abort).exceptions] == ["c10::Error"]
+    assert [b.type for b in parse("  what():  CUDA error: an illegal memory access was encountered\n").exceptions] \
+        == ["c10::Error"]
+    # Through torch the same statuses are PyTorch's causes.
+    assert first("RuntimeError: CUDA error: operation failed due to a previous error during capture\n"
+                 "CUDA kernel errors might be asynchronously reported at some other API call") is not None
+    assert first("RuntimeError: CUDA error: CUBLAS_STATUS_ARCH_MISMATCH when calling `cublasCreate(handle)`\n") \
+        is not None
+
+
 def test_a_post_whose_environment_names_another_framework_is_not_answered_as_pytorchs():
     """A forum post's environment header names its framework ("MindSpore版本: mindspore=2.6.0",
     "tensorflow==2.12.0"): a NaN loss there is that framework's, a possible cause at most."""

@@ -718,6 +718,9 @@ _FOREIGN = (r"(?:\btensorflow[\\/.]|\bpaddle[\\/.]|/paddle/|\bcaffe(?:::|[\\/])|
             # its loggers' names (C++'s onnxruntime::, the Rust binding's ort::logging)
             r"|\bCUDNN failure \d+:|\bNon-zero status code returned while running \w+ node\b|\[ONNXRuntimeError\]"
             r"|\bonnxruntime::|\bort::logging\b"
+            # Julia's CUDA.jl (its REPL prompt, its stack frames "@ CUDA ~/.julia/.../stream.jl:137") and Kaldi/Vosk's
+            # CUDA matrix code (kaldi::KaldiFatalError): CUDA statuses from stacks that never pass through torch
+            r"|\bjulia>|\.jl:\d+\b|\bkaldi::|\bKaldiFatalError\b"
             # a forum post's environment header names its framework and version
             # ("MindSpore版本: mindspore=2.6.0", "tensorflow==2.12.0", "PaddlePaddle version: 2.5")
             r"|(?i:\b(?:mindspore|tensorflow(?:-gpu)?|paddlepaddle(?:-gpu)?|mxnet|jaxlib|keras)"
@@ -727,7 +730,8 @@ _FOREIGN = (r"(?:\btensorflow[\\/.]|\bpaddle[\\/.]|/paddle/|\bcaffe(?:::|[\\/])|
 # regex (a millisecond to compile) is compiled only for one that has.
 _FOREIGN_WORDS = ("tensorflow", "paddle", "caffe", "mxnet", "mx.", "tf.", "jax", "mindspore", "keras", "onnxruntime",
                   "invalidargumenterror", "cudnnbackend", "graph api", "matlab", "trtexec", "cuda runtime", "cuda failure",
-                  "[cuda error]", "ggml", "cudnn failure", "non-zero status code", "ort::logging")
+                  "[cuda error]", "ggml", "cudnn failure", "non-zero status code", "ort::logging", "julia>", ".jl:",
+                  "kaldi")
 # A driver-level failure (libcuda, the NVIDIA driver) is the same whichever framework met it.
 _DRIVER_LEVEL = re.compile(r"libcuda|\bdriver\b", re.IGNORECASE)
 # PyTorch/XLA's runtime lives under tensorflow/compiler/xla/xla_client: that path is PyTorch's too.

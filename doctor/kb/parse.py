@@ -82,6 +82,9 @@ _EXC = re.compile(
 # A logging level in front of an exception ("ERROR:root:RuntimeError: ...", "trainer - ERROR - ...").
 _LEVEL = re.compile(r"^(?:[\w.]+\s+-\s+)?(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)(?::[\w.]*:|\s+-\s+|:\s)\s*")
 _CPP_WHAT = re.compile(r"^\s*what\(\):\s+(?P<msg>.*)$")
+# The C++ runtime's line above what(): the type thrown ("terminate called after throwing an instance of
+# 'kaldi::KaldiFatalError'"). what() is torch's c10::Error unless that line names another type.
+_CPP_THROWN = re.compile(r"throwing an instance of '(?P<type>[\w:<>, ]{1,120})'")
 _CHAIN_CAUSE = "The above exception was the direct cause of the following exception:"
 _CHAIN_CONTEXT = "During handling of the above exception, another exception occurred:"
 _WORKER = re.compile(r"Caught (?P<type>[\w.]+) in DataLoader worker process (?P<worker>\d+)")
@@ -267,6 +270,7 @@ class _Reader:
         # A pasted traceback's last source line, until an exception line ends the traceback: where the paste was
         # cut before the message, that line is what is left of it (`raise pickle.UnpicklingError(UNSAFE_MESSAGE ...`).
         self.last_code: tuple[int, str] | None = None
+        self.thrown: str | None = None  # the C++ type a "terminate called after throwing" line named
 
     @property
     def busy(self) -> bool:
@@ -317,6 +321,9 @@ class _Reader:
             raw = raw[:MAX_LINE_CHARS]
         line = normalize_line(raw)
         stripped = line.strip()
+        if "throwing an instance of" in line:
+            thrown = _CPP_THROWN.search(line)
+            self.thrown = thrown["type"].strip() if thrown else None
 
         current = self.current
         if current is not None:
@@ -404,7 +411,8 @@ class _Reader:
             elif exc:
                 kind, message = exc["type"], (exc["msg"] or "").strip()
             else:
-                kind, message = "c10::Error", what["msg"].strip()
+                kind, message = self.thrown or "c10::Error", what["msg"].strip()
+                self.thrown = None
             block = ExceptionBlock(
                 type=kind,
                 message=message,
