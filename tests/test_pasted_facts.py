@@ -2973,3 +2973,35 @@ def test_the_warning_readers_skip_words_are_in_every_match_of_their_pattern():
     # and the check can fail: words the regex does not require
     groups = required_literals(torch_warnings._INCOMPATIBLE.pattern, ignore_case=False)
     assert not any(all("sm_120" in lit for lit in group) for group in groups)
+
+
+def test_a_wheel_tag_written_before_torchs_name_is_torchs_cuda(tmp_path):
+    # comfyui-mcp#118 (a dev report): "pinned the venv to cu130 torch 2.9.1" on a host whose driver is 570.
+    facts = load_text("Host with driver 570.195.03 passes container start.\n"
+                      "the perf-stack change pinned the venv to cu130 torch 2.9.1 + SageAttention wheels\n", tmp_path)
+    assert facts.torch.cuda == "13.0"
+    te201 = {f.code: f for f in run_env_checks(facts)}["TE201"]
+    assert te201.status is Status.ERROR and "580" in te201.message
+    # A toolkit named before torch is not its build: "CUDA 11.8 torch 2.0" lists two things.
+    other = load_text("I have CUDA 11.8 torch 2.0.1 installed, driver 520.61.05\n", tmp_path)
+    assert other.torch.cuda != "11.8"
+    # The tag of another package before torch's name ("xformers cu121 torch") stays that package's.
+    assert load_text("pip install xformers-0.0.23+cu121 torch 2.1.2\n", tmp_path).torch.cuda != "12.1"
+
+
+def test_a_pypi_companion_beside_a_torch_of_another_cuda_is_te103(tmp_path):
+    # colabtools#2417 (a dev report): Colab's torch 1.10.0+cu111, then `pip install torchaudio` fetched PyPI's
+    # untagged 0.10.0, the CUDA 10.2 build.
+    log = ("Collecting torchaudio\n"
+           "  Downloading torchaudio-0.10.0-cp37-cp37m-manylinux1_x86_64.whl (2.9 MB)\n"
+           "Requirement already satisfied: torch==1.10.0 in /usr/local/lib/python3.7/dist-packages (from torchaudio) "
+           "(1.10.0+cu111)\n"
+           "Installing collected packages: torchaudio\nSuccessfully installed torchaudio-0.10.0\n")
+    facts = load_text(log, tmp_path)
+    assert facts.torch.version == "1.10.0+cu111"
+    te103 = {f.code: f for f in run_env_checks(facts)}["TE103"]
+    assert te103.status is Status.ERROR and "CUDA 10.2 build" in te103.message
+    # PyPI's wheel of the release is the same build as a torch tagged with PyPI's default CUDA: nothing to say.
+    same = load_text(log.replace("0.10.0", "2.1.0").replace("1.10.0+cu111", "2.1.0+cu121").replace("1.10.0", "2.1.0"),
+                     tmp_path)
+    assert {f.code: f for f in run_env_checks(same)}["TE103"].status is Status.OK

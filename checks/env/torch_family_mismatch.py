@@ -157,17 +157,20 @@ def _family_build(build) -> tuple[str | None, str]:
 
 
 def _pypi_build(facts, d, torch_text: str) -> tuple[str | None, str]:
-    """An untagged torchvision/torchaudio release beside a +cpu torch on Linux came from PyPI, whose
-    Linux wheels are CUDA builds (the CPU index tags its wheels +cpu; conda's are not read here).
-    A +cpu torch exists only for Linux and Windows, so a POSIX install path says Linux."""
+    """An untagged torchvision/torchaudio release beside a tagged torch on Linux came from PyPI, whose
+    Linux wheels are the release's default CUDA build (PyTorch's own indexes tag theirs +cpu / +cuXYZ; conda's are
+    not read here): beside a +cpu torch, or a +cuXYZ torch of another CUDA (Colab's torch 1.10.0+cu111 with
+    `pip install torchaudio` giving PyPI's cu102 0.10.0), the two builds differ. A tagged torch exists only for
+    Linux and Windows, so a POSIX install path says Linux."""
     if d.name not in COMPILED or flavour(d.version) or not tables.is_release(d.version) or d.installer == "conda":
         return None, ""
-    if flavour(torch_text) != "cpu":
+    torch_tag = flavour(torch_text)
+    if not torch_tag:
         return None, ""
     linux = fact(facts, "python.system") == "Linux" or (not known(facts.get("python.system"))
                                                         and str(d.location).startswith("/"))
     tag = tables.pypi_default_cuda(torch_text)
-    if not linux or not tag or not tag.startswith("cu"):
+    if not linux or not tag or not tag.startswith("cu") or tag == torch_tag:
         return None, ""
     return _build_of(tag), (f"no local tag: PyPI's Linux wheel of {d.name} {d.version}, which plain `pip install "
                             f"{d.name}` gets, is the CUDA {tables.tag_cuda(tag)} build")
@@ -778,7 +781,7 @@ def _judge(facts):
                                                                                "the version tag")
         if other is None and d.name in ("torchvision", "torchaudio"):
             other, other_source = _conda_build(d)
-        if other is None and torch_build == "cpu":
+        if other is None and flavour(torch_text):
             other, other_source = _pypi_build(facts, d, torch_text)
         clash = _build_clash(torch_build, other)
         if clash is not None and attempt is not None and clash is Status.ERROR:

@@ -82,7 +82,10 @@ _TORCH_FAMILY = {"torch", "torchvision", "torchaudio", "pytorch"}
 # torch==2.1.0, but you have torch 2.2.0+cu118 which is incompatible."
 _PIP_INSTALLED = re.compile(r"^Successfully installed (.+)$")
 _PIP_WHEEL = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._]*(?:-[A-Za-z][A-Za-z0-9._]*)*)-(\d[\w.+!]*)$")
-_PIP_SATISFIED = re.compile(r"^Requirement already satisfied: ([A-Za-z0-9][\w.-]*) in \S+ \((\d[\w.+!-]*)\)$")
+# The requirement may carry its specifier and extras, and the package that asked for it: "Requirement already
+# satisfied: torch==1.10.0 in /usr/local/lib/python3.7/dist-packages (from torchaudio) (1.10.0+cu111)".
+_PIP_SATISFIED = re.compile(r"^Requirement already satisfied: ([A-Za-z0-9][\w.-]*)(?:\[[\w,.-]*\])?(?:\s*[<>=!~]=?[^\s,]*(?:,[<>=!~]=?[^\s,]*)*)?"
+                            r" in \S+(?: \(from [^)]*\))? \((\d[\w.+!-]*)\)$")
 # pip before 20.3 (the legacy resolver) said it in other words, on one "ERROR:" line: "ERROR: torchvision 0.6.0 has
 # requirement torch==1.5.0, but you'll have torch 1.6.0.dev20200413 which is incompatible."
 _PIP_CONFLICT = re.compile(

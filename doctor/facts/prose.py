@@ -146,6 +146,9 @@ _TORCH_HAS_CUDA = re.compile(r"(?<![\w/.=@-])(?:py)?torch\s+(?:has|(?:(?:is|was)
 # A CPU build said the same way: "a CPU-only version of PyTorch", "the CPU build of torch", "a non-CUDA version of Torch".
 _CUDA_OF_TORCH = re.compile(r"(?:\b(?P<tag>cu\d{2,3})|\bcuda\s*(?P<version>\d+\.\d+)|\b(?P<cpu>cpu|non-(?:cuda|gpu))(?:[\s-]?only)?)\s+"
                             r"(?:build|wheel|version)s?\s+of\s+(?:py)?torch\b", re.I)
+# ... and the wheel's tag written before torch's name and version: "pinned the venv to cu130 torch 2.9.1", "cu128
+# pytorch 2.7". Only the tag: "CUDA 11.8 torch 2.0" lists the toolkit beside torch as often as it names the build.
+_TAG_BEFORE_TORCH = re.compile(r"(?<![\w/.=+-])(?P<tag>cu\d{2,3})\s+(?:py)?torch\s*(?:==|=|v)?\s*\d", re.I)
 # A CPU build said in other words: "torch installed w/o gpu support", "a CPU-only torch", "torch is the cpu
 # version", "pytorch (cpu)", "pytorch是cpu版本", "CPU版的torch".
 _TORCH_CPU_SAID = re.compile(
@@ -460,6 +463,10 @@ def read(lines: list[str]) -> dict[str, Any]:
             if _whose(line, m.start(), m.end()) == MINE:
                 tag = (m.group("tag") or "").lower()
                 said_cuda.add(None if m.group("cpu") else f"{tag[2:-1]}.{tag[-1]}" if tag else m.group("version"))
+        for m in _TAG_BEFORE_TORCH.finditer(line) if has_torch else ():
+            if _whose(line, m.start(), m.end()) == MINE:
+                tag = m.group("tag").lower()
+                said_cuda.add(f"{tag[2:-1]}.{tag[-1]}")
         drivers_cuda = list(_DRIVER_CUDA.finditer(line)) if has_driver else []
         for m in drivers_cuda:
             if _whose(line, m.start(), m.end()) == MINE:
