@@ -3005,3 +3005,14 @@ def test_a_pypi_companion_beside_a_torch_of_another_cuda_is_te103(tmp_path):
     same = load_text(log.replace("0.10.0", "2.1.0").replace("1.10.0+cu111", "2.1.0+cu121").replace("1.10.0", "2.1.0"),
                      tmp_path)
     assert {f.code: f for f in run_env_checks(same)}["TE103"].status is Status.OK
+
+
+def test_torchs_version_as_something_showed_it_is_read(tmp_path):
+    # text-generation-webui#369 (a dev report): "checking the torch version reveals 2.0.0+cpu" on an RTX 3060 Ti.
+    facts = load_text("running the start-webui script it wont find my gpu (RTX 3060 Ti)\n"
+                      "Also checking the torch version reveals 2.0.0+cpu\n", tmp_path)
+    assert facts.torch.version == "2.0.0+cpu"
+    assert {f.code: f for f in run_env_checks(facts)}["TE203"].status is Status.ERROR
+    assert load_text("torch.__version__ gives 1.13.1\n", tmp_path).torch.version == "1.13.1"
+    # A number that cannot be torch's (CUDA's 12.1) is not read as its version.
+    assert not known(load_text("torch reports 12.1 as the CUDA version\nGPU: RTX 3060 Ti\n", tmp_path).get("torch.version"))

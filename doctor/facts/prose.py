@@ -100,6 +100,11 @@ _VERSION = r"[`'\"]?v?(?P<version>\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc|\.dev|\.post)\d
 # "pytorch(2.2 + cu118)", "PyTorch (1.13.1)": a bracket opens the value.
 _JOIN = r"(?:\s+version|\s*\u7248\u672c)?(?:\s+(?:is|was)(?:\s+the)?)?(?:\s*[:=(\u662f\u4e3a]\s*|\s+|)"  # (\u662f/\u4e3a: "is")
 _TORCH = re.compile(r"(?<![\w/.=@-])(?:py)?torch(?![A-Za-z_./-])" + _JOIN + _VERSION, re.I | re.A)
+# torch's version as something showed it: "checking the torch version reveals 2.0.0+cpu", "torch.__version__ gives
+# 1.13.1", "pytorch version shows 2.1.0+cu121". Only a torch-shaped version (1.x/2.x): "torch reports 12.1" is no torch.
+_TORCH_SHOWN = re.compile(r"(?<![\w/.=@-])(?:py)?torch(?:\.__version__|\s+version)?\s+(?:reveals?|shows?|gives?|says?|returns?|prints?"
+                          r"|reports?|displays?|outputs?|reads?)\s*:?\s*[\"'`]?(?P<version>[12]\.\d{1,2}(?:\.\d{1,2})?"
+                          r"(?:\+(?:cu\d{2,3}|cpu|rocm\d+(?:\.\d+)*))?)(?![\w.])", re.I | re.A)
 # How this machine's torch was installed, said with the pip command ("pytorch is installed using \"pip3 install
 # torch==1.10.0+cu113 ...\""): the pinned version is the installed one. The match starts at "installed", so _whose
 # reads only the words before it: told as advice ("should be installed using ..."), it is no fact.
@@ -428,7 +433,7 @@ def read(lines: list[str]) -> dict[str, Any]:
 
     for line, low in _candidates(lines):  # and each family of patterns only where its own key word is
         has_torch, has_driver = "torch" in low, "driver" in low or "\u9a71\u52a8" in line
-        patterns = ((_TORCH, _TORCH_WHEEL, _TORCH_INSTALLED_BY) if has_torch else ()) + ((_BARE_TAGGED,) if "+c" in low else ())
+        patterns = ((_TORCH, _TORCH_WHEEL, _TORCH_INSTALLED_BY, _TORCH_SHOWN) if has_torch else ()) + ((_BARE_TAGGED,) if "+c" in low else ())
         for m in (m for pattern in patterns for m in pattern.finditer(line)):
             version = m.group("version") or m.groupdict().get("plain")
             if not _released_major(version) or (m.re is _BARE_TAGGED and _NAMED_BEFORE.search(line, 0, m.start())):
