@@ -3016,3 +3016,18 @@ def test_torchs_version_as_something_showed_it_is_read(tmp_path):
     assert load_text("torch.__version__ gives 1.13.1\n", tmp_path).torch.version == "1.13.1"
     # A number that cannot be torch's (CUDA's 12.1) is not read as its version.
     assert not known(load_text("torch reports 12.1 as the CUDA version\nGPU: RTX 3060 Ti\n", tmp_path).get("torch.version"))
+
+
+def test_sdnext_device_line_gives_torchs_cuda_and_te202_decides_without_the_release(tmp_path):
+    # sdnext#3896 (a dev report): SD.Next's device line names torch's CUDA (12.6) and the GPU's capability (12.0).
+    line = ("Device: device=NVIDIA GeForce RTX 5090 n=1 arch=sm_90 capability=(12, 0) cuda=12.6 cudnn=90501\n"
+            "                         driver=576.02\n")
+    facts = load_text(line, tmp_path)
+    assert facts.torch.cuda == "12.6" and facts.nvidia.gpus[0].compute_capability == "12.0"
+    te202 = {f.code: f for f in run_env_checks(facts)}["TE202"]
+    assert te202.status is Status.ERROR and "CUDA 12.8 is the first" in te202.message
+    # A CUDA 12.8 build has sm_120 kernels; an RTX 4090 (8.9) runs the 12.6 build: nothing to say without the release.
+    for other in (line.replace("cuda=12.6", "cuda=12.8"),
+                  line.replace("RTX 5090", "RTX 4090").replace("capability=(12, 0)", "capability=(8, 9)")):
+        status = {f.code: f for f in run_env_checks(load_text(other, tmp_path))}["TE202"].status
+        assert status is not Status.ERROR

@@ -122,6 +122,9 @@ def gpu_arch_unsupported(facts):
     Where a report names torch's release without its +cu tag (as pip lists PyPI's wheel) on Linux x86_64 and
     PyPI's build of that release lacks kernels for a GPU that another build of it has (2.7's CUDA 12.6 wheel and an
     RTX 50xx), a warning that names the build to check and the one to install.
+    Where a report gives torch's CUDA but not its release (an app's log line, "cuda=12.6"), a GPU newer than that CUDA
+    (an RTX 5090 beside CUDA 12.6) or one that no official build of any release for that CUDA covers is an error:
+    whichever release it is, it has no kernels for that GPU.
     Where a report names the GPU but not torch, a GPU that no official CUDA build of at least the three newest
     releases in the tables has kernels for (Kepler 3.5 since 1.3, the K80 since 2.8, Fermi and Kepler 3.0 never) gets a warning:
     a recent torch cannot run it, an old one or a source build still could. Where the report names CUDA versions
@@ -166,7 +169,7 @@ def gpu_arch_unsupported(facts):
 def _judge(facts):
     gap = unknown_need(facts, "nvidia.gpus", "torch.version", "torch.cuda")
     if gap is not None:
-        return _whichever_build(facts) or gap
+        return _whichever_build(facts) or _whichever_release_of_cuda(facts) or gap
     cuda = facts.torch.cuda
     if cuda is None:
         return skip("torch is not a CUDA build")
@@ -316,6 +319,53 @@ def _whichever_build(facts):
         return warning("; ".join(problems) + f" (the text gives torch {release} without its patch release, read as "
                        f"{latest}, the latest; {then})", fix=fix, evidence=evidence, related=("cuda-no-kernel-image",))
     return error("; ".join(problems), fix=fix, evidence=evidence, related=("cuda-no-kernel-image",))
+
+
+def _whichever_release_of_cuda(facts):
+    """torch's CUDA build known (an app's log line "cuda=12.6", "torch.version.cuda: 12.6") but not its release: when
+    no official build of any release for that CUDA has kernels for a GPU (an RTX 5090 beside CUDA 12.6: sm_120 came with
+    the 12.8 builds), which release is installed does not matter. None when some build of that CUDA would run every
+    GPU, or an arch list is missing from the tables."""
+    if unknown_need(facts, "nvidia.gpus", "torch.cuda") is not None or known(facts.get("torch.version")):
+        return None
+    cuda = facts.torch.cuda
+    known_gpus = _visible_known(facts)
+    if not cuda or not known_gpus:
+        return None
+    where = "Windows" if system(facts) == "Windows" else "Linux"
+    lists = {}  # "torch X.Y cuNNN" -> its arch list, for every release with a build of this CUDA
+    for row in tables.releases():
+        version = row.get("latest") or row["torch"]
+        for b in tables.builds(version) if tables.is_release(version) else []:
+            if b.get("cuda") == cuda:
+                lists[f"torch {row['torch']} {b['tag']}"] = tables.arch_list_for(version, b["tag"], where)
+    have = tables.major_minor(cuda)
+
+    def predates(cc):  # a CUDA older than the GPU's first toolkit builds nothing that runs on it (not even PTX)
+        first = tables.first_toolkit(cc)
+        return bool(have and first and have < tables.major_minor(first))
+
+    lists_known = bool(lists) and all(archs is not None for archs in lists.values())
+    lacking = [(g, cc) for g, cc in known_gpus if predates(cc) or (
+        lists_known and not any(tables.build_runs(archs, cc, cuda) for archs in lists.values()))]
+    if not lacking:
+        return None
+    names = list(lists)
+    span = f" ({names[0] if len(names) == 1 else f'{names[0]} to {names[-1]}'})" if names else ""
+    problems = [(f"{gpu_label(g, cc)} is newer than CUDA {cuda}: CUDA {tables.first_toolkit(cc)} is the first that builds "
+                 f"code for it, so no CUDA {cuda} build of torch{span} has kernels for it" if predates(cc) else
+                 f"{gpu_label(g, cc)} has no kernels in any official CUDA {cuda} build of torch{span}")
+                + ": whichever release is installed, every CUDA op on it fails with 'no kernel image is available for "
+                "execution on the device'" for g, cc in lacking]
+    first = tables.first_toolkit(lacking[0][1])
+    fix = Fix(f"Install a torch build made with CUDA {first} or newer for this GPU" if first else
+              "Install a torch build with kernels for this GPU",
+              (_SHOW_TORCH_BUILD,))
+    return error("; ".join(problems), fix=fix,
+                 evidence={"torch CUDA": cuda, "GPUs": [gpu_label(g, cc) for g, cc in known_gpus],
+                           **({"arch lists": "; ".join(f"{name}: {' '.join(archs)}" for name, archs in lists.items())}
+                              if lists_known else {})},
+                 related=("cuda-no-kernel-image",))
 
 
 def _pypi_wheel_lacks(facts, version, lists, known_gpus):

@@ -50,6 +50,10 @@ _COMFY_DEVICE = re.compile(r"^(?:[-*]\s*)?(?:Name|Device):\s*cuda:(?P<idx>\d+)\s
 # CUDA 11.8 cuDNN 8700" (printed only when CUDA is available), "Torch detected GPU: NVIDIA ... VRAM 24576 Arch
 # (8, 6) Cores 82" (or "VRAM 24576MB Arch 8.6"), after a log prefix ("15:23:12-361817 INFO     ").
 _INSTALLER_TORCH = re.compile(r"^(?:.*\bINFO\s+)?Torch (?P<version>\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc|\.dev|\.post)\d+)?(?:\+[\w.]+)?)$")
+# SD.Next's device line (modules/devices.py, 2024-): "Device: device=NVIDIA GeForce RTX 5090 n=1 arch=sm_90
+# capability=(12, 0) cuda=12.6 cudnn=90501"; cuda= is torch.version.cuda, arch= the last of torch's arch list.
+_SDNEXT_DEVICE = re.compile(r"\bDevice: device=(?P<name>.+?) n=\d+ arch=\S+ capability=\((?P<major>\d+), ?(?P<minor>\d+)\)"
+                            r" cuda=(?P<cuda>\d+\.\d+)\b")
 _INSTALLER_BACKEND = re.compile(r"(?:^|\s)Torch backend: nVidia CUDA (?P<cuda>\d+\.\d+) cuDNN (?:\d+|N/A)\b")
 _INSTALLER_GPU = re.compile(r"(?:^|\s)Torch detected GPU: (?P<name>.+?) VRAM \d+\s*(?:MB)? Arch "
                             r"(?:\((?P<major>\d+), (?P<minor>\d+)\)|(?P<dmajor>\d+)\.(?P<dminor>\d+)) Cores \d+")
@@ -120,7 +124,8 @@ def comfyui_devices(lines: list[str]) -> dict[str, Any] | None:
 
 def installer_torch_check(lines: list[str]) -> dict[str, Any] | None:
     """What SD.Next's and kohya_ss's installers log about torch: its version, its CUDA (the line is
-    printed only when CUDA is available) and each GPU with its compute capability."""
+    printed only when CUDA is available) and each GPU with its compute capability (SD.Next's later "Device:" line
+    says torch's CUDA and the GPU's capability in one)."""
     torch: dict[str, Any] = {}
     gpus: list[dict[str, Any]] = []
     for line in lines:
@@ -131,6 +136,13 @@ def installer_torch_check(lines: list[str]) -> dict[str, Any] | None:
         m = _INSTALLER_BACKEND.search(line)
         if m:
             torch["cuda"], torch["cuda_available"] = m.group("cuda"), True
+            continue
+        m = _SDNEXT_DEVICE.search(line)
+        if m:
+            torch["cuda"], torch["cuda_available"] = m.group("cuda"), True
+            gpu = collect_env_text.named_gpu(m.group("name").strip(), len(gpus))
+            gpu["compute_capability"] = f"{m.group('major')}.{m.group('minor')}"
+            gpus.append(gpu)
             continue
         m = _INSTALLER_GPU.search(line)
         if m:
