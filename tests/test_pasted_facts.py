@@ -3027,7 +3027,8 @@ def test_sdnext_device_line_gives_torchs_cuda_and_te202_decides_without_the_rele
     te202 = {f.code: f for f in run_env_checks(facts)}["TE202"]
     assert te202.status is Status.ERROR and "CUDA 12.8 is the first" in te202.message
     # A CUDA 12.8 build has sm_120 kernels; an RTX 4090 (8.9) runs the 12.6 build: nothing to say without the release.
-    for other in (line.replace("cuda=12.6", "cuda=12.8"),
-                  line.replace("RTX 5090", "RTX 4090").replace("capability=(12, 0)", "capability=(8, 9)")):
+    # An RTX 4090 on CUDA 11.3 runs that build's sm_86 code (its family's first toolkit is 11.0, not 11.8).
+    rtx4090 = line.replace("RTX 5090", "RTX 4090").replace("capability=(12, 0)", "capability=(8, 9)")
+    for other in (line.replace("cuda=12.6", "cuda=12.8"), rtx4090, rtx4090.replace("cuda=12.6", "cuda=11.3")):
         status = {f.code: f for f in run_env_checks(load_text(other, tmp_path))}["TE202"].status
         assert status is not Status.ERROR

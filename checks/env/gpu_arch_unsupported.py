@@ -322,10 +322,10 @@ def _whichever_build(facts):
 
 
 def _whichever_release_of_cuda(facts):
-    """torch's CUDA build known (an app's log line "cuda=12.6", "torch.version.cuda: 12.6") but not its release: when
-    no official build of any release for that CUDA has kernels for a GPU (an RTX 5090 beside CUDA 12.6: sm_120 came with
-    the 12.8 builds), which release is installed does not matter. None when some build of that CUDA would run every
-    GPU, or an arch list is missing from the tables."""
+    """torch's CUDA build known (an app's log line "cuda=12.6") but not its release: a GPU whose architecture family
+    that CUDA predates (an RTX 5090 beside CUDA 12.6: sm_12x code came with 12.8), or that no official build of any
+    release for that CUDA covers, has no kernels whichever release is installed. None when some build of that CUDA
+    could run every GPU, or its arch lists are not all in the tables."""
     if unknown_need(facts, "nvidia.gpus", "torch.cuda") is not None or known(facts.get("torch.version")):
         return None
     cuda = facts.torch.cuda
@@ -339,29 +339,26 @@ def _whichever_release_of_cuda(facts):
         for b in tables.builds(version) if tables.is_release(version) else []:
             if b.get("cuda") == cuda:
                 lists[f"torch {row['torch']} {b['tag']}"] = tables.arch_list_for(version, b["tag"], where)
-    have = tables.major_minor(cuda)
-
-    def predates(cc):  # a CUDA older than the GPU's first toolkit builds nothing that runs on it (not even PTX)
-        first = tables.first_toolkit(cc)
-        return bool(have and first and have < tables.major_minor(first))
-
     lists_known = bool(lists) and all(archs is not None for archs in lists.values())
-    lacking = [(g, cc) for g, cc in known_gpus if predates(cc) or (
-        lists_known and not any(tables.build_runs(archs, cc, cuda) for archs in lists.values()))]
-    if not lacking:
+    span = f" ({next(iter(lists)) if len(lists) == 1 else f'{next(iter(lists))} to {list(lists)[-1]}'})" if lists else ""
+    problems, firsts = [], []
+    for g, cc in known_gpus:
+        # As _every_named_cuda: a CUDA older than the family's first toolkit builds no code the GPU runs (not even PTX).
+        first = tables.family_first_toolkit(cc)
+        if first and tables.major_minor(cuda) < tables.major_minor(first):
+            problems.append(f"{gpu_label(g, cc)} is newer than CUDA {cuda}: CUDA {first} is the first that builds code "
+                            f"for its architecture, so no CUDA {cuda} build of torch{span} has kernels for it")
+            firsts.append(first)
+        elif lists_known and not any(tables.build_runs(archs, cc, cuda) for archs in lists.values()):
+            problems.append(f"{gpu_label(g, cc)} has no kernels in any official CUDA {cuda} build of torch{span}")
+    if not problems:
         return None
-    names = list(lists)
-    span = f" ({names[0] if len(names) == 1 else f'{names[0]} to {names[-1]}'})" if names else ""
-    problems = [(f"{gpu_label(g, cc)} is newer than CUDA {cuda}: CUDA {tables.first_toolkit(cc)} is the first that builds "
-                 f"code for it, so no CUDA {cuda} build of torch{span} has kernels for it" if predates(cc) else
-                 f"{gpu_label(g, cc)} has no kernels in any official CUDA {cuda} build of torch{span}")
-                + ": whichever release is installed, every CUDA op on it fails with 'no kernel image is available for "
-                "execution on the device'" for g, cc in lacking]
-    first = tables.first_toolkit(lacking[0][1])
-    fix = Fix(f"Install a torch build made with CUDA {first} or newer for this GPU" if first else
-              "Install a torch build with kernels for this GPU",
-              (_SHOW_TORCH_BUILD,))
-    return error("; ".join(problems), fix=fix,
+    fix = (_fix_cuda_at_least(facts, max(firsts, key=tables.major_minor), None, "a torch build") if firsts else
+           Fix("Install a torch build with kernels for this GPU: the selector at https://pytorch.org/get-started/locally/ "
+               "gives the command"))
+    return error("; ".join(problems) + ": whichever release is installed, every CUDA op on it fails with 'no kernel "
+                 "image is available for execution on the device'",
+                 fix=Fix(fix.summary, (_SHOW_TORCH_BUILD, *fix.commands)),
                  evidence={"torch CUDA": cuda, "GPUs": [gpu_label(g, cc) for g, cc in known_gpus],
                            **({"arch lists": "; ".join(f"{name}: {' '.join(archs)}" for name, archs in lists.items())}
                               if lists_known else {})},

@@ -535,10 +535,11 @@ def _indexed_for_another_torch(facts):
     minor = major_minor(torch_text) if torch_text else None
     if not minor:
         return []
-    other = [s for s in torch_said(facts, "index-built-for") if major_minor(s.built_for[0]) != minor]
+    said = torch_said(facts, "index-built-for")
+    other = [s for s in said if major_minor(s.built_for[0]) != minor]
     abi = _torch_abi(facts)[0]
-    return other or [s for s in torch_said(facts, "index-built-for")
-                     if abi is not None and s.cxx11_abi is not None and s.cxx11_abi != abi and "x86_64" in s.text]
+    return other or [s for s in said if abi is not None and s.cxx11_abi is not None and s.cxx11_abi != abi
+                     and "x86_64" in s.text]
 
 
 def _from_index(facts, said):

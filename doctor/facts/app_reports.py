@@ -140,14 +140,11 @@ def installer_torch_check(lines: list[str]) -> dict[str, Any] | None:
         m = _SDNEXT_DEVICE.search(line)
         if m:
             torch["cuda"], torch["cuda_available"] = m.group("cuda"), True
-            gpu = collect_env_text.named_gpu(m.group("name").strip(), len(gpus))
-            gpu["compute_capability"] = f"{m.group('major')}.{m.group('minor')}"
-            gpus.append(gpu)
-            continue
-        m = _INSTALLER_GPU.search(line)
+        m = m or _INSTALLER_GPU.search(line)
         if m:
+            groups = m.groupdict()
             gpu = collect_env_text.named_gpu(m.group("name").strip(), len(gpus))
-            gpu["compute_capability"] = f"{m.group('major') or m.group('dmajor')}.{m.group('minor') or m.group('dminor')}"
+            gpu["compute_capability"] = f"{groups['major'] or groups.get('dmajor')}.{groups['minor'] or groups.get('dminor')}"
             gpus.append(gpu)
     if "version" not in torch and not gpus:
         return None

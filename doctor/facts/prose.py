@@ -464,14 +464,11 @@ def read(lines: list[str]) -> dict[str, Any]:
         for m in _INSTALLS_CPU.finditer(line) if "cpu" in low else ():
             if (m.group("instead") or "torch" in low[:m.start()]) and _whose(line, m.start(), m.end()) == MINE:
                 said_cuda.add(None)
-        for m in _CUDA_OF_TORCH.finditer(line) if has_torch else ():
+        for m in (m for p in ((_CUDA_OF_TORCH, _TAG_BEFORE_TORCH) if has_torch else ()) for m in p.finditer(line)):
             if _whose(line, m.start(), m.end()) == MINE:
-                tag = (m.group("tag") or "").lower()
-                said_cuda.add(None if m.group("cpu") else f"{tag[2:-1]}.{tag[-1]}" if tag else m.group("version"))
-        for m in _TAG_BEFORE_TORCH.finditer(line) if has_torch else ():
-            if _whose(line, m.start(), m.end()) == MINE:
-                tag = m.group("tag").lower()
-                said_cuda.add(f"{tag[2:-1]}.{tag[-1]}")
+                groups = m.groupdict()
+                said_cuda.add(None if groups.get("cpu") else tables.tag_cuda((groups["tag"] or "").lower())
+                              or groups.get("version"))
         drivers_cuda = list(_DRIVER_CUDA.finditer(line)) if has_driver else []
         for m in drivers_cuda:
             if _whose(line, m.start(), m.end()) == MINE:
