@@ -3032,3 +3032,18 @@ def test_sdnext_device_line_gives_torchs_cuda_and_te202_decides_without_the_rele
     for other in (line.replace("cuda=12.6", "cuda=12.8"), rtx4090, rtx4090.replace("cuda=12.6", "cuda=11.3")):
         status = {f.code: f for f in run_env_checks(load_text(other, tmp_path))}["TE202"].status
         assert status is not Status.ERROR
+
+
+def test_torchs_capability_warning_retold_without_the_gpus_name_is_te202(tmp_path):
+    # pointMLP-pytorch#39 (a dev report): a cudatoolkit=10.2 install, then "I met `CUDA capability sm_86 is not
+    # compatible with the current PyTorch installation.`": torch's verdict without the GPU's name.
+    text = ("conda install pytorch==1.10.1 torchvision==0.11.2 cudatoolkit=10.2 -c pytorch -y\n\n"
+            "Then, I met `CUDA capability sm_86 is not compatible with the current PyTorch installation.` "
+            "and code did not work anymore.\n")
+    te202 = {f.code: f for f in run_env_checks(load_text(text, tmp_path))}["TE202"]
+    assert te202.status is Status.ERROR and "sm_86" in te202.message and "a GPU (compute capability 8.6" in te202.message
+    # The named form still names the GPU; a capability merely mentioned is no verdict.
+    named = load_text(text.replace("`CUDA capability", "`NVIDIA GeForce RTX 3090 with CUDA capability"), tmp_path)
+    assert "RTX 3090" in {f.code: f for f in run_env_checks(named)}["TE202"].message
+    quiet = load_text(text.replace("is not compatible with the current PyTorch installation", "is what my GPU has"), tmp_path)
+    assert {f.code: f for f in run_env_checks(quiet)}["TE202"].status is not Status.ERROR

@@ -138,8 +138,10 @@ _CONTAINER_DRIVER = re.compile(r"This\s+container\s+was\s+built\s+for\s+NVIDIA\s
 # torch's _check_driver when no driver library answers: "Found no NVIDIA driver on your system. Please
 # check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx".
 NO_DRIVER = re.compile(_phrase("Found no NVIDIA driver on your system"))
+# Retold without the GPU's name too ("I met `CUDA capability sm_86 is not compatible with the current PyTorch
+# installation.`"): the capability alone is torch's verdict.
 _INCOMPATIBLE = re.compile(
-    r"(?P<name>[^\n:]{1,120}?) with CUDA capability sm_(?P<sm>\d{2,3})\s+"
+    r"(?:(?P<name>[^\n:]{1,120}?) with )?CUDA capability sm_(?P<sm>\d{2,3})\s+"
     + _phrase("is not compatible with the current PyTorch installation") + r"\.?\s*(?:"
     + _phrase("The current PyTorch install supports CUDA capabilities") + r"\s+(?P<archs>[a-z_0-9 ]+))?")
 _TOO_OLD = re.compile(
@@ -465,7 +467,7 @@ def _gpu_name(raw: str) -> str:
 # Fixed words every match of a costly pattern holds: a text without them skips its scans. (The GPU name
 # read lazily before "with CUDA capability" was tried at every position of every report, and cost more
 # than the other patterns together.)
-_REQUIRED = {_INCOMPATIBLE: "with CUDA capability sm_", _FAMILY_SYMBOL: "undefined symbol:",
+_REQUIRED = {_INCOMPATIBLE: "CUDA capability sm_", _FAMILY_SYMBOL: "undefined symbol:",
              _CUDA_LIB_SYMBOL: "undefined symbol:", _EXTENSION_SYMBOL: "undefined symbol:",
              _EXTENSION_MODULE_SYMBOL: "undefined symbol:"}
 
@@ -487,7 +489,7 @@ def find(text: str) -> list[str]:
             matches = list(pattern.finditer(flat))
         for m in matches:
             start = m.start()
-            if pattern is _INCOMPATIBLE:
+            if pattern is _INCOMPATIBLE and m.group("name") is not None:
                 name_start, name_end = m.span("name")
                 start = text.rfind("\n", name_start, name_end) + 1 or name_start
                 start += len(text[start:name_end]) - len(_gpu_name(text[start:name_end]))
@@ -545,7 +547,8 @@ def interpret(warnings: list[str] | None) -> list[Said]:
         if m:
             sm = m.group("sm")
             archs = tuple((m.group("archs") or "").split())
-            said.append(Said("arch", text, _gpu_name(m.group("name")), f"{sm[:-1]}.{sm[-1]}", archs=archs))
+            name = _gpu_name(m.group("name")) if m.group("name") else "a GPU"
+            said.append(Said("arch", text, name, f"{sm[:-1]}.{sm[-1]}", archs=archs))
             continue
         if _TOO_OLD_UNFORMATTED.search(text):
             said.append(Said("arch", text, too_old=True))
