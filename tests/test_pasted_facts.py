@@ -3047,3 +3047,17 @@ def test_torchs_capability_warning_retold_without_the_gpus_name_is_te202(tmp_pat
     assert "RTX 3090" in {f.code: f for f in run_env_checks(named)}["TE202"].message
     quiet = load_text(text.replace("is not compatible with the current PyTorch installation", "is what my GPU has"), tmp_path)
     assert {f.code: f for f in run_env_checks(quiet)}["TE202"].status is not Status.ERROR
+
+
+def test_nvccs_architecture_refusal_retold_without_its_colon_is_te208(tmp_path):
+    # DeepSpeed#607 (a dev report): "nvcc fatal unsupported gpu architecture 'compute_86'" with CUDA 11.0.
+    text = ("nvcc fatal unsupported gpu architecture 'compute_86'\n\n"
+            "When I install deepspeed from source, it gives me `nvcc fatal unsupported gpu architecture 'compute_86'`. "
+            "My cuda version is 11.0.\n")
+    te208 = {f.code: f for f in run_env_checks(load_text(text, tmp_path))}["TE208"]
+    assert te208.status is Status.ERROR and "CUDA 11.1 or newer" in te208.message
+    assert "nvcc" not in te208.evidence  # its version is not in the text: no "nvcc: none"
+    # Naming the architecture without nvcc's refusal is no verdict.
+    quiet = load_text("torch 1.7.1 here. Does an unsupported gpu architecture like compute_86 matter? My cuda version "
+                      "is 11.0\n", tmp_path)
+    assert {f.code: f for f in run_env_checks(quiet)}["TE208"].status is not Status.ERROR

@@ -146,7 +146,7 @@ def _from_arch_message(facts, said):
                          "supports (the GPU then runs the nearest older code of its family only if one is there)",
                          ("export CUDA_HOME=/usr/local/cuda-<version that supports it>",)
                          + ((f'export TORCH_CUDA_ARCH_LIST="{";".join(lower)}"',) if lower else ())),
-                 evidence={"nvcc's error": said.text, "nvcc": nvcc}, related=("extension-build-error",))
+                 evidence={"nvcc's error": said.text, **({"nvcc": nvcc} if nvcc else {})}, related=("extension-build-error",))
 
 
 def _release_mismatch(facts):

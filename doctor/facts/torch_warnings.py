@@ -196,7 +196,8 @@ _DS_TOOLKIT = re.compile(_phrase("Installed CUDA version") + r"\s+(?P<nvcc>\d+(?
                          + r"\s+(?P<torch>\d+(?:\.\d+)*),?\s+unable\s+to")
 # nvcc refusing an architecture it predates: "nvcc fatal   : Unsupported gpu architecture 'compute_86'"
 # (cpp_extension asks for the visible GPUs' architectures, or for TORCH_CUDA_ARCH_LIST's).
-_NVCC_ARCH = re.compile(r"nvcc fatal\s*:\s*Unsupported gpu architecture '(?:compute|sm)_(?P<arch>\d+)[a-z]?'")
+# Retold in a title or a sentence it loses its colon and capital: "nvcc fatal unsupported gpu architecture 'compute_86'".
+_NVCC_ARCH = re.compile(r"nvcc fatal\s*:?\s*(?i:unsupported gpu architecture) ['‘`]?(?:compute|sm)_(?P<arch>\d+)[a-z]?\b['’`]?")
 # An application checking its own Python, A1111's and its forks' INCOMPATIBLE PYTHON VERSION banner: "This program
 # is tested with 3.10.6 Python, but you have 3.11.2." The app installs its own pinned torch and packages, which may
 # have no build for the other Python: the app's verdict, where the report names no torch.
