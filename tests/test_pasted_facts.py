@@ -3061,3 +3061,14 @@ def test_nvccs_architecture_refusal_retold_without_its_colon_is_te208(tmp_path):
     quiet = load_text("torch 1.7.1 here. Does an unsupported gpu architecture like compute_86 matter? My cuda version "
                       "is 11.0\n", tmp_path)
     assert {f.code: f for f in run_env_checks(quiet)}["TE208"].status is not Status.ERROR
+
+
+def test_pips_conflict_line_as_an_issue_title_or_quote_is_read(tmp_path):
+    # big-sleep#47 (a dev report): the legacy resolver's line used as the issue's markdown title.
+    line = "ERROR: torchtext 0.9.0 has requirement torch==1.8.0, but you'll have torch 1.7.1+cu110 which is incompatible.\n"
+    for prefix in ("# ", "> "):
+        te103 = {f.code: f for f in run_env_checks(load_text(prefix + line, tmp_path))}["TE103"]
+        assert te103.status is Status.ERROR and "torchtext 0.9.0 requires torch==1.8.0" in te103.message
+    # The same pin satisfied: nothing to say.
+    ok = load_text("# torchtext 0.9.0 requires torch==1.8.0, but you have torch 1.8.0 which is incompatible.\n", tmp_path)
+    assert {f.code: f for f in run_env_checks(ok)}["TE103"].status is not Status.ERROR

@@ -87,9 +87,10 @@ _PIP_WHEEL = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._]*(?:-[A-Za-z][A-Za-z0-9._]*)
 _PIP_SATISFIED = re.compile(r"^Requirement already satisfied: ([A-Za-z0-9][\w.-]*)(?:\[[\w,.-]*\])?(?:\s*[<>=!~]=?[^\s,]*(?:,[<>=!~]=?[^\s,]*)*)?"
                             r" in \S+(?: \(from [^)]*\))? \((\d[\w.+!-]*)\)$")
 # pip before 20.3 (the legacy resolver) said it in other words, on one "ERROR:" line: "ERROR: torchvision 0.6.0 has
-# requirement torch==1.5.0, but you'll have torch 1.6.0.dev20200413 which is incompatible."
+# requirement torch==1.5.0, but you'll have torch 1.6.0.dev20200413 which is incompatible." Used as an issue's title or
+# quoted, it keeps a markdown heading's or a quote's mark before it.
 _PIP_CONFLICT = re.compile(
-    r"^(?:ERROR:\s+)?([A-Za-z0-9][\w.-]*) (\d[\w.+!-]*) (?:requires|has requirement) ([A-Za-z0-9][\w.-]*)\s*([<>=!~][^,]*?), "
+    r"^(?:#{1,6}\s+|>\s*)?(?:ERROR:\s+)?([A-Za-z0-9][\w.-]*) (\d[\w.+!-]*) (?:requires|has requirement) ([A-Za-z0-9][\w.-]*)\s*([<>=!~][^,]*?), "
     r"but you(?: have|'ll have) ([A-Za-z0-9][\w.-]*) (\d[\w.+!-]*) which is incompatible\.?$")
 # What `print(torch.__version__)`, `torch.version.cuda` and `torch.cuda.is_available()` printed, in a
 # REPL (">>> torch.__version__" then "'2.0.1+cu117'") or a `python -c "...; print(...); print(...)"`.
