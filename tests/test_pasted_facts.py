@@ -3072,3 +3072,20 @@ def test_pips_conflict_line_as_an_issue_title_or_quote_is_read(tmp_path):
     # The same pin satisfied: nothing to say.
     ok = load_text("# torchtext 0.9.0 requires torch==1.8.0, but you have torch 1.8.0 which is incompatible.\n", tmp_path)
     assert {f.code: f for f in run_env_checks(ok)}["TE103"].status is not Status.ERROR
+
+
+def test_a_32_bit_python_stated_in_words_is_te105_whatever_torch(tmp_path):
+    # pytorch#149823 (a dev report): "So please support python 3.13! (Windows10 32bit)": no torch has 32-bit wheels.
+    text = ("I'm using python3.13 to develop a project, and I encountered the problem of \"unable to find the applicable "
+            "version\" when pip. So please support python 3.13! \uff08Windows10 32bit\uff09\n")
+    te105 = {f.code: f for f in run_env_checks(load_text(text, tmp_path))}["TE105"]
+    assert te105.status is Status.ERROR and "32-bit" in te105.message
+    said = load_text("I installed the 32-bit version of Python 3.12 and pip finds no torch\n", tmp_path)
+    assert said.python.machine == "x86"
+    # Advice to use 64-bit, or something else being 32-bit, says nothing about this Python.
+    for quiet in ("You should install the 64-bit Python instead of a 32-bit Python 3.12\n",
+                  "my game is 32 bit but python is 64-bit, python 3.11\n",
+                  "python 3.10 on Windows 10 (64-bit), torch 2.1\n"):
+        facts = load_text("torch 2.1.0 is installed.\n" + quiet, tmp_path)
+        assert facts.get("python.machine") != "x86"
+        assert {f.code: f for f in run_env_checks(facts)}["TE105"].status is not Status.ERROR

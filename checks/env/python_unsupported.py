@@ -327,6 +327,24 @@ def _app_says_python(facts):
                    related=("no-wheel-for-python",))
 
 
+# What platform.machine() (or a report's words) names for a 32-bit interpreter or system.
+_BITS32_MACHINES = {"x86", "i386", "i486", "i586", "i686", "armv6l", "armv7l", "win32"}
+
+
+def _thirty_two_bit(facts):
+    """No torch release has official wheels for a 32-bit Python (Windows x86, Linux i686, 32-bit ARM)."""
+    machine = fact(facts, "python.machine")
+    py = fact(facts, "python.version")
+    where = f"Python {py} here" if py else "The Python here"
+    return error(f"{where} is 32-bit ({machine}): no torch release has ever published wheels for a 32-bit Python "
+                 "(Windows x86, Linux i686, 32-bit ARM), so pip finds no torch ('from versions: none') or only the "
+                 "0.1.2 placeholder, whatever the torch version asked for",
+                 fix=Fix("Install a 64-bit Python (on Windows, python.org's 'Windows installer (64-bit)'; on a "
+                         "Raspberry Pi, a 64-bit OS), create a new virtual environment with it and install torch there",
+                         ("python -c \"import struct, platform; print(struct.calcsize('P') * 8, platform.machine())\"",)),
+                 evidence={"python.machine": machine, **({"python": py} if py else {})})
+
+
 @env_check(
     code="TE105",
     name="python-unsupported",
@@ -397,6 +415,10 @@ def _app_says_python(facts):
             "ERROR: Could not find a version that satisfies the requirement torch (from versions: none)"]}},
                 "Python 2.7 and no wheel at all: only torch 0.4-1.4 had 2.7 wheels, never for Windows",
                 contains="only torch 0.4 to 1.4 had wheels for it"),
+        Example("error", {"python": {"version": "3.13.0", "machine": "x86"}},
+                "a 32-bit Python (Windows x86): no torch release has wheels for it", contains="32-bit"),
+        Example("skip", {"python": {"version": "3.13.0", "machine": "AMD64"}},
+                "64-bit Windows Python, torch not in the facts: nothing to judge"),
         Example("ok", {"python": {"version": "2.7.17"}, "packages": {"distributions": [torch_dist("torch", "1.3.1")]}},
                 "torch 0.4-1.4 shipped Python 2.7 wheels beside 3.5+"),
         Example("error", {"python": {"version": "2.7.17"}, "packages": {"distributions": [torch_dist("torch", "1.5.0")]}},
@@ -421,6 +443,8 @@ def python_unsupported(facts):
     Use a Python the torch release supports (a new virtual environment with that Python), or
     install a torch release that supports this Python.
     """
+    if (fact(facts, "python.machine") or "").lower() in _BITS32_MACHINES and fact(facts, "torch.import_status") != "ok":
+        return _thirty_two_bit(facts)
     found = torch_version(facts)
     asked = torch_said(facts, "no-wheel") if found is None else []
     if asked:

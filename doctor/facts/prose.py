@@ -204,6 +204,10 @@ _PYTHON_YOU_HAVE = re.compile(r"(?i)\bpython\b[^\n]{0,60}?\byou\s+have\s+(?:pyth
                               r"(?![\w/\\-]|\.\d)")
 # The system torch runs on. WSL is Linux (its torch is a Linux wheel) on a Windows host, so a text naming both
 # Windows and WSL names one system; collect_env says the same with "microsoft" in its Linux platform.
+# A 32-bit interpreter or system stated in words ("Windows10 32bit", "Python 3.13 (32-bit)", "32-bit version of
+# Python"): no torch release has ever shipped wheels for one.
+_BITS32 = re.compile(r"(?:\b(?:windows|win)\s?(?:7|8(?:\.1)?|10|11)?|\bpython\s?(?:v?[23]\.\d{1,2}(?:\.\d{1,2})?)?)\s*[(,\uff08]?\s*"
+                     r"32[\s-]?bits?\b|\b32[\s-]?bits?\s+(?:version\s+of\s+)?(?:python|windows|os|interpreter)\b", re.I)
 _SYSTEM = re.compile(r"\b(?:(?P<wsl>WSL2?|Windows Subsystem for Linux)|(?P<windows>Windows|Win\s?(?:7|8|10|11))|"
                      r"(?P<linux>Linux|Ubuntu|Debian|CentOS|Fedora|RHEL|Red Hat|Rocky Linux|Arch Linux|openSUSE)|"
                      r"(?P<mac>macOS|Mac OS X?|OS X|M[1-4](?: Pro| Max| Ultra)? Mac(?:Book(?: Pro| Air)?| ?mini| Studio)?|"
@@ -428,6 +432,7 @@ def read(lines: list[str]) -> dict[str, Any]:
     systems, gpus = _Said("systems"), _Said("GPUs")
     stated_cc: dict[str, str] = {}  # a GPU the name table does not know -> the capability the text states for it
     wsl = False
+    bits32 = False  # a 32-bit Python or system said of this machine
     driver_cuda: set[str] = set()     # beside the driver in nvidia-smi's banner
     driver_cuda_said: set[str] = set()  # "CUDA driver version: 11.4"
 
@@ -496,6 +501,11 @@ def read(lines: list[str]) -> dict[str, Any]:
             whose = _whose(line, m.start(), m.end())
             python.add(whose and (ELSEWHERE if _ANOTHER_VERSION.match(line[m.end():m.end() + 20]) else whose),
                        m.group("version"))
+        for m in _BITS32.finditer(line) if "32" in low and "bit" in low else ():
+            # A system put in parentheses after a sentence ("please support python 3.13! (Windows10 32bit)") says
+            # what the writer runs, whatever the sentence asked for.
+            aside = line[:m.start()].rstrip().endswith(("(", "\uff08"))
+            bits32 = bits32 or aside or _whose(line, m.start(), m.end()) == MINE
         for m in _SYSTEM.finditer(line) if _SYSTEM_KEY.search(low) else ():
             if not (m.group("wsl") or re.search(r"\d", m.group(0)) or _SYSTEM_VERSION.match(line, m.end())
                     or _SYSTEM_SAID.search(line[max(0, m.start() - 40):m.start()])):
@@ -563,6 +573,8 @@ def read(lines: list[str]) -> dict[str, Any]:
     py = {key: value for key, value in (("version", python.value()), ("system", systems.value())) if value is not None}
     if wsl and py.get("system") == "Linux":
         py["wsl"] = True
+    if bits32:
+        py["machine"] = "x86"
     if py:
         facts["python"] = py
     listed = [{"name": name, "version": value, "location": "stated in the text"}
