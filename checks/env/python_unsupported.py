@@ -328,7 +328,7 @@ def _app_says_python(facts):
 
 
 # What platform.machine() (or a report's words) names for a 32-bit interpreter or system.
-_BITS32_MACHINES = {"x86", "i386", "i486", "i586", "i686", "armv6l", "armv7l", "win32"}
+_BITS32_MACHINES = {"x86", "i386", "i486", "i586", "i686", "armv6l", "armv7l"}
 
 
 def _thirty_two_bit(facts):

@@ -202,12 +202,12 @@ _PYTHON = re.compile(r"(?<![\w/.\\-])python(?:\s+version|\s*\u7248\u672c)?(?:\s+
 # INCOMPATIBLE PYTHON VERSION banner): the version after "you have" is this machine's.
 _PYTHON_YOU_HAVE = re.compile(r"(?i)\bpython\b[^\n]{0,60}?\byou\s+have\s+(?:python\s+)?v?(?P<version>[23]\.\d{1,2}(?:\.\d{1,2})?)"
                               r"(?![\w/\\-]|\.\d)")
-# The system torch runs on. WSL is Linux (its torch is a Linux wheel) on a Windows host, so a text naming both
-# Windows and WSL names one system; collect_env says the same with "microsoft" in its Linux platform.
 # A 32-bit interpreter or system stated in words ("Windows10 32bit", "Python 3.13 (32-bit)", "32-bit version of
 # Python"): no torch release has ever shipped wheels for one.
 _BITS32 = re.compile(r"(?:\b(?:windows|win)\s?(?:7|8(?:\.1)?|10|11)?|\bpython\s?(?:v?[23]\.\d{1,2}(?:\.\d{1,2})?)?)\s*[(,\uff08]?\s*"
                      r"32[\s-]?bits?\b|\b32[\s-]?bits?\s+(?:version\s+of\s+)?(?:python|windows|os|interpreter)\b", re.I)
+# The system torch runs on. WSL is Linux (its torch is a Linux wheel) on a Windows host, so a text naming both
+# Windows and WSL names one system; collect_env says the same with "microsoft" in its Linux platform.
 _SYSTEM = re.compile(r"\b(?:(?P<wsl>WSL2?|Windows Subsystem for Linux)|(?P<windows>Windows|Win\s?(?:7|8|10|11))|"
                      r"(?P<linux>Linux|Ubuntu|Debian|CentOS|Fedora|RHEL|Red Hat|Rocky Linux|Arch Linux|openSUSE)|"
                      r"(?P<mac>macOS|Mac OS X?|OS X|M[1-4](?: Pro| Max| Ultra)? Mac(?:Book(?: Pro| Air)?| ?mini| Studio)?|"
