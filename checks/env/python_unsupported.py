@@ -419,6 +419,9 @@ def _thirty_two_bit(facts):
                 "a 32-bit Python (Windows x86): no torch release has wheels for it", contains="32-bit"),
         Example("skip", {"python": {"version": "3.13.0", "machine": "AMD64"}},
                 "64-bit Windows Python, torch not in the facts: nothing to judge"),
+        Example("ok", {"python": {"version": "3.9.2", "machine": "armv7l"},
+                       "packages": {"distributions": [torch_dist("torch", "1.11.0")]}},
+                "a community torch wheel installed on 32-bit ARM: judged by its version, not refused"),
         Example("ok", {"python": {"version": "2.7.17"}, "packages": {"distributions": [torch_dist("torch", "1.3.1")]}},
                 "torch 0.4-1.4 shipped Python 2.7 wheels beside 3.5+"),
         Example("error", {"python": {"version": "2.7.17"}, "packages": {"distributions": [torch_dist("torch", "1.5.0")]}},
@@ -443,9 +446,12 @@ def python_unsupported(facts):
     Use a Python the torch release supports (a new virtual environment with that Python), or
     install a torch release that supports this Python.
     """
-    if (fact(facts, "python.machine") or "").lower() in _BITS32_MACHINES and fact(facts, "torch.import_status") != "ok":
-        return _thirty_two_bit(facts)
     found = torch_version(facts)
+    # A torch found installed here (a community 32-bit ARM wheel) is judged as any other; without one, a 32-bit
+    # Python is the whole answer.
+    if (fact(facts, "python.machine") or "").lower() in _BITS32_MACHINES and found is None \
+            and fact(facts, "torch.import_status") != "ok":
+        return _thirty_two_bit(facts)
     asked = torch_said(facts, "no-wheel") if found is None else []
     if asked:
         return _no_wheel(facts, asked[0])  # pip's refusal is evidence even where the Python is unknown
