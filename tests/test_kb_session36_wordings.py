@@ -1,0 +1,46 @@
+"""Wordings of known causes that dev reports used and the patterns did not read (session 36), and the
+close texts that must stay quiet.
+
+Each wording is a real report's sentence (its thread named beside it: all are dev cases or threads
+outside the corpus), or the form a class of them takes; each close text says something near it that
+is not the cause.
+"""
+
+from __future__ import annotations
+
+from kb_wordings import wording_tests
+
+WORDINGS = [
+    # Another verb for the loss turning NaN (thuml/MDD#4).
+    ("nan-in-backward", "Total loss changes to Nan somehow"),
+    ("nan-in-backward", "after 3 epochs the loss changed to nan and accuracy dropped to zero"),
+    # Seeds set, results not reproduced (pytorch#7068); training called not reproducible (detectron2#3203).
+    ("run-to-run-nondeterminism", "can't reproduce results even set all random seeds"),
+    ("run-to-run-nondeterminism", "Model training is not reproducible (using google colab on custom dataset)"),
+    ("run-to-run-nondeterminism", "I cannot reproduce the same results even though I set the seed everywhere"),
+    # Chinese: GPU memory not cleaned up after Ctrl+C (HVision-NKU/StoryDiffusion#63).
+    ("gpu-memory-held-by-dead-run", "ctrl+c 退出程序后，显存没有被清理干净"),
+    ("gpu-memory-held-by-dead-run", "程序崩溃之后显存没有被释放，nvidia-smi 还显示占用"),
+    # The loss tensor summed across steps, with the .item() fix named (bubbliiiing/yolo3-pytorch#3).
+    ("gpu-memory-grows-retained-graph",
+     "train.py中 total_loss += loss 和val_loss += loss，这种写法是pytorch 0.4之前的写法，0.4之后要改为 += loss.item()"),
+    ("gpu-memory-grows-retained-graph", "running_loss += loss should be running_loss += loss.item(), otherwise memory grows"),
+    # Softmax before CrossEntropyLoss (ariecattan/SciCo#2, illiterate/BertClassifier#2).
+    ("softmax-before-cross-entropy",
+     "This seems to be due to the logits being softmaxed into probabilities before being fed into the "
+     "CrossEntropyLoss, which treats those inputs as logits and softmaxes them again."),
+    ("softmax-before-cross-entropy",
+     "nn.CrossEntropyLoss()内置log_softmax，模型输出层添加softmax，相当于做了两次的softmax，导致模型难以收敛"),
+]
+
+NOT_THESE = [
+    ("nan-in-backward", "the loss changes slowly, then plateaus around 0.7"),
+    ("run-to-run-nondeterminism", "Model training is reproducible now, thanks"),
+    ("run-to-run-nondeterminism", "I can't reproduce the results of the paper: my mAP is 3 points lower"),
+    ("gpu-memory-held-by-dead-run", "训练结束后显存被清理干净了"),
+    ("gpu-memory-grows-retained-graph", "total_loss += loss.item()"),
+    ("softmax-before-cross-entropy", "output = F.log_softmax(self.fc(x), dim=1)\nloss = F.nll_loss(output, target)"),
+    ("softmax-before-cross-entropy", "loss = criterion(logits, labels)\nprobs = torch.softmax(logits, dim=1)"),
+]
+
+test_wording_names_its_cause_first, test_close_text_is_not_this_cause = wording_tests(WORDINGS, NOT_THESE)
