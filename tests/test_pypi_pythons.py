@@ -68,3 +68,33 @@ def test_builder_reads_python_os_and_free_threading_from_file_names():
              {"filename": "torch-2.6.0.dev20241001-cp312-cp312-manylinux1_x86_64.whl"},
              {"filename": "torch-0.1.2.tar.gz"}]
     assert published_pythons(files) == {"2.6": {"Darwin": ["3.9"], "Linux": ["3.13t"], "Windows": ["3.13"]}}
+
+
+def test_an_arm_only_wheel_does_not_publish_a_python_for_pcs():
+    # torch 1.10.2's only Python 3.10 wheel on PyPI is manylinux2014_aarch64 (pytorch#73813);
+    # torch 1.10.x never had 3.10 for x86-64 (pytorch#71112, #71632).
+    assert "3.10" not in tables.pypi_pythons("1.10.1", "Linux")
+    assert "3.10" not in tables.pypi_pythons("1.10.2", "Linux", "x86_64")
+    assert "3.10" in tables.pypi_pythons("1.10.2", "Linux", "aarch64")
+    refusal = ["ERROR: Could not find a version that satisfies the requirement torch==1.10.1+cpu (from versions: none)"]
+    finding = _check("1.10.1+cpu", "3.10.1", "Linux", warnings=refusal)
+    assert finding.status is Status.ERROR and "3.6–3.9" in finding.message, finding.message
+
+
+def test_a_python_that_came_with_a_later_patch_is_not_published_for_the_earlier_one():
+    # torch 1.7.0 had no Python 3.9 wheels; 1.7.1 did.
+    assert "3.9" not in tables.pypi_pythons("1.7.0", "Linux")
+    assert "3.9" in tables.pypi_pythons("1.7.1", "Linux")
+    assert "3.9" in tables.pypi_pythons("1.7", "Linux")  # no patch named: the minor's union
+
+
+def test_builder_keeps_arm_wheels_apart_and_names_later_patches():
+    from torchdoctor.data.pypi_pythons_build import first_patches
+    files = [{"filename": "torch-1.10.0-cp39-cp39-manylinux1_x86_64.whl"},
+             {"filename": "torch-1.10.2-cp310-cp310-manylinux2014_aarch64.whl"},
+             {"filename": "torch-1.10.0-cp39-cp39-manylinux2014_aarch64.whl"},
+             {"filename": "torch-1.7.0-cp38-cp38-win_amd64.whl"},
+             {"filename": "torch-1.7.1-cp39-cp39-win_amd64.whl"}]
+    assert published_pythons(files) == {"1.10": {"Linux": ["3.9"], "Linux-aarch64": ["3.9", "3.10"]},
+                                        "1.7": {"Windows": ["3.8", "3.9"]}}
+    assert first_patches(files) == {"1.10": {"Linux-aarch64": {"3.10": "1.10.2"}}, "1.7": {"Windows": {"3.9": "1.7.1"}}}

@@ -117,7 +117,7 @@ def _no_wheel(facts, said):
     py = (pv.major, pv.minor)
     too_old = _below_range(row, py)
     above = row["python"]["max"] is not None and py > _xy(row["python"]["max"])
-    published = tables.pypi_pythons(said.requested, fact(facts, "python.system"))
+    published = tables.pypi_pythons(said.requested, fact(facts, "python.system"), fact(facts, "python.machine"))
     if "python[version" not in said.text and published and f"{py[0]}.{py[1]}" in published:
         too_old = above = False  # PyPI has this pair for this OS (torch 1.13 for Python 3.11 on Linux): not the Python
     if not (too_old or above):
@@ -495,7 +495,7 @@ def python_unsupported(facts):
     experimental = row.get("python_experimental") or []
     above = hi is not None and py > _xy(hi) and f"{py[0]}.{py[1]}" not in experimental
     system = fact(facts, "python.system")
-    published = tables.pypi_pythons(torch_text, system)
+    published = tables.pypi_pythons(torch_text, system, fact(facts, "python.machine"))
     wheel = f"{py[0]}.{py[1]}" + ("t" if free_threaded else "")
     if (too_old or above) and published and wheel in published:
         # Outside the release matrix, but PyTorch did publish this pair (torch 1.13 for Python 3.11 on Linux).

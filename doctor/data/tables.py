@@ -110,12 +110,26 @@ def companion_pin(name: str, version: str) -> str | None:
     return pins.get(base_version(version)) if pins else None
 
 
-def pypi_pythons(torch_version: str, system: str | None) -> list[str] | None:
-    """The CPython versions ("3.11", "3.13t") PyPI has a wheel of this torch minor for, on this OS
-    (torch_pypi_pythons.json, read from PyPI's file list); None where the OS or the minor is unknown."""
+def pypi_pythons(torch_version: str, system: str | None, machine: str | None = None) -> list[str] | None:
+    """The CPython versions ("3.11", "3.13t") PyPI has a wheel of this torch for, on this OS and machine
+    (torch_pypi_pythons.json, read from PyPI's file list): per minor, less the Pythons whose first wheel
+    came with a later patch than the one asked for; None where the OS or the minor is unknown."""
     minor = torch_minor(torch_version)
-    by_os = load("torch_pypi_pythons")["releases"].get(minor or "")
-    return by_os.get(system) if by_os and system else None
+    data = load("torch_pypi_pythons")
+    by_os = data["releases"].get(minor or "")
+    if not by_os or not system:
+        return None
+    key = system
+    if system in ("Linux", "Windows") and machine and machine.lower() in ("aarch64", "arm64", "armv8", "armv8l"):
+        key = f"{system}-{'aarch64' if system == 'Linux' else 'arm64'}"
+    pythons = by_os.get(key)
+    if pythons is None:
+        return None
+    later = data.get("first_patch", {}).get(minor or "", {}).get(key, {})
+    asked = _version(base_version(torch_version))
+    if later and asked is not None and len(asked.release) >= 3:
+        pythons = [p for p in pythons if p not in later or _version(later[p]) <= asked]
+    return pythons
 
 
 def base_version(version: str) -> str:
