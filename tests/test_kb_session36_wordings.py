@@ -31,9 +31,31 @@ WORDINGS = [
      "CrossEntropyLoss, which treats those inputs as logits and softmaxes them again."),
     ("softmax-before-cross-entropy",
      "nn.CrossEntropyLoss()内置log_softmax，模型输出层添加softmax，相当于做了两次的softmax，导致模型难以收敛"),
+    # torchaudio's CUDA check names itself "TorchAudio" (etienneab3d/WhisperHallu#22, a Colab notebook).
+    ("torchvision-torch-mismatch",
+     "RuntimeError: Detected that PyTorch and TorchAudio were compiled with different CUDA versions. PyTorch has "
+     "CUDA version 11.8 whereas TorchAudio has CUDA version 12.1. Please install the TorchAudio version that "
+     "matches your PyTorch version."),
+    # GitHub's 403 re-worded by a page: "HTTP 403" without urllib's "Error" (a Chinese troubleshooting page).
+    ("torch-hub-github-rate-limit", "urllib.error.HTTPError: HTTP 403 Forbidden - Rate limit exceeded"),
+    # The per-kernel reasons of xformers' dump pasted without its first line (runpod-worker-a1111#21).
+    ("xformers-no-operator", "    `smallkF` is not supported because:\n        xFormers wasn't build with CUDA support\n"
+                             "        operator wasn't built - see `python -m xformers.info` for more info"),
+    # The package name in backticks (asapdiscovery#743).
+    ("cuda-not-compiled", "the solver tries to install the CPU-only build of `pytorch`. It does also install `cudatoolkit`"),
+    # Chinese: workers destroyed at the end of every epoch and created again.
+    ("dataloader-worker-respawn-overhead",
+     "使用DataLoader配合多进程(num_workers > 0)时,每轮 epoch 结束后,PyTorch 默认会销毁所有 worker 子进程,并在下一轮重新创建。"),
+    # A bare "unexpected EOF" after an interrupted weights download.
+    ("checkpoint-corrupt", "代码运行时自动下载权重文件耗时漫长网络波动导致下载中断甚至反复重试后仍以RuntimeError: unexpected EOF告终。"),
 ]
 
 NOT_THESE = [
+    ("torch-hub-github-rate-limit", "requests.exceptions.HTTPError: 403 Client Error: Forbidden for url: https://huggingface.co/api/models"),
+    ("xformers-no-operator", "Applying attention optimization: xformers... done."),
+    ("cuda-not-compiled", "the CPU-only build of onnxruntime was installed instead of onnxruntime-gpu"),
+    ("dataloader-worker-respawn-overhead", "每轮 epoch 结束后保存一次模型, 然后重新创建优化器"),
+    ("checkpoint-corrupt", "SyntaxError: unexpected EOF while parsing"),
     ("nan-in-backward", "the loss changes slowly, then plateaus around 0.7"),
     ("run-to-run-nondeterminism", "Model training is reproducible now, thanks"),
     ("run-to-run-nondeterminism", "I can't reproduce the results of the paper: my mAP is 3 points lower"),
