@@ -57,6 +57,14 @@ RTX4090 = example_gpu("NVIDIA GeForce RTX 4090", "8.9")
         Example("ok", {"torch": {"version": "2.13.0+cpu", "cuda": None, "hip": None},
                        "nvidia": {"driver_version": None, "gpus": []}},
                 "the healthy laptop", contains="nothing to do"),
+        Example("warning", {"torch": {"cuda_available": False},
+                            "nvidia": {"gpus": [example_gpu("NVIDIA GeForce RTX 4060 Laptop GPU", "8.9")]},
+                            "python": {"system": "Windows"}},
+                "a forum post: an RTX 4060, is_available() False, torch's build not said", contains="CPU-only torch"),
+        Example("skip", {"torch": {"cuda_available": False, "version": "2.1.0"},
+                         "nvidia": {"gpus": [example_gpu("NVIDIA GeForce RTX 3090", "8.6")]},
+                         "python": {"system": "Linux"}},
+                "is_available() False with a plain Linux version: PyPI's Linux wheel has CUDA, so not this check's cause"),
         Example("ok", {"torch": {"version": "2.13.0+cpu", "cuda": None}, "nvidia": {"gpus": []}},
                 "--quick from an old report: torch.hip unknown"),
         Example("ok", {"torch": {"version": "2.13.0+cu130", "cuda": "13.0", "hip": None},
@@ -107,7 +115,7 @@ def cpu_build_with_gpu(facts):
                 return _gpus_unknown(facts)
         gap = unknown_need(facts, "torch.cuda", "nvidia.gpus")
         if gap is not None:
-            return gap
+            return _unavailable_beside_gpu(facts) or gap
         cuda = facts.torch.cuda
     hip = fact(facts, "torch.hip")
     label = torch_label(facts)
@@ -136,6 +144,38 @@ def cpu_build_with_gpu(facts):
     else:
         fix = Fix(f"Reinstall torch as {build.label}, {_fits(facts, build)}; {COMPANIONS}", (build.command(pip(facts)),))
     return error(problem, fix=fix, evidence=evidence, related=("cuda-not-compiled",))
+
+
+def _unavailable_beside_gpu(facts):
+    """torch.cuda.is_available() said False on a machine whose NVIDIA GPU the report names, with torch's
+    build not in the report (a forum post: "I have an RTX 4060 but is_available() is False"). A CPU-only
+    torch is the usual cause there, and the one this check is about, but the report cannot show it: a
+    warning that says so and what to run. Not where the stated torch rules it out: a +cu/+rocm tag, or a
+    plain version off Windows (PyPI's Linux wheels are CUDA builds)."""
+    if fact(facts, "torch.cuda_available", "unknown") is not False or fact(facts, "python.system") == "Darwin":
+        return None
+    found = gpus(facts) if known(facts.get("nvidia.gpus")) else []
+    if not found:
+        return None
+    version = fact(facts, "torch.version") if known(facts.get("torch.version")) else None
+    if version:
+        tag = tables.local_tag(version) or ""
+        if tag.startswith(("cu", "rocm")) or (tag != "cpu" and fact(facts, "python.system") not in (None, "Windows")
+                                               and known(facts.get("python.system"))):
+            return None
+    names = ", ".join(gpu_label(g, gpu_cc(g) or "model not in the report") for g in found)
+    label = torch_label(facts)
+    return warning(f"torch.cuda.is_available() is False on a machine with {names}, and the report does not show "
+                   "torch's build (torch.version.cuda): the usual cause is a CPU-only torch (plain `pip install "
+                   "torch` on Windows, a requirements file, or another package reinstalling torch from PyPI); a "
+                   "driver too old for a CUDA build is the other (TE201)",
+                   fix=Fix("Print torch's build: None (or a +cpu version) means a CPU-only torch, to reinstall from a "
+                           f"CUDA index that the driver supports; {COMPANIONS}",
+                           ("python -c \"import torch; print(torch.__version__, torch.version.cuda)\"",
+                            f"{pip(facts)} install torch --index-url https://download.pytorch.org/whl/<cuda-tag-for-this-machine>")),
+                   evidence={"torch": torch_shown(label), "torch.cuda.is_available()": False, "NVIDIA GPUs": names,
+                             "torch.version.cuda": "not in the report"},
+                   related=("cuda-not-compiled",))
 
 
 def _fits(facts, build) -> str:
