@@ -48,9 +48,18 @@ WORDINGS = [
      "使用DataLoader配合多进程(num_workers > 0)时,每轮 epoch 结束后,PyTorch 默认会销毁所有 worker 子进程,并在下一轮重新创建。"),
     # A bare "unexpected EOF" after an interrupted weights download.
     ("checkpoint-corrupt", "代码运行时自动下载权重文件耗时漫长网络波动导致下载中断甚至反复重试后仍以RuntimeError: unexpected EOF告终。"),
+    # The uninitialised default group reached from SyncBatchNorm's forward (open-mmlab/mmsegmentation#192).
+    ("syncbn-without-ddp",
+     'Traceback (most recent call last):\n  File "/usr/local/lib/python3.6/dist-packages/torch/nn/modules/batchnorm.py", '
+     'line 493, in forward\n    world_size = torch.distributed.get_world_size(process_group)\n  File '
+     '"/usr/local/lib/python3.6/dist-packages/torch/distributed/distributed_c10d.py", line 210, in _check_default_pg\n'
+     '    "Default process group is not initialized"\nAssertionError: Default process group is not initialized'),
 ]
 
 NOT_THESE = [
+    ("syncbn-without-ddp",
+     'Traceback (most recent call last):\n  File "train.py", line 40, in main\n    dist.barrier()\n'
+     'RuntimeError: Default process group has not been initialized, please make sure to call init_process_group.'),
     ("torch-hub-github-rate-limit", "requests.exceptions.HTTPError: 403 Client Error: Forbidden for url: https://huggingface.co/api/models"),
     ("xformers-no-operator", "Applying attention optimization: xformers... done."),
     ("cuda-not-compiled", "the CPU-only build of onnxruntime was installed instead of onnxruntime-gpu"),
