@@ -98,3 +98,15 @@ def test_builder_keeps_arm_wheels_apart_and_names_later_patches():
     assert published_pythons(files) == {"1.10": {"Linux": ["3.9"], "Linux-aarch64": ["3.9", "3.10"]},
                                         "1.7": {"Windows": ["3.8", "3.9"]}}
     assert first_patches(files) == {"1.10": {"Linux-aarch64": {"3.10": "1.10.2"}}, "1.7": {"Windows": {"3.9": "1.7.1"}}}
+
+
+def test_a_listing_that_starts_at_a_release_pypi_published_for_a_newer_python_names_it():
+    # torch 1.13's matrix stops at 3.10, but PyPI has its cp311 Linux wheels: a listing starting at 1.13.0 says 3.11.
+    refusal = ["ERROR: Could not find a version that satisfies the requirement torch==1.12.1+cu116 (from versions: "
+               "1.13.0, 1.13.0+cu116, 1.13.1, 1.13.1+cu116, 2.0.0, 2.0.1)"]
+    finding = python_unsupported(Facts.from_json({"torch": {"warnings": refusal}}))
+    assert finding.status is Status.WARNING and "Python 3.11 or newer" in finding.message, finding.message
+    # A listing that starts at a release adding no newer Python (1.12.1 -> 1.13.0 on Windows, whose 1.13 wheels
+    # stop at 3.10) says nothing of the Python there.
+    windows = python_unsupported(Facts.from_json({"torch": {"warnings": refusal}, "python": {"system": "Windows"}}))
+    assert "Python 3.11 or newer" not in windows.message

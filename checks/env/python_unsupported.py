@@ -183,7 +183,7 @@ def _newer_python_by_listing(facts, said):
         return None
     asked, earliest, first = later
     asked_max = _xy(asked["python"]["max"])
-    if _xy(first["python"]["max"]) <= asked_max:
+    if _newest_published_python(first, facts) <= asked_max:
         return None  # the first release listed adds no newer Python: the gap is the platform's, not Python's
     # The interpreter's Python is one the release before the earliest listed lacked ("from versions: 2.2.0, ..." says
     # Python 3.12, which 2.1 lacked, not just one newer than the release asked for).
@@ -222,6 +222,18 @@ def _another_pip_by_listing(facts, said, py):
                            ("python -VV", "python -m pip -V", f"python -m pip install torch=={said.requested}")),
                    evidence={"pip said": said.text, "python": facts.python.version, "supported": _span(asked)},
                    related=("no-wheel-for-python",))
+
+
+def _newest_published_python(row, facts):
+    """The newest (GIL) Python a release has wheels for, counting the ones PyPI published outside its matrix (torch
+    1.13's cp311 on Linux), on this OS where the report names it, else on any."""
+    best = _newest_wheel_python(row)
+    system = fact(facts, "python.system")
+    for name in ([system] if system in ("Linux", "Windows", "Darwin") else ["Linux", "Windows", "Darwin"]):
+        for py in tables.pypi_pythons(row["torch"], name) or []:
+            if not py.endswith("t"):
+                best = max(best, _xy(py))
+    return best
 
 
 def _newest_wheel_python(row):
