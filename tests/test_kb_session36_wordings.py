@@ -54,9 +54,37 @@ WORDINGS = [
      'line 493, in forward\n    world_size = torch.distributed.get_world_size(process_group)\n  File '
      '"/usr/local/lib/python3.6/dist-packages/torch/distributed/distributed_c10d.py", line 210, in _check_default_pg\n'
      '    "Default process group is not initialized"\nAssertionError: Default process group is not initialized'),
+    # A periodic stall is the input pipeline (mlfoundations/open_clip#703, ylsung/VL_adapter#12).
+    ("gpu-starved-by-data-loading", "Training freezes every num_worker iterations"),
+    ("gpu-starved-by-data-loading", "training hangs every few seconds"),
+    # Stuck inside init_process_group: the rendezvous (pytorch#58431).
+    ("dist-rendezvous-unreachable", "Distributed multi node training stuck in init_process_group"),
+    # Chinese: the first inference on the GPU is slow (ysnower/Bicubic_plusplus#6).
+    ("cuda-warmup-first-iterations-slow", "使用CUDA调用GPU时第一次推理速度慢"),
+    # The global rank used as the device index across nodes (fishaudio/Bert-VITS2#143).
+    ("invalid-device-ordinal",
+     "主要修改了train_ms文件中set_device(rank)，多机训练时 这里应该是local_rank而不是rank , 否则会导致device越界问题"),
+    # A package's guard against the torch its ops were not built for (isl-org/Open3D-ML#635); an extension's
+    # undefined symbol named in a title (state-spaces/mamba#764).
+    ("extension-abi-mismatch",
+     "Exception: Version mismatch: Open3D needs PyTorch version 1.8.*, but version 2.0.1+cpu is installed!"),
+    ("extension-abi-mismatch",
+     "ImportError: undefined symbol in selective_scan_cuda.so when importing mamba_ssm==2.2.4 on Python 3.12"),
+    # Whisper's CPU fallback warning beside the user's NVIDIA GPU (dsymbol/decipher#8).
+    ("cuda-not-compiled",
+     "So I have a 3060 and a core i9-12900kf and when im using decipher im getting the error:  UserWarning: FP16 is "
+     "not supported on CPU; using FP32 instead"),
 ]
 
 NOT_THESE = [
+    ("gpu-starved-by-data-loading", "training hangs forever at the end of the first epoch"),
+    ("dist-rendezvous-unreachable", "init_process_group returns, then training hangs at the first all_reduce"),
+    ("cuda-warmup-first-iterations-slow", "第一次训练的时候 loss 很高"),
+    ("invalid-device-ordinal", "torch.cuda.set_device(local_rank)\ndist.init_process_group('nccl')"),
+    ("extension-abi-mismatch",
+     "ImportError: /opt/conda/lib/python3.10/site-packages/torch/lib/libtorch_cuda.so: undefined symbol: "
+     "cudaGraphInstantiateWithFlags, version libcudart.so.11.0"),
+    ("cuda-not-compiled", "UserWarning: FP16 is not supported on CPU; using FP32 instead"),
     ("syncbn-without-ddp",
      'Traceback (most recent call last):\n  File "train.py", line 40, in main\n    dist.barrier()\n'
      'RuntimeError: Default process group has not been initialized, please make sure to call init_process_group.'),
