@@ -74,9 +74,13 @@ WORDINGS = [
     ("cuda-not-compiled",
      "So I have a 3060 and a core i9-12900kf and when im using decipher im getting the error:  UserWarning: FP16 is "
      "not supported on CPU; using FP32 instead"),
+    # Multi-GPU training stuck in backward() (wenet-e2e/wenet#795): ranks waiting in the all-reduce.
+    ("uneven-batches-across-ranks-hang", "多 GPU 训练在第二个 epoch 卡在 loss.backward()"),
 ]
 
 NOT_THESE = [
+    ("dataloader-hang", "多 GPU 训练在第二个 epoch 卡在 loss.backward()"),
+    ("uneven-batches-across-ranks-hang", "training hangs at the end of the first epoch with num_workers=8"),
     ("gpu-starved-by-data-loading", "training hangs forever at the end of the first epoch"),
     ("dist-rendezvous-unreachable", "init_process_group returns, then training hangs at the first all_reduce"),
     ("cuda-warmup-first-iterations-slow", "第一次训练的时候 loss 很高"),
