@@ -3093,3 +3093,27 @@ def test_a_32_bit_python_stated_in_words_is_te105_whatever_torch(tmp_path):
         facts = load_text("torch 2.1.0 is installed.\n" + quiet, tmp_path)
         assert facts.get("python.machine") != "x86"
         assert {f.code: f for f in run_env_checks(facts)}["TE105"].status is not Status.ERROR
+
+
+def test_a_pyg_extension_built_for_another_cuda_is_a_family_mismatch_with_pygs_wheel_page(tmp_path):
+    from torchdoctor.checks.env.torch_family_mismatch import torch_family_mismatch
+    text = ("RuntimeError: Detected that PyTorch and torch_sparse were compiled with different CUDA versions. PyTorch "
+            "has CUDA version 10.2 and torch_sparse has CUDA version 11.1. Please reinstall the torch_sparse that "
+            "matches your PyTorch install.\n")
+    finding = torch_family_mismatch(load_text(text, tmp_path))
+    assert finding.status is Status.ERROR and "torch_sparse was built for CUDA 11.1" in finding.message
+    assert any("data.pyg.org/whl/torch-" in c and "+cu102.html" in c for c in finding.fix.commands)
+    # The same message with matching versions says nothing is wrong.
+    same = text.replace("has CUDA version 11.1", "has CUDA version 10.2")
+    assert torch_family_mismatch(load_text(same, tmp_path)).status is not Status.ERROR
+
+
+def test_torch_1_9_to_1_12_split_cuda_library_missing_for_a_companion_is_a_family_mismatch(tmp_path):
+    from torchdoctor.checks.env.torch_family_mismatch import torch_family_mismatch
+    text = ("When I installed audacitorch to wrap my model (in Colab), it prevents me from importing torchaudio with "
+            "the message `OSError: libtorch_cuda_cpp.so: cannot open shared object file: No such file or directory`.\n")
+    finding = torch_family_mismatch(load_text(text, tmp_path))
+    assert finding.status is Status.ERROR and finding.message.startswith("torchaudio's compiled library"), finding.message
+    # The library named with no package that asked for it: nothing says which one, so no verdict from it.
+    alone = "OSError: libtorch_cuda_cpp.so: cannot open shared object file: No such file or directory\n"
+    assert torch_family_mismatch(load_text(alone, tmp_path)).status is not Status.ERROR
