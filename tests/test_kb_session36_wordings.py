@@ -76,9 +76,36 @@ WORDINGS = [
      "not supported on CPU; using FP32 instead"),
     # Multi-GPU training stuck in backward() (wenet-e2e/wenet#795): ranks waiting in the all-reduce.
     ("uneven-batches-across-ranks-hang", "多 GPU 训练在第二个 epoch 卡在 loss.backward()"),
+    # The user's checkpoint size first, the reference second (justinpinkney/stable-diffusion#29, syinari0123/tridepth#4).
+    ("checkpoint-size-optimizer-state",
+     "I noticed that the ckpt file size is 13.6G, but the official pretrained models from stable model are 7.2G."),
+    ("checkpoint-size-optimizer-state",
+     "the checkpoints saved in the log folder with '.pth.tar' extension have a size of 754 MB while the shared "
+     "checkpoint with '.pth' extension has size of 251.5 MB only."),
+    # Results first and the seed after, or changing from one run to another (kennymckormick/pyskl#156,
+    # XuezheMax/NeuroNLP2#40, wzhouad/ATLOP#21).
+    ("run-to-run-nondeterminism", "Different training and testing results were obtained using the same random seeds"),
+    ("run-to-run-nondeterminism", "the results change from a run to an other using the same configuration."),
+    ("run-to-run-nondeterminism", "The best results of same random seed are different at each time when I trained"),
+    # The bus-error message cut after its first sentence (mosaicml/streaming#493).
+    ("dataloader-shm-exhausted", "ERROR: Unexpected bus error encountered in worker."),
+    # torch named beside an illegal instruction (pytorch#15010).
+    ("cpu-instruction-set-unsupported", "Pytorch-1.0 illegal instruction core dump on cpu machine with Ubuntu Linux"),
+    # An RTX 50-series card "not supported" / erroring, in Chinese and Japanese titles.
+    ("cuda-no-kernel-image", "CUDA error，是目前还不支持5090吗？"),
+    ("cuda-no-kernel-image", "搭载5070ti 显卡pytorch报错"),
+    ("cuda-no-kernel-image", "RVC1006Nvidia が 5090 rtx で動作しないのはなぜですか?"),
+    # The input pipeline called slow in so many words (THU-DA-6D-Pose-Group/GDR-Net#114).
+    ("gpu-starved-by-data-loading", "Dataloader is quite slow"),
 ]
 
 NOT_THESE = [
+    ("checkpoint-size-optimizer-state", "my model uses 13.6G of GPU memory, but the official one needs only 7.2G"),
+    ("run-to-run-nondeterminism", "Different results with different random seeds, is that expected?"),
+    ("dataloader-shm-exhausted", "RuntimeError: DataLoader worker (pid 1234) is killed by signal: Killed."),
+    ("cpu-instruction-set-unsupported", "RuntimeError: CUDA error: an illegal instruction was encountered"),
+    ("cuda-no-kernel-image", "RTX 5090 显存不足报错 CUDA out of memory"),
+    ("gpu-starved-by-data-loading", "the model is quite slow on CPU"),
     ("dataloader-hang", "多 GPU 训练在第二个 epoch 卡在 loss.backward()"),
     ("uneven-batches-across-ranks-hang", "training hangs at the end of the first epoch with num_workers=8"),
     ("gpu-starved-by-data-loading", "training hangs forever at the end of the first epoch"),
