@@ -97,9 +97,14 @@ WORDINGS = [
     ("cuda-no-kernel-image", "RVC1006Nvidia が 5090 rtx で動作しないのはなぜですか?"),
     # The input pipeline called slow in so many words (THU-DA-6D-Pose-Group/GDR-Net#114).
     ("gpu-starved-by-data-loading", "Dataloader is quite slow"),
+    # A bare cuDNN status as a title; an arrow for "becomes" (dev titles).
+    ("cudnn-execution-failed", "CUDNN_STATUS_NOT_SUPPORTED"),
+    ("nan-in-backward", "AMP Loss -> Nan"),
 ]
 
 NOT_THESE = [
+    ("cudnn-execution-failed", "CUDNN_STATUS_SUCCESS"),
+    ("nan-in-backward", "the loss -> 0.35 after 3 epochs"),
     ("checkpoint-size-optimizer-state", "my model uses 13.6G of GPU memory, but the official one needs only 7.2G"),
     ("run-to-run-nondeterminism", "Different results with different random seeds, is that expected?"),
     ("dataloader-shm-exhausted", "RuntimeError: DataLoader worker (pid 1234) is killed by signal: Killed."),
