@@ -100,9 +100,20 @@ WORDINGS = [
     # A bare cuDNN status as a title; an arrow for "becomes" (dev titles).
     ("cudnn-execution-failed", "CUDNN_STATUS_NOT_SUPPORTED"),
     ("nan-in-backward", "AMP Loss -> Nan"),
+    # The same input, another output each time: dropout left on (skhadem/3D-BoundingBox#29).
+    ("model-eval-mode-missing",
+     "Feeding in the same image multiple times produces different orientation estimations each time."),
+    # More GPUs, no faster (dev symptoms).
+    ("ddp-communication-overhead", "nlp example doesn't run faster with multi-gpu"),
+    ("ddp-communication-overhead", "Training on 2x H100 on Ubuntu and speed is same as 1x H100 what we are doing wrong?"),
+    ("ddp-communication-overhead", "原来单张3060训练时间是2个小时30分钟，现在4卡并行训练时间反而接近3小时了"),
 ]
 
 NOT_THESE = [
+    # Text generation samples by design: another output each call is the temperature, not dropout.
+    ("model-eval-mode-missing", "每次相同的输入，vllm 推理结果每次都随机变化，transformers 结果固定"),
+    ("model-eval-mode-missing", "the same prompt gives a different answer every time with do_sample=True"),
+    ("ddp-communication-overhead", "training runs faster with multi-gpu now, thanks"),
     ("cudnn-execution-failed", "CUDNN_STATUS_SUCCESS"),
     ("nan-in-backward", "the loss -> 0.35 after 3 epochs"),
     ("checkpoint-size-optimizer-state", "my model uses 13.6G of GPU memory, but the official one needs only 7.2G"),
