@@ -107,9 +107,15 @@ WORDINGS = [
     ("ddp-communication-overhead", "nlp example doesn't run faster with multi-gpu"),
     ("ddp-communication-overhead", "Training on 2x H100 on Ubuntu and speed is same as 1x H100 what we are doing wrong?"),
     ("ddp-communication-overhead", "原来单张3060训练时间是2个小时30分钟，现在4卡并行训练时间反而接近3小时了"),
+    # torch installed without CUDA, told in words (dev symptoms).
+    ("cuda-not-compiled", "Torch installed without gpu support - Solved"),
+    ("cuda-not-compiled", "I noticed it had torch listed in requirements.txt, but it doesn't install support for CUDA."),
+    ("cuda-not-compiled", "during training, I noticed that the torch is actually installed with the cpu version"),
 ]
 
 NOT_THESE = [
+    ("cuda-not-compiled", "torch installed with cuda support, everything works"),
+    ("cuda-not-compiled", "the cpu version of torch is fine for my inference server"),
     # Text generation samples by design: another output each call is the temperature, not dropout.
     ("model-eval-mode-missing", "每次相同的输入，vllm 推理结果每次都随机变化，transformers 结果固定"),
     ("model-eval-mode-missing", "the same prompt gives a different answer every time with do_sample=True"),
