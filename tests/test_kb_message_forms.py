@@ -300,3 +300,19 @@ def test_a_code_line_ending_the_paste_is_not_read_as_a_message_cut_after_its_fir
     assert not match_parsed(parse("The loss explodes after a few steps.\noptimizer.zero_grad()\n"), load(), CONFIDENT)
     cut = match_parsed(parse("optimizer.zero_grad() was called after loss.backward() but before"), load(), CONFIDENT)
     assert cut and cut[0].id == "horovod-zero-grad-race"
+
+
+@pytest.mark.parametrize("text", [
+    "Feeding in the same image multiple times produces different orientation estimations each time.",  # skhadem/3D-BoundingBox#29
+    "Dataloader is quite slow",  # THU-DA-6D-Pose-Group/GDR-Net#114
+])
+def test_more_likely_not_confident_symptoms_are_listed_first(text):
+    expected = "model-eval-mode-missing" if "same image" in text else "gpu-starved-by-data-loading"
+    first = match_parsed(parse(text), load(), 0.0)
+    assert first and first[0].id == expected and first[0].confidence < CONFIDENT
+
+
+def test_text_generation_sampling_is_not_the_eval_mode_symptom():
+    # vLLM/transformers generation samples by design (temperature): another answer each call is not dropout.
+    matches = match_parsed(parse("每次相同的输入，vllm 推理结果每次都随机变化，transformers 结果固定"), load(), 0.0)
+    assert "model-eval-mode-missing" not in [m.id for m in matches]

@@ -95,14 +95,9 @@ WORDINGS = [
     ("cuda-no-kernel-image", "CUDA error，是目前还不支持5090吗？"),
     ("cuda-no-kernel-image", "搭载5070ti 显卡pytorch报错"),
     ("cuda-no-kernel-image", "RVC1006Nvidia が 5090 rtx で動作しないのはなぜですか?"),
-    # The input pipeline called slow in so many words (THU-DA-6D-Pose-Group/GDR-Net#114).
-    ("gpu-starved-by-data-loading", "Dataloader is quite slow"),
     # A bare cuDNN status as a title; an arrow for "becomes" (dev titles).
     ("cudnn-execution-failed", "CUDNN_STATUS_NOT_SUPPORTED"),
     ("nan-in-backward", "AMP Loss -> Nan"),
-    # The same input, another output each time: dropout left on (skhadem/3D-BoundingBox#29).
-    ("model-eval-mode-missing",
-     "Feeding in the same image multiple times produces different orientation estimations each time."),
     # More GPUs, no faster (dev symptoms).
     ("ddp-communication-overhead", "nlp example doesn't run faster with multi-gpu"),
     ("ddp-communication-overhead", "Training on 2x H100 on Ubuntu and speed is same as 1x H100 what we are doing wrong?"),
