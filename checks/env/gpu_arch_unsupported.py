@@ -99,10 +99,6 @@ def _cudnn_dist(version):
         Example("warning", {"torch": {"version": "1.3"}, "nvidia": {"gpus": [example_gpu("Tesla K40m", "3.5")]}},
                 "'torch 1.3' read as 1.3.1, which moved sm_35 to sm_37; 1.3.0 still had it", contains="1.3.0"),
         Example("skip", {"torch": {"version": "2.13.0+cu130", "cuda": "13.0"}, "nvidia": {"gpus": []}}, "no GPU"),
-        Example("warning", {"nvidia": {"gpus": [RTX5090]}},
-                "torch unknown, a Blackwell GPU: no build before 2.7's cu128 has its kernels", contains="torch 2.7 and newer"),
-        Example("skip", {"nvidia": {"gpus": [example_gpu("NVIDIA GeForce RTX 3090", "8.6")]}},
-                "torch unknown, an Ampere GPU every release since 1.7 runs: nothing to say without torch's version"),
     ],
 )
 def gpu_arch_unsupported(facts):
@@ -166,7 +162,7 @@ def gpu_arch_unsupported(facts):
             return found
         # Nothing from torch either: the GPU alone still rules out the releases that have no kernels for it, and
         # the CUDA versions the text names without saying whose may each rule the GPU out.
-        return _whichever_release(facts) or _first_release_for_new_gpu(facts) or _every_named_cuda(facts) or result
+        return _whichever_release(facts) or _every_named_cuda(facts) or result
     return result
 
 
@@ -451,59 +447,6 @@ def _whichever_release(facts):
                            "capability",
                            (_SHOW_TORCH_BUILD,
                             f"TORCH_CUDA_ARCH_LIST=\"{cc_list}\" python setup.py develop   # in a PyTorch source checkout")),
-                   evidence={"GPUs": [gpu_label(g, cc) for g, cc in known_gpus], "torch": "not in the report"},
-                   related=("cuda-no-kernel-image",))
-
-
-# A GPU newer than the releases before its first supported one is worth a word only while those older releases are
-# still commonly installed: the newest few minors.
-RECENT_FIRST_RELEASES = 10
-
-
-def _first_release_for_new_gpu(facts):
-    """torch's release unknown, the GPU known and newer than most releases: where no official CUDA build before a
-    recent release has kernels for it (an RTX 50-series card before 2.7's CUDA 12.8 build), an older torch cannot run
-    it. A warning that names the first release and build that can: the report cannot show which is installed."""
-    if known(facts.get("torch.version")) or known(facts.get("torch.cuda")) or unknown_need(facts, "nvidia.gpus") is not None:
-        return None
-    known_gpus = _visible_known(facts)
-    if not known_gpus:
-        return None
-    # Windows' arch lists are known for fewer builds; where none is, its wheels are built for the same GPUs as Linux's.
-    wheres = ["Windows", "Linux"] if system(facts) == "Windows" else ["Linux"]
-    problems, firsts = [], []
-    for g, cc in known_gpus:
-        for where in wheres:
-            rows = []
-            for row in tables.releases():
-                version = row.get("latest") or row["torch"]
-                builds = tables.builds(version) if tables.is_release(version) else []
-                rows.append((row["torch"], [(b["tag"], tables.arch_list_for(version, b["tag"], where), b["cuda"])
-                                            for b in builds]))
-            runs = [[tag for tag, archs, cuda in builds if archs is not None and tables.build_runs(archs, cc, cuda)]
-                    for _, builds in rows]
-            first = next((i for i, tags in enumerate(runs) if tags), None)
-            if first is not None:
-                break
-        if first is None or first < MIN_RELEASES_LACKING or len(rows) - first > RECENT_FIRST_RELEASES:
-            continue
-        if any(runs[i] for i in range(first)) or not all(all(a is not None for _, a, _ in rows[i][1]) and rows[i][1]
-                                                         for i in range(first - MIN_RELEASES_LACKING, first)):
-            continue  # an older release runs it too, or the releases just before it are not all known
-        tag = sorted(runs[first], key=lambda t: t)[0]
-        firsts.append((rows[first][0], tag))
-        problems.append(f"{gpu_label(g, cc)} has kernels only in torch {rows[first][0]} and newer (its {tag} build "
-                        f"first), none in torch {rows[first - 1][0]} or older")
-    if not problems:
-        return None
-    release, tag = max(firsts, key=lambda f: tables.driver_tuple(f[0]))
-    return warning("; ".join(problems) + ". The report does not say which torch is installed: an older one fails with "
-                   "'no kernel image is available' (or torch warns the GPU 'is not compatible with the current PyTorch "
-                   "installation')",
-                   fix=Fix(f"Check the installed torch; if it is older, install torch {release} or newer from its {tag} "
-                           "index (the install selector on pytorch.org gives the command)",
-                           (_SHOW_TORCH_BUILD,
-                            f"{pip(facts)} install --upgrade torch --index-url {tables.INDEX_URL}/{tag}")),
                    evidence={"GPUs": [gpu_label(g, cc) for g, cc in known_gpus], "torch": "not in the report"},
                    related=("cuda-no-kernel-image",))
 
