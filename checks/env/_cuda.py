@@ -31,6 +31,11 @@ def pip(facts: Any) -> str:
     return f"{exe if exe and ' ' not in exe else 'python'} -m pip"
 
 
+def cuda_torch_install(facts: Any) -> str:
+    """Reinstalling torch from a CUDA index, the tag left for the user where the facts cannot choose it."""
+    return f"{pip(facts)} install torch --index-url {tables.INDEX_URL}/<cuda-tag-for-this-machine>"
+
+
 def dists(facts: Any, name: str) -> list[Any]:
     """Installed distributions of that name, in sys.path order."""
     return [d for d in fact(facts, "packages.distributions") or [] if d.name == name]

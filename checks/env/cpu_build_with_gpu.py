@@ -3,8 +3,8 @@ from torchdoctor.facts.model import known
 from torchdoctor.model import Fix, error, ok, warning
 from torchdoctor.registry import Example, env_check
 
-from ._cuda import (COMPANIONS, driver_or_branch, example_gpu, fact, gpu_cc, gpu_ccs, gpu_label, gpus, pip, suggest,
-                    system, torch_label, torch_said, torch_shown, unknown_need)
+from ._cuda import (COMPANIONS, cuda_torch_install, driver_or_branch, example_gpu, fact, gpu_cc, gpu_ccs, gpu_label, gpus, pip,
+                    suggest, system, torch_label, torch_said, torch_shown, unknown_need)
 
 
 RTX4090 = example_gpu("NVIDIA GeForce RTX 4090", "8.9")
@@ -140,7 +140,7 @@ def cpu_build_with_gpu(facts):
     build = suggest(facts)
     if build is None:
         fix = Fix("Install a CUDA build of torch that your driver supports (see https://pytorch.org/get-started/locally/)",
-                  (f"{pip(facts)} install torch --index-url https://download.pytorch.org/whl/<cuda-tag-for-this-machine>",))
+                  (cuda_torch_install(facts),))
     else:
         fix = Fix(f"Reinstall torch as {build.label}, {_fits(facts, build)}; {COMPANIONS}", (build.command(pip(facts)),))
     return error(problem, fix=fix, evidence=evidence, related=("cuda-not-compiled",))
@@ -157,12 +157,10 @@ def _unavailable_beside_gpu(facts):
     found = gpus(facts) if known(facts.get("nvidia.gpus")) else []
     if not found:
         return None
-    version = fact(facts, "torch.version") if known(facts.get("torch.version")) else None
-    if version:
-        tag = tables.local_tag(version) or ""
-        if tag.startswith(("cu", "rocm")) or (tag != "cpu" and fact(facts, "python.system") not in (None, "Windows")
-                                               and known(facts.get("python.system"))):
-            return None
+    version = fact(facts, "torch.version")
+    tag = (tables.local_tag(version) or "") if version else "cpu"
+    if tag.startswith(("cu", "rocm")) or (tag != "cpu" and fact(facts, "python.system") not in (None, "Windows")):
+        return None
     names = ", ".join(gpu_label(g, gpu_cc(g) or "model not in the report") for g in found)
     label = torch_label(facts)
     return warning(f"torch.cuda.is_available() is False on a machine with {names}, and the report does not show "
@@ -172,7 +170,7 @@ def _unavailable_beside_gpu(facts):
                    fix=Fix("Print torch's build: None (or a +cpu version) means a CPU-only torch, to reinstall from a "
                            f"CUDA index that the driver supports; {COMPANIONS}",
                            ("python -c \"import torch; print(torch.__version__, torch.version.cuda)\"",
-                            f"{pip(facts)} install torch --index-url https://download.pytorch.org/whl/<cuda-tag-for-this-machine>")),
+                            cuda_torch_install(facts))),
                    evidence={"torch": torch_shown(label), "torch.cuda.is_available()": False, "NVIDIA GPUs": names,
                              "torch.version.cuda": "not in the report"},
                    related=("cuda-not-compiled",))
@@ -214,7 +212,7 @@ def _beside_toolkit(facts, toolkit):
                            "selector on pytorch.org, or its previous-versions page), or install the CUDA wheel with "
                            f"pip; {COMPANIONS}",
                            ("conda install pytorch torchvision torchaudio pytorch-cuda=<cuda-version> -c pytorch -c nvidia",
-                            f"{pip(facts)} install torch --index-url https://download.pytorch.org/whl/<cuda-tag-for-this-machine>")),
+                            cuda_torch_install(facts))),
                    evidence={"torch": torch_shown(label), "torch.version.cuda": None, toolkit.name: f"{toolkit.version} ({toolkit.location})"},
                    related=("cuda-not-compiled",))
 
@@ -232,7 +230,7 @@ def _gpus_unknown(facts):
                    "torch.cuda.is_available() is False; the report does not say whether this machine has one",
                    fix=Fix("If `nvidia-smi` lists a GPU that torch should use: reinstall torch from a CUDA index that "
                            f"the driver supports; {COMPANIONS}. Without an NVIDIA GPU this build is right: nothing to do",
-                           (f"{pip(facts)} install torch --index-url https://download.pytorch.org/whl/<cuda-tag-for-this-machine>",)),
+                           (cuda_torch_install(facts),)),
                    evidence={"torch": torch_shown(label), "torch.version.cuda": None, "NVIDIA GPUs": "not in the report"},
                    related=("cuda-not-compiled",))
 
@@ -248,7 +246,7 @@ def _from_request(facts, text):
                    fix=Fix("With an NVIDIA GPU (`nvidia-smi` lists it): reinstall torch from a CUDA index that the "
                            f"driver supports; {COMPANIONS}. Without one: run on the CPU (device='cpu', "
                            "torch.load(..., map_location='cpu'))",
-                           (f"{pip(facts)} install torch --index-url https://download.pytorch.org/whl/<cuda-tag-for-this-machine>",)),
+                           (cuda_torch_install(facts),)),
                    evidence={"torch": torch_shown(label), "torch.version.cuda": None, "the code's error": text},
                    related=("cuda-not-compiled",))
 
@@ -263,5 +261,5 @@ def _from_error(facts, text):
                  "for CUDA; the report does not say whether this machine has an NVIDIA GPU",
                  fix=Fix("With an NVIDIA GPU (`nvidia-smi` lists it): reinstall torch from a CUDA index that the driver "
                          f"supports; {COMPANIONS}. Without one: run on the CPU (device='cpu')",
-                         (f"{pip(facts)} install torch --index-url https://download.pytorch.org/whl/<cuda-tag-for-this-machine>",)),
+                         (cuda_torch_install(facts),)),
                  evidence={"torch's error": text}, related=("cuda-not-compiled",))

@@ -412,27 +412,26 @@ def _from_error(facts, said):
     index = f"https://download.pytorch.org/whl/cu{torch_cuda.replace('.', '')}"
     found = torch_version(facts)
     pinned = base_version(found[0]) if found else "<torch-version>"
-    if name not in ("torchvision", "torchaudio"):
+    if name in ("torchvision", "torchaudio"):
+        fix = Fix(f"Reinstall {name} from torch's index (CUDA {torch_cuda}), in the same pip command as torch so the "
+                  "pair matches", (f"{pip(facts)} install --force-reinstall torch=={pinned} {name} --index-url {index}",))
+        related = ("torchvision-torch-mismatch",)
+    else:
         # PyG's extensions come from PyG's own wheel pages, one per torch release and CUDA build; other packages
         # from their own index or a source build against this torch.
+        dist = name.replace("_", "-")
         tag = f"cu{torch_cuda.replace('.', '')}"
-        pyg = name.replace("_", "-") in ("torch-scatter", "torch-sparse", "torch-cluster", "torch-spline-conv", "pyg-lib")
-        command = (f"{pip(facts)} install --force-reinstall --no-deps {name.replace('_', '-')} -f "
-                   f"https://data.pyg.org/whl/torch-{pinned}+{tag}.html" if pyg else
-                   f"{pip(facts)} install --force-reinstall --no-deps --no-binary {name.replace('_', '-')} "
-                   f"{name.replace('_', '-')}   # built against this torch (CUDA {torch_cuda})")
-        return error(f"{name} was built for CUDA {other_cuda} but torch for CUDA {torch_cuda} ({name} says so and "
-                     "refuses to load its operators)",
-                     fix=Fix(f"Reinstall {name} built for this torch and CUDA {torch_cuda}" + (
-                         " from PyG's wheel page for it" if pyg else " (its wheel for this build, or a source build)"),
-                         (command,)),
-                     evidence={f"{name}'s error": said.text}, related=("extension-abi-mismatch",))
+        if dist in ("torch-scatter", "torch-sparse", "torch-cluster", "torch-spline-conv", "pyg-lib"):
+            fix = Fix(f"Reinstall {name} built for this torch and CUDA {torch_cuda} from PyG's wheel page for it",
+                      (f"{pip(facts)} install --force-reinstall --no-deps {dist} -f "
+                       f"https://data.pyg.org/whl/torch-{pinned}+{tag}.html",))
+        else:
+            fix = Fix(f"Reinstall {name} built for this torch and CUDA {torch_cuda} (its wheel for this build, or a "
+                      "source build)", (f"{pip(facts)} install --force-reinstall --no-deps --no-binary {dist} {dist}   "
+                                        f"# built against this torch (CUDA {torch_cuda})",))
+        related = ("extension-abi-mismatch",)
     return error(f"{name} was built for CUDA {other_cuda} but torch for CUDA {torch_cuda} ({name} says so and refuses "
-                 "to load its operators)",
-                 fix=Fix(f"Reinstall {name} from torch's index (CUDA {torch_cuda}), in the same pip command as torch "
-                         "so the pair matches",
-                         (f"{pip(facts)} install --force-reinstall torch=={pinned} {name} --index-url {index}",)),
-                 evidence={f"{name}'s error": said.text}, related=("torchvision-torch-mismatch",))
+                 "to load its operators)", fix=fix, evidence={f"{name}'s error": said.text}, related=related)
 
 
 def _from_built_for(facts, said):

@@ -7,7 +7,7 @@ from torchdoctor.data import tables
 from torchdoctor.model import Fix, Result, error, ok, warning
 from torchdoctor.registry import Example, env_check
 
-from ._cuda import suggest
+from ._cuda import cuda_torch_install, suggest
 from ._install import NUMPY_ABI, SITE, fact, first, index_url, pip, python_cmd, torch_own_symbol_missing, torch_version
 
 _MISSING_LIB = re.compile(r"(lib[\w+.-]*?\.so(?:\.\d+)*): cannot open shared object file")
@@ -260,7 +260,7 @@ def _older_cuda_build(facts) -> str:
     build = suggest(facts)
     if build is not None:
         return build.command(pip(facts))
-    return f"{pip(facts)} install torch --index-url https://download.pytorch.org/whl/<cuda-tag-for-this-machine>"
+    return cuda_torch_install(facts)
 
 
 @env_check(

@@ -247,21 +247,18 @@ _CUDNN = re.compile(r"cuDNN version incompatibility: PyTorch was compiled\s+agai
                     r"but (?:found runtime version|linked against) \((\d+), (\d+), (\d+)\)")
 _CUDNN_INT = re.compile(r"cuDNN version (?:incompatibility|mismatch): PyTorch was compiled\s+against (\d{4,5}) "
                         r"but linked against (\d{4,5})")
+# torchaudio's words ("... whereas TorchAudio has CUDA version ..."), and the same check in the PyG extensions and
+# other packages that copy torchvision's (torch_scatter, torch_sparse, torch_cluster, torch_spline_conv: "PyTorch has
+# CUDA version 10.2 and torch_sparse has CUDA version 11.1").
 _FAMILY_CUDA_WHEREAS = re.compile(
-    _phrase("Detected that PyTorch and") + r"\s+(?P<pkg>TorchAudio|torchaudio|TorchVision|torchvision)\s+"
+    _phrase("Detected that PyTorch and") + r"\s+(?P<pkg>[A-Za-z_][\w.-]{1,40})\s+"
     + _phrase("were compiled with different CUDA versions.") + r"\s*" + _phrase("PyTorch has CUDA version")
-    + r"\s+(?P<torch>\d+\.\d+)\s+whereas\s+(?P=pkg)\s+has\s+CUDA\s+version\s+(?P<other>\d+\.\d+)")
-# The same check in the PyG extensions and other packages that copy torchvision's (torch_scatter, torch_sparse,
-# torch_cluster, torch_spline_conv: "PyTorch has CUDA version 10.2 and torch_sparse has CUDA version 11.1").
-_EXT_CUDA = re.compile(
-    _phrase("Detected that PyTorch and") + r"\s+(?P<pkg>(?!(?i:torchvision|torchaudio)\b)[A-Za-z_][\w.-]{1,40})\s+"
-    + _phrase("were compiled with different CUDA versions.") + r"\s*" + _phrase("PyTorch has CUDA version")
-    + r"\s+(?P<torch>\d+\.\d+)\s+and\s+(?P=pkg)\s+has\s+CUDA\s+version\s+(?P<other>\d+\.\d+)")
+    + r"\s+(?P<torch>\d+\.\d+)\s+(?:whereas|and)\s+(?P=pkg)\s+has\s+CUDA\s+version\s+(?P<other>\d+\.\d+)")
 # torch 1.9-1.12 split libtorch_cuda into libtorch_cuda_cpp/libtorch_cuda_cu; a torchvision/torchaudio/torchtext built
-# against one of those releases asks for a library the installed torch does not ship (or the other way round).
-_SPLIT_CUDA_LIB = re.compile(r"(?:\b(?:torchaudio|torchvision|torchtext)\b[^\n]{0,200}?\n?[^\n]{0,60}?)?"
+# against one of those releases asks for a library the installed torch does not ship (or the other way round). A
+# verdict only with the package named just before: the library alone does not say whose build asked for it.
+_SPLIT_CUDA_LIB = re.compile(r"(?:\b(?P<pkg>torchaudio|torchvision|torchtext)\b[^\n]{0,200}?\n?[^\n]{0,60}?)?"
                              r"libtorch_cuda_(?:cpp|cu)\.so:\s*cannot open shared object file")
-_SPLIT_CUDA_PKG = re.compile(r"\b(?P<pkg>torchaudio|torchvision|torchtext)\b")
 _FAMILY_SYMBOL = re.compile(r"(?:[~\w.:-]*[/\\])*(?P<pkg>torchvision|torchaudio)[/\\](?:[\w.-]+[/\\])*[\w.-]+\.(?:so|pyd|dylib)[\w.]*:"
                             r"\s*undefined symbol:\s*\S+")
 # The same refusal in macOS's and Windows's words: dlopen(.../torchaudio/lib/libtorchaudio.so, 0x0006):
@@ -489,7 +486,7 @@ def find(text: str) -> list[str]:
     spans = []
     flat = text.replace("\n", " ")
     for pattern in (_DRIVER_OLD, _DRIVER_OLD_CUT, _INSUFFICIENT, _DRIVER_OLD_SAID, _PTX_TOOLCHAIN, NO_DRIVER, _COMPAT_804, _COMPAT_803, _INCOMPATIBLE, _TOO_OLD, _RANGE, _CC_LIST, _TOO_OLD_UNFORMATTED,
-                    _NOT_COMPILED, _NEEDS_CUDA, _CUDA_ASKED, _XFORMERS_BUILT, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _EXT_CUDA, _SPLIT_CUDA_LIB, _CUDNN, _CUDNN_INT, _TOOLKIT, _DS_TOOLKIT, _TOOLKIT_MIN, _NO_WHEEL, _NVCC_ARCH, _NO_KERNEL, _INVALID_FUNCTION, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS, _FAMILY_NO_CUDA, _FAMILY_OPS, _CUDA_LIB_SYMBOL, _EXTENSION_SYMBOL, _EXTENSION_MODULE_SYMBOL, _EXTENSION_PKG_SYMBOL, _TORCHAO_SKIPPED, _OPEN3D_TORCH, _BUILT_WITH_RUNNING, _HOST_COMPILER, _INDEX_INSTALL, _WHEEL_BUILT_FOR, _IMPORTED_SYMBOL, _DGL_LIBRARY,
+                    _NOT_COMPILED, _NEEDS_CUDA, _CUDA_ASKED, _XFORMERS_BUILT, _FAMILY_CUDA, _FAMILY_CUDA_WHEREAS, _SPLIT_CUDA_LIB, _CUDNN, _CUDNN_INT, _TOOLKIT, _DS_TOOLKIT, _TOOLKIT_MIN, _NO_WHEEL, _NVCC_ARCH, _NO_KERNEL, _INVALID_FUNCTION, _NUMPY_ABI, _FAMILY_SYMBOL, _FAMILY_DYLD, _FAMILY_WIN127, _FAMILY_NMS, _FAMILY_NO_CUDA, _FAMILY_OPS, _CUDA_LIB_SYMBOL, _EXTENSION_SYMBOL, _EXTENSION_MODULE_SYMBOL, _EXTENSION_PKG_SYMBOL, _TORCHAO_SKIPPED, _OPEN3D_TORCH, _BUILT_WITH_RUNNING, _HOST_COMPILER, _INDEX_INSTALL, _WHEEL_BUILT_FOR, _IMPORTED_SYMBOL, _DGL_LIBRARY,
                     _DGL_LIBRARY_SAID, _DGL_LIBRARY_FILE, _K2_BUILD, _CONTAINER_CUDA, _CONTAINER_DRIVER, _CXX_STANDARD, _NVRTC_ARCH, _APP_PYTHON):
         required = _REQUIRED.get(pattern)
         if required is not None and required not in flat:  # (flat holds every substring text holds but line breaks)
@@ -611,12 +608,13 @@ def interpret(warnings: list[str] | None) -> list[Said]:
         if _NO_KERNEL.search(text) or _INVALID_FUNCTION.search(text):
             said.append(Said("arch", text))
             continue
-        m = _FAMILY_CUDA.search(text) or _FAMILY_CUDA_WHEREAS.search(text) or _EXT_CUDA.search(text)
+        m = _FAMILY_CUDA.search(text) or _FAMILY_CUDA_WHEREAS.search(text)
         if m:
             if m.group("torch") != m.group("other"):
                 said.append(Said("family", text, package=m.group("pkg").lower(), cuda_pair=(m.group("torch"), m.group("other"))))
             continue
-        if _SPLIT_CUDA_LIB.search(text) and (m := _SPLIT_CUDA_PKG.search(text)):
+        m = _SPLIT_CUDA_LIB.search(text)
+        if m and m.group("pkg"):
             said.append(Said("family", text, package=m.group("pkg")))
             continue
         m = _XFORMERS_BUILT.search(text)
